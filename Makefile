@@ -1,0 +1,115 @@
+# cgwb: a freestanding x86_64 kernel with Linux-style cgroup writeback.
+#
+#   make            build build/cgwb.elf and build/cgwb.iso
+#   make run        boot the ISO in QEMU (TCG; ACCEL=kvm to opt in), shell on this terminal
+#   make test       host unit/simulation tests, then QEMU system tests
+#   make bench      benchmarks, printed beside reference figures from the same run
+#   make debug      like run, with a gdb stub on :1234, stopped at the first instruction
+#   make clean
+#
+# CROSS=x86_64-elf- uses a cross toolchain for the kernel; host tests always use the host gcc.
+
+CROSS ?=
+CC := $(CROSS)gcc
+LD := $(CROSS)ld
+NM := $(CROSS)nm
+HOSTCC ?= gcc
+BUILD ?= build
+Q ?= @
+
+all: deps kernel iso
+
+# ---------------------------------------------------------------------------- sources
+# Portable sources build into both the kernel and the host test binaries.
+PORTABLE_SRCS := \
+	kernel/printk.c kernel/bug.c kernel/spinlock.c kernel/wait.c kernel/completion.c \
+	kernel/mutex.c kernel/timer.c kernel/sleep.c kernel/workqueue.c kernel/task.c \
+	kernel/lib/string_ext.c kernel/lib/errname.c \
+	mm/page_alloc.c mm/slab.c \
+	cg/cgroup.c \
+	fs/file.c fs/chrdev.c \
+	$(wildcard kernel/shell/lang/*.c)
+
+KERNEL_ONLY_SRCS := \
+	boot/multiboot2.S boot/entry.S \
+	$(wildcard kernel/arch/*.c) $(wildcard kernel/arch/*.S) \
+	kernel/main.c kernel/meminit.c kernel/multiboot.c kernel/cmdline.c kernel/console.c \
+	kernel/sched.c kernel/panic.c kernel/ksyms.c kernel/selftest.c kernel/reboot.c \
+	kernel/lib/string.c kernel/lib/vsprintf.c \
+	$(wildcard kernel/shell/*.c)
+
+KERNEL_SRCS := $(PORTABLE_SRCS) $(KERNEL_ONLY_SRCS)
+KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/%.o,$(KERNEL_SRCS))
+
+# ---------------------------------------------------------------------------- kernel
+KERNEL_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie -mcmodel=small \
+	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-omit-frame-pointer \
+	-fno-optimize-sibling-calls -fno-asynchronous-unwind-tables -fno-common \
+	-fno-strict-aliasing -fno-delete-null-pointer-checks \
+	-Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+	-Iinclude -DCGWB_KERNEL -MMD -MP
+KERNEL_ASFLAGS := -Iinclude -DCGWB_KERNEL -MMD -MP -g
+KERNEL_LDFLAGS := -nostdlib -n -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
+
+$(BUILD)/kernel/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/kernel/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(KERNEL_ASFLAGS) -c $< -o $@
+
+# Two links: the first gives symbol addresses for the backtrace table, which the second
+# appends last (so nothing else moves).
+$(BUILD)/ksyms0.S: scripts/gen-ksyms
+	@mkdir -p $(BUILD)
+	$(Q)scripts/gen-ksyms < /dev/null > $@
+
+$(BUILD)/%.o: $(BUILD)/%.S
+	$(Q)$(CC) $(KERNEL_ASFLAGS) -c $< -o $@
+
+$(BUILD)/cgwb.pass1.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o linker.ld
+	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms0.o
+
+$(BUILD)/ksyms.S: $(BUILD)/cgwb.pass1.elf scripts/gen-ksyms
+	$(Q)$(NM) -n $< | scripts/gen-ksyms > $@
+
+$(BUILD)/cgwb.elf: $(KERNEL_OBJS) $(BUILD)/ksyms.o linker.ld
+	@echo "  LD      $@"
+	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
+	$(Q)grub-file --is-x86-multiboot2 $@ || { echo "$@ is not multiboot2" >&2; rm -f $@; exit 1; }
+
+kernel: $(BUILD)/cgwb.elf
+
+$(BUILD)/cgwb.iso: $(BUILD)/cgwb.elf boot/grub.cfg
+	@echo "  ISO     $@"
+	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	$(Q)cp $(BUILD)/cgwb.elf $(BUILD)/iso/boot/cgwb.elf
+	$(Q)cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	$(Q)grub-mkrescue --locales= --fonts= --themes= -o $@ $(BUILD)/iso 2> $(BUILD)/grub-mkrescue.log \
+		|| { cat $(BUILD)/grub-mkrescue.log >&2; exit 1; }
+
+iso: $(BUILD)/cgwb.iso
+
+# ---------------------------------------------------------------------------- tools
+deps:
+	$(Q)scripts/install-deps
+
+# ---------------------------------------------------------------------------- run
+QEMU_ARGS ?=
+run: all
+	scripts/run-qemu --iso $(BUILD)/cgwb.iso $(QEMU_ARGS)
+
+debug: all
+	scripts/run-qemu --iso $(BUILD)/cgwb.iso --gdb $(QEMU_ARGS)
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all kernel iso deps run debug clean test bench
+.DELETE_ON_ERROR:
+
+-include $(KERNEL_OBJS:.o=.d)
+-include tests/tests.mk

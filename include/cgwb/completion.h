@@ -1,0 +1,25 @@
+/* Completions: one-shot events that tasks wait for. */
+#ifndef CGWB_COMPLETION_H
+#define CGWB_COMPLETION_H
+
+#include <cgwb/wait.h>
+
+struct completion {
+	unsigned int done;
+	wait_queue_head_t wait;
+};
+
+#define COMPLETION_INITIALIZER(work) { 0, __WAIT_QUEUE_HEAD_INITIALIZER((work).wait) }
+#define DECLARE_COMPLETION(work) struct completion work = COMPLETION_INITIALIZER(work)
+
+void init_completion(struct completion *x);
+void reinit_completion(struct completion *x);
+void complete(struct completion *x);
+void complete_all(struct completion *x);
+void wait_for_completion(struct completion *x);
+int wait_for_completion_killable(struct completion *x);
+/* Returns 0 on timeout, else the jiffies left (at least 1). */
+long wait_for_completion_timeout(struct completion *x, long timeout);
+bool completion_done(struct completion *x);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * Open files: what a task's file descriptors point to. The console, pipes, devices and
+ * regular files all present the same operations.
+ */
+#ifndef CGWB_FILE_H
+#define CGWB_FILE_H
+
+#include <cgwb/types.h>
+
+struct file;
+struct inode;
+struct dir_context;
+
+#define O_RDONLY 00
+#define O_WRONLY 01
+#define O_RDWR 02
+#define O_ACCMODE 03
+#define O_CREAT 0100
+#define O_EXCL 0200
+#define O_TRUNC 01000
+#define O_APPEND 02000
+#define O_SYNC 04010000
+#define O_DIRECT 040000
+#define O_DIRECTORY 0200000
+
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
+struct file_operations {
+	ssize_t (*read)(struct file *file, char *buf, size_t len, loff_t *pos);
+	ssize_t (*write)(struct file *file, const char *buf, size_t len, loff_t *pos);
+	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
+	int (*fsync)(struct file *file, loff_t start, loff_t end, int datasync);
+	int (*iterate)(struct file *file, struct dir_context *ctx);
+	int (*open)(struct inode *inode, struct file *file);
+	int (*release)(struct inode *inode, struct file *file);
+};
+
+struct file {
+	const struct file_operations *f_op;
+	struct inode *f_inode;
+	void *f_path_dentry;       /* the dentry it was opened through (VFS) */
+	loff_t f_pos;
+	unsigned int f_flags;
+	int f_count;
+	void *private_data;
+};
+
+/* A file with the given operations and one reference. */
+struct file *alloc_file(const struct file_operations *fop, unsigned int flags, void *private_data);
+struct file *get_file(struct file *file);
+void fput(struct file *file);
+
+/* Read or write at the file's position, advancing it. */
+ssize_t file_read(struct file *file, void *buf, size_t len);
+ssize_t file_write(struct file *file, const void *buf, size_t len);
+/* Write all of buf (retrying short writes); returns len or a negative error. */
+ssize_t file_write_all(struct file *file, const void *buf, size_t len);
+int file_printf(struct file *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int file_vprintf(struct file *file, const char *fmt, va_list ap);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * Interrupt state and preemption. The kernel is uniprocessor: disabling interrupts is the
+ * strongest lock there is. The host platform keeps the same state as plain variables so that
+ * "sleeping while atomic" is caught there too.
+ */
+#ifndef CGWB_IRQFLAGS_H
+#define CGWB_IRQFLAGS_H
+
+#include <cgwb/compiler.h>
+
+unsigned long arch_local_irq_save(void);
+void arch_local_irq_restore(unsigned long flags);
+void arch_local_irq_enable(void);
+void arch_local_irq_disable(void);
+bool arch_irqs_disabled(void);
+
+#define local_irq_save(flags) do { (flags) = arch_local_irq_save(); } while (0)
+#define local_irq_restore(flags) arch_local_irq_restore(flags)
+#define local_irq_enable() arch_local_irq_enable()
+#define local_irq_disable() arch_local_irq_disable()
+#define irqs_disabled() arch_irqs_disabled()
+
+/* Nesting depth of preempt_disable() plus hard-interrupt nesting (HARDIRQ_OFFSET units). */
+extern int preempt_count;
+#define HARDIRQ_OFFSET 0x10000
+
+/* Reschedule now if a wakeup asked for it and nothing forbids it (platform). */
+void preempt_check_resched(void);
+
+static inline void preempt_disable(void)
+{
+	preempt_count++;
+	barrier();
+}
+static inline void preempt_enable_no_resched(void)
+{
+	barrier();
+	preempt_count--;
+}
+static inline void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+	preempt_check_resched();
+}
+
+#define in_interrupt() ((preempt_count & ~0xffff) != 0)
+#define in_atomic() (preempt_count != 0)
+
+#endif

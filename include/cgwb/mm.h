@@ -1,0 +1,180 @@
+/*
+ * Physical pages. One struct page per 4 KiB frame, sized to carry page-cache state (mapping,
+ * index, flags, LRU links, the owning memory cgroup) as well as the allocator's own.
+ */
+#ifndef CGWB_MM_H
+#define CGWB_MM_H
+
+#include <cgwb/list.h>
+#include <cgwb/gfp.h>
+#include <cgwb/bug.h>
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1UL << PAGE_SHIFT)
+#define PAGE_MASK (~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(x) ALIGN((x), PAGE_SIZE)
+#define PFN_UP(x) (((x) + PAGE_SIZE - 1) >> PAGE_SHIFT)
+#define PFN_DOWN(x) ((x) >> PAGE_SHIFT)
+#define MAX_ORDER 10                 /* largest block: 2^10 pages = 4 MiB */
+
+struct address_space;
+struct mem_cgroup;
+
+enum pageflags {
+	PG_locked,
+	PG_referenced,
+	PG_uptodate,
+	PG_dirty,
+	PG_lru,
+	PG_active,
+	PG_writeback,
+	PG_reclaim,
+	PG_error,
+	PG_reserved,     /* not managed by the allocator (kernel image, firmware) */
+	PG_buddy,        /* free, head of a buddy block of order page->private */
+	PG_slab,         /* owned by the slab allocator */
+	PG_head,         /* first page of a multi-page allocation, order in page->private */
+	PG_private,      /* page->private is in use by the filesystem */
+	PG_mappedtodisk,
+	PG_nr,
+};
+
+struct kmem_cache;
+
+struct page {
+	unsigned long flags;
+	int _refcount;
+	unsigned int pad;
+	union {
+		struct {                        /* page cache, and free buddy blocks */
+			struct address_space *mapping;
+			pgoff_t index;          /* offset in the file, in pages */
+			unsigned long private;  /* buddy/allocation order, or filesystem data */
+		};
+		struct {                        /* slab pages */
+			struct kmem_cache *slab_cache;
+			void *freelist;
+			u64 slab_used;          /* bitmap of allocated objects (<= 64 per page) */
+		};
+	};
+	struct list_head lru;           /* free list, LRU list, or slab list */
+	struct mem_cgroup *memcg;       /* memory cgroup charged for this page */
+};
+
+#define PAGEFLAG_FUNCS(uname, lname)                                                    \
+static inline bool Page##uname(const struct page *p) { return p->flags & (1UL << PG_##lname); } \
+static inline void SetPage##uname(struct page *p) { p->flags |= 1UL << PG_##lname; }  \
+static inline void ClearPage##uname(struct page *p) { p->flags &= ~(1UL << PG_##lname); } \
+static inline bool TestSetPage##uname(struct page *p)                                   \
+{ bool o = Page##uname(p); SetPage##uname(p); return o; }                             \
+static inline bool TestClearPage##uname(struct page *p)                                 \
+{ bool o = Page##uname(p); ClearPage##uname(p); return o; }
+
+PAGEFLAG_FUNCS(Locked, locked)
+PAGEFLAG_FUNCS(Referenced, referenced)
+PAGEFLAG_FUNCS(Uptodate, uptodate)
+PAGEFLAG_FUNCS(Dirty, dirty)
+PAGEFLAG_FUNCS(LRU, lru)
+PAGEFLAG_FUNCS(Active, active)
+PAGEFLAG_FUNCS(Writeback, writeback)
+PAGEFLAG_FUNCS(Reclaim, reclaim)
+PAGEFLAG_FUNCS(Error, error)
+PAGEFLAG_FUNCS(Reserved, reserved)
+PAGEFLAG_FUNCS(Buddy, buddy)
+PAGEFLAG_FUNCS(Slab, slab)
+PAGEFLAG_FUNCS(Head, head)
+PAGEFLAG_FUNCS(Private, private)
+PAGEFLAG_FUNCS(MappedToDisk, mappedtodisk)
+
+/* The frame table and the direct map (kernel: identity; host: an arena). */
+extern struct page *mem_map;
+extern unsigned long max_pfn;
+extern uintptr_t direct_map_offset;
+
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	return (unsigned long)(page - mem_map);
+}
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	return mem_map + pfn;
+}
+static inline void *phys_to_virt(phys_addr_t phys)
+{
+	return (void *)(uintptr_t)(phys + direct_map_offset);
+}
+static inline phys_addr_t virt_to_phys(const void *virt)
+{
+	return (phys_addr_t)((uintptr_t)virt - direct_map_offset);
+}
+static inline void *page_address(const struct page *page)
+{
+	return phys_to_virt((phys_addr_t)page_to_pfn(page) << PAGE_SHIFT);
+}
+static inline phys_addr_t page_to_phys(const struct page *page)
+{
+	return (phys_addr_t)page_to_pfn(page) << PAGE_SHIFT;
+}
+static inline struct page *virt_to_page(const void *virt)
+{
+	return pfn_to_page(virt_to_phys(virt) >> PAGE_SHIFT);
+}
+
+/* Platform setup: the frame table covers [0, max_pfn); then free ranges are handed over. */
+void page_alloc_init(struct page *map, unsigned long nr_pfns, uintptr_t map_offset);
+void page_alloc_add_range(unsigned long start_pfn, unsigned long end_pfn);
+/* Memory the allocator keeps back for __GFP_HIGH (atomic) allocations. */
+void page_alloc_set_reserve(unsigned long pages);
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+static inline struct page *alloc_page(gfp_t gfp)
+{
+	return alloc_pages(gfp, 0);
+}
+void __free_pages(struct page *page, unsigned int order);
+static inline void __free_page(struct page *page)
+{
+	__free_pages(page, 0);
+}
+/* Allocate 2^order pages and return their address, or NULL. */
+void *__get_free_pages(gfp_t gfp, unsigned int order);
+void free_pages(void *addr, unsigned int order);
+static inline unsigned int get_order(size_t size)
+{
+	return size <= PAGE_SIZE ? 0 : (unsigned int)ilog2(roundup_pow_of_two(size) >> PAGE_SHIFT);
+}
+
+static inline void get_page(struct page *page)
+{
+	BUG_ON(page->_refcount <= 0);
+	page->_refcount++;
+}
+static inline int page_count(const struct page *page)
+{
+	return page->_refcount;
+}
+/* Drop a reference; the last one frees the page (through page_release_hook if set). */
+void put_page(struct page *page);
+
+/* Counters. */
+unsigned long nr_free_pages(void);
+extern unsigned long totalram_pages;     /* pages handed to the allocator */
+extern unsigned long totalreserve_pages; /* kept back for atomic allocations */
+struct page_alloc_stats {
+	unsigned long free_by_order[MAX_ORDER + 1];
+	unsigned long alloc_calls, free_calls, failed;
+};
+void page_alloc_get_stats(struct page_alloc_stats *st);
+
+/*
+ * Reclaim: called by a blocking allocation that found too little free memory. Returns the
+ * number of pages freed. Set by mm/vmscan.c once the page cache exists.
+ */
+extern unsigned long (*page_alloc_reclaim)(gfp_t gfp, unsigned int order);
+
+/* Frees refused as invalid (double free, wrong order, ...): each is logged and counted. */
+unsigned long page_alloc_bad_pages(void);
+/* Consistency check of the free lists (tests): returns 0 or -EUCLEAN with a log line. */
+int page_alloc_check(void);
+
+#endif

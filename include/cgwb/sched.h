@@ -1,0 +1,122 @@
+/*
+ * Tasks: preemptive kernel threads in the kernel, cooperative deterministic threads on the host.
+ * Shell commands and cgroup workloads run as tasks; each records its cgroup and carries the
+ * per-task dirty-throttling state of balance_dirty_pages().
+ */
+#ifndef CGWB_SCHED_H
+#define CGWB_SCHED_H
+
+#include <cgwb/list.h>
+#include <cgwb/spinlock.h>
+#include <cgwb/jiffies.h>
+
+struct cgroup;
+struct file;
+
+#define TASK_RUNNING 0
+#define TASK_INTERRUPTIBLE 1
+#define TASK_UNINTERRUPTIBLE 2
+#define TASK_DEAD 64
+#define TASK_KILLABLE TASK_INTERRUPTIBLE /* the only signal is a kill */
+
+#define TASK_COMM_LEN 16
+#define TASK_NR_FILES 16
+
+/* flags */
+#define PF_KTHREAD 0x1      /* a kernel service thread (not a user command) */
+#define PF_DETACHED 0x2     /* reaped on exit, nobody joins it */
+#define PF_EXITING 0x4
+#define PF_IDLE 0x8
+#define PF_WQ_WORKER 0x10   /* a workqueue worker */
+
+struct task_struct {
+	int pid;
+	char comm[TASK_COMM_LEN];
+	volatile long state;
+	unsigned int flags;
+	int exit_code;
+	bool sigkill;                  /* kill requested (Ctrl-C, kill): sleeps return -EINTR */
+	bool on_rq;
+	bool switched_out;             /* dead and off the CPU: its stack may be freed */
+
+	struct list_head run_list;
+	struct list_head tasks;        /* all tasks, for ps */
+
+	int (*fn)(void *);
+	void *arg;
+
+	u64 start_ns;                  /* creation time */
+	u64 sum_exec_ns;               /* CPU time used */
+	u64 last_ran_ns;
+	unsigned int slice_left;       /* ticks of the current time slice */
+
+	struct cgroup *cgroup;         /* cgroup membership (root until moved) */
+	struct file *files[TASK_NR_FILES]; /* 0 stdin, 1 stdout, 2 stderr, ... */
+	void *shell;                   /* the shell that runs this task, if any */
+
+	/* dirty throttling (mm/page-writeback.c) */
+	int nr_dirtied;
+	int nr_dirtied_pause;
+	unsigned long dirty_paused_when;
+
+	/* platform: saved stack pointer and stack, or the host's context */
+	unsigned long sp;
+	void *stack;
+	size_t stack_size;
+	void *platform;
+};
+
+extern struct task_struct *current_task;
+#define current current_task
+
+struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
+	__printf(3, 4);
+struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
+	__printf(3, 4);
+/* Wait for a (non-detached) task to exit, free it, and return its exit code. */
+int kthread_join(struct task_struct *task);
+/* Like join, but gives up (returning -EINTR) if the caller is killed; the task is then detached. */
+int kthread_join_killable(struct task_struct *task, int *exit_code);
+/* Nobody will join: the task is freed when it exits. */
+void kthread_detach(struct task_struct *task);
+__noreturn void do_exit(int code);
+
+void schedule(void);
+void yield(void);
+void cond_resched(void);
+bool wake_up_process(struct task_struct *task);
+bool wake_up_state(struct task_struct *task, long state);
+
+#define __set_current_state(s) do { current->state = (s); } while (0)
+#define set_current_state(s) do { WRITE_ONCE(current->state, (s)); smp_mb(); } while (0)
+
+/* Sleep up to timeout jiffies in the current state; returns the jiffies left (0 = timed out). */
+long schedule_timeout(long timeout);
+long schedule_timeout_interruptible(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+#define MAX_SCHEDULE_TIMEOUT ((long)(~0UL >> 1))
+void msleep(unsigned int ms);
+/* Returns the milliseconds left if woken early by a kill, else 0. */
+unsigned long msleep_interruptible(unsigned int ms);
+
+static inline bool signal_pending(const struct task_struct *t)
+{
+	return READ_ONCE(t->sigkill);
+}
+#define fatal_signal_pending signal_pending
+/* Request a kill: interruptible and killable sleeps end with -EINTR. */
+void send_sig_kill(struct task_struct *task);
+
+/* Task table. The callback runs with the task list locked and must not sleep. */
+void for_each_task(void (*fn)(struct task_struct *, void *), void *arg);
+struct task_struct *find_task_by_pid(int pid);
+const char *task_state_name(const struct task_struct *t);
+unsigned int nr_tasks(void);
+
+/* Platform hooks used by kthread creation: set up a fresh stack/context and free it. */
+int arch_task_init(struct task_struct *task);
+void arch_task_free(struct task_struct *task);
+/* Runs the task body: called on the new task's own stack. */
+__noreturn void kthread_entry(void);
+
+#endif

@@ -1,0 +1,23 @@
+/* What the kernel needs from ACPI: interrupt routing (MADT) and soft-off (FADT + \_S5). */
+#ifndef CGWB_ARCH_ACPI_H
+#define CGWB_ARCH_ACPI_H
+
+#include <cgwb/types.h>
+
+struct acpi_irq_override {
+	u8 source_irq;
+	u32 gsi;
+	u16 flags;
+};
+
+struct acpi_madt_info {
+	u64 lapic_addr;
+	u64 ioapic_addr;
+	u32 ioapic_gsi_base;
+	unsigned int nr_overrides;
+	struct acpi_irq_override overrides[16];
+};
+
+const struct acpi_madt_info *acpi_madt(void);
+
+#endif

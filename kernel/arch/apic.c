@@ -1,0 +1,144 @@
+/*
+ * Interrupt controllers: the legacy 8259 PICs are remapped and masked; device interrupts
+ * arrive through the IOAPIC (ISA lines via the ACPI overrides, PCI INTx lines by GSI) or as
+ * MSI/MSI-X messages, all delivered to the local APIC of the one CPU.
+ *
+ * Vectors: 32 + GSI for IOAPIC lines (GSI < 24), 64..239 for MSI, 255 spurious.
+ */
+#include <cgwb/types.h>
+#include <cgwb/errno.h>
+#include <cgwb/printk.h>
+#include <cgwb/io.h>
+#include "x86.h"
+#include "acpi.h"
+
+#define LAPIC_DEFAULT_BASE 0xfee00000UL
+#define LAPIC_ID 0x20
+#define LAPIC_TPR 0x80
+#define LAPIC_EOI 0xb0
+#define LAPIC_SVR 0xf0
+#define LAPIC_LVT_TIMER 0x320
+#define LAPIC_LVT_LINT0 0x350
+#define LAPIC_LVT_LINT1 0x360
+#define LAPIC_LVT_ERROR 0x370
+#define LVT_MASKED 0x10000
+
+#define IOAPIC_REGSEL 0x00
+#define IOAPIC_WIN 0x10
+#define IOAPIC_VER 0x01
+#define IOAPIC_REDTBL(n) (0x10 + 2 * (n))
+#define IOAPIC_LEVEL (1u << 15)
+#define IOAPIC_ACTIVE_LOW (1u << 13)
+#define IOAPIC_MASKED (1u << 16)
+
+#define IRQ_VECTOR_BASE 32
+#define MSI_VECTOR_FIRST 64
+#define MSI_VECTOR_LAST 239
+
+int register_vector(unsigned int vector, irq_handler_t handler, void *data);
+
+static volatile u8 *lapic;
+static volatile u8 *ioapic;
+static unsigned int ioapic_gsi_base, ioapic_nr_pins;
+static unsigned int next_msi_vector = MSI_VECTOR_FIRST;
+
+static u32 lapic_read(u32 reg) { return readl(lapic + reg); }
+static void lapic_write(u32 reg, u32 v) { writel(v, lapic + reg); }
+
+static u32 ioapic_read(u32 reg)
+{
+	writel(reg, ioapic + IOAPIC_REGSEL);
+	return readl(ioapic + IOAPIC_WIN);
+}
+
+static void ioapic_write(u32 reg, u32 v)
+{
+	writel(reg, ioapic + IOAPIC_REGSEL);
+	writel(v, ioapic + IOAPIC_WIN);
+}
+
+void lapic_eoi(void)
+{
+	lapic_write(LAPIC_EOI, 0);
+}
+
+static void pic_disable(void)
+{
+	/* remap to 0x20/0x28 so a stray legacy interrupt cannot look like an exception, then mask */
+	outb(0x20, 0x11); outb(0xa0, 0x11);
+	outb(0x21, 0x20); outb(0xa1, 0x28);
+	outb(0x21, 0x04); outb(0xa1, 0x02);
+	outb(0x21, 0x01); outb(0xa1, 0x01);
+	outb(0x21, 0xff); outb(0xa1, 0xff);
+}
+
+void apic_init(void)
+{
+	const struct acpi_madt_info *madt = acpi_madt();
+
+	pic_disable();
+	lapic = (volatile u8 *)(uintptr_t)(madt->lapic_addr ? madt->lapic_addr : LAPIC_DEFAULT_BASE);
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
+	lapic_write(LAPIC_LVT_ERROR, LVT_MASKED);
+	lapic_write(LAPIC_SVR, 0x100 | 0xff); /* enable, spurious vector 255 */
+
+	ioapic = (volatile u8 *)(uintptr_t)(madt->ioapic_addr ? madt->ioapic_addr : 0xfec00000UL);
+	ioapic_gsi_base = madt->ioapic_gsi_base;
+	ioapic_nr_pins = ((ioapic_read(IOAPIC_VER) >> 16) & 0xff) + 1;
+	for (unsigned int pin = 0; pin < ioapic_nr_pins; pin++) {
+		ioapic_write(IOAPIC_REDTBL(pin), IOAPIC_MASKED);
+		ioapic_write(IOAPIC_REDTBL(pin) + 1, 0);
+	}
+	pr_info("apic: local APIC at %p id %u, IOAPIC at %p with %u pins\n", (void *)lapic,
+		lapic_read(LAPIC_ID) >> 24, (void *)ioapic, ioapic_nr_pins);
+}
+
+int request_gsi(unsigned int gsi, bool level_low, irq_handler_t handler, void *data)
+{
+	unsigned int pin = gsi - ioapic_gsi_base;
+	unsigned int vector = IRQ_VECTOR_BASE + gsi;
+	int err;
+
+	if (gsi < ioapic_gsi_base || pin >= ioapic_nr_pins || vector >= MSI_VECTOR_FIRST)
+		return -EINVAL;
+	err = register_vector(vector, handler, data);
+	if (err)
+		return err;
+	u32 low = vector;
+	if (level_low)
+		low |= IOAPIC_LEVEL | IOAPIC_ACTIVE_LOW;
+	ioapic_write(IOAPIC_REDTBL(pin) + 1, (lapic_read(LAPIC_ID) >> 24) << 24);
+	ioapic_write(IOAPIC_REDTBL(pin), low);
+	return 0;
+}
+
+int request_isa_irq(unsigned int isa_irq, irq_handler_t handler, void *data)
+{
+	const struct acpi_madt_info *madt = acpi_madt();
+	unsigned int gsi = isa_irq;
+	bool level_low = false;
+
+	for (unsigned int i = 0; i < madt->nr_overrides; i++) {
+		if (madt->overrides[i].source_irq != isa_irq)
+			continue;
+		gsi = madt->overrides[i].gsi;
+		/* MPS flags: polarity bits 0-1 (3 = active low), trigger bits 2-3 (3 = level) */
+		level_low = (madt->overrides[i].flags & 0xc) == 0xc;
+	}
+	return request_gsi(gsi, level_low, handler, data);
+}
+
+int alloc_msi_vector(irq_handler_t handler, void *data)
+{
+	if (next_msi_vector > MSI_VECTOR_LAST)
+		return -ENOSPC;
+	int vector = (int)next_msi_vector++;
+	int err = register_vector((unsigned int)vector, handler, data);
+	return err ? err : vector;
+}
+
+u32 msi_address(void)
+{
+	return 0xfee00000u | ((lapic_read(LAPIC_ID) >> 24) << 12);
+}

@@ -1,0 +1,70 @@
+/*
+ * Final GDT and the TSS. The TSS only matters for its interrupt stacks: double faults,
+ * NMIs and machine checks switch to a known-good stack so that a kernel stack overflow is
+ * reported instead of triple-faulting.
+ */
+#include <cgwb/types.h>
+#include <cgwb/compiler.h>
+#include <cgwb/string.h>
+#include "x86.h"
+
+struct tss {
+	u32 reserved0;
+	u64 rsp[3];
+	u64 reserved1;
+	u64 ist[7];
+	u64 reserved2;
+	u16 reserved3;
+	u16 iomap_base;
+} __packed;
+
+#define IST_STACK_SIZE 8192
+static u8 ist_stacks[3][IST_STACK_SIZE] __aligned(16);
+static struct tss tss;
+static u64 gdt[5] __aligned(16);
+
+struct gdt_desc {
+	u16 limit;
+	u64 base;
+} __packed;
+
+static void load_gdt_and_tss(void)
+{
+	struct gdt_desc desc = { sizeof(gdt) - 1, (u64)(uintptr_t)gdt };
+
+	__asm__ volatile(
+		"lgdt %0\n\t"
+		"pushq %1\n\t"
+		"leaq 1f(%%rip), %%rax\n\t"
+		"pushq %%rax\n\t"
+		"lretq\n"
+		"1:\n\t"
+		"movw %w2, %%ax\n\t"
+		"movw %%ax, %%ds\n\t"
+		"movw %%ax, %%es\n\t"
+		"movw %%ax, %%ss\n\t"
+		"ltr %w3\n\t"
+		:
+		: "m"(desc), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
+		: "rax", "memory");
+}
+
+void gdt_init(void)
+{
+	u64 base = (u64)(uintptr_t)&tss;
+	u64 limit = sizeof(tss) - 1;
+
+	memset(&tss, 0, sizeof(tss));
+	for (int i = 0; i < 3; i++)
+		tss.ist[i] = (u64)(uintptr_t)(ist_stacks[i] + IST_STACK_SIZE);
+	tss.iomap_base = sizeof(tss);
+
+	gdt[0] = 0;
+	gdt[1] = 0x00af9a000000ffffULL; /* 64-bit code, DPL 0 */
+	gdt[2] = 0x00cf92000000ffffULL; /* data */
+	/* 64-bit available TSS: a 16-byte descriptor */
+	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
+		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	gdt[4] = base >> 32;
+	load_gdt_and_tss();
+}

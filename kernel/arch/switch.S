@@ -1,0 +1,34 @@
+/*
+ * Context switch between kernel tasks: callee-saved registers go on the old task's stack,
+ * its stack pointer into prev->sp; the new task's are restored the same way.
+ *
+ *   void __switch_to(unsigned long *prev_sp, unsigned long next_sp)
+ *
+ * A new task's stack is prepared (kernel/arch/task.c) so that this "returns" into
+ * ret_from_kthread, which calls kthread_entry() and never comes back.
+ */
+	.text
+	.globl __switch_to
+__switch_to:
+	pushq %rbp
+	pushq %rbx
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	movq %rsp, (%rdi)
+	movq %rsi, %rsp
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbx
+	popq %rbp
+	ret
+
+	.globl ret_from_kthread
+ret_from_kthread:
+	xorl %ebp, %ebp
+	call kthread_entry
+1:	hlt
+	jmp 1b

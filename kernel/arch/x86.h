@@ -1,0 +1,87 @@
+/* x86_64 CPU helpers for kernel/arch. */
+#ifndef CGWB_ARCH_X86_H
+#define CGWB_ARCH_X86_H
+
+#include <cgwb/types.h>
+
+#define KERNEL_CS 0x08
+#define KERNEL_DS 0x10
+#define TSS_SEL 0x18
+
+#define X86_EFLAGS_IF 0x200
+
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline u64 rdmsr(u32 msr)
+{
+	u32 lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void wrmsr(u32 msr, u64 v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)));
+}
+
+static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
+}
+
+static inline u64 read_cr0(void) { u64 v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
+static inline u64 read_cr2(void) { u64 v; __asm__ volatile("mov %%cr2, %0" : "=r"(v)); return v; }
+static inline u64 read_cr3(void) { u64 v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }
+static inline u64 read_cr4(void) { u64 v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
+static inline void write_cr3(u64 v) { __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory"); }
+static inline u64 read_rflags(void)
+{
+	u64 f;
+	__asm__ volatile("pushfq; popq %0" : "=r"(f));
+	return f;
+}
+static inline void halt(void) { __asm__ volatile("hlt"); }
+/* sti takes effect after the next instruction, so sti;hlt cannot miss a wakeup interrupt. */
+static inline void safe_halt(void) { __asm__ volatile("sti; hlt" : : : "memory"); }
+static inline void cpu_relax(void) { __asm__ volatile("pause"); }
+
+/* Registers saved by the interrupt entry code (kernel/arch/isr.S), in push order reversed. */
+struct pt_regs {
+	u64 r15, r14, r13, r12, r11, r10, r9, r8;
+	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	u64 vector, error_code;
+	u64 rip, cs, rflags, rsp, ss;
+};
+
+/* kernel/arch */
+void gdt_init(void);
+void idt_init(void);
+void apic_init(void);
+void clock_init(void);
+void rtc_init(void);
+void serial_init(void);
+void serial_enable_irq(void);
+void serial_putc(char c);
+void debugcon_write(const char *s, size_t n);
+void acpi_init(u64 rsdp_phys);
+int acpi_poweroff(void);
+u64 acpi_find_table_phys(const char sig[4]);
+void timer_tick_init(void);
+void dump_regs_and_backtrace(const struct pt_regs *regs);
+void show_backtrace(u64 rbp);
+
+/* Interrupt lines: ISA IRQ numbers are translated through the ACPI overrides. */
+typedef void (*irq_handler_t)(void *data);
+int request_isa_irq(unsigned int isa_irq, irq_handler_t handler, void *data);
+int request_gsi(unsigned int gsi, bool level_low, irq_handler_t handler, void *data);
+/* Allocate a vector for MSI/MSI-X; returns it (>= 48) or -ENOSPC. */
+int alloc_msi_vector(irq_handler_t handler, void *data);
+u32 msi_address(void);
+void lapic_eoi(void);
+
+#endif

@@ -1,0 +1,26 @@
+/* The serial console as a tty: output, line-buffered input, and Ctrl-C delivery. */
+#ifndef CGWB_KERNEL_CONSOLE_H
+#define CGWB_KERNEL_CONSOLE_H
+
+#include <cgwb/types.h>
+
+struct file;
+
+/* From the UART interrupt. */
+void console_receive_char(char c);
+/* Next input byte, sleeping until one arrives; -EINTR if the task is killed. */
+int console_getc(void);
+/* Input bytes waiting to be read. */
+size_t console_pending(void);
+/* Write to the console, "\n" becoming "\r\n". */
+void console_write(const char *buf, size_t len);
+/*
+ * Called (in interrupt context) when Ctrl-C arrives; returns true if it was used to stop
+ * something, in which case the byte is not queued as input.
+ */
+void console_set_intr_handler(bool (*handler)(void));
+/* A new file reading and writing the console (a task's stdin/stdout/stderr). */
+struct file *console_open(unsigned int flags);
+void console_init(void);
+
+#endif

@@ -1,0 +1,121 @@
+/* Mutexes and reader/writer semaphores (portable). Waiters sleep; no spinning on one CPU. */
+#include <cgwb/mutex.h>
+#include <cgwb/bug.h>
+
+void mutex_init(struct mutex *lock)
+{
+	lock->owner = NULL;
+	init_waitqueue_head(&lock->wait);
+	lock->name = "mutex";
+}
+
+bool mutex_trylock(struct mutex *lock)
+{
+	unsigned long flags;
+	bool ok = false;
+
+	spin_lock_irqsave(&lock->wait.lock, flags);
+	if (!lock->owner) {
+		lock->owner = current;
+		ok = true;
+	}
+	spin_unlock_irqrestore(&lock->wait.lock, flags);
+	return ok;
+}
+
+void mutex_lock(struct mutex *lock)
+{
+	if (unlikely(lock->owner == current))
+		panic("mutex %s: recursive lock by task %d", lock->name, current->pid);
+	wait_event(lock->wait, mutex_trylock(lock));
+}
+
+int mutex_lock_killable(struct mutex *lock)
+{
+	return wait_event_killable(lock->wait, mutex_trylock(lock));
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	if (unlikely(lock->owner != current))
+		panic("mutex %s: unlocked by task %d, not its owner", lock->name, current->pid);
+	WRITE_ONCE(lock->owner, NULL);
+	wake_up(&lock->wait);
+}
+
+void init_rwsem(struct rw_semaphore *sem)
+{
+	sem->readers = 0;
+	sem->writers_waiting = 0;
+	sem->writer = NULL;
+	init_waitqueue_head(&sem->wait);
+}
+
+bool down_read_trylock(struct rw_semaphore *sem)
+{
+	unsigned long flags;
+	bool ok = false;
+
+	spin_lock_irqsave(&sem->wait.lock, flags);
+	if (sem->readers >= 0 && !sem->writers_waiting) {
+		sem->readers++;
+		ok = true;
+	}
+	spin_unlock_irqrestore(&sem->wait.lock, flags);
+	return ok;
+}
+
+void down_read(struct rw_semaphore *sem)
+{
+	wait_event(sem->wait, down_read_trylock(sem));
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sem->wait.lock, flags);
+	BUG_ON(sem->readers <= 0);
+	sem->readers--;
+	spin_unlock_irqrestore(&sem->wait.lock, flags);
+	if (!sem->readers)
+		wake_up_all(&sem->wait);
+}
+
+bool down_write_trylock(struct rw_semaphore *sem)
+{
+	unsigned long flags;
+	bool ok = false;
+
+	spin_lock_irqsave(&sem->wait.lock, flags);
+	if (sem->readers == 0) {
+		sem->readers = -1;
+		sem->writer = current;
+		ok = true;
+	}
+	spin_unlock_irqrestore(&sem->wait.lock, flags);
+	return ok;
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	unsigned long flags;
+
+	if (down_write_trylock(sem))
+		return;
+	spin_lock_irqsave(&sem->wait.lock, flags);
+	sem->writers_waiting++;
+	spin_unlock_irqrestore(&sem->wait.lock, flags);
+	wait_event(sem->wait, down_write_trylock(sem));
+	spin_lock_irqsave(&sem->wait.lock, flags);
+	sem->writers_waiting--;
+	spin_unlock_irqrestore(&sem->wait.lock, flags);
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	BUG_ON(sem->readers != -1 || sem->writer != current);
+	sem->writer = NULL;
+	WRITE_ONCE(sem->readers, 0);
+	wake_up_all(&sem->wait);
+}

@@ -1,0 +1,24 @@
+/*
+ * Orderly power-off: run the registered shutdown hooks (filesystems sync and unmount there)
+ * before the machine goes away.
+ */
+#include <cgwb/list.h>
+#include <cgwb/printk.h>
+#include "power.h"
+
+static LIST_HEAD(shutdown_hooks);
+
+void register_shutdown_hook(struct shutdown_hook *hook)
+{
+	list_add(&hook->node, &shutdown_hooks);
+}
+
+__noreturn void kernel_poweroff(int code)
+{
+	struct shutdown_hook *hook;
+
+	list_for_each_entry(hook, &shutdown_hooks, node)
+		hook->fn();
+	pr_info("reboot: power down (status %d)\n", code);
+	machine_poweroff(code);
+}

@@ -1,0 +1,51 @@
+/* Deliberate faults for the system tests of the error-reporting paths (cgwb.selftest=). */
+#include <cgwb/printk.h>
+#include <cgwb/string.h>
+#include <cgwb/bug.h>
+#include "selftest.h"
+
+/* noinline so each shows up as its own frame in the backtrace the tests look for */
+static __attribute__((noinline)) void selftest_pagefault(void)
+{
+	uintptr_t addr = 0x10;
+
+	__asm__("" : "+r"(addr)); /* hide the constant so the compiler cannot object */
+	*(volatile int *)addr = 42;
+}
+
+static __attribute__((noinline)) void selftest_gp(void)
+{
+	uintptr_t addr = 0x8000000000000000ULL;
+
+	__asm__("" : "+r"(addr));
+	(void)*(volatile u64 *)addr;
+}
+
+static __attribute__((noinline)) void selftest_divide(void)
+{
+	u32 zero = 0;
+	__asm__ volatile("movl $1, %%eax; xorl %%edx, %%edx; divl %0" : : "r"(zero) : "eax", "edx");
+}
+
+void selftest_run(const char *what)
+{
+	if (!what)
+		return;
+	pr_notice("selftest: triggering '%s'\n", what);
+	if (!strcmp(what, "pagefault"))
+		selftest_pagefault();
+	else if (!strcmp(what, "ud"))
+		__asm__ volatile("ud2");
+	else if (!strcmp(what, "gp"))
+		selftest_gp();
+	else if (!strcmp(what, "divide"))
+		selftest_divide();
+	else if (!strcmp(what, "panic"))
+		panic("selftest: requested panic");
+	else if (!strcmp(what, "bug"))
+		BUG_ON(what != NULL);
+	else if (!strcmp(what, "warn"))
+		WARN_ON_ONCE(what != NULL);
+	else
+		pr_err("selftest: unknown trigger '%s'\n", what);
+}

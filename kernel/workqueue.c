@@ -1,0 +1,457 @@
+/*
+ * Workqueues (portable). Each workqueue has a pool of worker tasks that grows on demand up to
+ * max_active: a manager task creates a worker whenever work is waiting and no worker is idle,
+ * so a work item that sleeps for a long time (a flusher stuck behind a throttled device)
+ * does not hold up the rest. A work item is never run by two workers at once: if it is
+ * queued again while running, it runs next on the same worker.
+ */
+#include <cgwb/workqueue.h>
+#include <cgwb/sched.h>
+#include <cgwb/wait.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/printk.h>
+#include <cgwb/bug.h>
+#include <cgwb/errno.h>
+
+struct worker {
+	struct task_struct *task;
+	struct workqueue_struct *wq;
+	struct work_struct *current_work;
+	struct list_head scheduled;   /* re-queued while running: runs next, here */
+	struct list_head node;
+};
+
+struct workqueue_struct {
+	char name[24];
+	unsigned int flags;
+	int max_active;
+	spinlock_t lock;
+	struct list_head worklist;
+	struct list_head workers;
+	int nr_workers, nr_idle;
+	bool needs_worker;            /* on the manager's list */
+	bool destroying;
+	wait_queue_head_t more_work;
+	wait_queue_head_t done;
+	struct list_head manager_node;
+};
+
+struct workqueue_struct *system_wq;
+static LIST_HEAD(wqs_needing_workers);
+static DEFINE_SPINLOCK(manager_lock);
+static DECLARE_WAIT_QUEUE_HEAD(manager_wait);
+
+void INIT_WORK(struct work_struct *work, work_func_t func)
+{
+	INIT_LIST_HEAD(&work->entry);
+	work->func = func;
+	work->wq = NULL;
+	work->flags = 0;
+}
+
+static void delayed_work_timer_fn(struct timer_list *t);
+
+void INIT_DELAYED_WORK(struct delayed_work *dwork, work_func_t func)
+{
+	INIT_WORK(&dwork->work, func);
+	timer_setup(&dwork->timer, delayed_work_timer_fn, 0);
+	dwork->wq = NULL;
+}
+
+/* Ask the manager for one more worker. wq->lock held. */
+static void request_worker(struct workqueue_struct *wq)
+{
+	if (wq->nr_idle || wq->nr_workers >= wq->max_active || wq->needs_worker || wq->destroying)
+		return;
+	wq->needs_worker = true;
+	spin_lock(&manager_lock);
+	list_add_tail(&wq->manager_node, &wqs_needing_workers);
+	spin_unlock(&manager_lock);
+	wake_up(&manager_wait);
+}
+
+/*
+ * The worker running this work, if any. Only addresses are compared: a work function may
+ * free its own work item, so a finished work is never dereferenced. wq->lock held.
+ */
+static struct worker *find_worker_executing(struct workqueue_struct *wq, struct work_struct *work)
+{
+	struct worker *w;
+
+	list_for_each_entry(w, &wq->workers, node)
+		if (w->current_work == work)
+			return w;
+	return NULL;
+}
+
+/* Put a work on a list and get it run. wq->lock held, PENDING already set. */
+static void __queue_work_locked(struct workqueue_struct *wq, struct work_struct *work)
+{
+	struct worker *running = find_worker_executing(wq, work);
+
+	work->wq = wq;
+	if (running) {
+		list_add_tail(&work->entry, &running->scheduled);
+		return;
+	}
+	list_add_tail(&work->entry, &wq->worklist);
+	if (wq->nr_idle)
+		wake_up(&wq->more_work);
+	else
+		request_worker(wq);
+}
+
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	if (!(work->flags & WORK_PENDING)) {
+		work->flags |= WORK_PENDING;
+		__queue_work_locked(wq, work);
+		queued = true;
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return queued;
+}
+
+static void delayed_work_timer_fn(struct timer_list *t)
+{
+	struct delayed_work *dwork = from_timer(dwork, t, timer);
+	struct workqueue_struct *wq = dwork->wq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	if (dwork->work.flags & WORK_PENDING)
+		__queue_work_locked(wq, &dwork->work);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+/* Arm or queue a pending delayed work. wq->lock held, PENDING set, not on any list. */
+static void __arm_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
+			       unsigned long delay)
+{
+	dwork->wq = wq;
+	dwork->work.wq = wq;
+	if (!delay)
+		__queue_work_locked(wq, &dwork->work);
+	else
+		mod_timer(&dwork->timer, jiffies + delay);
+}
+
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	if (!(dwork->work.flags & WORK_PENDING)) {
+		dwork->work.flags |= WORK_PENDING;
+		__arm_delayed_work(wq, dwork, delay);
+		queued = true;
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return queued;
+}
+
+/* Take a pending work off its timer or list. Returns true if it was pending. wq->lock held. */
+static bool __grab_pending(struct work_struct *work, struct timer_list *timer)
+{
+	if (!(work->flags & WORK_PENDING))
+		return false;
+	if (timer)
+		del_timer(timer);
+	list_del_init(&work->entry);
+	work->flags &= ~WORK_PENDING;
+	return true;
+}
+
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
+{
+	unsigned long flags;
+	bool was_pending;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	if (dwork->wq && dwork->wq != wq)
+		WARN_ON_ONCE(dwork->work.flags & WORK_PENDING);
+	was_pending = __grab_pending(&dwork->work, &dwork->timer);
+	dwork->work.flags |= WORK_PENDING;
+	__arm_delayed_work(wq, dwork, delay);
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return was_pending;
+}
+
+bool schedule_work(struct work_struct *work)
+{
+	return queue_work(system_wq, work);
+}
+
+bool schedule_delayed_work(struct delayed_work *dwork, unsigned long delay)
+{
+	return queue_delayed_work(system_wq, dwork, delay);
+}
+
+static bool work_running(struct workqueue_struct *wq, struct work_struct *work)
+{
+	unsigned long flags;
+	bool running;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	running = find_worker_executing(wq, work) != NULL;
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return running;
+}
+
+static bool work_idle(struct workqueue_struct *wq, struct work_struct *work)
+{
+	return !(READ_ONCE(work->flags) & WORK_PENDING) && !work_running(wq, work);
+}
+
+bool flush_work(struct work_struct *work)
+{
+	struct workqueue_struct *wq = work->wq;
+
+	if (!wq || work_idle(wq, work))
+		return false;
+	wait_event(wq->done, work_idle(wq, work));
+	return true;
+}
+
+bool flush_delayed_work(struct delayed_work *dwork)
+{
+	struct workqueue_struct *wq = dwork->wq;
+	unsigned long flags;
+
+	if (!wq)
+		return false;
+	spin_lock_irqsave(&wq->lock, flags);
+	if (del_timer(&dwork->timer))
+		__queue_work_locked(wq, &dwork->work);
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return flush_work(&dwork->work);
+}
+
+static bool __cancel_work(struct work_struct *work, struct timer_list *timer, bool sync)
+{
+	struct workqueue_struct *wq = work->wq;
+	unsigned long flags;
+	bool was_pending;
+
+	if (!wq)
+		return false;
+	spin_lock_irqsave(&wq->lock, flags);
+	was_pending = __grab_pending(work, timer);
+	spin_unlock_irqrestore(&wq->lock, flags);
+	if (sync)
+		wait_event(wq->done, !work_running(wq, work));
+	return was_pending;
+}
+
+bool cancel_work_sync(struct work_struct *work)
+{
+	return __cancel_work(work, NULL, true);
+}
+
+bool cancel_delayed_work(struct delayed_work *dwork)
+{
+	return __cancel_work(&dwork->work, &dwork->timer, false);
+}
+
+bool cancel_delayed_work_sync(struct delayed_work *dwork)
+{
+	return __cancel_work(&dwork->work, &dwork->timer, true);
+}
+
+static bool wq_quiet(struct workqueue_struct *wq)
+{
+	struct worker *w;
+
+	if (!list_empty(&wq->worklist))
+		return false;
+	list_for_each_entry(w, &wq->workers, node)
+		if (w->current_work || !list_empty(&w->scheduled))
+			return false;
+	return true;
+}
+
+void flush_workqueue(struct workqueue_struct *wq)
+{
+	wait_event(wq->done, wq_quiet(wq));
+}
+
+bool current_is_workqueue_worker(void)
+{
+	return current->flags & PF_WQ_WORKER;
+}
+
+/* Next work for this worker: its own re-queued items first. wq->lock held. */
+static struct work_struct *take_work(struct worker *worker)
+{
+	struct workqueue_struct *wq = worker->wq;
+	struct work_struct *work;
+
+	while (true) {
+		if (!list_empty(&worker->scheduled))
+			work = list_first_entry(&worker->scheduled, struct work_struct, entry);
+		else if (!list_empty(&wq->worklist))
+			work = list_first_entry(&wq->worklist, struct work_struct, entry);
+		else
+			return NULL;
+		list_del_init(&work->entry);
+		struct worker *running = find_worker_executing(wq, work);
+		if (!running || running == worker)
+			return work;
+		/* running elsewhere: hand it to that worker so it never runs twice at once */
+		list_add_tail(&work->entry, &running->scheduled);
+	}
+}
+
+static int worker_thread(void *arg)
+{
+	struct worker *worker = arg;
+	struct workqueue_struct *wq = worker->wq;
+	unsigned long flags;
+
+	current->flags |= PF_WQ_WORKER | PF_KTHREAD;
+	spin_lock_irqsave(&wq->lock, flags);
+	for (;;) {
+		struct work_struct *work = take_work(worker);
+
+		if (!work) {
+			if (wq->destroying)
+				break;
+			wq->nr_idle++;
+			spin_unlock_irqrestore(&wq->lock, flags);
+			wait_event(wq->more_work, !list_empty(&wq->worklist) || wq->destroying);
+			spin_lock_irqsave(&wq->lock, flags);
+			wq->nr_idle--;
+			continue;
+		}
+		work->flags &= ~WORK_PENDING;
+		worker->current_work = work;
+		/* more waiting and nobody idle: get a helper before this one possibly blocks */
+		if (!list_empty(&wq->worklist))
+			request_worker(wq);
+		spin_unlock_irqrestore(&wq->lock, flags);
+
+		work->func(work);
+		if (in_atomic())
+			panic("workqueue %s: work function %p returned in atomic context", wq->name,
+			      (void *)work->func);
+
+		spin_lock_irqsave(&wq->lock, flags);
+		worker->current_work = NULL;
+		wake_up_all(&wq->done);
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return 0;
+}
+
+static int create_worker(struct workqueue_struct *wq)
+{
+	struct worker *worker = kzalloc(sizeof(*worker), GFP_KERNEL);
+	unsigned long flags;
+
+	if (!worker)
+		return -ENOMEM;
+	worker->wq = wq;
+	INIT_LIST_HEAD(&worker->scheduled);
+	worker->task = kthread_create(worker_thread, worker, "kworker/%s", wq->name);
+	if (!worker->task) {
+		kfree(worker);
+		return -ENOMEM;
+	}
+	spin_lock_irqsave(&wq->lock, flags);
+	list_add_tail(&worker->node, &wq->workers);
+	wq->nr_workers++;
+	spin_unlock_irqrestore(&wq->lock, flags);
+	wake_up_process(worker->task);
+	return 0;
+}
+
+static int manager_thread(void *arg)
+{
+	(void)arg;
+	current->flags |= PF_KTHREAD;
+	for (;;) {
+		struct workqueue_struct *wq = NULL;
+		unsigned long flags;
+
+		wait_event(manager_wait, !list_empty(&wqs_needing_workers));
+		spin_lock_irqsave(&manager_lock, flags);
+		if (!list_empty(&wqs_needing_workers)) {
+			wq = list_first_entry(&wqs_needing_workers, struct workqueue_struct, manager_node);
+			list_del_init(&wq->manager_node);
+		}
+		spin_unlock_irqrestore(&manager_lock, flags);
+		if (!wq)
+			continue;
+		if (create_worker(wq))
+			pr_err("workqueue %s: cannot create a worker\n", wq->name);
+		spin_lock_irqsave(&wq->lock, flags);
+		wq->needs_worker = false;
+		/* still nobody idle for waiting work (e.g. the new worker already blocked)? */
+		if (!list_empty(&wq->worklist) && !wq->nr_idle)
+			request_worker(wq);
+		spin_unlock_irqrestore(&wq->lock, flags);
+	}
+	return 0;
+}
+
+struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, int max_active)
+{
+	struct workqueue_struct *wq = kzalloc(sizeof(*wq), GFP_KERNEL);
+
+	if (!wq)
+		return NULL;
+	strlcpy(wq->name, name, sizeof(wq->name));
+	wq->flags = flags;
+	wq->max_active = max_active > 0 ? max_active : WQ_DFL_ACTIVE;
+	spin_lock_init(&wq->lock);
+	wq->lock.name = "workqueue";
+	INIT_LIST_HEAD(&wq->worklist);
+	INIT_LIST_HEAD(&wq->workers);
+	INIT_LIST_HEAD(&wq->manager_node);
+	init_waitqueue_head(&wq->more_work);
+	init_waitqueue_head(&wq->done);
+	/* one worker up front: most queues never need more */
+	if (create_worker(wq)) {
+		kfree(wq);
+		return NULL;
+	}
+	return wq;
+}
+
+void destroy_workqueue(struct workqueue_struct *wq)
+{
+	unsigned long flags;
+
+	flush_workqueue(wq);
+	spin_lock_irqsave(&wq->lock, flags);
+	wq->destroying = true;
+	spin_unlock_irqrestore(&wq->lock, flags);
+	spin_lock_irqsave(&manager_lock, flags);
+	if (!list_empty(&wq->manager_node))
+		list_del_init(&wq->manager_node);
+	spin_unlock_irqrestore(&manager_lock, flags);
+	wake_up_all(&wq->more_work);
+	while (!list_empty(&wq->workers)) {
+		struct worker *w = list_first_entry(&wq->workers, struct worker, node);
+		kthread_join(w->task);
+		list_del(&w->node);
+		kfree(w);
+	}
+	kfree(wq);
+}
+
+void workqueue_init(void)
+{
+	struct task_struct *manager = kthread_run(manager_thread, NULL, "kworker/manager");
+
+	BUG_ON(!manager);
+	kthread_detach(manager);
+	system_wq = alloc_workqueue("events", 0, WQ_DFL_ACTIVE);
+	BUG_ON(!system_wq);
+}

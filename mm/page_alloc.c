@@ -1,0 +1,288 @@
+/*
+ * The physical page allocator: a binary buddy system over one zone of frames, orders 0 to
+ * MAX_ORDER. Free blocks are on per-order lists, their head page marked PG_buddy with the
+ * order in page->private; freeing merges a block with its buddy while the buddy is free and
+ * of the same order. A reserve is kept for atomic (__GFP_HIGH) allocations; blocking
+ * allocations that find too little free memory ask reclaim for pages and retry.
+ */
+#include <cgwb/mm.h>
+#include <cgwb/spinlock.h>
+#include <cgwb/printk.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include <cgwb/kasan.h>
+#include <cgwb/jiffies.h>
+
+struct free_area {
+	struct list_head free_list;
+	unsigned long nr_free;
+};
+
+struct page *mem_map;
+unsigned long max_pfn;
+uintptr_t direct_map_offset;
+unsigned long totalram_pages;
+unsigned long totalreserve_pages;
+unsigned long (*page_alloc_reclaim)(gfp_t gfp, unsigned int order);
+
+static struct free_area free_area[MAX_ORDER + 1];
+static unsigned long nr_free;
+static unsigned long alloc_calls, free_calls, failed_calls;
+static DEFINE_SPINLOCK(zone_lock);
+
+#define RECLAIM_RETRIES 16
+
+void page_alloc_init(struct page *map, unsigned long nr_pfns, uintptr_t map_offset)
+{
+	mem_map = map;
+	max_pfn = nr_pfns;
+	direct_map_offset = map_offset;
+	/* all zero: frames never handed over have no references, so freeing one is refused */
+	memset(map, 0, nr_pfns * sizeof(struct page));
+	for (int o = 0; o <= MAX_ORDER; o++) {
+		INIT_LIST_HEAD(&free_area[o].free_list);
+		free_area[o].nr_free = 0;
+	}
+	nr_free = totalram_pages = totalreserve_pages = 0;
+	alloc_calls = free_calls = failed_calls = 0;
+}
+
+void page_alloc_set_reserve(unsigned long pages)
+{
+	totalreserve_pages = pages;
+}
+
+static void add_to_free_area(struct page *page, unsigned int order)
+{
+	SetPageBuddy(page);
+	page->private = order;
+	list_add(&page->lru, &free_area[order].free_list);
+	free_area[order].nr_free++;
+	nr_free += 1UL << order;
+}
+
+static void del_from_free_area(struct page *page, unsigned int order)
+{
+	list_del_init(&page->lru);
+	ClearPageBuddy(page);
+	page->private = 0;
+	free_area[order].nr_free--;
+	nr_free -= 1UL << order;
+}
+
+/* Hand [start, end) to the allocator as maximal aligned blocks: no per-page merging at boot. */
+void page_alloc_add_range(unsigned long start, unsigned long end)
+{
+	unsigned long flags;
+
+	if (end > max_pfn)
+		end = max_pfn;
+	spin_lock_irqsave(&zone_lock, flags);
+	while (start < end) {
+		unsigned int order = MAX_ORDER;
+		while (order && ((start & ((1UL << order) - 1)) || start + (1UL << order) > end))
+			order--;
+		add_to_free_area(pfn_to_page(start), order);
+		kasan_poison(page_address(pfn_to_page(start)), PAGE_SIZE << order);
+		totalram_pages += 1UL << order;
+		start += 1UL << order;
+	}
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
+static struct page *rmqueue(unsigned int order)
+{
+	for (unsigned int o = order; o <= MAX_ORDER; o++) {
+		if (list_empty(&free_area[o].free_list))
+			continue;
+		struct page *page = list_first_entry(&free_area[o].free_list, struct page, lru);
+		del_from_free_area(page, o);
+		/* split: give back the upper halves until the block has the order asked for */
+		while (o > order) {
+			o--;
+			add_to_free_area(page + (1UL << o), o);
+		}
+		return page;
+	}
+	return NULL;
+}
+
+static struct page *try_alloc(gfp_t gfp, unsigned int order)
+{
+	unsigned long flags;
+	struct page *page = NULL;
+	unsigned long need = 1UL << order;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	alloc_calls++;
+	if ((gfp & __GFP_HIGH) || nr_free >= need + totalreserve_pages)
+		page = rmqueue(order);
+	spin_unlock_irqrestore(&zone_lock, flags);
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page;
+	int tries = 0;
+
+	if (WARN_ON_ONCE(order > MAX_ORDER))
+		return NULL;
+	while (!(page = try_alloc(gfp, order))) {
+		if (!gfpflags_allow_blocking(gfp) || !page_alloc_reclaim || tries++ >= RECLAIM_RETRIES)
+			break;
+		page_alloc_reclaim(gfp, order);
+	}
+	if (!page) {
+		failed_calls++;
+		if (!(gfp & __GFP_NOWARN))
+			pr_warn("page allocation failure: order %u, gfp %#x, %lu pages free\n", order,
+				gfp, nr_free);
+		return NULL;
+	}
+	kasan_unpoison(page_address(page), PAGE_SIZE << order);
+	page->flags = 0;
+	page->_refcount = 1;
+	page->mapping = NULL;
+	page->index = 0;
+	page->private = 0;
+	page->memcg = NULL;
+	if (order) {
+		SetPageHead(page);
+		page->private = order;
+	}
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+	return page;
+}
+
+static unsigned long bad_page_count;
+
+static void bad_page(struct page *page, const char *reason)
+{
+	bad_page_count++;
+	pr_err("BUG: Bad page state: pfn %#lx flags %#lx count %d: %s\n", page_to_pfn(page),
+	       page->flags, page->_refcount, reason);
+	WARN_ON(1);
+}
+
+unsigned long page_alloc_bad_pages(void)
+{
+	return bad_page_count;
+}
+
+static void free_one_block(struct page *page, unsigned int order)
+{
+	unsigned long pfn = page_to_pfn(page);
+	unsigned long flags;
+
+	page->flags = 0;
+	page->private = 0;
+	kasan_poison(page_address(page), PAGE_SIZE << order);
+	spin_lock_irqsave(&zone_lock, flags);
+	free_calls++;
+	while (order < MAX_ORDER) {
+		unsigned long buddy_pfn = pfn ^ (1UL << order);
+		struct page *buddy = pfn_to_page(buddy_pfn);
+
+		if (buddy_pfn >= max_pfn || !PageBuddy(buddy) || buddy->private != order)
+			break;
+		del_from_free_area(buddy, order);
+		pfn &= ~(1UL << order);
+		order++;
+	}
+	add_to_free_area(pfn_to_page(pfn), order);
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	if (page_to_pfn(page) >= max_pfn) {
+		bad_page(page, "not a frame of this machine");
+		return;
+	}
+	if (PageBuddy(page) || page->_refcount <= 0) {
+		bad_page(page, "double free");
+		return;
+	}
+	if ((order && (!PageHead(page) || page->private != order)) || (!order && PageHead(page))) {
+		bad_page(page, "freed with a different order than allocated");
+		return;
+	}
+	if (--page->_refcount)
+		return;
+	if (page->mapping || PageLRU(page) || PageDirty(page) || PageWriteback(page) ||
+	    PageSlab(page)) {
+		bad_page(page, "freeing a page still in use");
+		return;
+	}
+	free_one_block(page, order);
+}
+
+void put_page(struct page *page)
+{
+	__free_pages(page, PageHead(page) ? (unsigned int)page->private : 0);
+}
+
+void *__get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+	return page ? page_address(page) : NULL;
+}
+
+void free_pages(void *addr, unsigned int order)
+{
+	if (addr)
+		__free_pages(virt_to_page(addr), order);
+}
+
+unsigned long nr_free_pages(void)
+{
+	return READ_ONCE(nr_free);
+}
+
+void page_alloc_get_stats(struct page_alloc_stats *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	for (int o = 0; o <= MAX_ORDER; o++)
+		st->free_by_order[o] = free_area[o].nr_free;
+	st->alloc_calls = alloc_calls;
+	st->free_calls = free_calls;
+	st->failed = failed_calls;
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
+int page_alloc_check(void)
+{
+	unsigned long flags, counted = 0;
+	int err = 0;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	for (unsigned int o = 0; o <= MAX_ORDER; o++) {
+		struct page *page;
+		unsigned long n = 0;
+
+		list_for_each_entry(page, &free_area[o].free_list, lru) {
+			unsigned long pfn = page_to_pfn(page);
+			if (!PageBuddy(page) || page->private != o || (pfn & ((1UL << o) - 1))) {
+				pr_err("page_alloc: bad free block pfn %#lx order %u\n", pfn, o);
+				err = -EUCLEAN;
+			}
+			n++;
+		}
+		if (n != free_area[o].nr_free) {
+			pr_err("page_alloc: order %u lists %lu blocks, counted %lu\n", o, n,
+			       free_area[o].nr_free);
+			err = -EUCLEAN;
+		}
+		counted += n << o;
+	}
+	if (counted != nr_free) {
+		pr_err("page_alloc: free lists hold %lu pages, counter says %lu\n", counted, nr_free);
+		err = -EUCLEAN;
+	}
+	spin_unlock_irqrestore(&zone_lock, flags);
+	return err;
+}
