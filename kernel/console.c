@@ -36,6 +36,11 @@ void console_receive_char(char c)
 	wake_up(&input_wait);
 }
 
+bool console_input_full(void)
+{
+	return in_head - in_tail >= INPUT_SIZE;
+}
+
 size_t console_pending(void)
 {
 	return READ_ONCE(in_head) - READ_ONCE(in_tail);
@@ -51,6 +56,7 @@ int console_getc(void)
 	local_irq_save(flags);
 	c = (unsigned char)input[in_tail % INPUT_SIZE];
 	in_tail++;
+	serial_rx_resume();
 	local_irq_restore(flags);
 	return c;
 }

@@ -10,6 +10,8 @@ struct file;
 void console_receive_char(char c);
 /* Next input byte, sleeping until one arrives; -EINTR if the task is killed. */
 int console_getc(void);
+/* No room for more input: the UART stops receiving until some is read. */
+bool console_input_full(void);
 /* Input bytes waiting to be read. */
 size_t console_pending(void);
 /* Write to the console, "\n" becoming "\r\n". */

@@ -77,6 +77,13 @@ int vprintk(const char *fmt, va_list ap)
 	}
 	in_printk = true;
 
+	/* only KERN_CONT continues an unfinished line: another message must not be glued on */
+	if (line_open && !cont) {
+		log_store("\n", 1);
+		printk_emit(line_level, "\n", 1);
+		line_open = false;
+	}
+
 	size_t n = 0;
 	const char *p = text;
 	while (*p) {

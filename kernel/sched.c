@@ -70,14 +70,24 @@ static void finish_task_switch(void)
 	}
 }
 
-static void __schedule(void)
+/*
+ * preempt: the task did not ask to sleep (tick or wakeup preemption). It may be between
+ * set_current_state() and its own schedule() call, so it stays runnable whatever its state;
+ * only a voluntary schedule() takes a sleeping task off the run queue.
+ */
+static void __schedule(bool preempt)
 {
 	struct task_struct *prev = current, *next;
 	u64 now;
 
+	/* a wakeup while it ran may have queued it already: start from "not queued" */
+	if (prev->on_rq) {
+		list_del_init(&prev->run_list);
+		prev->on_rq = false;
+	}
 	if (prev->state == TASK_INTERRUPTIBLE && prev->sigkill)
 		prev->state = TASK_RUNNING;
-	if (prev->state == TASK_RUNNING)
+	if (preempt || prev->state == TASK_RUNNING)
 		enqueue(prev);
 	next = pick_next();
 	need_resched = false;
@@ -104,7 +114,7 @@ void schedule(void)
 		panic("scheduling while atomic: task %d (%s), preempt_count %#x", current->pid,
 		      current->comm, preempt_count);
 	unsigned long flags = arch_local_irq_save();
-	__schedule();
+	__schedule(false);
 	arch_local_irq_restore(flags);
 }
 
@@ -112,13 +122,16 @@ void schedule(void)
 void preempt_schedule_irq(void)
 {
 	if (need_resched)
-		__schedule();
+		__schedule(true);
 }
 
 void preempt_check_resched(void)
 {
-	if (need_resched && preempt_count == 0 && !arch_irqs_disabled())
-		schedule();
+	if (need_resched && preempt_count == 0 && !arch_irqs_disabled()) {
+		arch_local_irq_disable();
+		__schedule(true);
+		arch_local_irq_enable();
+	}
 }
 
 void sched_tick(void)
@@ -140,8 +153,10 @@ void sched_tick(void)
 
 void yield(void)
 {
-	need_resched = true;
-	schedule();
+	unsigned long flags = arch_local_irq_save();
+
+	__schedule(true);
+	arch_local_irq_restore(flags);
 }
 
 void cond_resched(void)
@@ -190,6 +205,7 @@ static struct task_struct *task_alloc(int (*fn)(void *), void *arg, const char *
 	INIT_LIST_HEAD(&t->run_list);
 	task_init_defaults(t);
 	if (arch_task_init(t)) {
+		task_exit_hook(t);
 		kfree(t);
 		return NULL;
 	}
@@ -239,7 +255,7 @@ __noreturn void do_exit(int code)
 	t->exit_code = code;
 	t->flags |= PF_EXITING;
 	t->state = TASK_DEAD;
-	__schedule();
+	__schedule(false);
 	panic("dead task %d rescheduled", t->pid);
 }
 

@@ -6,7 +6,9 @@
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
+#ifndef __always_inline /* libc's <sys/cdefs.h> has the same one */
 #define __always_inline inline __attribute__((always_inline))
+#endif
 #define __noreturn __attribute__((noreturn))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __packed __attribute__((packed))

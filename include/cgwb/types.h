@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <limits.h>
 
 /* Linux's convention: u64 is unsigned long long everywhere, so "%llu" works in both builds. */
 typedef unsigned char u8;
@@ -21,6 +22,14 @@ typedef long long s64;
 typedef long ssize_t;
 #else
 #include <sys/types.h>
+/*
+ * libc has its own loff_t and dev_t (long, unsigned long). Ours must be Linux's types in both
+ * builds so that the same printk formats compile in both: on the host the names become
+ * macros for our typedefs below, whichever header comes first. libc is unaffected: its
+ * prototypes use its internal __loff_t and __dev_t.
+ */
+#define loff_t cgwb_loff_t
+#define dev_t cgwb_dev_t
 #endif
 
 typedef u64 phys_addr_t;

@@ -54,11 +54,33 @@ void debugcon_write(const char *s, size_t n)
 		outb(DEBUGCON, (u8)s[i]);
 }
 
+static bool rx_paused;
+
+/*
+ * Receive while the console has room. When it is full, stop taking bytes (receive interrupt
+ * off): QEMU then holds further input back instead of it being lost.
+ */
 static void serial_interrupt(void *data)
 {
 	(void)data;
-	while (inb(COM1 + UART_LSR) & LSR_DR)
+	while (inb(COM1 + UART_LSR) & LSR_DR) {
+		if (console_input_full()) {
+			rx_paused = true;
+			outb(COM1 + UART_IER, 0x00);
+			return;
+		}
 		console_receive_char((char)inb(COM1 + UART_RBR));
+	}
+}
+
+/* The console made room again (called with interrupts off). */
+void serial_rx_resume(void)
+{
+	if (!rx_paused)
+		return;
+	rx_paused = false;
+	outb(COM1 + UART_IER, 0x01);
+	serial_interrupt(NULL);
 }
 
 void serial_enable_irq(void)

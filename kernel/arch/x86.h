@@ -66,6 +66,7 @@ void clock_init(void);
 void rtc_init(void);
 void serial_init(void);
 void serial_enable_irq(void);
+void serial_rx_resume(void);
 void serial_putc(char c);
 void debugcon_write(const char *s, size_t n);
 void acpi_init(u64 rsdp_phys);

@@ -38,7 +38,7 @@ char *kstrndup(const char *s, size_t max, gfp_t gfp)
 
 char *kstrdup(const char *s, gfp_t gfp)
 {
-	return s ? kstrndup(s, (size_t)-1, gfp) : NULL;
+	return s ? kstrndup(s, strlen(s), gfp) : NULL;
 }
 
 int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)

@@ -1,0 +1,142 @@
+/*
+ * Task contexts on ucontext: each kthread gets its own mmap'd stack (a guard page below it,
+ * so an overflow faults at once instead of corrupting a neighbour), "main" keeps the
+ * thread's stack. AddressSanitizer tracks one stack per thread; every switch tells it
+ * which stack comes next, or it would take the other stack's frames for overflows.
+ *
+ * Switches are getcontext + setcontext rather than swapcontext: ASan intercepts the latter
+ * only to print a warning and clear the new stack's shadow, which the annotations and
+ * clean_stack() already take care of.
+ */
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <cgwb/sched.h>
+#include <cgwb/errno.h>
+#include <cgwb/bug.h>
+#include "host_internal.h"
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+/* ASan and UBSan frames are big, and a simulator runs dozens of tasks: be generous */
+#define HOST_STACK_SIZE (256 * 1024)
+
+/* Frames that never returned (a dead task's) leave poisoned shadow behind: not for reuse. */
+static void clean_stack(const void *bottom, size_t size)
+{
+#ifdef __SANITIZE_ADDRESS__
+	ASAN_UNPOISON_MEMORY_REGION(bottom, size);
+#else
+	(void)bottom;
+	(void)size;
+#endif
+}
+
+int arch_task_init(struct task_struct *task)
+{
+	size_t guard = (size_t)sysconf(_SC_PAGESIZE);
+	struct host_task *ht = calloc(1, sizeof(*ht));
+	void *map;
+
+	if (!ht)
+		return -ENOMEM;
+	map = mmap(NULL, guard + HOST_STACK_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (map == MAP_FAILED) {
+		free(ht);
+		return -ENOMEM;
+	}
+	if (mprotect(map, guard, PROT_NONE))
+		panic("host: cannot protect a stack guard page");
+	ht->map = map;
+	ht->map_size = guard + HOST_STACK_SIZE;
+	ht->stack_bottom = (char *)map + guard;
+	ht->stack_size = HOST_STACK_SIZE;
+	clean_stack(ht->stack_bottom, ht->stack_size);
+	if (getcontext(&ht->ctx))
+		panic("host: getcontext failed");
+	ht->ctx.uc_stack.ss_sp = (void *)ht->stack_bottom;
+	ht->ctx.uc_stack.ss_size = ht->stack_size;
+	ht->ctx.uc_link = NULL; /* kthread_entry never returns */
+	makecontext(&ht->ctx, kthread_entry, 0);
+
+	task->platform = ht;
+	task->stack = (void *)ht->stack_bottom;
+	task->stack_size = ht->stack_size;
+	return 0;
+}
+
+void arch_task_free(struct task_struct *task)
+{
+	struct host_task *ht = task->platform;
+
+	if (!ht)
+		return;
+	if (ht->map) {
+		clean_stack(ht->stack_bottom, ht->stack_size);
+		munmap(ht->map, ht->map_size);
+	}
+	free(ht);
+	task->platform = NULL;
+	task->stack = NULL;
+}
+
+/* Main runs on the thread's own stack; ASan reports its bounds at the first switch away. */
+void host_fiber_init_main(struct host_task *ht)
+{
+	*ht = (struct host_task){ 0 };
+}
+
+/*
+ * First thing on the stack just switched to (after host_fiber_switch returns, or at the start
+ * of a new task): complete ASan's switch, and learn main's stack from the first switch away.
+ */
+void host_fiber_finish(struct task_struct *self, struct task_struct *from)
+{
+#ifdef __SANITIZE_ADDRESS__
+	struct host_task *ht = host_task(self);
+	const void *from_bottom;
+	size_t from_size;
+
+	__sanitizer_finish_switch_fiber(ht->fake_stack, &from_bottom, &from_size);
+	ht->fake_stack = NULL;
+	if (from && from->platform && !host_task(from)->stack_size) {
+		host_task(from)->stack_bottom = from_bottom;
+		host_task(from)->stack_size = from_size;
+	}
+#else
+	(void)self;
+	(void)from;
+#endif
+}
+
+/* Save here into save and continue at to; returns when somebody continues at save. */
+static void switch_context(ucontext_t *save, const ucontext_t *to)
+{
+	volatile bool resumed = false; /* in memory: getcontext returns twice */
+
+	if (getcontext(save))
+		panic("host: getcontext failed");
+	if (resumed)
+		return;
+	resumed = true;
+	setcontext(to);
+	panic("host: setcontext failed");
+}
+
+void host_fiber_switch(struct task_struct *prev, struct task_struct *next)
+{
+	struct host_task *p = host_task(prev), *n = host_task(next);
+
+#ifdef __SANITIZE_ADDRESS__
+	if (!n->stack_size)
+		panic("host: switching to task %d whose stack is unknown", next->pid);
+	/* a dead task never comes back: NULL lets ASan free its fake stack now */
+	__sanitizer_start_switch_fiber(prev->state == TASK_DEAD ? NULL : &p->fake_stack,
+				       n->stack_bottom, n->stack_size);
+#endif
+	switch_context(&p->ctx, &n->ctx);
+}

@@ -1,0 +1,73 @@
+/* Shared between the host platform's files; tests use host.h. */
+#ifndef CGWB_HOST_INTERNAL_H
+#define CGWB_HOST_INTERNAL_H
+
+#include <ucontext.h>
+#include <cgwb/sched.h>
+#include "host.h"
+
+#define HOST_SLICE_NS (10 * NSEC_PER_MSEC)  /* the kernel's SLICE_TICKS at HZ=1000 */
+
+/* task->platform: a task's machine context and its round-robin slice. */
+struct host_task {
+	ucontext_t ctx;
+	void *map;                  /* the mmap'd stack with its guard page; NULL for main */
+	size_t map_size;
+	const void *stack_bottom;   /* the usable stack, as AddressSanitizer must be told */
+	size_t stack_size;
+	void *fake_stack;           /* AddressSanitizer's state while switched out */
+	u64 slice_start_ns;
+};
+
+static inline struct host_task *host_task(const struct task_struct *t)
+{
+	return t->platform;
+}
+
+/* fiber.c: context switches */
+void host_fiber_init_main(struct host_task *ht);
+/* Returns when prev is switched back to; the caller then calls host_fiber_finish(). */
+void host_fiber_switch(struct task_struct *prev, struct task_struct *next);
+/* First thing on a stack switched to: in a resumed task and at the start of a new one. */
+void host_fiber_finish(struct task_struct *self, struct task_struct *from);
+
+/* clock.c: the virtual clock and the event queue */
+void host_clock_reset(void);
+/* Earliest pending event (kernel timer or host timer), never before now. */
+bool host_next_event(u64 *when_ns);
+/* Move the clock to when_ns firing every event due on the way, in time order. */
+void host_clock_advance(u64 when_ns);
+/* Move the clock without firing: the caller has interrupts off (delivered at irq enable). */
+void host_clock_skip(u64 when_ns);
+/* Fire every event due now, in interrupt context. */
+void host_run_events(void);
+
+/* irq.c: the interrupt flag and interrupt context */
+unsigned long host_irq_enter(void);
+void host_irq_exit(unsigned long saved);
+void host_irq_set_pending(void);
+
+/* sched.c */
+void host_sched_init(void);
+void host_sched_exit(void);
+bool host_runqueue_empty(void);
+void host_set_need_resched(void);
+bool host_need_resched(void);
+void host_wait_idle(void);
+
+/* mem.c */
+void host_mem_init(size_t mem_bytes);
+void host_mem_exit(void);
+
+/* log.c */
+void host_log_init(void);
+void host_log_exit(void);
+bool host_log_verbose(void);
+/* Write the last max_bytes of the log to stderr, starting at a line boundary. */
+void host_log_dump_tail(size_t max_bytes);
+
+/* platform.c */
+bool host_platform_up(void);
+void host_check_initialized(const char *what);
+
+#endif
