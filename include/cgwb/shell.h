@@ -37,7 +37,7 @@ int sh_err(const char *fmt, ...) __printf(1, 2);
 int sh_write(const void *buf, size_t len);
 /* "usage: <usage>" on stderr; returns 2. */
 int sh_usage(const char *name);
-/* "NAME: message" on stderr; returns 1. */
+/* "NAME: message" on stderr (a newline is added unless fmt ends with one); returns 1. */
 int sh_error(const char *name, const char *fmt, ...) __printf(2, 3);
 
 #define SH_STATUS_KILLED 130

@@ -1,0 +1,121 @@
+/*
+ * mount [-t TYPE] [-o ro] DEV DIR, mount (list), umount DIR, sync. Failures exit with
+ * util-linux's status 32.
+ */
+#include <cgwb/shell.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include "cmd_fs_util.h"
+
+#define MOUNT_FAILURE 32
+
+static void list_one(struct vfsmount *mnt, void *arg)
+{
+	struct path root = { .mnt = mnt, .dentry = mnt->mnt_root };
+	char *dir = kmalloc(PATH_MAX, GFP_KERNEL);
+
+	(void)arg;
+	if (dir && !d_path(&root, dir, PATH_MAX))
+		sh_out("%s on %s type %s (%s)\n", mnt->mnt_devname, dir, mnt_fstype(mnt),
+		       (mnt->mnt_flags & MNT_READONLY) || (mnt->mnt_sb->s_flags & SB_RDONLY) ?
+		       "ro" : "rw");
+	kfree(dir);
+}
+
+/* -o options: ro and rw are understood, the rest go to the filesystem. */
+static int parse_options(const char *opts, unsigned long *flags)
+{
+	while (*opts) {
+		size_t len = strcspn(opts, ",");
+
+		if (len == 2 && !strncmp(opts, "ro", 2))
+			*flags |= SB_RDONLY;
+		else if (len == 2 && !strncmp(opts, "rw", 2))
+			*flags &= ~(unsigned long)SB_RDONLY;
+		else if (len && strncmp(opts, "defaults", len))
+			return -EINVAL;
+		opts += len;
+		if (*opts == ',')
+			opts++;
+	}
+	return 0;
+}
+
+static const char *mount_error(int err)
+{
+	switch (err) {
+	case -ENODEV: return "unknown filesystem type";
+	case -ENOTBLK: return "not a block device";
+	case -EBUSY: return "already mounted or mount point busy";
+	default: return errstr(err);
+	}
+}
+
+static int cmd_mount(int argc, char **argv)
+{
+	const char *type = NULL, *opts = "";
+	unsigned long flags = 0;
+	int i, err;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-t") && i + 1 < argc)
+			type = argv[++i];
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			opts = argv[++i];
+		else
+			return sh_usage("mount");
+	}
+	if (i == argc && !type) {
+		for_each_mount(list_one, NULL);
+		return 0;
+	}
+	if (argc - i != 2)
+		return sh_usage("mount");
+	if (parse_options(opts, &flags)) {
+		sh_error("mount", "%s: bad option '%s'", argv[i + 1], opts);
+		return MOUNT_FAILURE;
+	}
+	if (!type)
+		type = "ext2";
+	err = do_mount(argv[i], argv[i + 1], type, flags, NULL);
+	if (err) {
+		sh_error("mount", "%s: %s", argv[i + 1], mount_error(err));
+		return MOUNT_FAILURE;
+	}
+	return 0;
+}
+DEFINE_SHELL_CMD(mount, "mount", "mount [-t TYPE] [-o ro] DEV DIR",
+		 "mount a filesystem (no arguments: list mounts)", cmd_mount, 0);
+
+static int cmd_umount(int argc, char **argv)
+{
+	int status = 0;
+
+	if (argc < 2)
+		return sh_usage("umount");
+	for (int i = 1; i < argc; i++) {
+		int err = do_umount(argv[i], 0);
+
+		if (err == -EBUSY)
+			sh_error("umount", "%s: target is busy.", argv[i]);
+		else if (err == -EINVAL)
+			sh_error("umount", "%s: not mounted.", argv[i]);
+		else if (err)
+			sh_error("umount", "%s: %s", argv[i], errstr(err));
+		if (err)
+			status = MOUNT_FAILURE;
+	}
+	return status;
+}
+DEFINE_SHELL_CMD(umount, "umount", "umount DIR...", "unmount filesystems", cmd_umount, 0);
+
+static int cmd_sync(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1)
+		return sh_usage("sync");
+	ksys_sync();
+	return 0;
+}
+DEFINE_SHELL_CMD(sync, "sync", "sync", "write all dirty data and metadata to disk", cmd_sync, 0);

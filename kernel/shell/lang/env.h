@@ -1,0 +1,28 @@
+/*
+ * What the language core needs from the shell that runs it: variables (including the
+ * special parameters ? $ ! # 0) and command substitution. The kernel's shell implements
+ * these with tasks; the host unit tests with plain tables.
+ */
+#ifndef CGWB_SHELL_ENV_H
+#define CGWB_SHELL_ENV_H
+
+#include <cgwb/types.h>
+
+struct sh_env;
+struct strbuf;
+
+struct sh_env_ops {
+	/* A variable's or special parameter's value; NULL if unset. Valid until the next call. */
+	const char *(*get)(struct sh_env *env, const char *name);
+	int (*set)(struct sh_env *env, const char *name, const char *value);
+	/* Run src as a command, appending its output to out; returns its exit status or -errno. */
+	int (*subst)(struct sh_env *env, const char *src, size_t len, struct strbuf *out);
+};
+
+struct sh_env {
+	const struct sh_env_ops *ops;
+	char err[128];          /* why the last expansion failed */
+	int subst_status;       /* exit status of the last command substitution, -1 if none */
+};
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * Word expansion, in POSIX order: parameter expansion ($x ${x} ${x:-w} ${x:=w} ${x:+w}
+ * ${x:?w} ${#x} and the colon-less forms, specials $? $$ $! $# $0..$9), command substitution
+ * ($(...) and `...`, trailing newlines removed), arithmetic ($((...))), then field splitting
+ * of unquoted results on blanks (space, tab, newline), then quote removal. No tilde or
+ * pathname expansion.
+ */
+#ifndef CGWB_SHELL_EXPAND_H
+#define CGWB_SHELL_EXPAND_H
+
+#include "env.h"
+#include "strbuf.h"
+
+/* Nested expansions (${x:-${y:-...}}) go at most this deep. */
+#define SH_EXPAND_MAX_DEPTH 8
+
+/* Append the fields of a raw word to out: 0, or -errno with env->err set. */
+int sh_expand_fields(struct sh_env *env, const char *word, struct strv *out);
+/* Expand a raw word to one string, without field splitting (assignment values, file names). */
+int sh_expand_string(struct sh_env *env, const char *word, char **out);
+
+#endif

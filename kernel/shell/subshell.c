@@ -1,0 +1,84 @@
+/*
+ * Subshells: a task running shell text with a copy of the shell's state. They carry
+ * compound commands into pipelines and the background, special commands out of the
+ * shell's task, and command substitutions (whose output is collected in a capture file).
+ */
+#include <cgwb/sched.h>
+#include <cgwb/file.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include <cgwb/shell.h>
+#include "internal.h"
+#include "jobs.h"
+
+struct subshell_args {
+	struct shell *sh;
+	struct sh_proc *proc;
+	size_t len;
+	char src[];
+};
+
+static int subshell_main(void *data)
+{
+	struct subshell_args *a = data;
+	struct shell *sh = a->sh;
+	int status;
+
+	sh->task = current;
+	current->shell = sh;
+	status = shell_run_script(sh, a->src, a->len);
+	if (signal_pending(current))
+		status = SH_STATUS_KILLED;
+	current->shell = NULL;
+	shell_free(sh);
+	proc_exit(a->proc, status & 0xff);
+	kfree(a);
+	return status;
+}
+
+int sh_start_subshell(struct shell *sh, const char *src, size_t len, struct sh_files *fs,
+		      struct sh_proc *proc)
+{
+	struct subshell_args *a = kmalloc(sizeof(*a) + len + 1, GFP_KERNEL);
+	struct task_struct *t;
+
+	if (!a)
+		return -ENOMEM;
+	a->sh = shell_clone(sh);
+	a->proc = proc;
+	a->len = len;
+	memcpy(a->src, src, len);
+	a->src[len] = '\0';
+	t = a->sh ? sh_task_create(subshell_main, a, "sh", NULL, fs->f) : NULL;
+	if (!t) {
+		shell_free(a->sh);
+		kfree(a);
+		return -ENOMEM;
+	}
+	sh_task_start(t, proc);
+	return 0;
+}
+
+int sh_command_subst(struct shell *sh, const char *src, size_t len, struct strbuf *out)
+{
+	struct sh_job *job = job_alloc(src, len);
+	struct sh_proc *proc = job ? job_add_proc(job) : NULL;
+	struct file *capture = proc ? capture_open() : NULL;
+	struct sh_files fs;
+	int status = -ENOMEM;
+
+	if (capture) {
+		files_from_current(&fs);
+		files_replace(&fs, 1, get_file(capture));
+		status = sh_start_subshell(sh, src, len, &fs, proc);
+		files_put(&fs);
+	}
+	if (!status) {
+		status = job_wait_fg(sh, job);
+		capture_take(capture, out);
+	}
+	fput(capture);
+	job_free(job);
+	return status;
+}

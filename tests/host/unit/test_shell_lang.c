@@ -1,0 +1,860 @@
+/*
+ * Unit tests of the shell's portable language core (kernel/shell/lang/): tokens, parsing,
+ * parse errors and incomplete input, expansion with quoting and field splitting,
+ * arithmetic, variables, and test expressions.
+ *
+ * Built and run by `make test-host` (T='shell*' for only these). Without the host platform:
+ *   gcc -std=gnu11 -DCGWB_SHELL_LANG_STANDALONE -Iinclude -fsanitize=address,undefined \
+ *       tests/host/unit/test_shell_lang.c kernel/shell/lang/\*.c kernel/lib/string_ext.c \
+ *       -lcriterion
+ */
+#include <criterion/criterion.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include "../../../kernel/shell/lang/lexer.h"
+#include "../../../kernel/shell/lang/parser.h"
+#include "../../../kernel/shell/lang/expand.h"
+#include "../../../kernel/shell/lang/arith.h"
+#include "../../../kernel/shell/lang/vars.h"
+#include "../../../kernel/shell/lang/test.h"
+
+/*
+ * Memory: the real kmalloc on the host platform, or malloc when built standalone. Every
+ * test checks that the language core gave back every object it took.
+ */
+#ifdef CGWB_SHELL_LANG_STANDALONE
+
+static long live_objects;
+
+void *kmalloc(size_t size, gfp_t gfp)
+{
+	void *p = size ? malloc(size) : NULL;
+
+	if (p && (gfp & __GFP_ZERO))
+		memset(p, 0, size);
+	live_objects += p != NULL;
+	return p;
+}
+
+void *kzalloc(size_t size, gfp_t gfp)
+{
+	return kmalloc(size, gfp | __GFP_ZERO);
+}
+
+void kfree(const void *p)
+{
+	live_objects -= p != NULL;
+	free((void *)p);
+}
+
+static long objects_in_use(void)
+{
+	return live_objects;
+}
+
+static void platform_init(void)
+{
+}
+
+static void platform_exit(void)
+{
+}
+#else
+#include "host.h"
+
+static void count_active(const struct kmem_cache_info *info, void *arg)
+{
+	*(long *)arg += (long)info->active_objs;
+}
+
+static long objects_in_use(void)
+{
+	long n = 0;
+
+	kmem_cache_for_each(count_active, &n);
+	return n;
+}
+
+static void platform_init(void)
+{
+	host_platform_init(8 << 20);
+}
+
+static void platform_exit(void)
+{
+	host_platform_exit();
+}
+#endif
+
+static long objects_at_start;
+static void env_release(void);
+
+static void setup(void)
+{
+	platform_init();
+	objects_at_start = objects_in_use();
+}
+
+static void teardown(void)
+{
+	platform_exit();
+}
+
+/*
+ * Criterion only warns about a failed assertion in .fini, so the leak check runs at the
+ * end of each test body: SHELL_TEST is Test with that check added.
+ */
+static void check_leaks(void)
+{
+	long leaked;
+
+	env_release();
+	leaked = objects_in_use() - objects_at_start;
+	cr_assert_eq(leaked, 0, "%ld objects not freed", leaked);
+}
+
+#define SHELL_TEST(suite, name)                                 \
+	static void suite##_##name##_body(void);                \
+	Test(suite, name)                                       \
+	{                                                       \
+		suite##_##name##_body();                        \
+		check_leaks();                                  \
+	}                                                       \
+	static void suite##_##name##_body(void)
+
+/* ------------------------------------------------------------------ an environment */
+
+struct test_env {
+	struct sh_env env;
+	struct sh_vars vars;
+	int substs;             /* command substitutions run */
+	char status[16];
+};
+
+static struct test_env T;
+
+static const char *t_get(struct sh_env *env, const char *name)
+{
+	struct test_env *t = (struct test_env *)env;
+
+	if (!strcmp(name, "?"))
+		return t->status;
+	if (!strcmp(name, "$"))
+		return "42";
+	return sh_var_get(&t->vars, name);
+}
+
+static int t_set(struct sh_env *env, const char *name, const char *value)
+{
+	return sh_var_set(&((struct test_env *)env)->vars, name, value, 0);
+}
+
+/* A stand-in for running commands: "echo ARGS" prints ARGS, "fail" exits 3. */
+static int t_subst(struct sh_env *env, const char *src, size_t len, struct strbuf *out)
+{
+	struct test_env *t = (struct test_env *)env;
+
+	t->substs++;
+	if (len == 4 && !memcmp(src, "fail", 4))
+		return 3;
+	if (len >= 5 && !memcmp(src, "echo ", 5)) {
+		sb_addn(out, src + 5, len - 5);
+		sb_adds(out, "\n\n");
+		return 0;
+	}
+	if (len == 7 && !memcmp(src, "seq 1 3", 7)) {
+		sb_adds(out, "1\n2\n3\n");
+		return 0;
+	}
+	return 127;
+}
+
+static const struct sh_env_ops t_ops = { .get = t_get, .set = t_set, .subst = t_subst };
+
+static void env_setup(void)
+{
+	setup();
+	memset(&T, 0, sizeof(T));
+	T.env.ops = &t_ops;
+	T.env.subst_status = -1;
+	strcpy(T.status, "0");
+	sh_var_set(&T.vars, "x", "hello", 0);
+	sh_var_set(&T.vars, "sp", " a  b ", 0);
+	sh_var_set(&T.vars, "empty", "", 0);
+	sh_var_set(&T.vars, "n", "7", 0);
+}
+
+static void env_release(void)
+{
+	sh_vars_free(&T.vars);
+}
+
+/* The fields of a word joined as "[f1][f2]..." for easy comparison. */
+static char *fields(const char *word)
+{
+	static char out[512];
+	struct strv sv = STRV_INIT;
+	int err = sh_expand_fields(&T.env, word, &sv);
+
+	if (err) {
+		snprintf(out, sizeof(out), "error: %s", T.env.err);
+	} else {
+		out[0] = '\0';
+		for (int i = 0; i < sv.n; i++) {
+			strcat(out, "[");
+			strcat(out, sv.v[i]);
+			strcat(out, "]");
+		}
+	}
+	strv_free(&sv);
+	return out;
+}
+
+static char *str(const char *word)
+{
+	static char out[512];
+	char *s;
+	int err = sh_expand_string(&T.env, word, &s);
+
+	if (err) {
+		snprintf(out, sizeof(out), "error: %s", T.env.err);
+		return out;
+	}
+	snprintf(out, sizeof(out), "%s", s);
+	kfree(s);
+	return out;
+}
+
+/* ------------------------------------------------------------------ lexer */
+
+static int lex_all(const char *src, struct sh_token *toks, int max)
+{
+	struct sh_lexer lx;
+	int n = 0;
+
+	sh_lexer_init(&lx, src, strlen(src));
+	while (n < max) {
+		int err = sh_lex(&lx, &toks[n]);
+
+		if (err)
+			return err;
+		if (toks[n++].type == TOK_EOF)
+			break;
+	}
+	return n;
+}
+
+TestSuite(shell_lexer, .init = setup, .fini = teardown);
+
+SHELL_TEST(shell_lexer, operators_and_words)
+{
+	struct sh_token t[16];
+	int n = lex_all("a&&b||c|d;e&f;;(g)\n", t, 16);
+
+	cr_assert_eq(n, 16);
+	enum sh_tok_type want[] = {
+		TOK_WORD, TOK_AND_IF, TOK_WORD, TOK_OR_IF, TOK_WORD, TOK_PIPE, TOK_WORD, TOK_SEMI,
+		TOK_WORD, TOK_AMP, TOK_WORD, TOK_DSEMI, TOK_LPAREN, TOK_WORD, TOK_RPAREN, TOK_NEWLINE,
+	};
+	for (int i = 0; i < 16; i++)
+		cr_assert_eq(t[i].type, want[i], "token %d", i);
+}
+
+SHELL_TEST(shell_lexer, quotes_and_substitutions_stay_in_one_word)
+{
+	struct sh_token t[4];
+	const char *src = "'a b'\"c $(d; e) f\"$((1 + (2)))${x:-y z}`g h` next";
+	int n = lex_all(src, t, 4);
+
+	cr_assert_eq(n, 3);
+	cr_assert_eq(t[0].type, TOK_WORD);
+	cr_assert(t[0].quoted);
+	cr_assert_eq(t[0].len, strlen(src) - 5);
+	cr_assert_eq(t[1].len, 4);
+}
+
+SHELL_TEST(shell_lexer, redirections)
+{
+	struct sh_token t[12];
+	int n = lex_all("a 2>&1 >>f <g 10>h", t, 12);
+
+	cr_assert_eq(n, 10);
+	cr_assert_eq(t[1].type, TOK_REDIR);
+	cr_assert_eq(t[1].redir, REDIR_DUP_OUT);
+	cr_assert_eq(t[1].fd, 2);
+	cr_assert_eq(t[3].redir, REDIR_APPEND);
+	cr_assert_eq(t[3].fd, -1);
+	cr_assert_eq(t[5].redir, REDIR_IN);
+	cr_assert_eq(t[7].fd, 10);
+	cr_assert_eq(t[7].len, 3);
+}
+
+SHELL_TEST(shell_lexer, comments_and_continuations)
+{
+	struct sh_token t[8];
+	int n = lex_all("a # b c\nd \\\ne a#b", t, 8);
+
+	cr_assert_eq(n, 6);
+	cr_assert_eq(t[1].type, TOK_NEWLINE);
+	cr_assert_eq(t[2].len, 1);
+	cr_assert_eq(t[3].len, 1);
+	cr_assert_eq(t[4].len, 3, "a # inside a word is not a comment");
+}
+
+SHELL_TEST(shell_lexer, incomplete_input)
+{
+	struct sh_token t[4];
+
+	cr_assert_eq(lex_all("echo 'abc", t, 4), -EAGAIN);
+	cr_assert_eq(lex_all("echo \"abc", t, 4), -EAGAIN);
+	cr_assert_eq(lex_all("echo $(abc", t, 4), -EAGAIN);
+	cr_assert_eq(lex_all("echo abc\\", t, 4), -EAGAIN);
+	cr_assert_eq(lex_all("echo abc \\\n", t, 4), -EAGAIN);
+	cr_assert_eq(lex_all("cat <<EOF", t, 4), -EINVAL);
+}
+
+/* ------------------------------------------------------------------ parser */
+
+static struct sh_node *parse1(const char *src, int *err)
+{
+	static struct sh_parser p;
+	struct sh_node *n = NULL;
+
+	sh_parser_init(&p, src, strlen(src));
+	*err = sh_parse_next(&p, &n);
+	return n;
+}
+
+static const char *parse_msg(const char *src)
+{
+	static struct sh_parser p;
+	struct sh_node *n = NULL;
+
+	sh_parser_init(&p, src, strlen(src));
+	while (!sh_parse_next(&p, &n) && n)
+		sh_node_free(n);
+	return p.err ? p.msg : "ok";
+}
+
+TestSuite(shell_parser, .init = setup, .fini = teardown);
+
+SHELL_TEST(shell_parser, simple_command)
+{
+	int err;
+	struct sh_node *n = parse1("A=1 B=2 echo x=y >out 2>&1 z\n", &err);
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_CMD);
+	cr_assert_eq(sh_words_count(n->cmd.assigns), 2);
+	cr_assert_eq(sh_words_count(n->cmd.words), 3);
+	cr_assert_str_eq(n->cmd.words->next->text, "x=y");
+	cr_assert_eq(n->redirs->fd, 1);
+	cr_assert_str_eq(n->redirs->target->text, "out");
+	cr_assert_eq(n->redirs->next->fd, 2);
+	cr_assert_str_eq(n->redirs->next->target->text, "1");
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, list_and_or_pipeline)
+{
+	int err;
+	struct sh_node *n = parse1("a | b && ! c || d & e; f", &err), *k;
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_LIST);
+	k = n->kids;
+	cr_assert_eq(k->type, SH_ANDOR);
+	cr_assert(k->flags & SH_BG);
+	cr_assert_eq(k->kids->type, SH_PIPE);
+	cr_assert(k->kids->next->flags & SH_IF_OK);
+	cr_assert(k->kids->next->flags & SH_NEGATE);
+	cr_assert(k->kids->next->next->flags & SH_IF_FAIL);
+	cr_assert_eq(k->src_len, strlen("a | b && ! c || d"));
+	cr_assert_eq(k->next->type, SH_CMD);
+	cr_assert_eq(k->next->next->type, SH_CMD);
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, compound_commands)
+{
+	int err;
+	struct sh_node *n = parse1("for i in 1 2 3; do\n  if a; then b; elif c; then d; else e; fi\ndone > log\n", &err);
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_FOR);
+	cr_assert_str_eq(n->loop.var, "i");
+	cr_assert_eq(sh_words_count(n->loop.words), 3);
+	cr_assert_eq(n->loop.body->type, SH_IF);
+	cr_assert_eq(n->loop.body->cond.alt->type, SH_IF);
+	cr_assert_eq(n->loop.body->cond.alt->cond.alt->type, SH_CMD);
+	cr_assert_str_eq(n->redirs->target->text, "log");
+	sh_node_free(n);
+
+	n = parse1("while x; do y; done; until z; do w; done", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->kids->type, SH_WHILE);
+	cr_assert_eq(n->kids->next->type, SH_UNTIL);
+	sh_node_free(n);
+
+	n = parse1("{ a; b; } | ( c & )", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->kids->type, SH_BRACE);
+	cr_assert_eq(n->kids->next->type, SH_SUBSHELL);
+	cr_assert_eq(n->kids->next->body->type, SH_LIST);
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, reserved_words_only_in_command_position)
+{
+	int err;
+	struct sh_node *n = parse1("echo if then done }", &err);
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(sh_words_count(n->cmd.words), 5);
+	sh_node_free(n);
+	n = parse1("\"if\" x", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_CMD);
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, one_complete_command_at_a_time)
+{
+	const char *src = "echo a; echo b\n\n# comment\nfor i in 1\ndo x\ndone\necho c";
+	struct sh_parser p;
+	struct sh_node *n;
+	int count = 0;
+
+	sh_parser_init(&p, src, strlen(src));
+	while (!sh_parse_next(&p, &n) && n) {
+		if (count == 1)
+			cr_assert_eq(n->type, SH_FOR);
+		count++;
+		sh_node_free(n);
+	}
+	cr_assert_eq(p.err, 0);
+	cr_assert_eq(count, 3);
+}
+
+SHELL_TEST(shell_parser, incomplete_input_asks_for_more)
+{
+	const char *partial[] = {
+		"for i in 1 2", "for i in 1 2; do", "if true; then x", "while a", "a &&", "a |",
+		"a ||\n", "{ a; ", "( a", "echo 'x", "echo $(", "if a; then b; else",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(partial); i++) {
+		int err;
+		struct sh_node *n = parse1(partial[i], &err);
+
+		cr_assert_eq(err, -EAGAIN, "'%s' gives %d", partial[i], err);
+		cr_assert_null(n);
+	}
+}
+
+SHELL_TEST(shell_parser, syntax_errors)
+{
+	cr_assert_str_eq(parse_msg("done"), "unexpected 'done'");
+	cr_assert_str_eq(parse_msg("echo a; fi"), "unexpected 'fi'");
+	cr_assert_str_eq(parse_msg("| a"), "unexpected '|'");
+	cr_assert_str_eq(parse_msg("a && ; b"), "unexpected ';'");
+	cr_assert_str_eq(parse_msg("a ;; b"), "unexpected ';;'");
+	cr_assert_str_eq(parse_msg("if a; then fi"), "unexpected 'fi'");
+	cr_assert_str_eq(parse_msg("while a; do done"), "unexpected 'done'");
+	cr_assert_str_eq(parse_msg("for 1x in a; do b; done"), "bad for loop variable '1x'");
+	cr_assert_str_eq(parse_msg("a )"), "unexpected ')'");
+	cr_assert_str_eq(parse_msg("echo >"), "unexpected end of file");
+	cr_assert_str_eq(parse_msg("echo > ;"), "unexpected ';'");
+	cr_assert_str_eq(parse_msg("case x in esac"), "'case' is not supported");
+	cr_assert_str_eq(parse_msg("f() { a; }"), "unexpected '('");
+	cr_assert_str_eq(parse_msg("echo ok\n"), "ok");
+}
+
+SHELL_TEST(shell_parser, nesting_is_bounded)
+{
+	char src[2048] = "";
+
+	for (int i = 0; i < SH_MAX_NESTING + 1; i++)
+		strcat(src, "{ ");
+	strcat(src, "a; ");
+	for (int i = 0; i < SH_MAX_NESTING + 1; i++)
+		strcat(src, "}; ");
+	cr_assert_str_eq(parse_msg(src), "too deeply nested");
+}
+
+SHELL_TEST(shell_parser, elif_chains_are_flat)
+{
+	char src[4096] = "if a; then b; ";
+	struct sh_node *n, *k;
+	int err, count = 0;
+
+	/* far more branches than nesting levels: an elif is not a level */
+	for (int i = 0; i < 3 * SH_MAX_NESTING; i++)
+		strcat(src, "elif c; then d; ");
+	strcat(src, "else e; fi");
+	n = parse1(src, &err);
+	cr_assert_eq(err, 0);
+	for (k = n->cond.alt; k && k->type == SH_IF; k = k->cond.alt) {
+		cr_assert(k->flags & SH_ELIF);
+		count++;
+	}
+	cr_assert_eq(count, 3 * SH_MAX_NESTING);
+	cr_assert_eq(k->type, SH_CMD, "the else part ends the chain");
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, assignments_are_found_before_the_command_name_only)
+{
+	cr_assert_eq(sh_assignment_name_len("a_1=x", 5), 3);
+	cr_assert_eq(sh_assignment_name_len("=x", 2), 0);
+	cr_assert_eq(sh_assignment_name_len("1a=x", 4), 0);
+	cr_assert_eq(sh_assignment_name_len("a.b=x", 5), 0);
+	cr_assert_eq(sh_assignment_name_len("ab", 2), 0);
+
+	int err;
+	struct sh_node *n = parse1("x=1 echo y=2", &err);
+
+	cr_assert_eq(sh_words_count(n->cmd.assigns), 1);
+	cr_assert_str_eq(n->cmd.words->next->text, "y=2");
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, redirection_operators)
+{
+	int err;
+	struct sh_node *n = parse1("c <in >|clob <>rw 3<&0 2>&- >>app", &err);
+	struct sh_redir *r = n->redirs;
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(r->type, REDIR_IN);
+	cr_assert_eq(r->fd, 0);
+	r = r->next;
+	cr_assert_eq(r->type, REDIR_OUT);
+	cr_assert_str_eq(r->target->text, "clob");
+	r = r->next;
+	cr_assert_eq(r->type, REDIR_RDWR);
+	cr_assert_eq(r->fd, 0);
+	r = r->next;
+	cr_assert_eq(r->type, REDIR_DUP_IN);
+	cr_assert_eq(r->fd, 3);
+	r = r->next;
+	cr_assert_eq(r->type, REDIR_DUP_OUT);
+	cr_assert_str_eq(r->target->text, "-");
+	r = r->next;
+	cr_assert_eq(r->type, REDIR_APPEND);
+	cr_assert_eq(r->fd, 1);
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, node_spans_cover_their_source)
+{
+	int err;
+	const char *src = "sleep 1 && echo done & while true; do x; done > f\n";
+	struct sh_node *n = parse1(src, &err);
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->kids->src_len, strlen("sleep 1 && echo done"));
+	cr_assert_eq(strncmp(n->kids->next->src, "while true; do x; done > f",
+			     n->kids->next->src_len), 0);
+	cr_assert_eq(n->kids->next->src_len, strlen("while true; do x; done > f"));
+	sh_node_free(n);
+}
+
+/* ------------------------------------------------------------------ expansion */
+
+TestSuite(shell_expand, .init = env_setup, .fini = teardown);
+
+SHELL_TEST(shell_expand, quotes)
+{
+	cr_assert_str_eq(fields("'a b'"), "[a b]");
+	cr_assert_str_eq(fields("\"a b\""), "[a b]");
+	cr_assert_str_eq(fields("a\\ b"), "[a b]");
+	cr_assert_str_eq(fields("'$x'"), "[$x]");
+	cr_assert_str_eq(fields("\"$x\""), "[hello]");
+	cr_assert_str_eq(fields("\"\\$x \\\\ \\a \\\"\""), "[$x \\ \\a \"]");
+	cr_assert_str_eq(fields("''"), "[]");
+	cr_assert_str_eq(fields("\"\""), "[]");
+	cr_assert_str_eq(fields("a'b'\"c\"d"), "[abcd]");
+	cr_assert_str_eq(fields("'it'\\''s'"), "[it's]");
+}
+
+SHELL_TEST(shell_expand, parameters)
+{
+	cr_assert_str_eq(fields("$x"), "[hello]");
+	cr_assert_str_eq(fields("${x}world"), "[helloworld]");
+	cr_assert_str_eq(fields("$x.txt"), "[hello.txt]");
+	cr_assert_str_eq(fields("$nope"), "");
+	cr_assert_str_eq(fields("a$nope"), "[a]");
+	cr_assert_str_eq(fields("$?"), "[0]");
+	cr_assert_str_eq(fields("$$"), "[42]");
+	cr_assert_str_eq(fields("$"), "[$]");
+	cr_assert_str_eq(fields("a$ b"), "[a$ b]");
+	cr_assert_str_eq(fields("${#x}"), "[5]");
+	cr_assert_str_eq(fields("${#nope}"), "[0]");
+}
+
+SHELL_TEST(shell_expand, parameter_operators)
+{
+	cr_assert_str_eq(fields("${nope:-def}"), "[def]");
+	cr_assert_str_eq(fields("${empty:-def}"), "[def]");
+	cr_assert_str_eq(fields("${empty-def}"), "");
+	cr_assert_str_eq(fields("${x:-def}"), "[hello]");
+	cr_assert_str_eq(fields("${x:+alt}"), "[alt]");
+	cr_assert_str_eq(fields("${nope:+alt}"), "");
+	cr_assert_str_eq(fields("${nope:-a b}"), "[a][b]");
+	cr_assert_str_eq(fields("\"${nope:-a b}\""), "[a b]");
+	cr_assert_str_eq(fields("${nope:-$x}"), "[hello]");
+	cr_assert_str_eq(fields("${new:=val}"), "[val]");
+	cr_assert_str_eq(sh_var_get(&T.vars, "new"), "val");
+	cr_assert_str_eq(fields("${nope:?is missing}"), "error: nope: is missing");
+	cr_assert_str_eq(fields("${x%.c}"), "error: ${x%.c}: bad substitution");
+}
+
+SHELL_TEST(shell_expand, field_splitting)
+{
+	cr_assert_str_eq(fields("$sp"), "[a][b]");
+	cr_assert_str_eq(fields("\"$sp\""), "[ a  b ]");
+	cr_assert_str_eq(fields("x${sp}y"), "[x][a][b][y]");
+	cr_assert_str_eq(fields("$empty"), "");
+	cr_assert_str_eq(fields("\"$empty\""), "[]");
+	cr_assert_str_eq(str("$sp"), " a  b ");
+}
+
+SHELL_TEST(shell_expand, command_substitution)
+{
+	cr_assert_str_eq(fields("$(echo a b)"), "[a][b]");
+	cr_assert_str_eq(fields("\"$(echo a b)\""), "[a b]");
+	cr_assert_str_eq(fields("$(seq 1 3)"), "[1][2][3]");
+	cr_assert_str_eq(fields("`echo x`"), "[x]");
+	cr_assert_str_eq(fields("\"<$(echo in)>\""), "[<in>]", "trailing newlines are removed");
+	cr_assert_eq(T.env.subst_status, 0);
+	cr_assert_str_eq(fields("$(fail)"), "");
+	cr_assert_eq(T.env.subst_status, 3);
+	cr_assert_eq(T.substs, 6);
+}
+
+SHELL_TEST(shell_expand, arithmetic)
+{
+	cr_assert_str_eq(fields("$((1 + 2 * 3))"), "[7]");
+	cr_assert_str_eq(fields("$(( (1 + 2) * 3 ))"), "[9]");
+	cr_assert_str_eq(fields("$((n * 2))"), "[14]");
+	cr_assert_str_eq(fields("$(($n - 10))"), "[-3]");
+	cr_assert_str_eq(fields("$((nope + 1))"), "[1]");
+	cr_assert_str_eq(fields("a$((1<2))b"), "[a1b]");
+	cr_assert_str_eq(fields("$((x + 1))"), "error: x: not a number");
+	cr_assert_str_eq(fields("$((1 / 0))"), "error: division by zero");
+}
+
+SHELL_TEST(shell_expand, backquotes_unescape_before_running)
+{
+	cr_assert_str_eq(fields("`echo \\$x`"), "[$x]", "\\$ inside `` is a literal $ for the command");
+	cr_assert_str_eq(fields("\"`echo a  b`\""), "[a  b]");
+	cr_assert_eq(T.substs, 2);
+}
+
+SHELL_TEST(shell_expand, special_parameters_and_lengths)
+{
+	cr_assert_str_eq(fields("${?}${$}"), "[042]");
+	cr_assert_str_eq(fields("${#sp}"), "[6]");
+	cr_assert_str_eq(fields("\"${x}\"\"${x}\""), "[hellohello]");
+	cr_assert_str_eq(str("a=$x"), "a=hello");
+	cr_assert_str_eq(str("''"), "");
+}
+
+SHELL_TEST(shell_expand, errors_are_reported)
+{
+	cr_assert_str_eq(fields("${x"), "error: unterminated ${");
+	cr_assert_str_eq(fields("'abc"), "error: unterminated '");
+}
+
+/* ------------------------------------------------------------------ arithmetic */
+
+static s64 ar(const char *expr)
+{
+	s64 v = -999;
+	int err = sh_arith(&T.env, expr, &v);
+
+	cr_assert_eq(err, 0, "'%s': %s", expr, T.env.err);
+	return v;
+}
+
+static const char *ar_err(const char *expr)
+{
+	s64 v;
+
+	cr_assert_neq(sh_arith(&T.env, expr, &v), 0, "'%s' should fail", expr);
+	return T.env.err;
+}
+
+TestSuite(shell_arith, .init = env_setup, .fini = teardown);
+
+SHELL_TEST(shell_arith, precedence_and_associativity)
+{
+	cr_assert_eq(ar("1 + 2 * 3"), 7);
+	cr_assert_eq(ar("(1 + 2) * 3"), 9);
+	cr_assert_eq(ar("10 - 4 - 3"), 3);
+	cr_assert_eq(ar("100 / 10 / 5"), 2);
+	cr_assert_eq(ar("7 % 3"), 1);
+	cr_assert_eq(ar("-7 / 2"), -3);
+	cr_assert_eq(ar("-7 % 3"), -1);
+	cr_assert_eq(ar("2 + 3 < 6"), 1);
+	cr_assert_eq(ar("1 == 1 && 2 != 2 || 3 >= 3"), 1);
+	cr_assert_eq(ar("!0 + !5"), 1);
+	cr_assert_eq(ar("~0"), -1);
+	cr_assert_eq(ar("1 << 4 | 1"), 17);
+	cr_assert_eq(ar("6 & 3 ^ 1"), 3);
+	cr_assert_eq(ar("- -3"), 3);
+	cr_assert_eq(ar("1 ? 2 : 3"), 2);
+	cr_assert_eq(ar("0 ? 2 : 0 ? 3 : 4"), 4);
+	cr_assert_eq(ar(""), 0);
+	cr_assert_eq(ar("0x10 + 010"), 24);
+	cr_assert_eq(ar("  42  "), 42);
+}
+
+SHELL_TEST(shell_arith, comparisons)
+{
+	cr_assert_eq(ar("3 < 4"), 1);
+	cr_assert_eq(ar("4 <= 4"), 1);
+	cr_assert_eq(ar("5 > 4"), 1);
+	cr_assert_eq(ar("4 >= 5"), 0);
+	cr_assert_eq(ar("4 == 4"), 1);
+	cr_assert_eq(ar("4 != 4"), 0);
+}
+
+SHELL_TEST(shell_arith, sixty_four_bits_and_wrapping)
+{
+	cr_assert_eq(ar("9223372036854775807"), INT64_MAX);
+	cr_assert_eq(ar("9223372036854775807 + 1"), INT64_MIN);
+	cr_assert_eq(ar("-9223372036854775807 - 1"), INT64_MIN);
+	cr_assert_eq(ar("(-9223372036854775807 - 1) / -1"), INT64_MIN);
+	cr_assert_eq(ar("(-9223372036854775807 - 1) % -1"), 0);
+	cr_assert_eq(ar("1 << 63"), INT64_MIN);
+	cr_assert_eq(ar("4294967296 * 4294967296"), 0);
+}
+
+SHELL_TEST(shell_arith, variables_and_assignment)
+{
+	cr_assert_eq(ar("n + 1"), 8);
+	cr_assert_eq(ar("i = 5"), 5);
+	cr_assert_str_eq(sh_var_get(&T.vars, "i"), "5");
+	cr_assert_eq(ar("i += 2"), 7);
+	cr_assert_eq(ar("i *= 3"), 21);
+	cr_assert_eq(ar("i <<= 1"), 42);
+	cr_assert_eq(ar("a = b = 3"), 3);
+	cr_assert_str_eq(sh_var_get(&T.vars, "a"), "3");
+	cr_assert_eq(ar("0 && (c = 1)"), 0);
+	cr_assert_null(sh_var_get(&T.vars, "c"), "the branch not taken assigns nothing");
+	cr_assert_eq(ar("1 || 1 / 0"), 1, "nor fails");
+	cr_assert_eq(ar("1 ? 5 : (d = 1)"), 5);
+	cr_assert_null(sh_var_get(&T.vars, "d"));
+}
+
+SHELL_TEST(shell_arith, errors)
+{
+	cr_assert_str_eq(ar_err("1 / 0"), "division by zero");
+	cr_assert_str_eq(ar_err("5 % 0"), "division by zero");
+	cr_assert_str_eq(ar_err("1 +"), "operand expected");
+	cr_assert_str_eq(ar_err("(1 + 2"), "missing ')'");
+	cr_assert_str_eq(ar_err("1 2"), "syntax error near '2'");
+	cr_assert_str_eq(ar_err("08"), "invalid number '08'");
+	cr_assert_str_eq(ar_err("1 ? 2"), "':' expected for '?'");
+	cr_assert_str_eq(ar_err("x"), "x: not a number");
+	cr_assert_str_eq(ar_err("3 = 4"), "syntax error near '= 4'");
+
+	char deep[128] = "";
+	for (int i = 0; i < SH_ARITH_MAX_DEPTH + 2; i++)
+		strcat(deep, "(");
+	strcat(deep, "1");
+	for (int i = 0; i < SH_ARITH_MAX_DEPTH + 2; i++)
+		strcat(deep, ")");
+	cr_assert_str_eq(ar_err(deep), "expression too deeply nested");
+}
+
+/* ------------------------------------------------------------------ variables */
+
+TestSuite(shell_vars, .init = setup, .fini = teardown);
+
+SHELL_TEST(shell_vars, set_get_unset_copy)
+{
+	struct sh_vars v = { 0 }, copy = { 0 };
+
+	cr_assert_eq(sh_var_set(&v, "b", "2", 0), 0);
+	cr_assert_eq(sh_var_set(&v, "a", "1", SH_VAR_EXPORT), 0);
+	cr_assert_eq(sh_var_set(&v, "c", "3", 0), 0);
+	cr_assert_eq(sh_var_set(&v, "b", "two", 0), 0);
+	cr_assert_eq(sh_var_set(&v, "1x", "bad", 0), -EINVAL);
+	cr_assert_str_eq(v.head->name, "a", "kept sorted");
+	cr_assert_str_eq(sh_var_get(&v, "b"), "two");
+	cr_assert_eq(sh_var_export(&v, "c"), 0);
+	cr_assert(v.head->next->next->flags & SH_VAR_EXPORT);
+	cr_assert_eq(sh_vars_copy(&copy, &v), 0);
+	sh_var_unset(&v, "b");
+	sh_var_unset(&v, "nope");
+	cr_assert_null(sh_var_get(&v, "b"));
+	cr_assert_str_eq(sh_var_get(&copy, "b"), "two");
+	cr_assert(copy.head->flags & SH_VAR_EXPORT);
+	sh_vars_free(&v);
+	sh_vars_free(&copy);
+}
+
+/* ------------------------------------------------------------------ test / [ */
+
+static int tst(const char *args)
+{
+	static char buf[256], err[128];
+	char *argv[16];
+	int argc = 0;
+
+	strcpy(buf, args);
+	for (char *tok = strtok(buf, " "); tok && argc < 16; tok = strtok(NULL, " "))
+		argv[argc++] = strcmp(tok, "''") ? tok : (char *)"";
+	return sh_test(argc, argv, NULL, err, sizeof(err));
+}
+
+TestSuite(shell_test, .init = setup, .fini = teardown);
+
+SHELL_TEST(shell_test, strings)
+{
+	cr_assert_eq(tst(""), 1);
+	cr_assert_eq(tst("abc"), 0);
+	cr_assert_eq(tst("''"), 1);
+	cr_assert_eq(tst("-n abc"), 0);
+	cr_assert_eq(tst("-n ''"), 1);
+	cr_assert_eq(tst("-z ''"), 0);
+	cr_assert_eq(tst("-n"), 0, "one argument: a non-empty string");
+	cr_assert_eq(tst("a = a"), 0);
+	cr_assert_eq(tst("a != a"), 1);
+	cr_assert_eq(tst("a == b"), 1);
+	cr_assert_eq(tst("a < b"), 0);
+	cr_assert_eq(tst("= = ="), 0);
+	cr_assert_eq(tst("! a = b"), 0);
+}
+
+SHELL_TEST(shell_test, integers)
+{
+	cr_assert_eq(tst("1 -eq 1"), 0);
+	cr_assert_eq(tst("1 -ne 1"), 1);
+	cr_assert_eq(tst("-3 -lt 2"), 0);
+	cr_assert_eq(tst("2 -le 2"), 0);
+	cr_assert_eq(tst("3 -gt 2"), 0);
+	cr_assert_eq(tst("2 -ge 3"), 1);
+	cr_assert_eq(tst("abc -eq 1"), 2);
+}
+
+SHELL_TEST(shell_test, logic_and_grouping)
+{
+	cr_assert_eq(tst("a = a -a b = b"), 0);
+	cr_assert_eq(tst("a = a -a b = c"), 1);
+	cr_assert_eq(tst("a = c -o b = b"), 0);
+	cr_assert_eq(tst("( a = c ) -o ( 1 -lt 2 )"), 0);
+	cr_assert_eq(tst("! ( a = a )"), 1);
+	cr_assert_eq(tst("-e /nothing"), 1, "no file tests without a callback");
+}
+
+SHELL_TEST(shell_test, errors)
+{
+	cr_assert_eq(tst("a b"), 2);
+	cr_assert_eq(tst("a b c"), 2);
+	cr_assert_eq(tst("( a"), 2);
+	cr_assert_eq(tst("a = b c d e"), 2);
+}
