@@ -1,0 +1,158 @@
+/*
+ * Bios: allocation, building, chaining and completion. Completion may run in interrupt
+ * context, so everything here that completes a bio is safe there.
+ */
+#include <cgwb/blkdev.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/completion.h>
+#include <cgwb/errno.h>
+#include <cgwb/bug.h>
+
+static struct kmem_cache *bio_cache;
+
+static struct kmem_cache *get_bio_cache(void)
+{
+	/* first use is in process context (bio_alloc may sleep), so no lock is needed */
+	if (unlikely(!bio_cache)) {
+		bio_cache = kmem_cache_create("bio", sizeof(struct bio), 8);
+		BUG_ON(!bio_cache);
+	}
+	return bio_cache;
+}
+
+struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf,
+		      gfp_t gfp)
+{
+	if (WARN_ON_ONCE(nr_vecs > BIO_MAX_VECS))
+		return NULL;
+	struct bio *bio = kmem_cache_zalloc(get_bio_cache(), gfp);
+	if (!bio)
+		return NULL;
+	if (nr_vecs > BIO_INLINE_VECS) {
+		bio->bi_io_vec = kmalloc(sizeof(struct bio_vec) * nr_vecs, gfp);
+		if (!bio->bi_io_vec) {
+			kmem_cache_free(bio_cache, bio);
+			return NULL;
+		}
+		bio->bi_max_vecs = nr_vecs;
+	} else {
+		bio->bi_io_vec = bio->bi_inline_vecs;
+		bio->bi_max_vecs = BIO_INLINE_VECS;
+	}
+	bio->bi_bdev = bdev;
+	bio->bi_opf = opf;
+	bio->bi_remaining = 1;
+	INIT_LIST_HEAD(&bio->bi_list);
+	return bio;
+}
+
+void bio_put(struct bio *bio)
+{
+	if (!bio)
+		return;
+	WARN_ON_ONCE(bio->bi_next);
+	if (bio->bi_io_vec != bio->bi_inline_vecs)
+		kfree(bio->bi_io_vec);
+	kmem_cache_free(bio_cache, bio);
+}
+
+unsigned int bio_add_page(struct bio *bio, struct page *page, unsigned int len, unsigned int off)
+{
+	if (WARN_ON_ONCE(!len || off + len > PAGE_SIZE))
+		return 0;
+	if (bio->bi_size > UINT32_MAX - len)
+		return 0;
+	if (bio->bi_vcnt) {
+		/* the same page continued: grow the last segment instead of using a new one */
+		struct bio_vec *last = &bio->bi_io_vec[bio->bi_vcnt - 1];
+		if (last->bv_page == page && last->bv_offset + last->bv_len == off) {
+			last->bv_len += len;
+			bio->bi_size += len;
+			return len;
+		}
+	}
+	if (bio->bi_vcnt >= bio->bi_max_vecs)
+		return 0;
+	bio->bi_io_vec[bio->bi_vcnt++] = (struct bio_vec){ page, len, off };
+	bio->bi_size += len;
+	return len;
+}
+
+static void bio_chain_endio(struct bio *child)
+{
+	struct bio *parent = child->bi_parent;
+
+	/* the first error wins: later successes must not hide it */
+	if (child->bi_status && !parent->bi_status)
+		parent->bi_status = child->bi_status;
+	bio_put(child);
+	bio_endio(parent);
+}
+
+void bio_chain(struct bio *child, struct bio *parent)
+{
+	unsigned long flags;
+
+	BUG_ON(child->bi_end_io || child->bi_parent);
+	child->bi_parent = parent;
+	child->bi_end_io = bio_chain_endio;
+	local_irq_save(flags);
+	parent->bi_flags |= BIO_CHAIN;
+	parent->bi_remaining++;
+	local_irq_restore(flags);
+}
+
+/* A chained bio completes when its own IO and every child are done. */
+static bool bio_remaining_done(struct bio *bio)
+{
+	unsigned long flags;
+	bool done;
+
+	if (!(bio->bi_flags & BIO_CHAIN))
+		return true;
+	local_irq_save(flags);
+	BUG_ON(bio->bi_remaining <= 0);
+	done = --bio->bi_remaining == 0;
+	local_irq_restore(flags);
+	return done;
+}
+
+void bio_endio(struct bio *bio)
+{
+	if (!bio_remaining_done(bio))
+		return;
+	if (bio->bi_end_io)
+		bio->bi_end_io(bio);
+}
+
+static void submit_bio_wait_endio(struct bio *bio)
+{
+	complete(bio->bi_private);
+}
+
+int submit_bio_wait(struct bio *bio)
+{
+	struct completion done;
+
+	init_completion(&done);
+	bio->bi_private = &done;
+	bio->bi_end_io = submit_bio_wait_endio;
+	bio->bi_opf |= REQ_SYNC;
+	submit_bio(bio);
+	blk_flush_plug_current();
+	wait_for_completion(&done);
+	return bio->bi_status;
+}
+
+int blkdev_issue_flush(struct block_device *bdev)
+{
+	struct bio *bio = bio_alloc(bdev, 0, REQ_OP_FLUSH | REQ_PREFLUSH, GFP_KERNEL);
+	int err;
+
+	if (!bio)
+		return -ENOMEM;
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err;
+}

@@ -1,0 +1,119 @@
+/*
+ * Plugging: a task that knows more IO follows (writeback of many pages, a multi-bio
+ * transfer) holds a plug; its bios wait on the plug, then go down together so that
+ * neighbours merge into large requests and the device is told once.
+ *
+ * The task struct has no plug pointer (sched.h is not ours), so active plugs sit on a
+ * short list searched by owner. A plug is dispatched at blk_finish_plug(), when it holds
+ * BLK_MAX_REQUEST_COUNT separate runs, and by blk_flush_plug_current() before its owner
+ * waits for IO (submit_bio_wait does that); unlike Linux, not when the owner merely sleeps.
+ */
+#include "blk.h"
+#include <cgwb/sched.h>
+#include <cgwb/spinlock.h>
+#include <cgwb/bug.h>
+
+static LIST_HEAD(active_plugs);
+static DEFINE_SPINLOCK(plug_lock);
+
+struct blk_plug *blk_current_plug(void)
+{
+	struct blk_plug *plug, *found = NULL;
+	unsigned long flags;
+
+	if (in_interrupt())
+		return NULL;
+	spin_lock_irqsave(&plug_lock, flags);
+	list_for_each_entry(plug, &active_plugs, node) {
+		if (plug->owner == current) {
+			found = plug;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&plug_lock, flags);
+	return found;
+}
+
+void blk_start_plug(struct blk_plug *plug)
+{
+	unsigned long flags;
+
+	INIT_LIST_HEAD(&plug->bios);
+	INIT_LIST_HEAD(&plug->node);
+	plug->count = 0;
+	plug->owner = NULL;
+	if (blk_current_plug())
+		return; /* nested: the outer plug collects everything */
+	plug->owner = current;
+	spin_lock_irqsave(&plug_lock, flags);
+	list_add(&plug->node, &active_plugs);
+	spin_unlock_irqrestore(&plug_lock, flags);
+}
+
+/* Queue every plugged bio (merging on the way), then run each queue once. */
+static void blk_flush_plug(struct blk_plug *plug)
+{
+	struct request_queue *last = NULL;
+	struct bio *bio, *tmp;
+	LIST_HEAD(bios);
+
+	list_splice_init(&plug->bios, &bios);
+	plug->count = 0;
+	list_for_each_entry_safe(bio, tmp, &bios, bi_list) {
+		struct request_queue *q = bio->bi_bdev->bd_disk->queue;
+		list_del_init(&bio->bi_list);
+		if (last && last != q)
+			blk_mq_run_queue(last);
+		last = q;
+		blk_mq_queue_bio(q, bio, bio_nr_segments(bio, &q->limits));
+	}
+	if (last)
+		blk_mq_run_queue(last);
+}
+
+void blk_finish_plug(struct blk_plug *plug)
+{
+	unsigned long flags;
+
+	if (!plug->owner)
+		return;
+	BUG_ON(plug->owner != current);
+	blk_flush_plug(plug);
+	spin_lock_irqsave(&plug_lock, flags);
+	list_del_init(&plug->node);
+	spin_unlock_irqrestore(&plug_lock, flags);
+	plug->owner = NULL;
+}
+
+void blk_flush_plug_current(void)
+{
+	struct blk_plug *plug = blk_current_plug();
+
+	if (plug)
+		blk_flush_plug(plug);
+}
+
+/* Does bio continue the last plugged one (same disk, kind and cgroup, next sector)? */
+static bool plug_continues(struct blk_plug *plug, const struct bio *bio)
+{
+	if (list_empty(&plug->bios))
+		return false;
+	const struct bio *last = list_last_entry(&plug->bios, struct bio, bi_list);
+	return last->bi_bdev == bio->bi_bdev && last->bi_opf == bio->bi_opf &&
+	       last->bi_blkcg == bio->bi_blkcg && bio_end_sector(last) == bio->bi_sector &&
+	       !(bio->bi_opf & (REQ_NOMERGE | REQ_PREFLUSH | REQ_FUA));
+}
+
+void blk_plug_add(struct blk_plug *plug, struct bio *bio)
+{
+	if (!plug_continues(plug, bio))
+		plug->count++;
+	list_add_tail(&bio->bi_list, &plug->bios);
+	if (plug->count > BLK_MAX_REQUEST_COUNT) {
+		/* keep the newest run plugged: it may still grow */
+		list_del_init(&bio->bi_list);
+		blk_flush_plug(plug);
+		list_add_tail(&bio->bi_list, &plug->bios);
+		plug->count = 1;
+	}
+}

@@ -1,0 +1,207 @@
+/*
+ * Block devices: disks registered by drivers, their request queues and statistics.
+ * Disks are named vda, vdb, ... with Linux's numbers (major 254, minor 16 per disk).
+ */
+#ifndef CGWB_BLKDEV_H
+#define CGWB_BLKDEV_H
+
+#include <cgwb/bio.h>
+#include <cgwb/wait.h>
+#include <cgwb/workqueue.h>
+
+struct request_queue;
+struct gendisk;
+struct backing_dev_info;
+
+/* One request: merged bios for one contiguous range, handed to the driver as a unit. */
+struct request {
+	struct list_head queuelist;
+	struct request_queue *q;
+	unsigned int cmd_flags;          /* op | REQ_* flags */
+	sector_t sector;
+	unsigned int nr_bytes;
+	unsigned short nr_segments;
+	struct bio *bio, *biotail;
+	u64 start_ns;                    /* handed to the driver (this step) */
+	u64 alloc_ns;                    /* allocated: queueing counts in the disk's ticks */
+	int tag;
+	int status;
+	void *driver_data;               /* per-request driver state (preallocated) */
+	unsigned int rq_flags;           /* RQF_*: block-layer private state */
+};
+
+/* rq_flags: the flush sequence of one request (the slot is reused for each step). */
+#define RQF_PREFLUSH 0x1                 /* a flush still has to go before the data */
+#define RQF_POSTFLUSH 0x2                /* a flush still has to go after the data (FUA) */
+#define RQF_FLUSH_STEP 0x4               /* the driver is doing one of those flushes now */
+#define RQF_STARTED 0x8                  /* handed to the driver */
+
+/* What the driver must do for rq now: its op, or a flush during the flush sequence. */
+static inline enum req_op req_op(const struct request *rq)
+{
+	return (rq->rq_flags & RQF_FLUSH_STEP) ? REQ_OP_FLUSH : bio_op_of(rq->cmd_flags);
+}
+
+static inline sector_t blk_rq_pos(const struct request *rq)
+{
+	return rq->sector;
+}
+
+/* Bytes the driver moves for rq now (0 during a flush step). */
+static inline unsigned int blk_rq_bytes(const struct request *rq)
+{
+	return req_op(rq) == REQ_OP_FLUSH ? 0 : rq->nr_bytes;
+}
+
+/* One physically contiguous piece of a request, for the driver's scatter list. */
+struct blk_seg {
+	phys_addr_t addr;
+	u32 len;
+};
+
+struct queue_limits {
+	unsigned int logical_block_size;   /* bytes, power of two >= 512 */
+	unsigned int physical_block_size;
+	unsigned int io_min, io_opt;
+	unsigned int max_hw_sectors;       /* per request */
+	unsigned int max_segments;         /* per request */
+	unsigned int max_segment_size;     /* bytes */
+};
+
+struct blk_mq_ops {
+	/* Start rq on the device: 0, or -EBUSY if the device has no room right now. */
+	int (*queue_rq)(struct request_queue *q, struct request *rq);
+	/* Kick the device after a batch of queue_rq calls (one notification per batch). */
+	void (*commit_rqs)(struct request_queue *q);
+};
+
+/* Linux's /proc/diskstats fields; indexes 0 read, 1 write, 2 discard, 3 flush. */
+struct disk_stats {
+	unsigned long ios[4];
+	unsigned long merges[4];
+	unsigned long sectors[4];
+	u64 nsecs[4];
+	u64 io_ticks_ns;          /* time with at least one request in flight */
+	u64 time_in_queue_ns;     /* summed over requests */
+	unsigned int in_flight[2];
+	u64 busy_since_ns;
+};
+
+struct request_queue {
+	struct gendisk *disk;
+	const struct blk_mq_ops *ops;
+	void *queuedata;
+	struct queue_limits limits;
+	unsigned int queue_depth;        /* requests the driver may have in flight */
+	unsigned int driver_data_size;   /* bytes of rq->driver_data per request */
+	spinlock_t lock;
+	struct request *requests;        /* queue_depth preallocated requests */
+	struct list_head free_requests;
+	struct list_head dispatch;       /* merged, waiting for the device */
+	unsigned int nr_in_flight;
+	wait_queue_head_t rq_wait;       /* tasks waiting for a free request, served in order */
+	unsigned int nr_free;            /* requests on free_requests */
+	struct list_head retry_bios;     /* bios of a failed merged request, to retry alone */
+	struct work_struct retry_work;
+	unsigned long nr_dispatched, nr_busy, nr_waits;
+};
+
+struct gendisk {
+	char disk_name[32];
+	int major, first_minor;
+	sector_t capacity;               /* 512-byte sectors */
+	bool read_only;
+	bool has_flush;                  /* volatile write cache that needs flushes */
+	struct request_queue *queue;
+	struct block_device *part0;
+	struct disk_stats stats;
+	struct backing_dev_info *bdi;
+	void *private_data;
+	struct list_head node;
+};
+
+struct block_device {
+	dev_t bd_dev;
+	struct gendisk *bd_disk;
+	unsigned int bd_block_size;
+	void *bd_mapping;                /* the device's page cache (VFS) */
+};
+
+#define VIRTBLK_MAJOR 254
+#define VIRTBLK_MINORS 16
+
+/* Driver side. */
+struct gendisk *blk_alloc_disk(const struct blk_mq_ops *ops, unsigned int queue_depth,
+			       unsigned int driver_data_size, void *queuedata);
+void blk_queue_set_limits(struct request_queue *q, const struct queue_limits *lim);
+int add_disk(struct gendisk *disk);
+/* The driver finished rq (interrupt context is fine): ends its bios with status. */
+void blk_mq_end_request(struct request *rq, int status);
+/* The driver has room again after returning -EBUSY. */
+void blk_mq_run_queue(struct request_queue *q);
+
+/*
+ * Fill segs (room for max entries, at least rq->nr_segments) with rq's data, merging
+ * physically contiguous pieces up to max_segment_size. Returns the number used.
+ */
+unsigned int blk_rq_map_sg(const struct request *rq, struct blk_seg *segs, unsigned int max);
+
+/*
+ * After submit_bio's checks and the io controller: split to the device's limits, merge or
+ * allocate a request (waiting for one if the queue is full) and dispatch. Process context.
+ * The io controller calls this to release bios it held back.
+ */
+void blk_mq_submit_bio(struct bio *bio);
+
+/*
+ * The io controller's hook (cg/blk-throttle.c): returns true if it took the bio to release
+ * it later through blk_mq_submit_bio(). The block layer's weak default takes nothing.
+ */
+bool blk_throtl_bio(struct bio *bio);
+
+/* Statistics: a consistent copy with io_ticks brought up to now. */
+void disk_stats_read(struct gendisk *disk, struct disk_stats *st);
+/* The 17 fields of /sys/block/NAME/stat (one line); returns the length. */
+int disk_stat_format(struct gendisk *disk, char *buf, size_t size);
+/* One /proc/diskstats line: "MAJ MIN NAME" then the same fields; returns the length. */
+int diskstats_format(struct gendisk *disk, char *buf, size_t size);
+
+/* Users. */
+struct gendisk *get_disk_by_name(const char *name);
+struct block_device *blkdev_get_by_dev(dev_t dev);
+void for_each_disk(void (*fn)(struct gendisk *, void *), void *arg);
+static inline sector_t bdev_nr_sectors(const struct block_device *bdev)
+{
+	return bdev->bd_disk->capacity;
+}
+static inline unsigned int bdev_logical_block_size(const struct block_device *bdev)
+{
+	return bdev->bd_disk->queue->limits.logical_block_size;
+}
+static inline bool bdev_read_only(const struct block_device *bdev)
+{
+	return bdev->bd_disk->read_only;
+}
+
+/*
+ * Raw, synchronous IO on a whole device at byte offsets (drivers/block/blkdev_rw.c): the
+ * O_DIRECT path of /dev/vdX, and whatever needs the device without its page cache.
+ * Aligned transfers (offset, length and buffer on logical blocks) go straight from the
+ * caller's pages; others bounce through a buffer, writes doing read-modify-write of the
+ * edge blocks. BLKDEV_RW_DIRECT refuses unaligned transfers with -EINVAL (O_DIRECT). Reads
+ * stop at the end of the device (short count); writes past it return -ENOSPC. The buffer
+ * must be kernel memory (virt_to_page works on it).
+ *
+ * The flags have the values of the open flags that mean the same, so a file's f_flags can
+ * be passed as they are (other bits are ignored): O_DIRECT, O_DSYNC (and so O_SYNC) for
+ * FUA writes, and O_SYNC's own bit for REQ_SYNC.
+ */
+#define BLKDEV_RW_DIRECT 040000        /* O_DIRECT */
+#define BLKDEV_RW_FUA 010000           /* O_DSYNC: writes durable on return */
+#define BLKDEV_RW_SYNC 04000000        /* __O_SYNC, the bit O_SYNC adds: REQ_SYNC on the bios */
+ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t pos,
+		       unsigned int flags);
+ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,
+			unsigned int flags);
+
+#endif

@@ -1,0 +1,24 @@
+/* SHA-256 (FIPS 180-4), incremental. */
+#ifndef CGWB_SHA256_H
+#define CGWB_SHA256_H
+
+#include <cgwb/types.h>
+
+#define SHA256_DIGEST_SIZE 32
+#define SHA256_BLOCK_SIZE 64
+
+struct sha256_state {
+	u32 h[8];
+	u64 count;                      /* bytes hashed so far */
+	u8 buf[SHA256_BLOCK_SIZE];      /* a partial block */
+};
+
+void sha256_init(struct sha256_state *s);
+void sha256_update(struct sha256_state *s, const void *data, size_t len);
+void sha256_final(struct sha256_state *s, u8 out[SHA256_DIGEST_SIZE]);
+/* One call: digest of data. */
+void sha256(const void *data, size_t len, u8 out[SHA256_DIGEST_SIZE]);
+/* 64 lowercase hex digits and a NUL into hex. */
+void sha256_hex(const u8 digest[SHA256_DIGEST_SIZE], char hex[2 * SHA256_DIGEST_SIZE + 1]);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * ioremap: device memory. The boot page tables identity-map the low 4 GiB, so a BAR there is
+ * already reachable at its physical address. Above that, BARs (64-bit ones that firmware
+ * placed high) get identity 2 MiB mappings added on demand, uncached, with the missing
+ * paging levels allocated here.
+ */
+#include <cgwb/io.h>
+#include <cgwb/mm.h>
+#include <cgwb/mutex.h>
+#include <cgwb/printk.h>
+#include "x86.h"
+
+#define PTE_P 0x1ULL
+#define PTE_W 0x2ULL
+#define PTE_PWT 0x8ULL
+#define PTE_PCD 0x10ULL
+#define PTE_PS 0x80ULL
+#define PTE_NX (1ULL << 63)
+#define PTE_ADDR 0x000ffffffffff000ULL
+#define LOW_IDENTITY_LIMIT (4ULL << 30)
+#define CANONICAL_LIMIT (1ULL << 47)
+#define HUGE_SIZE (2ULL << 20)
+
+extern u64 boot_pml4[512];
+
+static DEFINE_MUTEX(ioremap_lock);
+
+/* The table entry e points to, allocating it if not present; NULL if out of memory. */
+static u64 *next_table(u64 *e)
+{
+	if (!(*e & PTE_P)) {
+		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!page)
+			return NULL;
+		*e = page_to_phys(page) | PTE_P | PTE_W;
+	}
+	BUG_ON(*e & PTE_PS); /* a huge page where a table should be: not something we made */
+	return phys_to_virt(*e & PTE_ADDR);
+}
+
+static int map_huge(u64 addr)
+{
+	u64 *pdpt = next_table(&boot_pml4[(addr >> 39) & 511]);
+	u64 *pd = pdpt ? next_table(&pdpt[(addr >> 30) & 511]) : NULL;
+
+	if (!pd)
+		return -1;
+	u64 *e = &pd[(addr >> 21) & 511];
+	if (!(*e & PTE_P))
+		*e = addr | PTE_P | PTE_W | PTE_PS | PTE_PCD | PTE_PWT | PTE_NX;
+	return 0;
+}
+
+void *ioremap(phys_addr_t phys, size_t size)
+{
+	if (!size || phys + size < phys || phys + size > CANONICAL_LIMIT)
+		return NULL;
+	if (phys + size <= LOW_IDENTITY_LIMIT)
+		return (void *)(uintptr_t)phys;
+
+	mutex_lock(&ioremap_lock);
+	for (u64 a = round_down(phys, HUGE_SIZE); a < phys + size; a += HUGE_SIZE) {
+		if (map_huge(a)) {
+			mutex_unlock(&ioremap_lock);
+			pr_err("ioremap: out of memory mapping %#llx\n", (unsigned long long)phys);
+			return NULL;
+		}
+	}
+	write_cr3(read_cr3()); /* drop any stale "not present" translations */
+	mutex_unlock(&ioremap_lock);
+	return (void *)(uintptr_t)phys;
+}

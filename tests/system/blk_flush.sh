@@ -1,0 +1,17 @@
+# Flushes: conv=fsync sends one flush; oflag=dsync makes every write FUA, which the block
+# layer turns into write + flush. The flush count (field 16 of /sys/block/vda/stat) shows it.
+truncate -s 8M "$T/a.raw"
+guest_script <<'GUEST'
+blkstat vda
+dd if=/dev/zero of=/dev/vda bs=4K count=4 conv=fsync status=none
+blkstat vda
+dd if=/dev/urandom of=/dev/vda bs=4K count=3 oflag=dsync status=none
+blkstat vda
+poweroff 0
+GUEST
+run_guest --disk "$T/a.raw"
+expect_status 0
+flushes=$(awk 'NF == 17 { print $16 }' "$OUT" | tr '\n' ' ')
+[[ $flushes == "0 1 4 " ]] || fail "flush counts '$flushes', expected '0 1 4 '"
+writes=$(awk 'NF == 17 { print $5 }' "$OUT" | tr '\n' ' ')
+[[ $writes == "0 4 7 " ]] || fail "write counts '$writes', expected '0 4 7 '"
