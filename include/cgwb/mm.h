@@ -61,14 +61,21 @@ struct page {
 	struct mem_cgroup *memcg;       /* memory cgroup charged for this page */
 };
 
+/*
+ * Atomic with respect to interrupts: IO completion changes flags (PG_locked, PG_writeback,
+ * PG_uptodate) of pages whose other flags tasks are changing at the same time.
+ */
 #define PAGEFLAG_FUNCS(uname, lname)                                                    \
-static inline bool Page##uname(const struct page *p) { return p->flags & (1UL << PG_##lname); } \
-static inline void SetPage##uname(struct page *p) { p->flags |= 1UL << PG_##lname; }  \
-static inline void ClearPage##uname(struct page *p) { p->flags &= ~(1UL << PG_##lname); } \
+static inline bool Page##uname(const struct page *p)                                    \
+{ return __atomic_load_n(&p->flags, __ATOMIC_RELAXED) & (1UL << PG_##lname); }       \
+static inline void SetPage##uname(struct page *p)                                       \
+{ __atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST); }               \
+static inline void ClearPage##uname(struct page *p)                                     \
+{ __atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST); }           \
 static inline bool TestSetPage##uname(struct page *p)                                   \
-{ bool o = Page##uname(p); SetPage##uname(p); return o; }                             \
+{ return __atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST) & (1UL << PG_##lname); } \
 static inline bool TestClearPage##uname(struct page *p)                                 \
-{ bool o = Page##uname(p); ClearPage##uname(p); return o; }
+{ return __atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST) & (1UL << PG_##lname); }
 
 PAGEFLAG_FUNCS(Locked, locked)
 PAGEFLAG_FUNCS(Referenced, referenced)

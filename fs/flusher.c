@@ -1,0 +1,534 @@
+/*
+ * The flusher (shared/spec/writeback.md 2.4-2.7, 2.10, 2.11): per-wb work items and the
+ * delayed work that runs them, periodic (kupdate) and background writeback, and the
+ * bdi- and superblock-wide requests (sync, vmscan) split over a device's wbs.
+ */
+#include <cgwb/fs.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/writeback.h>
+#include <cgwb/pagemap.h>
+#include <cgwb/vmstat.h>
+#include <cgwb/slab.h>
+#include <cgwb/sched.h>
+#include <cgwb/printk.h>
+#include <cgwb/bug.h>
+#include "internal.h"
+
+#define MIN_WRITEBACK_PAGES (4096UL >> (PAGE_SHIFT - 10))
+#define DIRTY_SCOPE 8
+
+static DECLARE_WAIT_QUEUE_HEAD(wb_completion_wq);
+
+static const char *const reason_names[WB_REASON_MAX] = {
+	[WB_REASON_BACKGROUND] = "background",
+	[WB_REASON_VMSCAN] = "vmscan",
+	[WB_REASON_SYNC] = "sync",
+	[WB_REASON_PERIODIC] = "periodic",
+	[WB_REASON_LAPTOP_TIMER] = "laptop_timer",
+	[WB_REASON_FS_FREE_SPACE] = "fs_free_space",
+	[WB_REASON_FORKER_THREAD] = "forker_thread",
+	[WB_REASON_FOREIGN_FLUSH] = "foreign_flush",
+};
+
+const char *wb_reason_name(enum wb_reason reason)
+{
+	return reason < WB_REASON_MAX ? reason_names[reason] : "?";
+}
+
+static void finish_writeback_work(struct wb_writeback_work *work)
+{
+	struct wb_completion *done = work->done;
+
+	if (work->auto_free)
+		kfree(work);
+	if (done) {
+		unsigned long flags;
+		local_irq_save(flags);
+		bool last = --done->cnt == 0;
+		local_irq_restore(flags);
+		if (last)
+			wake_up_all(done->waitq);
+	}
+}
+
+void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work)
+{
+	unsigned long flags;
+
+	if (work->done) {
+		local_irq_save(flags);
+		work->done->cnt++;
+		local_irq_restore(flags);
+	}
+	spin_lock_irqsave(&wb->work_lock, flags);
+	if (wb->state & (1UL << WB_registered)) {
+		list_add_tail(&work->list, &wb->work_list);
+		mod_delayed_work(bdi_wq, &wb->dwork, 0);
+		spin_unlock_irqrestore(&wb->work_lock, flags);
+	} else {
+		/* the device is going away: complete the work without running it */
+		spin_unlock_irqrestore(&wb->work_lock, flags);
+		finish_writeback_work(work);
+	}
+}
+
+void wb_wait_for_completion(struct wb_completion *done)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	done->cnt--;
+	local_irq_restore(flags);
+	wait_event(*done->waitq, !READ_ONCE(done->cnt));
+}
+
+static struct wb_writeback_work *get_next_work_item(struct bdi_writeback *wb)
+{
+	struct wb_writeback_work *work = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wb->work_lock, flags);
+	if (!list_empty(&wb->work_list)) {
+		work = list_first_entry(&wb->work_list, struct wb_writeback_work, list);
+		list_del_init(&work->list);
+	}
+	spin_unlock_irqrestore(&wb->work_lock, flags);
+	return work;
+}
+
+/*
+ * How much of an inode to write before moving to the next (2.7): everything for integrity
+ * writeback; otherwise about half a second of the device's bandwidth, in whole 4 MiB
+ * units, at least 4 MiB.
+ */
+static long writeback_chunk_size(struct bdi_writeback *wb, struct wb_writeback_work *work)
+{
+	long pages;
+
+	if (work->sync_mode == WB_SYNC_ALL || work->tagged_writepages)
+		return LONG_MAX;
+	unsigned long bg, thresh;
+	global_dirty_limits(&bg, &thresh);
+	pages = (long)min(wb->avg_write_bandwidth / 2, thresh / DIRTY_SCOPE);
+	pages = min(pages, work->nr_pages);
+	return (long)round_down((unsigned long)pages + MIN_WRITEBACK_PAGES, MIN_WRITEBACK_PAGES);
+}
+
+/*
+ * Write the inodes of sb at the tail of b_io (2.7). Returns pages written plus one for each
+ * inode that became clean. list_lock held on entry and return.
+ */
+static long writeback_sb_inodes(struct super_block *sb, struct bdi_writeback *wb,
+				struct wb_writeback_work *work, unsigned long dirtied_before)
+{
+	struct writeback_control wbc = {
+		.sync_mode = work->sync_mode,
+		.tagged_writepages = work->tagged_writepages,
+		.for_kupdate = work->for_kupdate,
+		.for_background = work->for_background,
+		.for_sync = work->for_sync,
+		.range_cyclic = work->range_cyclic,
+		.range_start = 0,
+		.range_end = LLONG_MAX,
+	};
+	unsigned long start_time = jiffies;
+	long total_wrote = 0;
+
+	while (!list_empty(&wb->b_io)) {
+		struct inode *inode = wb_inode(wb->b_io.prev);
+		struct bdi_writeback *tmp_wb;
+		long write_chunk, wrote;
+
+		if (inode->i_sb != sb) {
+			if (work->sb) {
+				/* only this superblock's inodes: the others wait for their own pass */
+				redirty_tail(inode, wb);
+				continue;
+			}
+			break; /* let the caller switch superblock */
+		}
+		spin_lock(&inode->i_lock);
+		if (inode->i_state & (I_NEW | I_FREEING | I_WILL_FREE)) {
+			redirty_tail_locked(inode, wb);
+			spin_unlock(&inode->i_lock);
+			continue;
+		}
+		if ((inode->i_state & I_SYNC) && wbc.sync_mode != WB_SYNC_ALL) {
+			/* someone else writes it: come back to it in the next turn */
+			spin_unlock(&inode->i_lock);
+			requeue_io(inode, wb);
+			continue;
+		}
+		spin_unlock(&wb->list_lock);
+		if (inode->i_state & I_SYNC) {
+			inode_sleep_on_writeback(inode);
+			spin_lock(&wb->list_lock);
+			continue;
+		}
+		inode->i_state |= I_SYNC;
+		wbc_attach_and_unlock_inode(&wbc, inode);
+
+		write_chunk = writeback_chunk_size(wb, work);
+		wbc.nr_to_write = write_chunk;
+		wbc.pages_skipped = 0;
+		__writeback_single_inode(inode, &wbc);
+		wbc_detach_inode(&wbc);
+
+		work->nr_pages -= write_chunk - wbc.nr_to_write;
+		wrote = write_chunk - wbc.nr_to_write - wbc.pages_skipped;
+		total_wrote += wrote > 0 ? wrote : 0;
+		cond_resched();
+
+		/* the inode may have been switched to another wb meanwhile */
+		tmp_wb = inode_to_wb_and_lock_list(inode);
+		spin_lock(&inode->i_lock);
+		if (!(inode->i_state & I_DIRTY_ALL))
+			total_wrote++;
+		requeue_inode(inode, tmp_wb, &wbc, dirtied_before);
+		inode_sync_complete_locked(inode);
+		spin_unlock(&inode->i_lock);
+		if (tmp_wb != wb) {
+			spin_unlock(&tmp_wb->list_lock);
+			spin_lock(&wb->list_lock);
+		}
+		if (total_wrote) {
+			if (time_after(jiffies, start_time + HZ / 10))
+				break;
+			if (work->nr_pages <= 0)
+				break;
+		}
+	}
+	return total_wrote;
+}
+
+/* All superblocks at the tail of b_io, one after the other (2.6 step 5). */
+static long __writeback_inodes_wb(struct bdi_writeback *wb, struct wb_writeback_work *work,
+				  unsigned long dirtied_before)
+{
+	unsigned long start_time = jiffies;
+	long wrote = 0;
+
+	while (!list_empty(&wb->b_io)) {
+		struct inode *inode = wb_inode(wb->b_io.prev);
+		struct super_block *sb = inode->i_sb;
+
+		if (!down_read_trylock(&sb->s_umount)) {
+			/* being mounted or unmounted: try again later */
+			redirty_tail(inode, wb);
+			continue;
+		}
+		wrote += writeback_sb_inodes(sb, wb, work, dirtied_before);
+		up_read(&sb->s_umount);
+		if (wrote) {
+			if (time_after(jiffies, start_time + HZ / 10))
+				break;
+			if (work->nr_pages <= 0)
+				break;
+		}
+	}
+	return wrote;
+}
+
+/* One work item (2.6): returns the pages written. */
+static long wb_writeback(struct bdi_writeback *wb, struct wb_writeback_work *work)
+{
+	long nr_pages = work->nr_pages;
+	unsigned long dirtied_before = jiffies; /* livelock avoidance: not chase later dirtiers */
+
+	spin_lock(&wb->list_lock);
+	for (;;) {
+		long progress;
+
+		if (work->nr_pages <= 0)
+			break;
+		/* open-ended work yields to explicit requests */
+		if ((work->for_background || work->for_kupdate) && !list_empty(&wb->work_list))
+			break;
+		if (work->for_background && !wb_over_bg_thresh(wb))
+			break;
+		if (list_empty(&wb->b_io)) {
+			if (work->for_kupdate)
+				dirtied_before = jiffies -
+					msecs_to_jiffies((unsigned long)dirty_expire_interval * 10);
+			else if (work->for_background)
+				dirtied_before = jiffies;
+			queue_io(wb, work, dirtied_before);
+		}
+		if (work->sb)
+			progress = writeback_sb_inodes(work->sb, wb, work, dirtied_before);
+		else
+			progress = __writeback_inodes_wb(wb, work, dirtied_before);
+
+		spin_unlock(&wb->list_lock);
+		wb_update_bandwidth(wb);
+		spin_lock(&wb->list_lock);
+
+		if (progress)
+			continue;
+		if (list_empty(&wb->b_more_io))
+			break;
+		/* nothing done, but an inode waits for more: sleep until its writer is done */
+		struct inode *inode = wb_inode(wb->b_more_io.prev);
+		spin_lock(&inode->i_lock);
+		spin_unlock(&wb->list_lock);
+		inode_sleep_on_writeback(inode);
+		spin_lock(&wb->list_lock);
+	}
+	spin_unlock(&wb->list_lock);
+	return nr_pages - work->nr_pages;
+}
+
+static long get_nr_dirty_pages(void)
+{
+	/* +1 so a pass also runs when only inode metadata is dirty (those cost no budget) */
+	return (long)global_node_page_state(NR_FILE_DIRTY) + 1;
+}
+
+static long wb_check_start_all(struct bdi_writeback *wb)
+{
+	long nr_pages;
+
+	if (!(READ_ONCE(wb->state) & (1UL << WB_start_all)))
+		return 0;
+	nr_pages = get_nr_dirty_pages();
+	if (nr_pages) {
+		struct wb_writeback_work work = {
+			.nr_pages = wb_split_bdi_pages(wb, nr_pages),
+			.sync_mode = WB_SYNC_NONE,
+			.range_cyclic = 1,
+			.reason = WB_REASON_SYNC,
+		};
+		nr_pages = wb_writeback(wb, &work);
+	}
+	wb->state &= ~(1UL << WB_start_all);
+	return nr_pages;
+}
+
+/* Periodic writeback of expired inodes (2.5 step 4). */
+static long wb_check_old_data_flush(struct bdi_writeback *wb)
+{
+	unsigned long expired;
+
+	if (!dirty_writeback_interval)
+		return 0;
+	expired = wb->last_old_flush + msecs_to_jiffies((unsigned long)dirty_writeback_interval * 10);
+	if (time_before(jiffies, expired))
+		return 0;
+	wb->last_old_flush = jiffies;
+	if (!wb_has_dirty_io(wb) && !global_node_page_state(NR_FILE_DIRTY))
+		return 0;
+	struct wb_writeback_work work = {
+		.nr_pages = get_nr_dirty_pages(),
+		.sync_mode = WB_SYNC_NONE,
+		.for_kupdate = 1,
+		.range_cyclic = 1,
+		.reason = WB_REASON_PERIODIC,
+	};
+	return wb_writeback(wb, &work);
+}
+
+static long wb_check_background_flush(struct bdi_writeback *wb)
+{
+	if (!wb_over_bg_thresh(wb))
+		return 0;
+	struct wb_writeback_work work = {
+		.nr_pages = LONG_MAX,
+		.sync_mode = WB_SYNC_NONE,
+		.for_background = 1,
+		.range_cyclic = 1,
+		.reason = WB_REASON_BACKGROUND,
+	};
+	return wb_writeback(wb, &work);
+}
+
+static long wb_do_writeback(struct bdi_writeback *wb)
+{
+	struct wb_writeback_work *work;
+	long wrote = 0;
+
+	wb->state |= 1UL << WB_writeback_running;
+	while ((work = get_next_work_item(wb)) != NULL) {
+		wrote += wb_writeback(wb, work);
+		finish_writeback_work(work);
+	}
+	wrote += wb_check_start_all(wb);
+	wrote += wb_check_old_data_flush(wb);
+	wrote += wb_check_background_flush(wb);
+	wb->state &= ~(1UL << WB_writeback_running);
+	return wrote;
+}
+
+/* The per-wb flusher work (2.5). */
+void wb_workfn(struct work_struct *work)
+{
+	struct bdi_writeback *wb = container_of(to_delayed_work(work), struct bdi_writeback, dwork);
+
+	do {
+		wb_do_writeback(wb);
+	} while (!list_empty(&wb->work_list));
+
+	if (!list_empty(&wb->work_list))
+		wb_wakeup(wb);
+	else if (wb_has_dirty_io(wb) && dirty_writeback_interval)
+		wb_wakeup_delayed(wb);
+}
+
+/*
+ * A bdi-wide page budget split by a wb's share of the device's write bandwidth (2.11):
+ * erring towards writing more.
+ */
+long wb_split_bdi_pages(struct bdi_writeback *wb, long nr_pages)
+{
+	unsigned long this_bw = wb->avg_write_bandwidth;
+	unsigned long tot_bw = wb->bdi->tot_write_bandwidth;
+
+	if (nr_pages == LONG_MAX || !tot_bw || this_bw >= tot_bw)
+		return nr_pages;
+	return (long)DIV_ROUND_UP((u64)nr_pages * this_bw, tot_bw);
+}
+
+/* Ask one wb to write everything (2.10): at most one such request pending. */
+static void wb_start_writeback(struct bdi_writeback *wb, enum wb_reason reason)
+{
+	if (!wb_has_dirty_io(wb))
+		return;
+	if (READ_ONCE(wb->state) & (1UL << WB_start_all))
+		return;
+	wb->state |= 1UL << WB_start_all;
+	(void)reason;
+	wb_wakeup(wb);
+}
+
+void wakeup_flusher_threads_bdi(struct backing_dev_info *bdi, enum wb_reason reason)
+{
+	struct bdi_writeback *wb;
+
+	list_for_each_entry(wb, &bdi->wb_list, bdi_node)
+		wb_start_writeback(wb, reason);
+}
+
+static void wakeup_one_bdi(struct backing_dev_info *bdi, void *reason)
+{
+	wakeup_flusher_threads_bdi(bdi, *(enum wb_reason *)reason);
+}
+
+void wakeup_flusher_threads(enum wb_reason reason)
+{
+	for_each_bdi(wakeup_one_bdi, &reason);
+}
+
+/*
+ * Queue a copy of base to every wb of the bdi with dirty IO (for integrity work, also with
+ * dirty-time inodes), with the budget split by bandwidth (2.11).
+ */
+static void bdi_split_work_to_wbs(struct backing_dev_info *bdi, struct wb_writeback_work *base,
+				  bool skip_if_busy)
+{
+	struct bdi_writeback *wb;
+
+	list_for_each_entry(wb, &bdi->wb_list, bdi_node) {
+		if (!wb_has_dirty_io(wb) &&
+		    (base->sync_mode == WB_SYNC_NONE || list_empty(&wb->b_dirty_time)))
+			continue;
+		if (skip_if_busy && writeback_in_progress(wb))
+			continue;
+		struct wb_writeback_work *work = kmalloc(sizeof(*work), GFP_NOWAIT | __GFP_NOWARN);
+		if (work) {
+			*work = *base;
+			work->nr_pages = wb_split_bdi_pages(wb, base->nr_pages);
+			work->auto_free = 1;
+			INIT_LIST_HEAD(&work->list);
+			wb_queue_work(wb, work);
+			continue;
+		}
+		/* no memory for a copy: use the on-stack base and wait for it here */
+		DECLARE_WAIT_QUEUE_HEAD(waitq);
+		DEFINE_WB_COMPLETION(fallback, &waitq);
+		struct wb_completion *orig = base->done;
+		base->nr_pages = wb_split_bdi_pages(wb, base->nr_pages);
+		base->auto_free = 0;
+		base->done = &fallback;
+		INIT_LIST_HEAD(&base->list);
+		wb_queue_work(wb, base);
+		wb_wait_for_completion(&fallback);
+		base->done = orig;
+	}
+}
+
+void writeback_inodes_sb(struct super_block *sb, enum wb_reason reason)
+{
+	DECLARE_WAIT_QUEUE_HEAD(waitq);
+	DEFINE_WB_COMPLETION(done, &waitq);
+	struct wb_writeback_work work = {
+		.sb = sb,
+		.sync_mode = WB_SYNC_NONE,
+		.tagged_writepages = 1,
+		.done = &done,
+		.nr_pages = get_nr_dirty_pages(),
+		.reason = reason,
+	};
+
+	if (!sb->s_bdi || !bdi_cap_writeback(sb->s_bdi))
+		return;
+	bdi_split_work_to_wbs(sb->s_bdi, &work, false);
+	wb_wait_for_completion(&done);
+}
+
+/*
+ * Wait for every inode of sb that had pages under writeback when sync started: take the
+ * current list, and wait on each inode once (an inode whose writeback ends leaves the list
+ * in end_page_writeback; one that starts again rejoins it, for the next sync).
+ */
+static void wait_sb_inodes(struct super_block *sb)
+{
+	LIST_HEAD(sync_list);
+	unsigned long flags;
+
+	mutex_lock(&sb->s_sync_lock);
+	spin_lock_irqsave(&sb->s_inode_wblist_lock, flags);
+	list_splice_init(&sb->s_inodes_wb, &sync_list);
+	while (!list_empty(&sync_list)) {
+		struct inode *inode = list_first_entry(&sync_list, struct inode, i_wb_list);
+
+		/* back on the sb list: it stays there until its writeback ends */
+		list_move_tail(&inode->i_wb_list, &sb->s_inodes_wb);
+		if (!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK))
+			continue;
+		/* taken under the list lock: an inode on the list cannot be freed meanwhile */
+		inode = igrab(inode);
+		spin_unlock_irqrestore(&sb->s_inode_wblist_lock, flags);
+		if (inode) {
+			filemap_fdatawait_range(inode->i_mapping, 0, LLONG_MAX);
+			iput(inode);
+		} /* else being evicted: eviction waits for its pages itself */
+		spin_lock_irqsave(&sb->s_inode_wblist_lock, flags);
+	}
+	spin_unlock_irqrestore(&sb->s_inode_wblist_lock, flags);
+	mutex_unlock(&sb->s_sync_lock);
+}
+
+/* Integrity writeback of every dirty inode of sb, waited for (2.9, sync(2)'s core). */
+void sync_inodes_sb(struct super_block *sb)
+{
+	struct backing_dev_info *bdi = sb->s_bdi;
+	DECLARE_WAIT_QUEUE_HEAD(waitq);
+	DEFINE_WB_COMPLETION(done, &waitq);
+	struct wb_writeback_work work = {
+		.sb = sb,
+		.sync_mode = WB_SYNC_ALL,
+		.nr_pages = LONG_MAX,
+		.range_cyclic = 0,
+		.done = &done,
+		.reason = WB_REASON_SYNC,
+		.for_sync = 1,
+	};
+
+	if (!bdi || !bdi_cap_writeback(bdi))
+		return;
+	/* no inode may change wb while this runs (6.6) */
+	down_write(&bdi->wb_switch_rwsem);
+	bdi_split_work_to_wbs(bdi, &work, false);
+	wb_wait_for_completion(&done);
+	up_write(&bdi->wb_switch_rwsem);
+	wait_sb_inodes(sb);
+}

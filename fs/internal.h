@@ -1,0 +1,57 @@
+/* Shared inside fs/: writeback work items and list helpers (fs-writeback.c, flusher.c). */
+#ifndef CGWB_FS_INTERNAL_H
+#define CGWB_FS_INTERNAL_H
+
+#include <cgwb/fs.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/writeback.h>
+
+/* Counts queued works of one request; the waiter drops the initial 1 and waits for 0. */
+struct wb_completion {
+	int cnt;
+	wait_queue_head_t *waitq;
+};
+
+#define DEFINE_WB_COMPLETION(cmpl, wq) struct wb_completion cmpl = { .cnt = 1, .waitq = (wq) }
+
+struct wb_writeback_work {
+	long nr_pages;
+	struct super_block *sb;
+	enum writeback_sync_modes sync_mode;
+	unsigned tagged_writepages : 1;
+	unsigned for_kupdate : 1;
+	unsigned range_cyclic : 1;
+	unsigned for_background : 1;
+	unsigned for_sync : 1;
+	unsigned auto_free : 1;       /* kfree'd when done */
+	enum wb_reason reason;
+	struct list_head list;        /* on wb->work_list */
+	struct wb_completion *done;
+};
+
+/* fs-writeback.c */
+struct inode *wb_inode(struct list_head *head);
+bool inode_io_list_move_locked(struct inode *inode, struct bdi_writeback *wb,
+			       struct list_head *head);
+void wb_io_lists_depopulated(struct bdi_writeback *wb);
+void inode_cgwb_move_to_attached(struct inode *inode, struct bdi_writeback *wb);
+struct bdi_writeback *inode_to_wb_and_lock_list(struct inode *inode);
+void redirty_tail_locked(struct inode *inode, struct bdi_writeback *wb);
+void redirty_tail(struct inode *inode, struct bdi_writeback *wb);
+void requeue_io(struct inode *inode, struct bdi_writeback *wb);
+void queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work,
+	      unsigned long dirtied_before);
+int __writeback_single_inode(struct inode *inode, struct writeback_control *wbc);
+int writeback_single_inode(struct inode *inode, struct writeback_control *wbc);
+void requeue_inode(struct inode *inode, struct bdi_writeback *wb, struct writeback_control *wbc,
+		   unsigned long dirtied_before);
+void inode_sleep_on_writeback(struct inode *inode);
+void inode_sync_complete_locked(struct inode *inode);
+
+/* flusher.c */
+void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work);
+void wb_workfn(struct work_struct *work);
+void wb_wait_for_completion(struct wb_completion *done);
+long wb_split_bdi_pages(struct bdi_writeback *wb, long nr_pages);
+
+#endif

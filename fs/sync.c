@@ -1,0 +1,55 @@
+/* sync(2), syncfs and the sync done at unmount. */
+#include <cgwb/fs.h>
+#include <cgwb/writeback.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/buffer_head.h>
+#include <cgwb/blkdev.h>
+
+/* Integrity writeback of one superblock: data, inodes, the filesystem's own state, metadata buffers. */
+int sync_filesystem(struct super_block *sb)
+{
+	int err = 0, err2;
+
+	if (sb->s_flags & SB_RDONLY)
+		return 0;
+	sync_inodes_sb(sb);
+	if (sb->s_op->sync_fs) {
+		err = sb->s_op->sync_fs(sb, 0);
+		err2 = sb->s_op->sync_fs(sb, 1);
+		if (!err)
+			err = err2;
+	}
+	if (sb->s_bdev) {
+		err2 = sync_blockdev(sb->s_bdev);
+		if (!err)
+			err = err2;
+		err2 = blkdev_issue_flush(sb->s_bdev);
+		if (!err)
+			err = err2;
+	}
+	return err;
+}
+
+static void sync_one_sb(struct super_block *sb, void *unused)
+{
+	(void)unused;
+	if (sb->s_root && sb->s_bdi && bdi_cap_writeback(sb->s_bdi))
+		sync_filesystem(sb);
+}
+
+static void flush_one_disk(struct gendisk *disk, void *unused)
+{
+	(void)unused;
+	/* raw buffered writes to the device, then its volatile cache */
+	if (disk->part0 && disk->part0->bd_mapping && !disk->read_only) {
+		sync_blockdev(disk->part0);
+		blkdev_issue_flush(disk->part0);
+	}
+}
+
+void ksys_sync(void)
+{
+	wakeup_flusher_threads(WB_REASON_SYNC);
+	iterate_supers(sync_one_sb, NULL);
+	for_each_disk(flush_one_disk, NULL);
+}

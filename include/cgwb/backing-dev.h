@@ -1,0 +1,160 @@
+/*
+ * Backing devices and writeback contexts (Linux 4.2+ model; shared/spec/writeback.md 1).
+ *
+ * A backing_dev_info (bdi) per disk holds device-wide configuration and the set of its
+ * writeback contexts; a bdi_writeback (wb) holds everything "per writeback stream": the dirty
+ * inode lists, the flusher work, the counters and the bandwidth estimate. The root wb is
+ * embedded in the bdi and serves the root cgroup; per-cgroup wbs (cgwbs) come with cgroup
+ * writeback and use exactly the same code paths.
+ */
+#ifndef CGWB_BACKING_DEV_H
+#define CGWB_BACKING_DEV_H
+
+#include <cgwb/list.h>
+#include <cgwb/spinlock.h>
+#include <cgwb/mutex.h>
+#include <cgwb/workqueue.h>
+#include <cgwb/writeback.h>
+
+struct inode;
+struct mem_cgroup;
+struct blkcg;
+struct gendisk;
+
+enum wb_stat_item {
+	WB_RECLAIMABLE,   /* dirty pages of this wb's inodes */
+	WB_WRITEBACK,     /* pages under writeback */
+	WB_DIRTIED,       /* pages dirtied (history) */
+	WB_WRITTEN,       /* pages written (history) */
+	NR_WB_STAT_ITEMS,
+};
+
+/* wb->state bits */
+enum wb_state {
+	WB_registered,          /* accepts work */
+	WB_writeback_running,   /* the flusher is busy */
+	WB_has_dirty_io,        /* b_dirty/b_io/b_more_io not all empty */
+	WB_start_all,           /* a "write everything" request is pending */
+};
+
+#define BDI_CAP_WRITEBACK (1U << 0)       /* pages are dirty-accounted and written back */
+#define BDI_CAP_WRITEBACK_ACCT (1U << 1)  /* pages under writeback are counted in WB_WRITEBACK */
+#define BDI_CAP_STRICTLIMIT (1U << 2)
+
+/* 100 MB/s in pages per second: the first estimate of a new wb's bandwidth */
+#define INIT_BW (100 << (20 - PAGE_SHIFT))
+
+struct backing_dev_info;
+
+struct bdi_writeback {
+	struct backing_dev_info *bdi;
+	unsigned long state;
+	unsigned long last_old_flush;     /* last periodic (kupdate) pass */
+
+	spinlock_t list_lock;             /* the lists below and inode->i_wb changes */
+	struct list_head b_dirty;         /* newest first, by dirtied_when */
+	struct list_head b_io;            /* selected for this pass, consumed from the tail */
+	struct list_head b_more_io;       /* need another pass */
+	struct list_head b_dirty_time;    /* only lazy timestamps dirty */
+	struct list_head b_attached;      /* clean inodes still owned (cgwbs only) */
+
+	s64 stat[NR_WB_STAT_ITEMS];       /* exact counters (one CPU) */
+	unsigned long writeback_inodes;   /* inodes with pages under writeback */
+
+	unsigned long bw_time_stamp;      /* bandwidth estimation checkpoints (3.2) */
+	unsigned long dirtied_stamp;
+	unsigned long written_stamp;
+	unsigned long write_bandwidth;    /* pages/s */
+	unsigned long avg_write_bandwidth;
+	unsigned long dirty_ratelimit;    /* base per-task throttle rate (3.3) */
+	unsigned long balanced_dirty_ratelimit;
+	int dirty_exceeded;
+
+	spinlock_t work_lock;             /* work_list and the arming of dwork */
+	struct list_head work_list;
+	struct delayed_work dwork;        /* the flusher */
+	struct delayed_work bw_dwork;     /* bandwidth refresh after writeback ends */
+
+	/* cgroup writeback (cgwbs; the root wb has memcg/blkcg of the root) */
+	int refcnt;                       /* cgwbs only: the root wb is not refcounted */
+	bool dying;
+	struct mem_cgroup *memcg;
+	struct blkcg *blkcg;
+	struct list_head bdi_node;        /* on bdi->wb_list */
+	struct list_head memcg_node;
+	struct list_head blkcg_node;
+	struct list_head offline_node;
+	void *completions;                /* fprop share in the global domain (wb_domain) */
+	void *memcg_completions;          /* fprop share in the memcg domain */
+	unsigned long id;                 /* a small number for /sys/kernel/debug output */
+};
+
+struct backing_dev_info {
+	u64 id;                           /* unique, never reused */
+	struct list_head bdi_list;        /* all bdis */
+	char dev_name[32];                /* "254:0" */
+	unsigned int capabilities;
+	unsigned int min_ratio, max_ratio;   /* percent */
+	unsigned long tot_write_bandwidth;   /* sum of avg_write_bandwidth over wbs with dirty IO */
+	struct bdi_writeback wb;          /* the root wb */
+	struct list_head wb_list;         /* root first, then cgwbs */
+	struct rw_semaphore wb_switch_rwsem;
+	struct gendisk *disk;
+	int refcnt;
+};
+
+extern struct backing_dev_info noop_backing_dev_info;  /* ramfs, pseudo filesystems */
+extern struct workqueue_struct *bdi_wq;                 /* the flushers' workqueue */
+
+struct backing_dev_info *bdi_alloc(void);
+int bdi_register(struct backing_dev_info *bdi, const char *fmt, ...) __printf(2, 3);
+void bdi_unregister(struct backing_dev_info *bdi);
+void bdi_put(struct backing_dev_info *bdi);
+void for_each_bdi(void (*fn)(struct backing_dev_info *, void *), void *arg);
+struct backing_dev_info *bdi_get_by_id(u64 id);
+void backing_dev_init(void);
+
+static inline bool bdi_cap_writeback(const struct backing_dev_info *bdi)
+{
+	return bdi->capabilities & BDI_CAP_WRITEBACK;
+}
+
+/* ---------------------------------------------------------------- counters */
+static inline s64 wb_stat(const struct bdi_writeback *wb, enum wb_stat_item item)
+{
+	return READ_ONCE(wb->stat[item]);
+}
+/* Change a counter; going below zero is a bug (WARN once, clamp). */
+void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta);
+/* Writeback completion of n pages: WB_WRITTEN and the completion shares. */
+void __wb_writeout_add(struct bdi_writeback *wb, long n);
+
+/* ---------------------------------------------------------------- state */
+static inline bool wb_has_dirty_io(const struct bdi_writeback *wb)
+{
+	return READ_ONCE(wb->state) & (1UL << WB_has_dirty_io);
+}
+bool bdi_has_dirty_io(struct backing_dev_info *bdi);
+static inline bool writeback_in_progress(const struct bdi_writeback *wb)
+{
+	return READ_ONCE(wb->state) & (1UL << WB_writeback_running);
+}
+
+/* Run the flusher now / after dirty_writeback_interval (an earlier arming is kept). */
+void wb_wakeup(struct bdi_writeback *wb);
+void wb_wakeup_delayed(struct bdi_writeback *wb);
+
+/* ---------------------------------------------------------------- inode <-> wb */
+/* The wb that writes inode back (attached on first dirtying; root wb before that). */
+struct bdi_writeback *inode_to_wb(const struct inode *inode);
+/* Attach the inode to a wb if it has none (page: the memcg the page is charged to). */
+void inode_attach_wb(struct inode *inode, struct page *page);
+/* At eviction: drop the inode's wb reference. */
+void inode_detach_wb(struct inode *inode);
+
+/* cgwb reference counting: no-ops on the root wb. */
+void wb_get(struct bdi_writeback *wb);
+void wb_put(struct bdi_writeback *wb);
+bool wb_tryget(struct bdi_writeback *wb);
+
+#endif

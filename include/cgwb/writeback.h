@@ -1,0 +1,117 @@
+/*
+ * Writeback control: how much to write and how (shared/spec/writeback.md 2, 6.1, 7), the
+ * flusher's entry points, and the dirty-memory sysctls.
+ */
+#ifndef CGWB_WRITEBACK_H
+#define CGWB_WRITEBACK_H
+
+#include <cgwb/types.h>
+
+struct inode;
+struct page;
+struct bio;
+struct super_block;
+struct bdi_writeback;
+struct backing_dev_info;
+struct address_space;
+
+enum writeback_sync_modes {
+	WB_SYNC_NONE,   /* best effort: skip busy pages and inodes */
+	WB_SYNC_ALL,    /* data integrity: write and wait for everything dirty at the start */
+};
+
+enum wb_reason {
+	WB_REASON_BACKGROUND,
+	WB_REASON_VMSCAN,
+	WB_REASON_SYNC,
+	WB_REASON_PERIODIC,
+	WB_REASON_LAPTOP_TIMER,
+	WB_REASON_FS_FREE_SPACE,
+	WB_REASON_FORKER_THREAD,
+	WB_REASON_FOREIGN_FLUSH,
+	WB_REASON_MAX,
+};
+const char *wb_reason_name(enum wb_reason reason);
+
+struct writeback_control {
+	long nr_to_write;          /* pages left to write in this round */
+	long pages_skipped;        /* pages not written (locked buffers...) */
+	loff_t range_start, range_end;
+	enum writeback_sync_modes sync_mode;
+	unsigned for_kupdate : 1;
+	unsigned for_background : 1;
+	unsigned tagged_writepages : 1;
+	unsigned for_reclaim : 1;
+	unsigned range_cyclic : 1;
+	unsigned for_sync : 1;
+	unsigned no_cgroup_owner : 1;
+
+	/* cgroup writeback: the wb the inode is written under, and foreign-owner voting */
+	struct bdi_writeback *wb;
+	struct inode *inode;
+	int wb_id;                 /* css id of wb's memcg */
+	int wb_lcand_id;           /* last round's winner */
+	int wb_tcand_id;           /* this round's Boyer-Moore candidate */
+	size_t wb_bytes;
+	size_t wb_lcand_bytes;
+	size_t wb_tcand_bytes;
+};
+
+#define WBC_RANGE_WHOLE(wbc) ((wbc)->range_start == 0 && (wbc)->range_end == LLONG_MAX)
+
+/* The IO that writes this page back is charged to the wb's io cgroup (the bio's blkcg). */
+void wbc_init_bio(struct writeback_control *wbc, struct bio *bio);
+/* Per page/block added to a writeback bio: feeds the foreign-owner vote (Linux < 5.3: wbc_account_io). */
+void wbc_account_cgroup_owner(struct writeback_control *wbc, struct page *page, size_t bytes);
+/* Attach wbc to inode for one writeback round (takes a wb reference) and drop i_lock. */
+void wbc_attach_and_unlock_inode(struct writeback_control *wbc, struct inode *inode);
+/* Same for fsync-style callers that do not hold i_lock. */
+void wbc_attach_fdatawrite_inode(struct writeback_control *wbc, struct inode *inode);
+/* End of the round: decide the foreign-owner vote, drop the wb reference. */
+void wbc_detach_inode(struct writeback_control *wbc);
+
+/* ---------------------------------------------------------------- flusher entry points */
+/* Ask every wb of every bdi with dirty IO to write everything (sync, vmscan). */
+void wakeup_flusher_threads(enum wb_reason reason);
+void wakeup_flusher_threads_bdi(struct backing_dev_info *bdi, enum wb_reason reason);
+/* Start writeback of sb's dirty inodes (tagged, WB_SYNC_NONE) and wait for the work. */
+void writeback_inodes_sb(struct super_block *sb, enum wb_reason reason);
+/* Data integrity writeback of every dirty inode of sb, waited for (sync(2)'s core). */
+void sync_inodes_sb(struct super_block *sb);
+/* Write one inode (and wait if sync): eviction, fsync of metadata. */
+int write_inode_now(struct inode *inode, int sync);
+int sync_inode_metadata(struct inode *inode, int wait);
+/* Remove the inode from its wb's lists (eviction). */
+void inode_io_list_del(struct inode *inode);
+/* Wait until no flusher is writing the inode (I_SYNC clear). */
+void inode_wait_for_writeback(struct inode *inode);
+/* Called at the first start/last end of writeback of a mapping's pages. */
+void sb_mark_inode_writeback(struct inode *inode);
+void sb_clear_inode_writeback(struct inode *inode);
+
+/* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
+extern int dirty_background_ratio;          /* percent of dirtyable memory, default 10 */
+extern unsigned long dirty_background_bytes;
+extern int vm_dirty_ratio;                  /* default 20 */
+extern unsigned long vm_dirty_bytes;
+extern unsigned int dirty_writeback_interval; /* centiseconds, default 500 */
+extern unsigned int dirty_expire_interval;    /* centiseconds, default 3000 */
+extern unsigned int dirtytime_expire_interval; /* seconds, default 43200 */
+
+/* Pages that could become dirty (free + file cache), the base of the ratio limits (4.2). */
+unsigned long global_dirtyable_memory(void);
+/* Global background and hard thresholds in pages (4.3). */
+void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
+/* Should background writeback of wb continue (2.12)? */
+bool wb_over_bg_thresh(struct bdi_writeback *wb);
+/* Refresh wb's write bandwidth estimate if BANDWIDTH_INTERVAL has passed (3.2). */
+void wb_update_bandwidth(struct bdi_writeback *wb);
+/* Reset the bandwidth checkpoints of a wb that was idle, before it starts writing again. */
+void wb_bandwidth_estimate_start(struct bdi_writeback *wb);
+
+/* Pages written back per task pause before balance_dirty_pages is consulted (5.6). */
+extern unsigned long ratelimit_pages;
+void writeback_set_ratelimit(void);
+void page_writeback_init(void);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * Backing devices and writeback contexts: creation, registration, the flusher workqueue,
+ * counters, wakeups and the inode <-> wb association (shared/spec/writeback.md 1).
+ */
+#include <cgwb/backing-dev.h>
+#include <cgwb/fs.h>
+#include <cgwb/blkdev.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/printk.h>
+#include <cgwb/bug.h>
+
+struct workqueue_struct *bdi_wq;
+struct backing_dev_info noop_backing_dev_info;
+static LIST_HEAD(bdi_list);
+static DEFINE_SPINLOCK(bdi_lock);
+static u64 bdi_id_cursor;
+static unsigned long wb_id_cursor;
+
+void wb_workfn(struct work_struct *work);
+void wb_update_bandwidth_workfn(struct work_struct *work);
+
+static void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
+{
+	memset(wb, 0, sizeof(*wb));
+	wb->bdi = bdi;
+	wb->last_old_flush = jiffies;
+	spin_lock_init(&wb->list_lock);
+	wb->list_lock.name = "wb->list_lock";
+	INIT_LIST_HEAD(&wb->b_dirty);
+	INIT_LIST_HEAD(&wb->b_io);
+	INIT_LIST_HEAD(&wb->b_more_io);
+	INIT_LIST_HEAD(&wb->b_dirty_time);
+	INIT_LIST_HEAD(&wb->b_attached);
+	wb->bw_time_stamp = jiffies;
+	wb->write_bandwidth = INIT_BW;
+	wb->avg_write_bandwidth = INIT_BW;
+	wb->dirty_ratelimit = INIT_BW;
+	wb->balanced_dirty_ratelimit = INIT_BW;
+	spin_lock_init(&wb->work_lock);
+	wb->work_lock.name = "wb->work_lock";
+	INIT_LIST_HEAD(&wb->work_list);
+	INIT_DELAYED_WORK(&wb->dwork, wb_workfn);
+	INIT_DELAYED_WORK(&wb->bw_dwork, wb_update_bandwidth_workfn);
+	INIT_LIST_HEAD(&wb->bdi_node);
+	INIT_LIST_HEAD(&wb->memcg_node);
+	INIT_LIST_HEAD(&wb->blkcg_node);
+	INIT_LIST_HEAD(&wb->offline_node);
+	wb->id = wb_id_cursor++;
+}
+
+static void bdi_init(struct backing_dev_info *bdi)
+{
+	memset(bdi, 0, sizeof(*bdi));
+	INIT_LIST_HEAD(&bdi->bdi_list);
+	INIT_LIST_HEAD(&bdi->wb_list);
+	init_rwsem(&bdi->wb_switch_rwsem);
+	bdi->min_ratio = 0;
+	bdi->max_ratio = 100;
+	bdi->refcnt = 1;
+	wb_init(&bdi->wb, bdi);
+	list_add(&bdi->wb.bdi_node, &bdi->wb_list);
+}
+
+struct backing_dev_info *bdi_alloc(void)
+{
+	struct backing_dev_info *bdi = kmalloc(sizeof(*bdi), GFP_KERNEL);
+
+	if (!bdi)
+		return NULL;
+	bdi_init(bdi);
+	bdi->capabilities = BDI_CAP_WRITEBACK | BDI_CAP_WRITEBACK_ACCT;
+	return bdi;
+}
+
+int bdi_register(struct backing_dev_info *bdi, const char *fmt, ...)
+{
+	unsigned long flags;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(bdi->dev_name, sizeof(bdi->dev_name), fmt, ap);
+	va_end(ap);
+	spin_lock_irqsave(&bdi_lock, flags);
+	bdi->id = ++bdi_id_cursor;
+	list_add_tail(&bdi->bdi_list, &bdi_list);
+	bdi->wb.state |= 1UL << WB_registered;
+	spin_unlock_irqrestore(&bdi_lock, flags);
+	return 0;
+}
+
+/* Stop accepting work and let the flushers drain: the device is going away. */
+void bdi_unregister(struct backing_dev_info *bdi)
+{
+	struct bdi_writeback *wb;
+	unsigned long flags;
+
+	spin_lock_irqsave(&bdi_lock, flags);
+	list_del_init(&bdi->bdi_list);
+	spin_unlock_irqrestore(&bdi_lock, flags);
+	list_for_each_entry(wb, &bdi->wb_list, bdi_node) {
+		spin_lock_irqsave(&wb->work_lock, flags);
+		wb->state &= ~(1UL << WB_registered);
+		spin_unlock_irqrestore(&wb->work_lock, flags);
+		/* run it once more so queued works are completed, then stop it */
+		mod_delayed_work(bdi_wq, &wb->dwork, 0);
+		flush_delayed_work(&wb->dwork);
+		cancel_delayed_work_sync(&wb->dwork);
+		cancel_delayed_work_sync(&wb->bw_dwork);
+	}
+}
+
+void bdi_put(struct backing_dev_info *bdi)
+{
+	if (--bdi->refcnt == 0 && bdi != &noop_backing_dev_info)
+		kfree(bdi);
+}
+
+void for_each_bdi(void (*fn)(struct backing_dev_info *, void *), void *arg)
+{
+	struct backing_dev_info *bdi, *tmp;
+
+	list_for_each_entry_safe(bdi, tmp, &bdi_list, bdi_list)
+		fn(bdi, arg);
+}
+
+struct backing_dev_info *bdi_get_by_id(u64 id)
+{
+	struct backing_dev_info *bdi;
+
+	list_for_each_entry(bdi, &bdi_list, bdi_list)
+		if (bdi->id == id)
+			return bdi;
+	return NULL;
+}
+
+bool bdi_has_dirty_io(struct backing_dev_info *bdi)
+{
+	return READ_ONCE(bdi->tot_write_bandwidth) != 0;
+}
+
+void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	s64 v = wb->stat[item] + delta;
+	if (WARN_ON_ONCE(v < 0))
+		v = 0;
+	wb->stat[item] = v;
+	local_irq_restore(flags);
+}
+
+void wb_wakeup(struct bdi_writeback *wb)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wb->work_lock, flags);
+	if (wb->state & (1UL << WB_registered))
+		mod_delayed_work(bdi_wq, &wb->dwork, 0);
+	spin_unlock_irqrestore(&wb->work_lock, flags);
+}
+
+void wb_wakeup_delayed(struct bdi_writeback *wb)
+{
+	unsigned long timeout = msecs_to_jiffies((unsigned long)dirty_writeback_interval * 10);
+	unsigned long flags;
+
+	spin_lock_irqsave(&wb->work_lock, flags);
+	/* queue_delayed_work keeps an earlier arming: a late dirtier never postpones it */
+	if (wb->state & (1UL << WB_registered))
+		queue_delayed_work(bdi_wq, &wb->dwork, timeout);
+	spin_unlock_irqrestore(&wb->work_lock, flags);
+}
+
+struct bdi_writeback *inode_to_wb(const struct inode *inode)
+{
+	struct bdi_writeback *wb = READ_ONCE(inode->i_wb);
+
+	return wb ? wb : &inode_to_bdi((struct inode *)inode)->wb;
+}
+
+void inode_attach_wb(struct inode *inode, struct page *page)
+{
+	(void)page; /* the page's memory cgroup picks the wb once cgroup writeback exists */
+	if (!inode->i_wb)
+		inode->i_wb = &inode_to_bdi(inode)->wb;
+}
+
+void inode_detach_wb(struct inode *inode)
+{
+	if (inode->i_wb) {
+		wb_put(inode->i_wb);
+		inode->i_wb = NULL;
+	}
+}
+
+static bool wb_is_root(const struct bdi_writeback *wb)
+{
+	return wb == &wb->bdi->wb;
+}
+
+void wb_get(struct bdi_writeback *wb)
+{
+	if (!wb_is_root(wb))
+		wb->refcnt++;
+}
+
+bool wb_tryget(struct bdi_writeback *wb)
+{
+	if (wb_is_root(wb))
+		return true;
+	if (wb->dying || wb->refcnt <= 0)
+		return false;
+	wb->refcnt++;
+	return true;
+}
+
+void wb_put(struct bdi_writeback *wb)
+{
+	if (wb_is_root(wb))
+		return;
+	BUG_ON(wb->refcnt <= 0);
+	wb->refcnt--;
+}
+
+void backing_dev_init(void)
+{
+	bdi_wq = alloc_workqueue("writeback", WQ_UNBOUND | WQ_MEM_RECLAIM, 256);
+	BUG_ON(!bdi_wq);
+	bdi_init(&noop_backing_dev_info);
+	strlcpy(noop_backing_dev_info.dev_name, "noop", sizeof(noop_backing_dev_info.dev_name));
+	noop_backing_dev_info.capabilities = 0;
+}

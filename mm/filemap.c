@@ -1,0 +1,584 @@
+/*
+ * The page cache: lookup and insertion of file pages, page locks and waits, reads through
+ * the cache with sequential readahead, buffered writes, and waiting for a mapping's
+ * writeback. The state changes of dirty/writeback pages are in page-writeback.c.
+ */
+#include <cgwb/pagemap.h>
+#include <cgwb/fs.h>
+#include <cgwb/writeback.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/vmstat.h>
+#include <cgwb/sched.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include <cgwb/bug.h>
+#include <cgwb/vmscan.h>
+
+#define PAGE_WAIT_TABLE_BITS 6
+#define RA_INITIAL_PAGES 8     /* 32 KiB */
+#define RA_MAX_PAGES 64        /* 256 KiB */
+
+static wait_queue_head_t page_wait_table[1 << PAGE_WAIT_TABLE_BITS];
+
+void filemap_init(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(page_wait_table); i++)
+		init_waitqueue_head(&page_wait_table[i]);
+}
+
+static wait_queue_head_t *page_waitqueue(struct page *page)
+{
+	return &page_wait_table[(page_to_pfn(page) * 0x9e3779b9UL >> 7) &
+				((1 << PAGE_WAIT_TABLE_BITS) - 1)];
+}
+
+void address_space_init(struct address_space *mapping, struct inode *host)
+{
+	memset(mapping, 0, sizeof(*mapping));
+	mapping->host = host;
+	xa_init(&mapping->i_pages);
+	mapping->gfp_mask = GFP_KERNEL;
+	INIT_LIST_HEAD(&mapping->private_list);
+}
+
+int filemap_check_errors(struct address_space *mapping)
+{
+	int err = READ_ONCE(mapping->wb_err);
+
+	if (err)
+		mapping->wb_err = 0;
+	return err;
+}
+
+/* ---------------------------------------------------------------- locks and waits */
+
+bool trylock_page(struct page *page)
+{
+	return !TestSetPageLocked(page);
+}
+
+void lock_page(struct page *page)
+{
+	if (!trylock_page(page))
+		wait_event(*page_waitqueue(page), trylock_page(page));
+}
+
+int lock_page_killable(struct page *page)
+{
+	if (trylock_page(page))
+		return 0;
+	return wait_event_killable(*page_waitqueue(page), trylock_page(page));
+}
+
+void wake_up_page(struct page *page)
+{
+	wait_queue_head_t *wq = page_waitqueue(page);
+
+	smp_mb();
+	if (waitqueue_active(wq))
+		wake_up_all(wq);
+}
+
+/* May run in interrupt context (read completion). */
+void unlock_page(struct page *page)
+{
+	if (!TestClearPageLocked(page))
+		panic("unlock_page: page %lu not locked", page->index);
+	wake_up_page(page);
+}
+
+void wait_on_page_locked(struct page *page)
+{
+	if (PageLocked(page))
+		wait_event(*page_waitqueue(page), !PageLocked(page));
+}
+
+void wait_on_page_writeback(struct page *page)
+{
+	if (PageWriteback(page))
+		wait_event(*page_waitqueue(page), !PageWriteback(page));
+}
+
+/* ---------------------------------------------------------------- lookup and insertion */
+
+struct page *find_get_page(struct address_space *mapping, pgoff_t index)
+{
+	unsigned long flags;
+	struct page *page;
+
+	xa_lock_irqsave(&mapping->i_pages, flags);
+	page = xa_load(&mapping->i_pages, index);
+	if (page)
+		get_page(page);
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	return page;
+}
+
+struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
+{
+	for (;;) {
+		struct page *page = find_get_page(mapping, index);
+
+		if (!page)
+			return NULL;
+		lock_page(page);
+		if (page->mapping == mapping && page->index == index)
+			return page;
+		/* truncated while we waited for the lock */
+		unlock_page(page);
+		put_page(page);
+	}
+}
+
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index,
+			  gfp_t gfp)
+{
+	unsigned long flags;
+	int err;
+
+	BUG_ON(!PageLocked(page));
+	get_page(page); /* the cache's reference */
+	page->mapping = mapping;
+	page->index = index;
+	xa_lock_irqsave(&mapping->i_pages, flags);
+	err = xa_insert(&mapping->i_pages, index, page, GFP_ATOMIC);
+	if (!err) {
+		mapping->nrpages++;
+		mod_page_state(page, NR_FILE_PAGES, 1);
+	}
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	if (err) {
+		page->mapping = NULL;
+		put_page(page);
+		return err;
+	}
+	(void)gfp; /* the page is charged to the current task's memory cgroup here */
+	lru_cache_add(page, mapping);
+	return 0;
+}
+
+struct page *find_or_create_page(struct address_space *mapping, pgoff_t index, gfp_t gfp)
+{
+	for (;;) {
+		struct page *page = find_lock_page(mapping, index);
+		int err;
+
+		if (page)
+			return page;
+		page = alloc_page(gfp);
+		if (!page)
+			return ERR_PTR(-ENOMEM);
+		SetPageLocked(page);
+		err = add_to_page_cache_lru(page, mapping, index, gfp);
+		put_page(page); /* the cache holds it now, or it goes away */
+		if (!err) {
+			get_page(page);
+			return page;
+		}
+		ClearPageLocked(page);
+		if (err != -EEXIST)
+			return ERR_PTR(err);
+	}
+}
+
+/* Remove a locked page from its mapping. i_pages lock held. */
+static void __delete_from_page_cache(struct page *page, struct address_space *mapping)
+{
+	xa_erase(&mapping->i_pages, page->index);
+	mapping->nrpages--;
+	mod_page_state(page, NR_FILE_PAGES, -1);
+	page->mapping = NULL;
+}
+
+void delete_from_page_cache(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+	unsigned long flags;
+
+	BUG_ON(!PageLocked(page));
+	BUG_ON(PageWriteback(page));
+	if (!mapping)
+		return;
+	if (PageDirty(page))
+		cancel_dirty_page(page);
+	lru_cache_del(page);
+	xa_lock_irqsave(&mapping->i_pages, flags);
+	__delete_from_page_cache(page, mapping);
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	put_page(page); /* the cache's reference */
+}
+
+unsigned int find_get_pages_tag(struct address_space *mapping, pgoff_t *start, pgoff_t end,
+				xa_mark_t tag, unsigned int nr, struct page **pages)
+{
+	unsigned long flags, index = *start;
+	unsigned int n = 0;
+	struct page *page;
+
+	if (index > end)
+		return 0;
+	xa_lock_irqsave(&mapping->i_pages, flags);
+	while (n < nr && (page = xa_find(&mapping->i_pages, &index, end, tag)) != NULL) {
+		get_page(page);
+		pages[n++] = page;
+		if (index == end || index == ~0UL) {
+			index = end;
+			break;
+		}
+		index++;
+	}
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	/* past the last page returned; past end when the range is exhausted */
+	*start = n ? pages[n - 1]->index + 1 : end + 1;
+	if (!*start)
+		*start = ~0UL; /* wrapped at the top of the index space */
+	return n;
+}
+
+unsigned int find_get_pages_range(struct address_space *mapping, pgoff_t *start, pgoff_t end,
+				  unsigned int nr, struct page **pages)
+{
+	return find_get_pages_tag(mapping, start, end, XA_PRESENT, nr, pages);
+}
+
+/* ---------------------------------------------------------------- reading */
+
+static int read_page_sync(struct file *file, struct address_space *mapping, struct page *page)
+{
+	int err = mapping->a_ops->read_folio(file, page);
+
+	if (err)
+		return err;
+	wait_on_page_locked(page);
+	return PageUptodate(page) ? 0 : -EIO;
+}
+
+struct page *read_mapping_page(struct address_space *mapping, pgoff_t index, struct file *file)
+{
+	struct page *page = find_or_create_page(mapping, index, mapping->gfp_mask);
+	int err;
+
+	if (IS_ERR(page))
+		return page;
+	if (PageUptodate(page)) {
+		unlock_page(page);
+		return page;
+	}
+	err = read_page_sync(file, mapping, page);
+	if (err) {
+		put_page(page);
+		return ERR_PTR(err);
+	}
+	return page;
+}
+
+/*
+ * Start reads of the missing pages in [index, index + nr) (clipped to the file), through
+ * ->readahead in one batch when the filesystem has it.
+ */
+static void do_page_cache_ra(struct file *file, struct address_space *mapping, pgoff_t index,
+			     unsigned int nr)
+{
+	struct inode *inode = mapping->host;
+	pgoff_t end_index = (pgoff_t)((inode->i_size - 1) >> PAGE_SHIFT);
+	struct page *pages[RA_MAX_PAGES];
+	unsigned int n = 0;
+
+	if (!inode->i_size)
+		return;
+	nr = min(nr, (unsigned int)RA_MAX_PAGES);
+	for (pgoff_t i = index; i < index + nr && i <= end_index; i++) {
+		struct page *page = find_get_page(mapping, i);
+		if (page) {
+			put_page(page);
+			break; /* stop at the first cached page: the rest is likely cached too */
+		}
+		page = alloc_page(mapping->gfp_mask | __GFP_NOWARN);
+		if (!page)
+			break;
+		SetPageLocked(page);
+		if (add_to_page_cache_lru(page, mapping, i, mapping->gfp_mask)) {
+			ClearPageLocked(page);
+			put_page(page);
+			break;
+		}
+		pages[n++] = page;
+	}
+	if (!n)
+		return;
+	if (mapping->a_ops->readahead) {
+		struct readahead_control ractl = {
+			.file = file, .mapping = mapping, .index = index, .nr_pages = n, .pages = pages,
+		};
+		mapping->a_ops->readahead(&ractl);
+	} else {
+		for (unsigned int i = 0; i < n; i++)
+			mapping->a_ops->read_folio(file, pages[i]);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		put_page(pages[i]);
+}
+
+/* Sequential readahead: the window doubles while the reader keeps going forward. */
+static void page_cache_readahead(struct file *file, struct address_space *mapping, pgoff_t index,
+				 unsigned long req_pages)
+{
+	struct file_ra_state *ra = &file->f_ra;
+	bool sequential = index == ra->prev_index + 1 || index == ra->start + ra->size ||
+			  (index == 0 && ra->size == 0);
+	unsigned int size;
+
+	if (sequential && ra->size)
+		size = min(ra->size * 2, (unsigned int)RA_MAX_PAGES);
+	else
+		size = RA_INITIAL_PAGES;
+	size = max(size, (unsigned int)min(req_pages, (unsigned long)RA_MAX_PAGES));
+	ra->start = index;
+	ra->size = size;
+	ra->async_size = size / 2;
+	do_page_cache_ra(file, mapping, index, size);
+}
+
+ssize_t generic_file_read(struct file *file, char *buf, size_t len, loff_t *ppos)
+{
+	struct address_space *mapping = file->f_mapping;
+	struct inode *inode = mapping->host;
+	loff_t pos = *ppos;
+	size_t done = 0;
+	int err = 0;
+
+	while (done < len) {
+		loff_t isize = inode->i_size;
+		if (pos >= isize)
+			break;
+		pgoff_t index = (pgoff_t)(pos >> PAGE_SHIFT);
+		size_t offset = (size_t)(pos & (PAGE_SIZE - 1));
+		size_t n = min(PAGE_SIZE - offset, len - done);
+		n = (size_t)min((loff_t)n, isize - pos);
+
+		struct page *page = find_get_page(mapping, index);
+		if (!page) {
+			page_cache_readahead(file, mapping, index,
+					     DIV_ROUND_UP(len - done + offset, PAGE_SIZE));
+			page = find_get_page(mapping, index);
+		} else if (index == file->f_ra.start + file->f_ra.size - file->f_ra.async_size &&
+			   file->f_ra.size) {
+			/* reached the trigger page: start the next window ahead of the reader */
+			page_cache_readahead(file, mapping, file->f_ra.start + file->f_ra.size,
+					     file->f_ra.size);
+		}
+		if (!page) {
+			page = read_mapping_page(mapping, index, file);
+			if (IS_ERR(page)) {
+				err = (int)PTR_ERR(page);
+				break;
+			}
+		} else if (!PageUptodate(page)) {
+			if (lock_page_killable(page)) {
+				put_page(page);
+				err = -EINTR;
+				break;
+			}
+			if (!PageUptodate(page)) {
+				if (page->mapping != mapping) {
+					/* truncated: look again */
+					unlock_page(page);
+					put_page(page);
+					continue;
+				}
+				err = read_page_sync(file, mapping, page);
+			} else {
+				unlock_page(page);
+			}
+			if (err) {
+				put_page(page);
+				break;
+			}
+		}
+		memcpy(buf + done, (char *)page_address(page) + offset, n);
+		mark_page_accessed(page);
+		put_page(page);
+		file->f_ra.prev_index = index;
+		done += n;
+		pos += (loff_t)n;
+		if (signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+	}
+	*ppos = pos;
+	return done ? (ssize_t)done : err;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+ssize_t generic_perform_write(struct file *file, const char *buf, size_t len, loff_t pos)
+{
+	struct address_space *mapping = file->f_mapping;
+	const struct address_space_operations *a_ops = mapping->a_ops;
+	size_t done = 0;
+	int err = 0;
+
+	while (done < len) {
+		size_t offset = (size_t)(pos & (PAGE_SIZE - 1));
+		unsigned int bytes = (unsigned int)min(PAGE_SIZE - offset, len - done);
+		struct page *page;
+		void *fsdata = NULL;
+
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+		err = a_ops->write_begin(file, mapping, pos, bytes, &page, &fsdata);
+		if (err)
+			break;
+		memcpy((char *)page_address(page) + offset, buf + done, bytes);
+		int copied = a_ops->write_end(file, mapping, pos, bytes, bytes, page, fsdata);
+		if (copied < 0) {
+			err = copied;
+			break;
+		}
+		done += (size_t)copied;
+		pos += copied;
+		balance_dirty_pages_ratelimited(mapping);
+	}
+	return done ? (ssize_t)done : err;
+}
+
+ssize_t generic_file_write(struct file *file, const char *buf, size_t len, loff_t *ppos)
+{
+	struct inode *inode = file->f_mapping->host;
+	loff_t pos;
+	ssize_t written;
+
+	if (!len)
+		return 0;
+	down_write(&inode->i_rwsem);
+	pos = (file->f_flags & O_APPEND) ? inode->i_size : *ppos;
+	if (pos >= inode->i_sb->s_maxbytes) {
+		up_write(&inode->i_rwsem);
+		return -EFBIG;
+	}
+	len = (size_t)min((loff_t)len, inode->i_sb->s_maxbytes - pos);
+	inode->i_mtime = inode->i_ctime = current_time(inode);
+	mark_inode_dirty_sync(inode);
+	written = generic_perform_write(file, buf, len, pos);
+	up_write(&inode->i_rwsem);
+	if (written > 0) {
+		*ppos = pos + written;
+		if (file->f_flags & O_DSYNC) {
+			int err = vfs_fsync_range(file, pos, pos + written - 1, 0);
+			if (err)
+				return err;
+		}
+	}
+	return written;
+}
+
+int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+		       unsigned int len, struct page **pagep, void **fsdata)
+{
+	pgoff_t index = (pgoff_t)(pos >> PAGE_SHIFT);
+	struct page *page = find_or_create_page(mapping, index, mapping->gfp_mask);
+
+	(void)file;
+	(void)fsdata;
+	if (IS_ERR(page))
+		return (int)PTR_ERR(page);
+	if (!PageUptodate(page) && len != PAGE_SIZE) {
+		/* no backing store: what is not written is zero */
+		size_t from = (size_t)(pos & (PAGE_SIZE - 1));
+		char *addr = page_address(page);
+		memset(addr, 0, from);
+		memset(addr + from + len, 0, PAGE_SIZE - from - len);
+	}
+	*pagep = page;
+	return 0;
+}
+
+int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+		     unsigned int len, unsigned int copied, struct page *page, void *fsdata)
+{
+	struct inode *inode = mapping->host;
+	loff_t last = pos + copied;
+
+	(void)file;
+	(void)len;
+	(void)fsdata;
+	SetPageUptodate(page);
+	if (last > inode->i_size)
+		inode->i_size = last;
+	set_page_dirty(page);
+	unlock_page(page);
+	put_page(page);
+	return (int)copied;
+}
+
+/* ---------------------------------------------------------------- writeback of a mapping */
+
+int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end)
+{
+	struct writeback_control wbc = {
+		.sync_mode = WB_SYNC_ALL,
+		.nr_to_write = LONG_MAX,
+		.range_start = start,
+		.range_end = end,
+	};
+	int ret;
+
+	if (!mapping->host || !bdi_cap_writeback(inode_to_bdi(mapping->host)))
+		return 0;
+	/* the IO goes to the inode's wb (its io cgroup), whoever asks for it (2.9) */
+	wbc_attach_fdatawrite_inode(&wbc, mapping->host);
+	ret = do_writepages(mapping, &wbc);
+	wbc_detach_inode(&wbc);
+	return ret;
+}
+
+int filemap_fdatawrite(struct address_space *mapping)
+{
+	return filemap_fdatawrite_range(mapping, 0, LLONG_MAX);
+}
+
+int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end)
+{
+	pgoff_t index = (pgoff_t)(start >> PAGE_SHIFT);
+	pgoff_t last = (pgoff_t)(end >> PAGE_SHIFT);
+	struct page *pages[16];
+	unsigned int n;
+
+	while (index <= last &&
+	       (n = find_get_pages_tag(mapping, &index, last, PAGECACHE_TAG_WRITEBACK, 16, pages))) {
+		for (unsigned int i = 0; i < n; i++) {
+			wait_on_page_writeback(pages[i]);
+			put_page(pages[i]);
+		}
+		if (index == ~0UL)
+			break;
+	}
+	return filemap_check_errors(mapping);
+}
+
+int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end)
+{
+	int err = filemap_fdatawrite_range(mapping, start, end);
+	int err2 = filemap_fdatawait_range(mapping, start, end);
+
+	return err ? err : err2;
+}
+
+int generic_file_fsync(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	struct inode *inode = file->f_mapping->host;
+	int err = filemap_write_and_wait_range(inode->i_mapping, start, end);
+	int err2;
+
+	if (err)
+		return err;
+	down_write(&inode->i_rwsem);
+	err2 = sync_inode_metadata(inode, 1);
+	up_write(&inode->i_rwsem);
+	(void)datasync;
+	return err2;
+}
