@@ -24,11 +24,19 @@ all: deps kernel iso
 PORTABLE_SRCS := \
 	kernel/printk.c kernel/bug.c kernel/spinlock.c kernel/wait.c kernel/completion.c \
 	kernel/mutex.c kernel/timer.c kernel/sleep.c kernel/workqueue.c kernel/task.c \
-	kernel/lib/string_ext.c kernel/lib/errname.c \
+	kernel/lib/string_ext.c kernel/lib/errname.c kernel/lib/xarray.c \
 	mm/page_alloc.c mm/slab.c \
 	cg/cgroup.c \
 	fs/file.c fs/chrdev.c \
-	$(wildcard kernel/shell/lang/*.c)
+	mm/vmstat.c mm/backing-dev.c mm/page-writeback.c mm/filemap.c mm/truncate.c mm/vmscan.c \
+	fs/fs-writeback.c fs/flusher.c fs/cgroup-writeback.c fs/buffer.c fs/block_dev.c fs/sync.c \
+	fs/dcache.c fs/inode.c fs/super.c fs/namespace.c fs/namei.c fs/namei_ops.c fs/rename.c \
+	fs/open.c fs/read_write.c fs/stat.c fs/fs_struct.c fs/libfs.c fs/devfs.c fs/init.c \
+	$(wildcard fs/ramfs/*.c fs/pseudo/*.c fs/proc/*.c fs/sysfs/*.c) \
+	$(wildcard fs/ext2/*.c) \
+	$(wildcard kernel/shell/lang/*.c) \
+	$(wildcard drivers/block/*.c) $(wildcard drivers/virtio/virtio_ring.c) \
+	$(wildcard kernel/lib/sha256.c)
 
 KERNEL_ONLY_SRCS := \
 	boot/multiboot2.S boot/entry.S \
@@ -36,7 +44,9 @@ KERNEL_ONLY_SRCS := \
 	kernel/main.c kernel/meminit.c kernel/multiboot.c kernel/cmdline.c kernel/console.c \
 	kernel/sched.c kernel/panic.c kernel/ksyms.c kernel/selftest.c kernel/reboot.c \
 	kernel/lib/string.c kernel/lib/vsprintf.c \
-	$(wildcard kernel/shell/*.c)
+	$(wildcard kernel/shell/*.c) \
+	$(wildcard drivers/pci/*.c) \
+	$(filter-out drivers/virtio/virtio_ring.c,$(wildcard drivers/virtio/*.c))
 
 KERNEL_SRCS := $(PORTABLE_SRCS) $(KERNEL_ONLY_SRCS)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/%.o,$(KERNEL_SRCS))
@@ -105,10 +115,20 @@ run: all
 debug: all
 	scripts/run-qemu --iso $(BUILD)/cgwb.iso --gdb $(QEMU_ARGS)
 
+test: deps
+	$(Q)MAKE="$(MAKE)" scripts/run-tests
+
+# Only the QEMU system tests (T=name runs one): quicker while working on the kernel.
+test-system: all
+	$(Q)tests/system/run $(T)
+
+bench: all
+	$(Q)scripts/bench/run
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all kernel iso deps run debug clean test bench
+.PHONY: all kernel iso deps run debug clean test test-system bench
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)

@@ -1,18 +1,41 @@
 /*
- * Character devices (/dev/null, /dev/zero, /dev/urandom, /dev/console, ...) and path
- * opening. Until a filesystem is mounted, paths resolve only under /dev.
+ * Character devices (/dev/null, /dev/zero, /dev/urandom, /dev/console, ...): a registry by
+ * name, each with a device number (Linux's for the well-known ones, misc numbers for the
+ * rest) under which devfs creates its /dev node. Opening such a node goes through
+ * def_chr_fops, which switches the file to the device's operations.
  */
 #include <cgwb/fs.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/spinlock.h>
 #include <cgwb/jiffies.h>
+#include "vfs.h"
 
 #define MAX_CHRDEVS 32
+#define MISC_MAJOR 10
+#define MISC_DYNAMIC_FIRST 64
 
 static const struct char_device *chrdevs[MAX_CHRDEVS];
+static dev_t chrdev_numbers[MAX_CHRDEVS];
 static unsigned int nr_chrdevs;
 static DEFINE_SPINLOCK(chrdev_lock);
+
+static const struct {
+	const char *name;
+	unsigned int major, minor;
+} well_known[] = {
+	{ "null", 1, 3 }, { "zero", 1, 5 }, { "full", 1, 7 }, { "random", 1, 8 },
+	{ "urandom", 1, 9 }, { "kmsg", 1, 11 }, { "tty", 5, 0 }, { "console", 5, 1 },
+	{ "ttyS0", 4, 64 },
+};
+
+static dev_t pick_devt(const char *name, unsigned int index)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(well_known); i++)
+		if (!strcmp(well_known[i].name, name))
+			return MKDEV(well_known[i].major, well_known[i].minor);
+	return MKDEV(MISC_MAJOR, MISC_DYNAMIC_FIRST + index);
+}
 
 int register_chrdev(const struct char_device *dev)
 {
@@ -25,9 +48,14 @@ int register_chrdev(const struct char_device *dev)
 	for (unsigned int i = 0; i < nr_chrdevs && !err; i++)
 		if (!strcmp(chrdevs[i]->name, dev->name))
 			err = -EEXIST;
-	if (!err)
-		chrdevs[nr_chrdevs++] = dev;
+	if (!err) {
+		chrdev_numbers[nr_chrdevs] = pick_devt(dev->name, nr_chrdevs);
+		chrdevs[nr_chrdevs] = dev;
+		WRITE_ONCE(nr_chrdevs, nr_chrdevs + 1);
+	}
 	spin_unlock_irqrestore(&chrdev_lock, flags);
+	if (!err)
+		devfs_add_chrdev(dev);
 	return err;
 }
 
@@ -39,32 +67,45 @@ const struct char_device *find_chrdev(const char *name)
 	return NULL;
 }
 
+const struct char_device *find_chrdev_by_dev(dev_t dev)
+{
+	for (unsigned int i = 0; i < READ_ONCE(nr_chrdevs); i++)
+		if (chrdev_numbers[i] == dev)
+			return chrdevs[i];
+	return NULL;
+}
+
+dev_t chrdev_devt(const struct char_device *dev)
+{
+	for (unsigned int i = 0; i < READ_ONCE(nr_chrdevs); i++)
+		if (chrdevs[i] == dev)
+			return chrdev_numbers[i];
+	return 0;
+}
+
 void for_each_chrdev(void (*fn)(const struct char_device *, void *), void *arg)
 {
 	for (unsigned int i = 0; i < READ_ONCE(nr_chrdevs); i++)
 		fn(chrdevs[i], arg);
 }
 
-struct file *filp_open(const char *path, unsigned int flags, umode_t mode)
+/* Opening a character special file: become the device's file. */
+static int chrdev_open(struct inode *inode, struct file *file)
 {
-	(void)mode;
-	if (!str_has_prefix(path, "/dev/"))
-		return ERR_PTR(-ENOENT);
-	const struct char_device *dev = find_chrdev(path + 5);
+	const struct char_device *dev = find_chrdev_by_dev(inode->i_rdev);
+
 	if (!dev)
-		return ERR_PTR(-ENOENT);
-	struct file *f = alloc_file(dev->fops, flags, dev->private_data);
-	if (!f)
-		return ERR_PTR(-ENOMEM);
-	if (dev->fops->open) {
-		int err = dev->fops->open(NULL, f);
-		if (err) {
-			fput(f);
-			return ERR_PTR(err);
-		}
-	}
-	return f;
+		return -ENXIO;
+	file->f_op = dev->fops;
+	file->private_data = dev->private_data;
+	if (dev->fops->open)
+		return dev->fops->open(inode, file);
+	return 0;
 }
+
+const struct file_operations def_chr_fops = {
+	.open = chrdev_open,
+};
 
 /* The memory devices. */
 static ssize_t null_read(struct file *f, char *buf, size_t len, loff_t *pos)
@@ -103,9 +144,24 @@ static ssize_t urandom_read(struct file *f, char *buf, size_t len, loff_t *pos)
 	return (ssize_t)len;
 }
 
-static const struct file_operations null_fops = { .read = null_read, .write = null_write };
-static const struct file_operations zero_fops = { .read = zero_read, .write = null_write };
-static const struct file_operations urandom_fops = { .read = urandom_read, .write = null_write };
+/* Seeking a stream of nothing, zeros or noise succeeds and goes nowhere (Linux's null_lseek). */
+static loff_t null_lseek(struct file *f, loff_t offset, int whence)
+{
+	(void)offset;
+	(void)whence;
+	f->f_pos = 0;
+	return 0;
+}
+
+static const struct file_operations null_fops = {
+	.read = null_read, .write = null_write, .llseek = null_lseek,
+};
+static const struct file_operations zero_fops = {
+	.read = zero_read, .write = null_write, .llseek = null_lseek,
+};
+static const struct file_operations urandom_fops = {
+	.read = urandom_read, .write = null_write, .llseek = null_lseek,
+};
 
 static const struct char_device mem_devices[] = {
 	{ .name = "null", .fops = &null_fops },

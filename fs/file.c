@@ -1,5 +1,5 @@
 /* Open file objects and reference counting. */
-#include <cgwb/file.h>
+#include <cgwb/fs.h>
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
@@ -47,6 +47,9 @@ void fput(struct file *file)
 		return;
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(file->f_inode, file);
+	/* the path goes last: release may still use the inode it pins */
+	if (file->f_path.dentry)
+		path_put(&file->f_path);
 	kfree(file);
 }
 

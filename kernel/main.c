@@ -11,6 +11,11 @@
 #include <cgwb/workqueue.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/fs.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/writeback.h>
+#include <cgwb/vmscan.h>
+#include <cgwb/ext2.h>
+#include <cgwb/pci.h>
 #include <cgwb/bug.h>
 #include "arch/x86.h"
 #include "arch/fw_cfg.h"
@@ -58,8 +63,18 @@ static int kernel_init(void *unused)
 
 	(void)unused;
 	workqueue_init();
+	/* the page cache and writeback, then the VFS before the disks appear */
+	filemap_init();
+	buffer_init();
+	backing_dev_init();
+	page_writeback_init();
+	vmscan_init();
+	bdev_init();
 	chrdev_init();
 	console_init();
+	vfs_init();
+	ext2_init();
+	pci_init();
 	pr_info("cmdline: %s\n", cmdline_full());
 	selftest_run(cmdline_get("cgwb.selftest"));
 

@@ -1,7 +1,7 @@
 /* Task state that does not depend on the platform scheduler (portable). */
 #include <cgwb/sched.h>
 #include <cgwb/cgroup.h>
-#include <cgwb/file.h>
+#include <cgwb/fs.h>
 #include "sched_internal.h"
 
 #define DIRTY_THROTTLE_INITIAL_PAUSE 32 /* 128 KiB in pages, as in Linux */
@@ -24,6 +24,7 @@ void task_exit_hook(struct task_struct *t)
 		t->files[fd] = NULL;
 		fput(f);
 	}
+	exit_fs(t);
 	cgroup_exit_task(t);
 }
 

@@ -10,6 +10,22 @@
 struct file;
 struct inode;
 struct dir_context;
+struct dentry;
+struct vfsmount;
+struct address_space;
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+};
+
+/* Sequential readahead state of an open file. */
+struct file_ra_state {
+	unsigned long start;       /* first page of the current window */
+	unsigned int size;         /* pages in the window */
+	unsigned int async_size;   /* start the next window when this many pages are left */
+	unsigned long prev_index;  /* last page read */
+};
 
 #define O_RDONLY 00
 #define O_WRONLY 01
@@ -19,6 +35,7 @@ struct dir_context;
 #define O_EXCL 0200
 #define O_TRUNC 01000
 #define O_APPEND 02000
+#define O_DSYNC 010000
 #define O_SYNC 04010000
 #define O_DIRECT 040000
 #define O_DIRECTORY 0200000
@@ -40,7 +57,9 @@ struct file_operations {
 struct file {
 	const struct file_operations *f_op;
 	struct inode *f_inode;
-	void *f_path_dentry;       /* the dentry it was opened through (VFS) */
+	struct path f_path;        /* how it was opened (VFS); empty for anonymous files */
+	struct address_space *f_mapping;
+	struct file_ra_state f_ra;
 	loff_t f_pos;
 	unsigned int f_flags;
 	int f_count;

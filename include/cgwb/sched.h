@@ -12,6 +12,7 @@
 
 struct cgroup;
 struct file;
+struct fs_struct;
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
@@ -53,6 +54,7 @@ struct task_struct {
 	struct cgroup *cgroup;         /* cgroup membership (root until moved) */
 	struct file *files[TASK_NR_FILES]; /* 0 stdin, 1 stdout, 2 stderr, ... */
 	void *shell;                   /* the shell that runs this task, if any */
+	struct fs_struct *fs;          /* working directory (NULL: the root) */
 
 	/* dirty throttling (mm/page-writeback.c) */
 	int nr_dirtied;

@@ -1,0 +1,80 @@
+/*
+ * The standard namespace: a rootfs (ramfs) at "/", with devtmpfs on /dev, proc on /proc,
+ * sysfs on /sys, debugfs on /sys/kernel/debug and tmpfs on /tmp; /mnt waits for a disk.
+ */
+#include <cgwb/fs.h>
+#include <cgwb/blkdev.h>
+#include <cgwb/printk.h>
+#include <cgwb/errno.h>
+#include <cgwb/bug.h>
+#include "vfs.h"
+#include "sysfs/sysfs.h"
+
+static bool vfs_ready;
+
+static const struct {
+	const char *dir;
+	umode_t mode;
+} root_dirs[] = {
+	{ "/dev", 0755 }, { "/proc", 0555 }, { "/sys", 0555 }, { "/tmp", 01777 }, { "/mnt", 0755 },
+};
+
+static const struct {
+	const char *type, *dir;
+} std_mounts[] = {
+	{ "devtmpfs", "/dev" }, { "proc", "/proc" }, { "sysfs", "/sys" },
+	{ "debugfs", "/sys/kernel/debug" }, { "tmpfs", "/tmp" },
+};
+
+static void add_disk_files(struct gendisk *disk, void *arg)
+{
+	(void)arg;
+	sysfs_add_disk(disk);
+	debugfs_add_bdi(disk->bdi);
+}
+
+void vfs_add_disk(struct gendisk *disk)
+{
+	if (!vfs_ready)
+		return; /* vfs_init() picks it up */
+	devfs_add_disk(disk);
+	add_disk_files(disk, NULL);
+}
+
+static void fix_mode(const char *name, umode_t mode)
+{
+	struct path path;
+
+	if (!kern_path(name, 0, &path)) {
+		struct inode *inode = path.dentry->d_inode;
+		inode->i_mode = (inode->i_mode & S_IFMT) | mode;
+		path_put(&path);
+	}
+}
+
+void vfs_init(void)
+{
+	int err;
+
+	init_ramfs_fs();
+	proc_init();
+	sysfs_init();
+	err = mount_root("rootfs");
+	if (err)
+		panic("VFS: cannot mount the root filesystem: %d", err);
+	for (size_t i = 0; i < ARRAY_SIZE(root_dirs); i++) {
+		err = do_mkdir(root_dirs[i].dir, root_dirs[i].mode);
+		if (err)
+			panic("VFS: cannot create %s: %d", root_dirs[i].dir, err);
+		fix_mode(root_dirs[i].dir, root_dirs[i].mode);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(std_mounts); i++) {
+		err = do_mount(std_mounts[i].type, std_mounts[i].dir, std_mounts[i].type, 0, NULL);
+		if (err)
+			panic("VFS: cannot mount %s on %s: %d", std_mounts[i].type, std_mounts[i].dir,
+			      err);
+	}
+	vfs_ready = true;
+	devfs_init();
+	for_each_disk(add_disk_files, NULL);
+}

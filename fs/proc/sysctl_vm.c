@@ -1,0 +1,197 @@
+/*
+ * /proc/sys/vm: the dirty-memory knobs and drop_caches, with Linux's ranges and side
+ * effects: a ratio and its bytes twin exclude each other (writing one zeroes the other),
+ * dirty limits refresh the writers' ratelimit, and a new writeback interval wakes the
+ * flushers so it applies at once.
+ */
+#include <cgwb/pseudofs.h>
+#include <cgwb/fs.h>
+#include <cgwb/writeback.h>
+#include <cgwb/vmscan.h>
+#include <cgwb/mm.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include "proc.h"
+
+/* One integer per write, surrounded by blanks at most (proc_dointvec's input). */
+static int parse_long(const char *buf, long min, long max, long *val)
+{
+	char tmp[32];
+	size_t len;
+	s64 v;
+
+	while (*buf == ' ' || *buf == '\t' || *buf == '\n')
+		buf++;
+	len = strcspn(buf, " \t\n");
+	if (!len || len >= sizeof(tmp) || buf[len + strspn(buf + len, " \t\n")])
+		return -EINVAL;
+	memcpy(tmp, buf, len);
+	tmp[len] = 0;
+	if (kstrtoll(tmp, 10, &v))
+		return -EINVAL;
+	if (v < min || v > max)
+		return -EINVAL;
+	*val = (long)v;
+	return 0;
+}
+
+static int show_int(struct seq_buf *s, void *private)
+{
+	return seq_printf(s, "%d\n", *(int *)private);
+}
+
+static int show_uint(struct seq_buf *s, void *private)
+{
+	return seq_printf(s, "%u\n", *(unsigned int *)private);
+}
+
+static int show_ulong(struct seq_buf *s, void *private)
+{
+	return seq_printf(s, "%lu\n", *(unsigned long *)private);
+}
+
+static int store_dirty_ratio(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 0, 100, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	if (v != vm_dirty_ratio) {
+		vm_dirty_ratio = (int)v;
+		vm_dirty_bytes = 0;
+		writeback_set_ratelimit();
+	}
+	return 0;
+}
+
+static int store_dirty_bytes(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 2 * (long)PAGE_SIZE, LONG_MAX, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	if ((unsigned long)v != vm_dirty_bytes) {
+		vm_dirty_bytes = (unsigned long)v;
+		vm_dirty_ratio = 0;
+		writeback_set_ratelimit();
+	}
+	return 0;
+}
+
+static int store_background_ratio(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 0, 100, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	dirty_background_ratio = (int)v;
+	dirty_background_bytes = 0;
+	writeback_set_ratelimit();
+	return 0;
+}
+
+static int store_background_bytes(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 1, LONG_MAX, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	dirty_background_bytes = (unsigned long)v;
+	dirty_background_ratio = 0;
+	writeback_set_ratelimit();
+	return 0;
+}
+
+static int store_writeback_centisecs(const char *buf, size_t len, void *private)
+{
+	unsigned int old = dirty_writeback_interval;
+	long v;
+	int err = parse_long(buf, 0, INT_MAX, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	dirty_writeback_interval = (unsigned int)v;
+	if (dirty_writeback_interval && dirty_writeback_interval != old)
+		wakeup_flusher_threads(WB_REASON_PERIODIC);
+	return 0;
+}
+
+static int store_expire_centisecs(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 0, INT_MAX, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	dirty_expire_interval = (unsigned int)v;
+	return 0;
+}
+
+static int store_drop_caches(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 1, 4, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	if (v & 1)
+		drop_pagecache();
+	if (v & 2) {
+		/* dentries pin inodes: drop them first, then the inodes they held */
+		while (prune_dcache(1024))
+			;
+		while (prune_icache(1024))
+			;
+	}
+	return 0;
+}
+
+struct vm_knob {
+	const char *name;
+	umode_t mode;
+	pseudo_show_t show;
+	pseudo_store_t store;
+	void *data;
+};
+
+static const struct vm_knob vm_knobs[] = {
+	{ "dirty_ratio", 0644, show_int, store_dirty_ratio, &vm_dirty_ratio },
+	{ "dirty_bytes", 0644, show_ulong, store_dirty_bytes, &vm_dirty_bytes },
+	{ "dirty_background_ratio", 0644, show_int, store_background_ratio, &dirty_background_ratio },
+	{ "dirty_background_bytes", 0644, show_ulong, store_background_bytes,
+	  &dirty_background_bytes },
+	{ "dirty_writeback_centisecs", 0644, show_uint, store_writeback_centisecs,
+	  &dirty_writeback_interval },
+	{ "dirty_expire_centisecs", 0644, show_uint, store_expire_centisecs,
+	  &dirty_expire_interval },
+	{ "drop_caches", 0200, NULL, store_drop_caches, NULL },
+};
+
+void proc_sys_vm_init(struct pseudo_node *root)
+{
+	struct pseudo_node *vm = pseudo_mkdir_p(root, "sys/vm");
+
+	if (IS_ERR(vm))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(vm_knobs); i++)
+		pseudo_create_file(vm, vm_knobs[i].name, vm_knobs[i].mode, vm_knobs[i].show,
+				   vm_knobs[i].store, vm_knobs[i].data);
+}

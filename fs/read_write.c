@@ -1,0 +1,67 @@
+/* Seeking, syncing and reading directories through an open file. */
+#include <cgwb/fs.h>
+#include <cgwb/errno.h>
+#include "vfs.h"
+
+loff_t generic_file_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct inode *inode = file->f_inode;
+	loff_t pos;
+
+	switch (whence) {
+	case SEEK_SET:
+		pos = offset;
+		break;
+	case SEEK_CUR:
+		pos = file->f_pos + offset;
+		break;
+	case SEEK_END:
+		pos = (inode ? inode->i_size : 0) + offset;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (pos < 0 || (inode && pos > inode->i_sb->s_maxbytes))
+		return -EINVAL;
+	if (pos != file->f_pos) {
+		file->f_pos = pos;
+		file->f_ra.prev_index = ~0UL; /* a seek breaks the sequential pattern */
+	}
+	return pos;
+}
+
+loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (!file->f_op || !file->f_op->llseek)
+		return -ESPIPE;
+	return file->f_op->llseek(file, offset, whence);
+}
+
+int vfs_fsync_range(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	if (!file->f_op || !file->f_op->fsync)
+		return -EINVAL;
+	return file->f_op->fsync(file, start, end, datasync);
+}
+
+int vfs_fsync(struct file *file, int datasync)
+{
+	return vfs_fsync_range(file, 0, LLONG_MAX, datasync);
+}
+
+int iterate_dir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *inode = file->f_inode;
+	int err;
+
+	if (!inode || !S_ISDIR(inode->i_mode) || !file->f_op->iterate)
+		return -ENOTDIR;
+	if (d_unhashed(file->f_path.dentry) && file->f_path.dentry->d_parent != file->f_path.dentry)
+		return -ENOENT; /* removed: Linux lists nothing at all */
+	down_read(&inode->i_rwsem);
+	ctx->pos = file->f_pos;
+	err = file->f_op->iterate(file, ctx);
+	file->f_pos = ctx->pos;
+	up_read(&inode->i_rwsem);
+	return err;
+}

@@ -1,0 +1,104 @@
+/*
+ * Pseudo filesystems (/proc, /sys, /sys/kernel/debug, cgroupfs): a tree of nodes that
+ * subsystems build and change at run time, shown through the VFS as directories, files
+ * and symlinks.
+ *
+ * Files. A readable file has a show() callback that prints its whole content into a
+ * seq_buf when the file is opened: reads then serve that snapshot, so a reader sees one
+ * consistent state however it splits its reads. A writable file has a store() callback,
+ * called once per write() with that write's bytes (NUL-terminated for convenience): it
+ * returns 0 (the write consumed everything) or -errno, which the writer gets back
+ * (echo 1 > file prints "Invalid argument" for -EINVAL). Opening for reading a file
+ * without show(), or for writing one without store(), fails with -EACCES.
+ *
+ * Directories. pseudo_mkdir() makes a plain directory. A directory given pseudo_dir_ops
+ * lets users mkdir/rmdir below it: mkdir(2) calls ops->mkdir, which creates the new
+ * directory with pseudo_mkdir() (and its files) and returns 0 or -errno; rmdir(2) calls
+ * ops->rmdir, which may refuse (-EBUSY) or tear its object down and return 0, after which
+ * the framework removes the directory node if the callback did not.
+ *
+ * Lifetimes. Callbacks run with the node "active"; pseudo_remove() unlinks a node and its
+ * subtree and waits until no callback of theirs runs, so on return the subsystem may free
+ * what private pointed to. Files left open on a removed node keep their snapshot for
+ * reading; writes fail with -ENODEV. Nodes are created and removed in process context.
+ *
+ * Example:
+ *	static int stat_show(struct seq_buf *s, void *private)
+ *	{
+ *		struct thing *t = private;
+ *		seq_printf(s, "count %lu\n", t->count);
+ *		return 0;
+ *	}
+ *	dir = pseudo_mkdir(pseudo_sysfs_root(), "thing");
+ *	pseudo_create_file(dir, "stat", 0444, stat_show, NULL, t);
+ */
+#ifndef CGWB_PSEUDOFS_H
+#define CGWB_PSEUDOFS_H
+
+#include <cgwb/types.h>
+#include <cgwb/compiler.h>
+
+typedef unsigned int umode_t;
+
+/* ---------------------------------------------------------------- seq_buf */
+/* A growable text buffer. Printing never fails; an allocation failure is remembered. */
+struct seq_buf {
+	char *buf;
+	size_t size;      /* allocated */
+	size_t len;       /* used */
+	int err;          /* -ENOMEM once growing failed (the content is then truncated) */
+};
+
+void seq_buf_init(struct seq_buf *s);
+void seq_buf_free(struct seq_buf *s);
+int seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
+int seq_vprintf(struct seq_buf *s, const char *fmt, va_list ap);
+int seq_puts(struct seq_buf *s, const char *str);
+int seq_putc(struct seq_buf *s, char c);
+int seq_write(struct seq_buf *s, const void *data, size_t len);
+
+/* ---------------------------------------------------------------- nodes */
+struct pseudo_node;
+
+/* Print the file's content into s; 0 or -errno (the open then fails with it). */
+typedef int (*pseudo_show_t)(struct seq_buf *s, void *private);
+/* Act on one write of len bytes (buf[len] == 0); 0 or -errno. */
+typedef int (*pseudo_store_t)(const char *buf, size_t len, void *private);
+
+struct pseudo_dir_ops {
+	int (*mkdir)(struct pseudo_node *parent, const char *name, void *private);
+	int (*rmdir)(struct pseudo_node *parent, struct pseudo_node *dir, void *private);
+};
+
+/*
+ * A new pseudo filesystem type fs_name (mountable with do_mount(..., fs_name, ...)) and
+ * its root directory. Every mount shows the same tree.
+ */
+struct pseudo_node *pseudo_fs_register(const char *fs_name, unsigned long magic);
+
+/* The trees mounted at /proc, /sys and /sys/kernel/debug (after vfs_init). */
+struct pseudo_node *pseudo_proc_root(void);
+struct pseudo_node *pseudo_sysfs_root(void);
+struct pseudo_node *pseudo_debugfs_root(void);
+
+/* New nodes (ERR_PTR(-EEXIST) if the name is taken, -ENOENT if parent was removed). */
+struct pseudo_node *pseudo_mkdir(struct pseudo_node *parent, const char *name);
+struct pseudo_node *pseudo_mkdir_ops(struct pseudo_node *parent, const char *name,
+				     const struct pseudo_dir_ops *ops, void *private);
+/* mode: permission bits (0444, 0644, 0200); the file type is added. */
+struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *name, umode_t mode,
+				       pseudo_show_t show, pseudo_store_t store, void *private);
+struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,
+				   const char *target);
+/* Every directory of path ("a/b/c") under parent, made as needed; the last one. */
+struct pseudo_node *pseudo_mkdir_p(struct pseudo_node *parent, const char *path);
+/* Remove node and everything below it, waiting for running callbacks (see above). */
+void pseudo_remove(struct pseudo_node *node);
+/* The node at path ("a/b") under dir, or NULL. Valid until the node is removed. */
+struct pseudo_node *pseudo_lookup(struct pseudo_node *dir, const char *path);
+
+void *pseudo_private(const struct pseudo_node *node);
+const char *pseudo_name(const struct pseudo_node *node);
+struct pseudo_node *pseudo_parent(const struct pseudo_node *node);
+
+#endif
