@@ -1,0 +1,173 @@
+/*
+ * Buffered writes into file pages, and the address_space operations of ext2 files.
+ *
+ * write_begin allocates the blocks the write covers (so a full disk fails the write(2)
+ * itself with -ENOSPC, and writeback never has to allocate), and makes the rest of the
+ * page valid before the copy: blocks that were just allocated are zeroed outside the
+ * written range, holes are zeroed, and old blocks the write only partly covers are read.
+ */
+#include "data.h"
+#include <cgwb/string.h>
+
+/* Zero the parts of block slot i of page that lie outside [from, to). */
+static void zero_outside(struct page *page, unsigned int bits, unsigned int i, unsigned int from,
+			 unsigned int to)
+{
+	unsigned int start = i << bits, end = start + (1u << bits);
+	char *addr = page_address(page);
+
+	if (from > start)
+		memset(addr + start, 0, min(from, end) - start);
+	if (to < end)
+		memset(addr + max(to, start), 0, end - max(to, start));
+}
+
+/* Allocate (or find) the blocks of page slots [i, last] that the write covers. */
+static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsigned int i,
+				  unsigned int last, struct ext2_page_map *m, bool *new)
+{
+	sector_t first = (sector_t)page->index << (PAGE_SHIFT - inode->i_blkbits);
+
+	while (i <= last) {
+		bool fresh;
+		u32 bno;
+		int n = ext2_get_blocks(inode, first + i, last - i + 1, &bno, EXT2_GET_BLOCKS_CREATE,
+					&fresh);
+
+		if (n < 0)
+			return n;
+		for (int j = 0; j < n; j++, i++) {
+			m->bno[i] = bno + (u32)j;
+			new[i] = fresh;
+		}
+	}
+	return 0;
+}
+
+/* Make page valid around the write of [from, to) (page offsets). Page locked. */
+static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned int from,
+			      unsigned int to)
+{
+	unsigned int bits = inode->i_blkbits;
+	bool new[EXT2_MAX_BLOCKS_PER_PAGE] = { false };
+	bool uptodate = PageUptodate(page);
+	struct ext2_page_map m;
+	int err = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.blocks_per_page = 1u << (PAGE_SHIFT - bits);
+	if (!uptodate) /* what is on disk for the whole page, past the end of file too */
+		err = ext2_map_page(inode, page, (loff_t)(page->index + 1) << PAGE_SHIFT, &m);
+	if (!err)
+		err = ext2_alloc_page_blocks(inode, page, from >> bits, (to - 1) >> bits, &m, new);
+	for (unsigned int i = 0; !err && i < m.blocks_per_page; i++) {
+		unsigned int start = i << bits, end = start + (1u << bits);
+		bool covered = from <= start && to >= end;
+
+		if (new[i])
+			zero_outside(page, bits, i, from, to);
+		else if (uptodate || covered)
+			continue;
+		else if (!m.bno[i])
+			zero_outside(page, bits, i, from, to);
+		else
+			err = ext2_read_run_sync(inode, page, i, m.bno[i], 1);
+	}
+	if (!err && !uptodate)
+		ext2_zero_post_eof(page, inode->i_size); /* the copy comes after this */
+	return err;
+}
+
+/* A failed write must not leave blocks past the end of file (e2fsck would object). */
+static void ext2_write_failed(struct inode *inode, loff_t end)
+{
+	if (end > inode->i_size)
+		ext2_truncate_blocks(inode, inode->i_size);
+}
+
+static int ext2_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+			    unsigned int len, struct page **pagep, void **fsdata)
+{
+	struct inode *inode = mapping->host;
+	unsigned int from = (unsigned int)(pos & (PAGE_SIZE - 1));
+	struct page *page;
+	int err;
+
+	(void)file;
+	(void)fsdata;
+	page = find_or_create_page(mapping, (pgoff_t)(pos >> PAGE_SHIFT), mapping->gfp_mask);
+	if (IS_ERR(page))
+		return (int)PTR_ERR(page);
+	err = ext2_prepare_write(inode, page, from, from + len);
+	if (err) {
+		unlock_page(page);
+		put_page(page);
+		ext2_write_failed(inode, pos + len);
+		return err;
+	}
+	*pagep = page;
+	return 0;
+}
+
+static int ext2_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+			  unsigned int len, unsigned int copied, struct page *page, void *fsdata)
+{
+	struct inode *inode = mapping->host;
+
+	(void)file;
+	(void)fsdata;
+	if (copied == len)
+		SetPageUptodate(page);
+	else if (!PageUptodate(page))
+		copied = 0; /* the page is not whole: the caller tries again */
+	if (copied)
+		set_page_dirty(page);
+	if (pos + copied > inode->i_size) {
+		inode->i_size = pos + copied;
+		mark_inode_dirty(inode);
+	}
+	unlock_page(page);
+	put_page(page);
+	return (int)copied;
+}
+
+/*
+ * Before a file is cut to size or grown from it: the rest of the block holding byte size
+ * must be zeros on disk, or they would show up again in the file as it grows. Done in the
+ * page cache (the page is dirtied), so it reaches the disk with the file's data.
+ */
+int ext2_zero_tail(struct inode *inode, loff_t size)
+{
+	unsigned int bs = (unsigned int)inode->i_sb->s_blocksize;
+	unsigned int offset = (unsigned int)(size & (PAGE_SIZE - 1));
+	struct page *page;
+	bool new;
+	u32 bno;
+	int n;
+
+	if (!(size & (bs - 1)))
+		return 0;
+	n = ext2_get_blocks(inode, (sector_t)(size >> inode->i_blkbits), 1, &bno, 0, &new);
+	if (n <= 0)
+		return n; /* a hole reads as zeros already */
+	page = read_mapping_page(inode->i_mapping, (pgoff_t)(size >> PAGE_SHIFT), NULL);
+	if (IS_ERR(page))
+		return (int)PTR_ERR(page);
+	lock_page(page);
+	if (page->mapping == inode->i_mapping) {
+		memset((char *)page_address(page) + offset, 0, ALIGN(offset, bs) - offset);
+		set_page_dirty(page);
+	}
+	unlock_page(page);
+	put_page(page);
+	return 0;
+}
+
+const struct address_space_operations ext2_aops = {
+	.read_folio = ext2_read_folio,
+	.readahead = ext2_readahead,
+	.writepage = ext2_writepage,
+	.writepages = ext2_writepages,
+	.write_begin = ext2_write_begin,
+	.write_end = ext2_write_end,
+};

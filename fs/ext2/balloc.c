@@ -1,0 +1,277 @@
+/*
+ * Block allocation through the per-group block bitmaps.
+ *
+ * Policy: a new block goes as close after the goal as possible, and a request for several
+ * blocks takes the run of free blocks that starts there (up to the count asked), so that
+ * a file written sequentially lands contiguously on disk and writeback can send it in large
+ * bios. If the goal's group is full the search moves on through the other groups. Callers
+ * are treated as privileged: the reserved blocks (s_r_blocks_count) are usable too.
+ *
+ * Group descriptor counts are the truth for free space; the superblock's totals are sums
+ * of them, computed when the superblock is written. Everything under sbi->s_lock.
+ */
+#include "ext2.h"
+#include <cgwb/errno.h>
+
+struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int group,
+					    struct buffer_head **bhp)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned int block = group / sbi->s_desc_per_block;
+	unsigned int offset = group % sbi->s_desc_per_block;
+
+	if (WARN_ON_ONCE(group >= sbi->s_groups_count))
+		return NULL;
+	if (bhp)
+		*bhp = sbi->s_group_desc[block];
+	return (struct ext2_group_desc *)sbi->s_group_desc[block]->b_data + offset;
+}
+
+static bool range_in_group(struct super_block *sb, unsigned int group, u32 start, u32 len)
+{
+	return start >= ext2_group_first_block(sb, group) && len &&
+	       start + len - 1 >= start && start + len - 1 <= ext2_group_last_block(sb, group);
+}
+
+/* Every group's bitmaps and inode table must lie inside the group (checked at mount). */
+int ext2_check_descriptors(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	for (unsigned int g = 0; g < sbi->s_groups_count; g++) {
+		struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
+		const char *what = NULL;
+		u32 where = 0;
+
+		if (!range_in_group(sb, g, le32_to_cpu(gd->bg_block_bitmap), 1))
+			what = "block bitmap", where = le32_to_cpu(gd->bg_block_bitmap);
+		else if (!range_in_group(sb, g, le32_to_cpu(gd->bg_inode_bitmap), 1))
+			what = "inode bitmap", where = le32_to_cpu(gd->bg_inode_bitmap);
+		else if (!range_in_group(sb, g, le32_to_cpu(gd->bg_inode_table), sbi->s_itb_per_group))
+			what = "inode table", where = le32_to_cpu(gd->bg_inode_table);
+		if (what) {
+			ext2_msg(sb, KERN_ERR, "error: group descriptor %u: %s at block %u is not in the group",
+				 g, what, where);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* Sum of the groups' free blocks. s_lock held (or a consistent snapshot is not needed). */
+u32 ext2_count_free_blocks(struct super_block *sb)
+{
+	u32 n = 0;
+
+	for (unsigned int g = 0; g < EXT2_SB(sb)->s_groups_count; g++)
+		n += le16_to_cpu(ext2_get_group_desc(sb, g, NULL)->bg_free_blocks_count);
+	return n;
+}
+
+static u32 group_size(struct super_block *sb, unsigned int group)
+{
+	return ext2_group_last_block(sb, group) - ext2_group_first_block(sb, group) + 1;
+}
+
+/* Is [start, start+len) clear of the group's own metadata (superblock copy, GDT, bitmaps, inode table)? */
+static bool outside_system_zone(struct super_block *sb, unsigned int group, u32 start, u32 len)
+{
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
+	u32 first = ext2_group_first_block(sb, group);
+	u32 end = start + len;
+	u32 itable = le32_to_cpu(gd->bg_inode_table);
+	u32 bb = le32_to_cpu(gd->bg_block_bitmap), ib = le32_to_cpu(gd->bg_inode_bitmap);
+
+	if (start < first + ext2_group_sb_blocks(sb, group))
+		return false;
+	if ((bb >= start && bb < end) || (ib >= start && ib < end))
+		return false;
+	return itable + EXT2_SB(sb)->s_itb_per_group <= start || itable >= end;
+}
+
+/*
+ * The group's block bitmap, checked: the bits of the group's own bitmaps and inode table
+ * must be set, or the bitmap is garbage and allocating from it would destroy metadata.
+ */
+static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned int group)
+{
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
+	u32 first = ext2_group_first_block(sb, group);
+	u32 block = le32_to_cpu(gd->bg_block_bitmap);
+	u32 itable = le32_to_cpu(gd->bg_inode_table);
+	struct buffer_head *bh = sb_bread(sb, block);
+	const u8 *map;
+
+	if (!bh) {
+		ext2_error(sb, __func__, "cannot read block bitmap - block_group = %u, block_bitmap = %u",
+			   group, block);
+		return NULL;
+	}
+	map = (const u8 *)bh->b_data;
+	if (ext2_test_bit(map, block - first) &&
+	    ext2_test_bit(map, le32_to_cpu(gd->bg_inode_bitmap) - first) &&
+	    ext2_find_next_zero_bit(map, itable - first + EXT2_SB(sb)->s_itb_per_group,
+				    itable - first) == itable - first + EXT2_SB(sb)->s_itb_per_group)
+		return bh;
+	ext2_error(sb, __func__, "invalid block bitmap - block_group = %u, block = %u", group, block);
+	brelse(bh);
+	return NULL;
+}
+
+/* Take up to *count free blocks starting at the first free one at or after bit start. */
+static int take_run(u8 *map, u32 size, u32 start, unsigned long *count)
+{
+	u32 bit = ext2_find_next_zero_bit(map, size, start);
+	unsigned long n = 0;
+
+	if (bit >= size)
+		return -1;
+	while (n < *count && bit + n < size && !ext2_test_bit(map, bit + (u32)n)) {
+		ext2_set_bit(map, bit + (u32)n);
+		n++;
+	}
+	*count = n;
+	return (int)bit;
+}
+
+/* Allocate in one group from bit goal on (then from its start). s_lock held. 0: none. */
+static u32 alloc_in_group(struct super_block *sb, unsigned int group, u32 goal_bit,
+			  unsigned long *count, int *errp)
+{
+	struct buffer_head *gdbh, *bh;
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, &gdbh);
+	u32 size = group_size(sb, group);
+	u32 first = ext2_group_first_block(sb, group);
+	unsigned long want = *count;
+	int bit;
+
+	if (!le16_to_cpu(gd->bg_free_blocks_count))
+		return 0;
+	bh = read_block_bitmap(sb, group);
+	if (!bh) {
+		*errp = -EIO;
+		return 0;
+	}
+	bit = take_run((u8 *)bh->b_data, size, goal_bit < size ? goal_bit : 0, &want);
+	if (bit < 0 && goal_bit) {
+		want = *count;
+		bit = take_run((u8 *)bh->b_data, size, 0, &want);
+	}
+	if (bit < 0) {
+		brelse(bh);
+		return 0;
+	}
+	if (!outside_system_zone(sb, group, first + (u32)bit, (u32)want)) {
+		ext2_error(sb, __func__, "allocating block in system zone - blocks from %u, length %lu",
+			   first + (u32)bit, want);
+		for (unsigned long i = 0; i < want; i++)
+			ext2_clear_bit((u8 *)bh->b_data, (u32)bit + (u32)i);
+		brelse(bh);
+		*errp = -EIO;
+		return 0;
+	}
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	le16_add_cpu(&gd->bg_free_blocks_count, -(int)want);
+	mark_buffer_dirty(gdbh);
+	*count = want;
+	return first + (u32)bit;
+}
+
+/*
+ * Allocate up to *count contiguous blocks, as near after goal as possible; *count becomes
+ * the number obtained. Returns the first block, or 0 with *errp (-ENOSPC, -EIO, -EROFS).
+ * The inode's i_blocks is charged.
+ */
+u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned int group, ngroups = sbi->s_groups_count;
+	u32 block = 0, goal_bit;
+
+	*errp = 0;
+	if (sb->s_flags & SB_RDONLY) {
+		*errp = -EROFS;
+		return 0;
+	}
+	if (!ext2_block_in_range(sb, goal))
+		goal = ext2_group_first_block(sb, EXT2_I(inode)->i_block_group);
+	group = (goal - sbi->s_first_data_block) / sbi->s_blocks_per_group;
+	goal_bit = (goal - sbi->s_first_data_block) % sbi->s_blocks_per_group;
+	mutex_lock(&sbi->s_lock);
+	for (unsigned int i = 0; i < ngroups && !block && !*errp; i++) {
+		unsigned long n = *count;
+		block = alloc_in_group(sb, (group + i) % ngroups, i ? 0 : goal_bit, &n, errp);
+		if (block)
+			*count = n;
+	}
+	mutex_unlock(&sbi->s_lock);
+	if (!block) {
+		if (!*errp)
+			*errp = -ENOSPC;
+		return 0;
+	}
+	inode->i_blocks += (u64)*count << (sb->s_blocksize_bits - 9);
+	mark_inode_dirty(inode);
+	return block;
+}
+
+/* Clear count bits from block in one group; returns how many were actually set. s_lock held. */
+static unsigned long free_in_group(struct super_block *sb, unsigned int group, u32 block,
+				   unsigned long count)
+{
+	struct buffer_head *gdbh, *bh;
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, &gdbh);
+	u32 bit = block - ext2_group_first_block(sb, group);
+	unsigned long freed = 0;
+
+	if (!outside_system_zone(sb, group, block, (u32)count)) {
+		ext2_error(sb, __func__, "freeing blocks in system zone - block = %u, count = %lu",
+			   block, count);
+		return 0;
+	}
+	bh = read_block_bitmap(sb, group);
+	if (!bh)
+		return 0;
+	for (unsigned long i = 0; i < count; i++) {
+		if (!ext2_test_bit((u8 *)bh->b_data, bit + (u32)i)) {
+			ext2_error(sb, __func__, "bit already cleared for block %lu", block + i);
+			continue;
+		}
+		ext2_clear_bit((u8 *)bh->b_data, bit + (u32)i);
+		freed++;
+	}
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	le16_add_cpu(&gd->bg_free_blocks_count, (int)freed);
+	mark_buffer_dirty(gdbh);
+	return freed;
+}
+
+/* Free [block, block + count), which may span groups; the inode's i_blocks is credited. */
+void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned long freed = 0;
+
+	if (!ext2_block_in_range(sb, block) || count > sbi->s_blocks_count - block) {
+		ext2_error(sb, __func__, "freeing blocks not in datazone - block = %u, count = %lu (inode %lu)",
+			   block, count, inode->i_ino);
+		return;
+	}
+	mutex_lock(&sbi->s_lock);
+	while (count) {
+		unsigned int group = (block - sbi->s_first_data_block) / sbi->s_blocks_per_group;
+		u32 last = ext2_group_last_block(sb, group);
+		unsigned long n = min(count, (unsigned long)(last - block + 1));
+
+		freed += free_in_group(sb, group, block, n);
+		block += (u32)n;
+		count -= n;
+	}
+	mutex_unlock(&sbi->s_lock);
+	inode->i_blocks -= min(inode->i_blocks, (u64)freed << (sb->s_blocksize_bits - 9));
+	mark_inode_dirty(inode);
+}

@@ -1,0 +1,441 @@
+/*
+ * Directories: blocks of variable-length entries, each rec_len long, the last one of a
+ * block reaching its end. A deleted entry is merged into the one before it (or, first in
+ * its block, gets inode 0); a new entry takes the slack of an entry whose rec_len is
+ * longer than its name needs, or a new block at the end.
+ *
+ * Every block is checked when read: an entry that is too short for its name, misaligned,
+ * crosses the block end or names an inode past the last one is corruption (-EIO, logged
+ * with the directory's inode number and the offset). Hashed (dir_index) directories are
+ * read as the linear directories they also are; any change clears EXT2_INDEX_FL so that
+ * the stale index is never trusted again (e2fsck rebuilds it if asked).
+ *
+ * Directory blocks are metadata buffers in the block device's cache. Callers hold the
+ * directory's i_rwsem (the VFS takes it for namespace operations).
+ */
+#include "ext2.h"
+#include <cgwb/errno.h>
+#include <cgwb/string.h>
+
+#define DT_SOCK_EXT2 12
+
+static const unsigned char ext2_ft_to_dt[EXT2_FT_MAX] = {
+	[EXT2_FT_UNKNOWN] = DT_UNKNOWN, [EXT2_FT_REG_FILE] = DT_REG, [EXT2_FT_DIR] = DT_DIR,
+	[EXT2_FT_CHRDEV] = DT_CHR, [EXT2_FT_BLKDEV] = DT_BLK, [EXT2_FT_FIFO] = DT_FIFO,
+	[EXT2_FT_SOCK] = DT_SOCK_EXT2, [EXT2_FT_SYMLINK] = DT_LNK,
+};
+
+static u8 ext2_type_by_mode(struct inode *dir, umode_t mode)
+{
+	if (!ext2_has_incompat(dir->i_sb, EXT2_FEATURE_INCOMPAT_FILETYPE))
+		return EXT2_FT_UNKNOWN;
+	switch (mode & S_IFMT) {
+	case S_IFREG: return EXT2_FT_REG_FILE;
+	case S_IFDIR: return EXT2_FT_DIR;
+	case S_IFCHR: return EXT2_FT_CHRDEV;
+	case S_IFBLK: return EXT2_FT_BLKDEV;
+	case S_IFIFO: return EXT2_FT_FIFO;
+	case S_IFSOCK: return EXT2_FT_SOCK;
+	case S_IFLNK: return EXT2_FT_SYMLINK;
+	}
+	return EXT2_FT_UNKNOWN;
+}
+
+static struct ext2_dir_entry_2 *dirent_at(struct buffer_head *bh, unsigned int offset)
+{
+	return (struct ext2_dir_entry_2 *)(bh->b_data + offset);
+}
+
+static unsigned int rec_len(const struct ext2_dir_entry_2 *de)
+{
+	return le16_to_cpu(de->rec_len);
+}
+
+void ext2_set_dir_changed(struct inode *dir)
+{
+	dir->i_mtime = dir->i_ctime = current_time(dir);
+	EXT2_I(dir)->i_flags &= ~EXT2_INDEX_FL;
+	mark_inode_dirty(dir);
+}
+
+/* Number of blocks of a directory, whose size must be a whole number of blocks. */
+static long ext2_dir_blocks(struct inode *dir)
+{
+	if (dir->i_size & (loff_t)(dir->i_sb->s_blocksize - 1)) {
+		ext2_error(dir->i_sb, "ext2_dir_blocks", "directory #%lu: size %lld is not a multiple of the block size",
+			   dir->i_ino, dir->i_size);
+		return -EIO;
+	}
+	return (long)(dir->i_size >> dir->i_sb->s_blocksize_bits);
+}
+
+static int ext2_check_dir_block(struct inode *dir, struct buffer_head *bh, unsigned long n)
+{
+	struct super_block *sb = dir->i_sb;
+	unsigned int size = (unsigned int)sb->s_blocksize, off = 0;
+	const char *why = NULL;
+	struct ext2_dir_entry_2 *de = NULL;
+
+	while (off < size && !why) {
+		if (size - off < EXT2_DIR_REC_LEN(1)) {
+			why = "directory entry across blocks";
+			break;
+		}
+		de = dirent_at(bh, off);
+		if (rec_len(de) < EXT2_DIR_REC_LEN(1))
+			why = "rec_len is smaller than minimal";
+		else if (rec_len(de) & 3)
+			why = "unaligned directory entry";
+		else if (rec_len(de) < EXT2_DIR_REC_LEN(de->name_len))
+			why = "rec_len is too small for name_len";
+		else if (rec_len(de) > size - off)
+			why = "directory entry across blocks";
+		else if (le32_to_cpu(de->inode) > EXT2_SB(sb)->s_inodes_count)
+			why = "inode out of bounds";
+		else
+			off += rec_len(de);
+	}
+	if (!why)
+		return 0;
+	ext2_error(sb, "ext2_check_dir_block",
+		   "bad entry in directory #%lu: %s - offset=%llu, inode=%u, rec_len=%u, name_len=%u",
+		   dir->i_ino, why, ((unsigned long long)n << sb->s_blocksize_bits) + off,
+		   de && size - off >= 8 ? le32_to_cpu(de->inode) : 0,
+		   de && size - off >= 8 ? rec_len(de) : 0, de && size - off >= 8 ? de->name_len : 0);
+	return -EIO;
+}
+
+/* Directory block n, read and checked; ERR_PTR on a hole, a bad block or an IO error. */
+static struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n)
+{
+	struct super_block *sb = dir->i_sb;
+	struct buffer_head *bh;
+	bool new;
+	u32 bno;
+	int ret = ext2_get_blocks(dir, n, 1, &bno, 0, &new);
+
+	if (ret < 0)
+		return ERR_PTR(ret);
+	if (!ret) {
+		ext2_error(sb, __func__, "directory #%lu contains a hole at offset %llu", dir->i_ino,
+			   (unsigned long long)n << sb->s_blocksize_bits);
+		return ERR_PTR(-EIO);
+	}
+	bh = sb_bread(sb, bno);
+	if (!bh) {
+		ext2_error(sb, __func__, "directory #%lu: cannot read block %u", dir->i_ino, bno);
+		return ERR_PTR(-EIO);
+	}
+	ret = ext2_check_dir_block(dir, bh, n);
+	if (ret) {
+		brelse(bh);
+		return ERR_PTR(ret);
+	}
+	return bh;
+}
+
+/* readdir: ctx->pos is a byte offset; one that is not on an entry resumes at the next one. */
+int ext2_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *dir = file->f_inode;
+	unsigned int bits = dir->i_sb->s_blocksize_bits, size = 1u << bits;
+	bool types = ext2_has_incompat(dir->i_sb, EXT2_FEATURE_INCOMPAT_FILETYPE);
+	long nblocks = ext2_dir_blocks(dir);
+
+	if (nblocks < 0)
+		return (int)nblocks;
+	for (unsigned long n = (unsigned long)(ctx->pos >> bits); n < (unsigned long)nblocks; n++) {
+		struct buffer_head *bh = ext2_dir_bread(dir, n);
+		loff_t base = (loff_t)n << bits;
+
+		if (IS_ERR(bh))
+			return (int)PTR_ERR(bh);
+		for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
+			struct ext2_dir_entry_2 *de = dirent_at(bh, off);
+			unsigned int ft = types && de->file_type < EXT2_FT_MAX ? de->file_type : 0;
+
+			if (base + off < ctx->pos || !de->inode)
+				continue;
+			ctx->pos = base + off;
+			if (!dir_emit(ctx, de->name, de->name_len, le32_to_cpu(de->inode), ext2_ft_to_dt[ft])) {
+				brelse(bh);
+				return 0;
+			}
+		}
+		ctx->pos = base + size;
+		brelse(bh);
+	}
+	return 0;
+}
+
+static bool ext2_match(const struct qstr *name, const struct ext2_dir_entry_2 *de)
+{
+	return de->inode && de->name_len == name->len && !memcmp(name->name, de->name, name->len);
+}
+
+/*
+ * The entry for name (its block in *bhp, referenced), NULL if there is none, or an ERR_PTR.
+ * The search starts where the last one hit: lookups in one directory tend to cluster.
+ */
+struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *name,
+					 struct buffer_head **bhp)
+{
+	struct ext2_inode_info *ei = EXT2_I(dir);
+	unsigned int size = (unsigned int)dir->i_sb->s_blocksize;
+	long nblocks = ext2_dir_blocks(dir);
+	unsigned long start;
+
+	if (nblocks <= 0)
+		return nblocks < 0 ? ERR_PTR(nblocks) : NULL;
+	start = ei->i_dir_start_lookup < (unsigned long)nblocks ? ei->i_dir_start_lookup : 0;
+	for (long i = 0; i < nblocks; i++) {
+		unsigned long n = (start + (unsigned long)i) % (unsigned long)nblocks;
+		struct buffer_head *bh = ext2_dir_bread(dir, n);
+
+		if (IS_ERR(bh))
+			return (struct ext2_dir_entry_2 *)bh;
+		for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
+			if (ext2_match(name, dirent_at(bh, off))) {
+				ei->i_dir_start_lookup = (u32)n;
+				*bhp = bh;
+				return dirent_at(bh, off);
+			}
+		}
+		brelse(bh);
+	}
+	return NULL;
+}
+
+u32 ext2_inode_by_name(struct inode *dir, const struct qstr *name, int *errp)
+{
+	struct buffer_head *bh;
+	struct ext2_dir_entry_2 *de = ext2_find_entry(dir, name, &bh);
+	u32 ino;
+
+	*errp = 0;
+	if (IS_ERR_OR_NULL(de)) {
+		*errp = de ? (int)PTR_ERR(de) : 0;
+		return 0;
+	}
+	ino = le32_to_cpu(de->inode);
+	brelse(bh);
+	return ino;
+}
+
+/* Put the entry (ino, name) into de, splitting off the slack of a live entry first. */
+static void ext2_fill_entry(struct inode *dir, struct buffer_head *bh, struct ext2_dir_entry_2 *de,
+			    const struct qstr *name, struct inode *inode)
+{
+	if (de->inode) {
+		unsigned int used = EXT2_DIR_REC_LEN(de->name_len);
+		struct ext2_dir_entry_2 *next = (struct ext2_dir_entry_2 *)((char *)de + used);
+
+		next->rec_len = cpu_to_le16((u16)(rec_len(de) - used));
+		de->rec_len = cpu_to_le16((u16)used);
+		de = next;
+	}
+	de->name_len = (u8)name->len;
+	memcpy(de->name, name->name, name->len);
+	de->file_type = ext2_type_by_mode(dir, inode->i_mode);
+	de->inode = cpu_to_le32((u32)inode->i_ino);
+	mark_buffer_dirty(bh);
+}
+
+/* A room for an entry needing reclen bytes in block bh, or NULL; -EEXIST if name is there. */
+static struct ext2_dir_entry_2 *ext2_find_room(struct buffer_head *bh, unsigned int size,
+					       const struct qstr *name, unsigned int reclen)
+{
+	for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
+		struct ext2_dir_entry_2 *de = dirent_at(bh, off);
+		unsigned int used = de->inode ? EXT2_DIR_REC_LEN(de->name_len) : 0;
+
+		if (ext2_match(name, de))
+			return ERR_PTR(-EEXIST);
+		if (rec_len(de) >= used + reclen)
+			return de;
+	}
+	return NULL;
+}
+
+/* A new, empty block at the end of the directory (one unused entry spanning it). */
+static struct buffer_head *ext2_dir_append_block(struct inode *dir)
+{
+	unsigned long n = (unsigned long)(dir->i_size >> dir->i_sb->s_blocksize_bits);
+	struct buffer_head *bh;
+	bool new;
+	u32 bno;
+	int ret = ext2_get_blocks(dir, n, 1, &bno, EXT2_GET_BLOCKS_CREATE, &new);
+
+	if (ret < 0)
+		return ERR_PTR(ret);
+	bh = sb_getblk(dir->i_sb, bno);
+	if (!bh) {
+		ext2_truncate_blocks(dir, dir->i_size);
+		return ERR_PTR(-EIO);
+	}
+	lock_buffer(bh);
+	memset(bh->b_data, 0, bh->b_size);
+	dirent_at(bh, 0)->rec_len = cpu_to_le16((u16)bh->b_size);
+	set_buffer_uptodate(bh);
+	unlock_buffer(bh);
+	mark_buffer_dirty(bh);
+	dir->i_size += (loff_t)bh->b_size;
+	mark_inode_dirty(dir);
+	return bh;
+}
+
+int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode)
+{
+	unsigned int size = (unsigned int)dir->i_sb->s_blocksize;
+	unsigned int reclen = EXT2_DIR_REC_LEN(name->len);
+	long nblocks = ext2_dir_blocks(dir);
+	struct ext2_dir_entry_2 *de = NULL;
+	struct buffer_head *bh = NULL;
+
+	if (nblocks < 0)
+		return (int)nblocks;
+	if (!name->len || name->len > EXT2_NAME_LEN)
+		return name->len ? -ENAMETOOLONG : -EINVAL;
+	for (long n = 0; n < nblocks && !de; n++) {
+		bh = ext2_dir_bread(dir, (unsigned long)n);
+		if (IS_ERR(bh))
+			return (int)PTR_ERR(bh);
+		de = ext2_find_room(bh, size, name, reclen);
+		if (IS_ERR(de)) {
+			brelse(bh);
+			return (int)PTR_ERR(de);
+		}
+		if (!de)
+			brelse(bh);
+	}
+	if (!de) {
+		bh = ext2_dir_append_block(dir);
+		if (IS_ERR(bh))
+			return (int)PTR_ERR(bh);
+		de = dirent_at(bh, 0);
+	}
+	ext2_fill_entry(dir, bh, de, name, inode);
+	brelse(bh);
+	ext2_set_dir_changed(dir);
+	return 0;
+}
+
+/* Remove de (in bh) by merging it into the entry before it, if any. */
+int ext2_delete_entry(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer_head *bh)
+{
+	unsigned int target = (unsigned int)((char *)de - bh->b_data);
+	struct ext2_dir_entry_2 *prev = NULL;
+
+	for (unsigned int off = 0; off < target; off += rec_len(dirent_at(bh, off)))
+		prev = dirent_at(bh, off);
+	if (prev)
+		prev->rec_len = cpu_to_le16((u16)(rec_len(prev) + rec_len(de)));
+	de->inode = 0;
+	mark_buffer_dirty(bh);
+	ext2_set_dir_changed(dir);
+	return 0;
+}
+
+/* The first block of a new directory: "." and "..". */
+int ext2_make_empty(struct inode *inode, struct inode *parent)
+{
+	struct buffer_head *bh = ext2_dir_append_block(inode);
+	struct ext2_dir_entry_2 *de;
+
+	if (IS_ERR(bh))
+		return (int)PTR_ERR(bh);
+	de = dirent_at(bh, 0);
+	de->inode = cpu_to_le32((u32)inode->i_ino);
+	de->name_len = 1;
+	de->rec_len = cpu_to_le16(EXT2_DIR_REC_LEN(1));
+	memcpy(de->name, ".", 1);
+	de->file_type = ext2_type_by_mode(inode, S_IFDIR);
+	de = dirent_at(bh, EXT2_DIR_REC_LEN(1));
+	de->inode = cpu_to_le32((u32)parent->i_ino);
+	de->name_len = 2;
+	de->rec_len = cpu_to_le16((u16)(bh->b_size - EXT2_DIR_REC_LEN(1)));
+	memcpy(de->name, "..", 2);
+	de->file_type = ext2_type_by_mode(inode, S_IFDIR);
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	return 0;
+}
+
+static bool ext2_is_dot_entry(struct inode *dir, const struct ext2_dir_entry_2 *de)
+{
+	if (de->name_len == 1 && de->name[0] == '.')
+		return le32_to_cpu(de->inode) == dir->i_ino;
+	return de->name_len == 2 && de->name[0] == '.' && de->name[1] == '.';
+}
+
+/* 1 if only "." and ".." are left, 0 if not, or -errno. */
+int ext2_empty_dir(struct inode *inode)
+{
+	unsigned int size = (unsigned int)inode->i_sb->s_blocksize;
+	long nblocks = ext2_dir_blocks(inode);
+
+	if (nblocks < 0)
+		return (int)nblocks;
+	for (long n = 0; n < nblocks; n++) {
+		struct buffer_head *bh = ext2_dir_bread(inode, (unsigned long)n);
+		if (IS_ERR(bh))
+			return (int)PTR_ERR(bh);
+		for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
+			struct ext2_dir_entry_2 *de = dirent_at(bh, off);
+			if (de->inode && !ext2_is_dot_entry(inode, de)) {
+				brelse(bh);
+				return 0;
+			}
+		}
+		brelse(bh);
+	}
+	return 1;
+}
+
+/*
+ * Point an existing entry at another inode: a rename over a name (the directory's times
+ * change), or the ".." of a moved directory (they do not: its contents did not change).
+ */
+void ext2_set_link(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer_head *bh,
+		   struct inode *inode, bool update_times)
+{
+	de->inode = cpu_to_le32((u32)inode->i_ino);
+	de->file_type = ext2_type_by_mode(dir, inode->i_mode);
+	mark_buffer_dirty(bh);
+	if (update_times) {
+		ext2_set_dir_changed(dir);
+	} else {
+		EXT2_I(dir)->i_flags &= ~EXT2_INDEX_FL;
+		mark_inode_dirty(dir);
+	}
+}
+
+/* The ".." entry: the second one of the first block. */
+struct ext2_dir_entry_2 *ext2_dotdot(struct inode *dir, struct buffer_head **bhp, int *errp)
+{
+	struct buffer_head *bh = dir->i_size ? ext2_dir_bread(dir, 0) : ERR_PTR(-EIO);
+	struct ext2_dir_entry_2 *de;
+	unsigned int off;
+
+	*errp = 0;
+	if (IS_ERR(bh)) {
+		*errp = (int)PTR_ERR(bh);
+		return NULL;
+	}
+	off = rec_len(dirent_at(bh, 0));
+	de = off < bh->b_size ? dirent_at(bh, off) : NULL;
+	if (!de || de->name_len != 2 || memcmp(de->name, "..", 2)) {
+		ext2_error(dir->i_sb, __func__, "directory #%lu: no '..' entry", dir->i_ino);
+		brelse(bh);
+		*errp = -EIO;
+		return NULL;
+	}
+	*bhp = bh;
+	return de;
+}
+
+const struct file_operations ext2_dir_operations = {
+	.iterate = ext2_readdir,
+	.llseek = generic_file_llseek,
+	.fsync = ext2_fsync,
+};

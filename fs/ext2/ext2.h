@@ -1,0 +1,417 @@
+/*
+ * ext2 inside fs/ext2/: the on-disk format (little-endian, revision 0 and 1), the in-memory
+ * superblock and inode, and what the files of the driver share.
+ *
+ * Locking, outermost first:
+ *   dir->i_rwsem (VFS)          directory contents, held by the VFS around namespace ops
+ *   inode->i_rwsem (VFS)        i_size changes (write, truncate)
+ *   ei->truncate_mutex          the block map: i_data[] and the indirect blocks
+ *   sbi->s_lock                 bitmaps, group descriptors, superblock counters and fields
+ */
+#ifndef CGWB_FS_EXT2_H
+#define CGWB_FS_EXT2_H
+
+#include <cgwb/fs.h>
+#include <cgwb/ext2.h>
+#include <cgwb/buffer_head.h>
+#include <cgwb/mutex.h>
+#include <cgwb/printk.h>
+
+/* The disk is little-endian like the CPUs we run on; the helpers keep the intent visible. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "ext2: only little-endian hosts are supported"
+#endif
+typedef u16 __le16;
+typedef u32 __le32;
+#define le16_to_cpu(x) ((u16)(x))
+#define le32_to_cpu(x) ((u32)(x))
+#define cpu_to_le16(x) ((__le16)(x))
+#define cpu_to_le32(x) ((__le32)(x))
+static inline void le16_add_cpu(__le16 *v, int d) { *v = (__le16)(*v + d); }
+static inline void le32_add_cpu(__le32 *v, int d) { *v = (__le32)(*v + (u32)d); }
+
+/* ---------------------------------------------------------------- on-disk constants */
+#define EXT2_SB_OFFSET 1024               /* the superblock's byte offset on the device */
+#define EXT2_MIN_BLOCK_LOG_SIZE 10
+#define EXT2_MIN_BLOCK_SIZE 1024
+#define EXT2_MAX_BLOCK_LOG_SIZE 12        /* blocks larger than a page are not supported */
+#define EXT2_ROOT_INO 2
+#define EXT2_RESIZE_INO 7
+#define EXT2_GOOD_OLD_FIRST_INO 11
+#define EXT2_GOOD_OLD_INODE_SIZE 128
+#define EXT2_GOOD_OLD_REV 0
+#define EXT2_DYNAMIC_REV 1
+#define EXT2_LINK_MAX 32000
+#define EXT2_NAME_LEN 255
+
+#define EXT2_NDIR_BLOCKS 12
+#define EXT2_IND_BLOCK 12
+#define EXT2_DIND_BLOCK 13
+#define EXT2_TIND_BLOCK 14
+#define EXT2_N_BLOCKS 15
+
+/* s_state */
+#define EXT2_VALID_FS 0x0001
+#define EXT2_ERROR_FS 0x0002
+/* s_errors */
+#define EXT2_ERRORS_CONTINUE 1
+#define EXT2_ERRORS_RO 2
+#define EXT2_ERRORS_PANIC 3
+
+#define EXT2_FEATURE_COMPAT_DIR_PREALLOC 0x0001
+#define EXT2_FEATURE_COMPAT_IMAGIC_INODES 0x0002
+#define EXT3_FEATURE_COMPAT_HAS_JOURNAL 0x0004
+#define EXT2_FEATURE_COMPAT_EXT_ATTR 0x0008
+#define EXT2_FEATURE_COMPAT_RESIZE_INO 0x0010
+#define EXT2_FEATURE_COMPAT_DIR_INDEX 0x0020
+
+#define EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER 0x0001
+#define EXT2_FEATURE_RO_COMPAT_LARGE_FILE 0x0002
+#define EXT2_FEATURE_RO_COMPAT_BTREE_DIR 0x0004
+
+#define EXT2_FEATURE_INCOMPAT_COMPRESSION 0x0001
+#define EXT2_FEATURE_INCOMPAT_FILETYPE 0x0002
+#define EXT3_FEATURE_INCOMPAT_RECOVER 0x0004
+#define EXT3_FEATURE_INCOMPAT_JOURNAL_DEV 0x0008
+#define EXT2_FEATURE_INCOMPAT_META_BG 0x0010
+
+/* What this driver understands; compat features need no support by definition. */
+#define EXT2_FEATURE_INCOMPAT_SUPP EXT2_FEATURE_INCOMPAT_FILETYPE
+#define EXT2_FEATURE_RO_COMPAT_SUPP \
+	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER | EXT2_FEATURE_RO_COMPAT_LARGE_FILE)
+
+/* i_flags */
+#define EXT2_SECRM_FL 0x00000001
+#define EXT2_UNRM_FL 0x00000002
+#define EXT2_COMPR_FL 0x00000004
+#define EXT2_SYNC_FL 0x00000008
+#define EXT2_IMMUTABLE_FL 0x00000010
+#define EXT2_APPEND_FL 0x00000020
+#define EXT2_NODUMP_FL 0x00000040
+#define EXT2_NOATIME_FL 0x00000080
+#define EXT2_INDEX_FL 0x00001000          /* hashed directory index (htree) */
+#define EXT2_DIRSYNC_FL 0x00010000
+#define EXT2_TOPDIR_FL 0x00020000
+#define EXT4_EXTENTS_FL 0x00080000
+/* what a new inode takes from its directory */
+#define EXT2_FL_INHERITED (EXT2_SECRM_FL | EXT2_UNRM_FL | EXT2_COMPR_FL | EXT2_SYNC_FL | \
+			   EXT2_NODUMP_FL | EXT2_NOATIME_FL | EXT2_DIRSYNC_FL)
+
+/* directory entry file types (the filetype feature) */
+enum {
+	EXT2_FT_UNKNOWN,
+	EXT2_FT_REG_FILE,
+	EXT2_FT_DIR,
+	EXT2_FT_CHRDEV,
+	EXT2_FT_BLKDEV,
+	EXT2_FT_FIFO,
+	EXT2_FT_SOCK,
+	EXT2_FT_SYMLINK,
+	EXT2_FT_MAX
+};
+
+/* ---------------------------------------------------------------- on-disk structures */
+struct ext2_super_block {
+	__le32 s_inodes_count;
+	__le32 s_blocks_count;
+	__le32 s_r_blocks_count;
+	__le32 s_free_blocks_count;
+	__le32 s_free_inodes_count;
+	__le32 s_first_data_block;
+	__le32 s_log_block_size;
+	__le32 s_log_frag_size;
+	__le32 s_blocks_per_group;
+	__le32 s_frags_per_group;
+	__le32 s_inodes_per_group;
+	__le32 s_mtime;
+	__le32 s_wtime;
+	__le16 s_mnt_count;
+	__le16 s_max_mnt_count;
+	__le16 s_magic;
+	__le16 s_state;
+	__le16 s_errors;
+	__le16 s_minor_rev_level;
+	__le32 s_lastcheck;
+	__le32 s_checkinterval;
+	__le32 s_creator_os;
+	__le32 s_rev_level;
+	__le16 s_def_resuid;
+	__le16 s_def_resgid;
+	/* EXT2_DYNAMIC_REV only */
+	__le32 s_first_ino;
+	__le16 s_inode_size;
+	__le16 s_block_group_nr;
+	__le32 s_feature_compat;
+	__le32 s_feature_incompat;
+	__le32 s_feature_ro_compat;
+	u8 s_uuid[16];
+	char s_volume_name[16];
+	char s_last_mounted[64];
+	__le32 s_algorithm_usage_bitmap;
+	u8 s_prealloc_blocks;
+	u8 s_prealloc_dir_blocks;
+	__le16 s_reserved_gdt_blocks;
+	u8 s_journal_uuid[16];
+	__le32 s_journal_inum;
+	__le32 s_journal_dev;
+	__le32 s_last_orphan;
+	__le32 s_hash_seed[4];
+	u8 s_def_hash_version;
+	u8 s_reserved_char_pad;
+	__le16 s_reserved_word_pad;
+	__le32 s_default_mount_opts;
+	__le32 s_first_meta_bg;
+	__le32 s_reserved[190];
+};
+_Static_assert(sizeof(struct ext2_super_block) == 1024, "ext2_super_block is one KiB");
+
+struct ext2_group_desc {
+	__le32 bg_block_bitmap;
+	__le32 bg_inode_bitmap;
+	__le32 bg_inode_table;
+	__le16 bg_free_blocks_count;
+	__le16 bg_free_inodes_count;
+	__le16 bg_used_dirs_count;
+	__le16 bg_pad;
+	__le32 bg_reserved[3];
+};
+_Static_assert(sizeof(struct ext2_group_desc) == 32, "ext2_group_desc is 32 bytes");
+
+/* The first 128 bytes of every on-disk inode; bigger inodes keep the rest as they are. */
+struct ext2_inode {
+	__le16 i_mode;
+	__le16 i_uid;
+	__le32 i_size;
+	__le32 i_atime;
+	__le32 i_ctime;
+	__le32 i_mtime;
+	__le32 i_dtime;
+	__le16 i_gid;
+	__le16 i_links_count;
+	__le32 i_blocks;                  /* 512-byte units, indirect blocks included */
+	__le32 i_flags;
+	__le32 i_osd1;
+	__le32 i_block[EXT2_N_BLOCKS];
+	__le32 i_generation;
+	__le32 i_file_acl;                /* extended attribute block */
+	__le32 i_size_high;               /* i_dir_acl in revision 0 */
+	__le32 i_faddr;
+	u8 i_frag;
+	u8 i_fsize;
+	__le16 i_pad1;
+	__le16 i_uid_high;
+	__le16 i_gid_high;
+	__le32 i_reserved2;
+};
+_Static_assert(sizeof(struct ext2_inode) == 128, "ext2_inode is 128 bytes");
+
+struct ext2_dir_entry_2 {
+	__le32 inode;                     /* 0: unused entry */
+	__le16 rec_len;                   /* to the next entry; the last one reaches the block end */
+	u8 name_len;
+	u8 file_type;
+	char name[];
+};
+
+#define EXT2_DIR_PAD 4
+#define EXT2_DIR_REC_LEN(name_len) ((unsigned int)((name_len) + 8 + EXT2_DIR_PAD - 1) & ~(unsigned int)(EXT2_DIR_PAD - 1))
+
+/* Extended attribute block header: only its reference count matters to us (inode deletion). */
+#define EXT2_XATTR_MAGIC 0xEA020000
+struct ext2_xattr_header {
+	__le32 h_magic;
+	__le32 h_refcount;
+	__le32 h_blocks;
+	__le32 h_hash;
+	__le32 h_reserved[4];
+};
+
+/* ---------------------------------------------------------------- in memory */
+struct ext2_sb_info {
+	struct buffer_head *s_sbh;        /* the block holding the superblock */
+	struct ext2_super_block *s_es;    /* in s_sbh */
+	struct buffer_head **s_group_desc;
+	unsigned int s_gdb_count;         /* group descriptor blocks */
+	unsigned int s_desc_per_block;
+	unsigned int s_groups_count;
+	u32 s_blocks_per_group;
+	u32 s_inodes_per_group;
+	u32 s_itb_per_group;              /* inode table blocks per group */
+	u32 s_inodes_per_block;
+	u32 s_first_data_block;
+	u32 s_blocks_count;
+	u32 s_inodes_count;
+	u32 s_first_ino;
+	unsigned int s_inode_size;
+	unsigned int s_addr_per_block_bits;
+	u16 s_mount_state;                /* s_state when mounted: restored at umount */
+	u32 s_next_generation;
+	struct mutex s_lock;
+};
+
+struct ext2_inode_info {
+	u32 i_data[EXT2_N_BLOCKS];        /* block map, CPU order; under truncate_mutex */
+	u32 i_flags;
+	u32 i_file_acl;
+	u32 i_dtime;
+	u32 i_block_group;
+	u32 i_dir_start_lookup;           /* directory block where the last lookup hit */
+	/* the last allocation: the next sequential block goes right after it */
+	u32 i_next_alloc_block;
+	u32 i_next_alloc_goal;
+	bool i_new;                       /* never written: write the whole on-disk inode */
+	bool i_loaded;                    /* read or created: eviction may free what it owns */
+	struct mutex truncate_mutex;
+	struct inode vfs_inode;
+};
+
+static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
+{
+	return container_of(inode, struct ext2_inode_info, vfs_inode);
+}
+
+static inline unsigned int ext2_addr_per_block(struct super_block *sb)
+{
+	return (unsigned int)(sb->s_blocksize / sizeof(__le32));
+}
+
+static inline bool ext2_has_incompat(struct super_block *sb, u32 mask)
+{
+	return le32_to_cpu(EXT2_SB(sb)->s_es->s_feature_incompat) & mask;
+}
+
+static inline bool ext2_has_ro_compat(struct super_block *sb, u32 mask)
+{
+	return le32_to_cpu(EXT2_SB(sb)->s_es->s_feature_ro_compat) & mask;
+}
+
+static inline u32 ext2_group_first_block(struct super_block *sb, unsigned int group)
+{
+	return EXT2_SB(sb)->s_first_data_block + group * EXT2_SB(sb)->s_blocks_per_group;
+}
+
+static inline u32 ext2_group_last_block(struct super_block *sb, unsigned int group)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	return group == sbi->s_groups_count - 1 ? sbi->s_blocks_count - 1 :
+	       ext2_group_first_block(sb, group) + sbi->s_blocks_per_group - 1;
+}
+
+/* Block numbers a file may point at: inside the filesystem, past the primary superblock. */
+static inline bool ext2_block_in_range(struct super_block *sb, u32 block)
+{
+	return block > EXT2_SB(sb)->s_first_data_block && block < EXT2_SB(sb)->s_blocks_count;
+}
+
+/* A symlink whose target is in i_data: no blocks but maybe an extended attribute block. */
+static inline bool ext2_inode_is_fast_symlink(struct inode *inode)
+{
+	u64 ea_blocks = EXT2_I(inode)->i_file_acl ? inode->i_sb->s_blocksize >> 9 : 0;
+
+	return S_ISLNK(inode->i_mode) && inode->i_blocks == ea_blocks;
+}
+
+/* ---------------------------------------------------------------- shared functions */
+/* super.c */
+__printf(3, 4) void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...);
+__printf(3, 4) void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...);
+void ext2_write_super(struct super_block *sb);
+bool ext2_group_has_super(struct super_block *sb, unsigned int group);
+/* blocks at the start of group taken by the superblock and descriptor copies */
+u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group);
+void ext2_set_large_file(struct super_block *sb);
+
+/* balloc.c */
+struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int group,
+					    struct buffer_head **bhp);
+u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp);
+void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
+u32 ext2_count_free_blocks(struct super_block *sb);
+int ext2_check_descriptors(struct super_block *sb);
+
+/* bitmap.c */
+unsigned int ext2_find_next_zero_bit(const u8 *map, unsigned int size, unsigned int start);
+unsigned int ext2_find_next_set_bit(const u8 *map, unsigned int size, unsigned int start);
+static inline bool ext2_test_bit(const u8 *map, unsigned int nr)
+{
+	return map[nr >> 3] & (1u << (nr & 7));
+}
+static inline void ext2_set_bit(u8 *map, unsigned int nr)
+{
+	map[nr >> 3] |= (u8)(1u << (nr & 7));
+}
+static inline void ext2_clear_bit(u8 *map, unsigned int nr)
+{
+	map[nr >> 3] &= (u8)~(1u << (nr & 7));
+}
+
+/* ialloc.c */
+struct inode *ext2_new_inode(struct inode *dir, umode_t mode);
+void ext2_free_inode(struct inode *inode);
+u32 ext2_count_free_inodes(struct super_block *sb);
+
+/* inode.c */
+struct inode *ext2_iget(struct super_block *sb, unsigned long ino);
+int ext2_write_inode(struct inode *inode, struct writeback_control *wbc);
+void ext2_evict_inode(struct inode *inode);
+int ext2_setattr(struct dentry *dentry, struct iattr *attr);
+void ext2_set_inode_ops(struct inode *inode);
+void ext2_set_dir_changed(struct inode *dir);
+struct inode *ext2_alloc_inode(struct super_block *sb);
+void ext2_destroy_inode(struct inode *inode);
+
+/* blockmap.c */
+#define EXT2_GET_BLOCKS_CREATE 0x1
+int ext2_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
+		    int flags, bool *new);
+loff_t ext2_max_size(unsigned int blkbits);
+
+/* truncate.c */
+int ext2_truncate_blocks(struct inode *inode, loff_t size);
+
+/* xattr.c */
+void ext2_xattr_delete_inode(struct inode *inode);
+
+/* dir.c */
+int ext2_readdir(struct file *file, struct dir_context *ctx);
+u32 ext2_inode_by_name(struct inode *dir, const struct qstr *name, int *errp);
+struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *name,
+					 struct buffer_head **bhp);
+int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode);
+int ext2_delete_entry(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer_head *bh);
+int ext2_make_empty(struct inode *inode, struct inode *parent);
+int ext2_empty_dir(struct inode *inode);
+void ext2_set_link(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer_head *bh,
+		   struct inode *inode, bool update_times);
+struct ext2_dir_entry_2 *ext2_dotdot(struct inode *dir, struct buffer_head **bhp, int *errp);
+extern const struct file_operations ext2_dir_operations;
+
+/* namei.c */
+extern const struct inode_operations ext2_dir_inode_operations;
+extern const struct inode_operations ext2_special_inode_operations;
+
+/* file.c */
+int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync);
+extern const struct file_operations ext2_file_operations;
+extern const struct inode_operations ext2_file_inode_operations;
+
+/* readpage.c, writeback.c, aops.c */
+int ext2_read_folio(struct file *file, struct page *page);
+void ext2_readahead(struct readahead_control *ractl);
+int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc);
+int ext2_writepage(struct page *page, struct writeback_control *wbc);
+extern const struct address_space_operations ext2_aops;
+int ext2_zero_tail(struct inode *inode, loff_t size);
+
+/* symlink.c */
+extern const struct inode_operations ext2_symlink_inode_operations;
+extern const struct inode_operations ext2_fast_symlink_inode_operations;
+int ext2_write_symlink(struct inode *inode, const char *target, unsigned int len);
+
+#endif

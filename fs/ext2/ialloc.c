@@ -1,0 +1,213 @@
+/*
+ * Inode allocation through the per-group inode bitmaps.
+ *
+ * Placement: a file goes in its directory's group (its blocks will follow it there); a new
+ * directory goes in a group with at least the average number of free inodes and the most
+ * free blocks, which spreads directory trees over the disk so they have room to grow.
+ * Everything under sbi->s_lock.
+ */
+#include "ext2.h"
+#include <cgwb/errno.h>
+#include <cgwb/string.h>
+
+u32 ext2_count_free_inodes(struct super_block *sb)
+{
+	u32 n = 0;
+
+	for (unsigned int g = 0; g < EXT2_SB(sb)->s_groups_count; g++)
+		n += le16_to_cpu(ext2_get_group_desc(sb, g, NULL)->bg_free_inodes_count);
+	return n;
+}
+
+static struct buffer_head *read_inode_bitmap(struct super_block *sb, unsigned int group)
+{
+	u32 block = le32_to_cpu(ext2_get_group_desc(sb, group, NULL)->bg_inode_bitmap);
+	struct buffer_head *bh = sb_bread(sb, block);
+
+	if (!bh)
+		ext2_error(sb, __func__, "cannot read inode bitmap - block_group = %u, inode_bitmap = %u",
+			   group, block);
+	return bh;
+}
+
+static int find_group_dir(struct super_block *sb, unsigned int parent_group)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 avg = ext2_count_free_inodes(sb) / sbi->s_groups_count;
+	int best = -1;
+	u32 best_blocks = 0;
+
+	for (unsigned int i = 0; i < sbi->s_groups_count; i++) {
+		unsigned int g = (parent_group + i) % sbi->s_groups_count;
+		struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
+		u32 fi = le16_to_cpu(gd->bg_free_inodes_count);
+		u32 fb = le16_to_cpu(gd->bg_free_blocks_count);
+
+		if (fi && fi >= avg && (best < 0 || fb > best_blocks)) {
+			best = (int)g;
+			best_blocks = fb;
+		}
+	}
+	return best;
+}
+
+/* The parent's group if it has room, then a quadratic probe, then any group with inodes. */
+static int find_group_other(struct super_block *sb, unsigned int parent_group)
+{
+	unsigned int ngroups = EXT2_SB(sb)->s_groups_count;
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, parent_group, NULL);
+	unsigned int g = parent_group;
+
+	if (gd->bg_free_inodes_count && gd->bg_free_blocks_count)
+		return (int)parent_group;
+	for (unsigned int step = 1; step < ngroups; step <<= 1) {
+		g = (g + step) % ngroups;
+		gd = ext2_get_group_desc(sb, g, NULL);
+		if (gd->bg_free_inodes_count && gd->bg_free_blocks_count)
+			return (int)g;
+	}
+	for (unsigned int i = 0; i < ngroups; i++) {
+		g = (parent_group + i) % ngroups;
+		if (ext2_get_group_desc(sb, g, NULL)->bg_free_inodes_count)
+			return (int)g;
+	}
+	return -1;
+}
+
+/* Take a free inode bit in group; returns the inode number, 0 if none, or -EIO. s_lock held. */
+static long take_inode(struct super_block *sb, unsigned int group, bool dir)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct buffer_head *gdbh, *bh;
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, &gdbh);
+	u32 base = group * sbi->s_inodes_per_group;
+	u32 start = base + 1 < sbi->s_first_ino ? sbi->s_first_ino - 1 - base : 0;
+	u32 bit;
+
+	if (!gd->bg_free_inodes_count || start >= sbi->s_inodes_per_group)
+		return 0;
+	bh = read_inode_bitmap(sb, group);
+	if (!bh)
+		return -EIO;
+	bit = ext2_find_next_zero_bit((u8 *)bh->b_data, sbi->s_inodes_per_group, start);
+	if (bit >= sbi->s_inodes_per_group) {
+		/* the descriptor said otherwise: its count is wrong, not worth failing for */
+		ext2_error(sb, __func__, "group %u: free inodes count %u but the bitmap is full",
+			   group, le16_to_cpu(gd->bg_free_inodes_count));
+		brelse(bh);
+		return 0;
+	}
+	ext2_set_bit((u8 *)bh->b_data, bit);
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	le16_add_cpu(&gd->bg_free_inodes_count, -1);
+	if (dir)
+		le16_add_cpu(&gd->bg_used_dirs_count, 1);
+	mark_buffer_dirty(gdbh);
+	return (long)(base + bit + 1);
+}
+
+static long alloc_inode_number(struct super_block *sb, struct inode *dir, bool is_dir)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned int parent_group = EXT2_I(dir)->i_block_group % sbi->s_groups_count;
+	int group = is_dir ? find_group_dir(sb, parent_group) : find_group_other(sb, parent_group);
+	long ino = 0;
+
+	if (group < 0)
+		return -ENOSPC;
+	for (unsigned int i = 0; i < sbi->s_groups_count && !ino; i++)
+		ino = take_inode(sb, ((unsigned int)group + i) % sbi->s_groups_count, is_dir);
+	return ino ? ino : -ENOSPC;
+}
+
+static u32 inherited_flags(struct inode *dir, umode_t mode)
+{
+	u32 flags = EXT2_I(dir)->i_flags & EXT2_FL_INHERITED;
+
+	if (S_ISDIR(mode))
+		return flags;
+	if (S_ISREG(mode))
+		return flags & ~EXT2_DIRSYNC_FL;
+	return flags & (EXT2_NODUMP_FL | EXT2_NOATIME_FL);
+}
+
+/* A new inode in dir's filesystem: allocated on disk, hashed, dirty, one reference. */
+struct inode *ext2_new_inode(struct inode *dir, umode_t mode)
+{
+	struct super_block *sb = dir->i_sb;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_inode_info *ei;
+	struct inode *inode;
+	u32 generation = 0;
+	long ino;
+
+	if (sb->s_flags & SB_RDONLY)
+		return ERR_PTR(-EROFS);
+	inode = new_inode(sb);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&sbi->s_lock);
+	ino = alloc_inode_number(sb, dir, S_ISDIR(mode));
+	if (ino > 0)
+		generation = sbi->s_next_generation++;
+	mutex_unlock(&sbi->s_lock);
+	if (ino < 0) {
+		iput(inode);
+		return ERR_PTR(ino);
+	}
+	ei = EXT2_I(inode);
+	inode_init_owner(inode, dir, mode);
+	inode->i_ino = (unsigned long)ino;
+	inode->i_blkbits = sb->s_blocksize_bits;
+	inode->i_blocks = 0;
+	inode->i_size = 0;
+	inode->i_mtime = inode->i_atime = inode->i_ctime = current_time(inode);
+	inode->i_generation = generation;
+	memset(ei->i_data, 0, sizeof(ei->i_data));
+	ei->i_flags = inherited_flags(dir, mode);
+	ei->i_file_acl = 0;
+	ei->i_dtime = 0;
+	ei->i_block_group = (u32)((ino - 1) / sbi->s_inodes_per_group);
+	ei->i_dir_start_lookup = 0;
+	ei->i_next_alloc_block = 0;
+	ei->i_next_alloc_goal = 0;
+	ei->i_new = true;
+	ei->i_loaded = true;
+	insert_inode_hash(inode);
+	mark_inode_dirty(inode);
+	return inode;
+}
+
+/* The inode's number goes back to its bitmap; its blocks are already free. */
+void ext2_free_inode(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned long ino = inode->i_ino;
+	struct buffer_head *gdbh, *bh;
+	struct ext2_group_desc *gd;
+	unsigned int group, bit;
+
+	if (ino < sbi->s_first_ino || ino > sbi->s_inodes_count) {
+		ext2_error(sb, __func__, "reserved or nonexistent inode %lu", ino);
+		return;
+	}
+	group = (unsigned int)((ino - 1) / sbi->s_inodes_per_group);
+	bit = (unsigned int)((ino - 1) % sbi->s_inodes_per_group);
+	mutex_lock(&sbi->s_lock);
+	gd = ext2_get_group_desc(sb, group, &gdbh);
+	bh = read_inode_bitmap(sb, group);
+	if (bh && !ext2_test_bit((u8 *)bh->b_data, bit)) {
+		ext2_error(sb, __func__, "bit already cleared for inode %lu", ino);
+	} else if (bh) {
+		ext2_clear_bit((u8 *)bh->b_data, bit);
+		mark_buffer_dirty(bh);
+		le16_add_cpu(&gd->bg_free_inodes_count, 1);
+		if (S_ISDIR(inode->i_mode))
+			le16_add_cpu(&gd->bg_used_dirs_count, -1);
+		mark_buffer_dirty(gdbh);
+	}
+	brelse(bh);
+	mutex_unlock(&sbi->s_lock);
+}

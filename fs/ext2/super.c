@@ -1,0 +1,521 @@
+/*
+ * The ext2 superblock: mounting (finding and checking the superblock, loading the group
+ * descriptors, the root inode), the clean/error state kept on disk, statfs, sync, remount
+ * and umount, and error reporting.
+ *
+ * The free block and inode counters live in ext2_sb_info while mounted (the allocators keep
+ * them under s_lock) and are copied into the on-disk superblock whenever it is written.
+ */
+#include "ext2.h"
+#include <cgwb/blkdev.h>
+#include <cgwb/jiffies.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+
+#define EXT2_DFL_MAX_MNT_COUNT 20
+
+void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...)
+{
+	char buf[256], line_fmt[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* printk takes the level from its format, so the level goes into the format */
+	snprintf(line_fmt, sizeof(line_fmt), "%sEXT2-fs (%%s): %%s\n", level);
+	printk(line_fmt, sb->s_id, buf);
+}
+
+/*
+ * Corrupt metadata found: say where, remember it on disk (e2fsck will look), and go on as
+ * the superblock's error behaviour says. Never stops the kernel: "panic" degrades to
+ * read-only, since a disk image must not be able to crash us.
+ */
+void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	printk(KERN_ERR "EXT2-fs error (device %s): %s: %s\n", sb->s_id, func, buf);
+	if (!sbi || !sbi->s_es)
+		return;
+	sbi->s_mount_state |= EXT2_ERROR_FS;
+	if (sb->s_flags & SB_RDONLY)
+		return;
+	sbi->s_es->s_state |= cpu_to_le16(EXT2_ERROR_FS);
+	mark_buffer_dirty(sbi->s_sbh);
+	if (le16_to_cpu(sbi->s_es->s_errors) != EXT2_ERRORS_CONTINUE && sb->s_root) {
+		ext2_msg(sb, KERN_CRIT, "error: remounting filesystem read-only");
+		sb->s_flags |= SB_RDONLY;
+	}
+}
+
+static void ext2_sb_dirty(struct super_block *sb)
+{
+	mark_buffer_dirty(EXT2_SB(sb)->s_sbh);
+}
+
+static bool is_power_of(unsigned int n, unsigned int base)
+{
+	while (n > 1 && n % base == 0)
+		n /= base;
+	return n == 1;
+}
+
+bool ext2_group_has_super(struct super_block *sb, unsigned int group)
+{
+	if (group <= 1 || !ext2_has_ro_compat(sb, EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER))
+		return true;
+	if (!(group & 1))
+		return false;
+	return is_power_of(group, 3) || is_power_of(group, 5) || is_power_of(group, 7);
+}
+
+u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 reserved = 0;
+
+	if (!ext2_group_has_super(sb, group))
+		return 0;
+	if (le32_to_cpu(sbi->s_es->s_feature_compat) & EXT2_FEATURE_COMPAT_RESIZE_INO)
+		reserved = le16_to_cpu(sbi->s_es->s_reserved_gdt_blocks);
+	return 1 + sbi->s_gdb_count + reserved;
+}
+
+/* Files above 2 GiB need the large_file feature recorded (mke2fs sets it already). */
+void ext2_set_large_file(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (ext2_has_ro_compat(sb, EXT2_FEATURE_RO_COMPAT_LARGE_FILE) ||
+	    le32_to_cpu(sbi->s_es->s_rev_level) == EXT2_GOOD_OLD_REV)
+		return;
+	mutex_lock(&sbi->s_lock);
+	sbi->s_es->s_feature_ro_compat |= cpu_to_le32(EXT2_FEATURE_RO_COMPAT_LARGE_FILE);
+	mutex_unlock(&sbi->s_lock);
+	ext2_sb_dirty(sb);
+}
+
+/* Write the in-memory counters and times to the superblock buffer; wait if sync. */
+static int ext2_commit_super(struct super_block *sb, bool sync)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+
+	mutex_lock(&sbi->s_lock);
+	es->s_free_blocks_count = cpu_to_le32(ext2_count_free_blocks(sb));
+	es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
+	es->s_wtime = cpu_to_le32((u32)ktime_get_real_seconds());
+	mutex_unlock(&sbi->s_lock);
+	mark_buffer_dirty(sbi->s_sbh);
+	return sync ? sync_dirty_buffer(sbi->s_sbh) : 0;
+}
+
+/* The superblock into its buffer (written with the device's other metadata). */
+void ext2_write_super(struct super_block *sb)
+{
+	if (!(sb->s_flags & SB_RDONLY))
+		ext2_commit_super(sb, false);
+}
+
+static int ext2_sync_fs(struct super_block *sb, int wait)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	int err = 0;
+
+	if (sb->s_flags & SB_RDONLY)
+		return 0;
+	err = ext2_commit_super(sb, wait);
+	for (unsigned int i = 0; wait && i < sbi->s_gdb_count; i++) {
+		int e = sync_dirty_buffer(sbi->s_group_desc[i]);
+		if (!err)
+			err = e;
+	}
+	return err;
+}
+
+static void ext2_release_sbi(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (!sbi)
+		return;
+	for (unsigned int i = 0; sbi->s_group_desc && i < sbi->s_gdb_count; i++)
+		brelse(sbi->s_group_desc[i]);
+	kfree(sbi->s_group_desc);
+	brelse(sbi->s_sbh);
+	kfree(sbi);
+	sb->s_fs_info = NULL;
+}
+
+/* Umount: every metadata buffer first, then the superblock saying "clean" last. */
+static void ext2_put_super(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (!sbi)
+		return;
+	if (!(sb->s_flags & SB_RDONLY)) {
+		sync_blockdev(sb->s_bdev);
+		sbi->s_es->s_state = cpu_to_le16(sbi->s_mount_state);
+		if (ext2_commit_super(sb, true))
+			ext2_msg(sb, KERN_ERR, "error: could not write the superblock at umount");
+		blkdev_issue_flush(sb->s_bdev);
+	}
+	ext2_release_sbi(sb);
+}
+
+static u32 ext2_overhead_blocks(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 overhead = sbi->s_first_data_block;
+
+	/* what Linux's ext2 counts: superblock and descriptor copies, bitmaps, inode tables */
+	for (unsigned int g = 0; g < sbi->s_groups_count; g++)
+		if (ext2_group_has_super(sb, g))
+			overhead += 1 + sbi->s_gdb_count;
+	return overhead + sbi->s_groups_count * (2 + sbi->s_itb_per_group);
+}
+
+static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
+{
+	struct super_block *sb = dentry->d_sb;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 reserved = le32_to_cpu(sbi->s_es->s_r_blocks_count);
+
+	buf->f_type = EXT2_SUPER_MAGIC;
+	buf->f_bsize = (long)sb->s_blocksize;
+	buf->f_blocks = sbi->s_blocks_count - ext2_overhead_blocks(sb);
+	mutex_lock(&sbi->s_lock);
+	buf->f_bfree = ext2_count_free_blocks(sb);
+	buf->f_ffree = ext2_count_free_inodes(sb);
+	mutex_unlock(&sbi->s_lock);
+	buf->f_bavail = buf->f_bfree > reserved ? buf->f_bfree - reserved : 0;
+	buf->f_files = sbi->s_inodes_count;
+	buf->f_namelen = EXT2_NAME_LEN;
+	return 0;
+}
+
+/* A read-write mount: the disk says "not clean" until umount. */
+static int ext2_setup_super(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+	s16 max_mnt = (s16)le16_to_cpu(es->s_max_mnt_count);
+
+	if (!(sbi->s_mount_state & EXT2_VALID_FS))
+		ext2_msg(sb, KERN_WARNING, "warning: mounting unchecked fs, running e2fsck is recommended");
+	else if (sbi->s_mount_state & EXT2_ERROR_FS)
+		ext2_msg(sb, KERN_WARNING, "warning: mounting fs with errors, running e2fsck is recommended");
+	else if (max_mnt >= 0 && le16_to_cpu(es->s_mnt_count) >= (u16)max_mnt)
+		ext2_msg(sb, KERN_WARNING, "warning: maximal mount count reached, running e2fsck is recommended");
+	if (!max_mnt)
+		es->s_max_mnt_count = cpu_to_le16(EXT2_DFL_MAX_MNT_COUNT);
+	le16_add_cpu(&es->s_mnt_count, 1);
+	es->s_mtime = cpu_to_le32((u32)ktime_get_real_seconds());
+	es->s_state &= cpu_to_le16(~EXT2_VALID_FS);
+	return ext2_commit_super(sb, true);
+}
+
+static int ext2_remount(struct super_block *sb, int *flags, char *data)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 ro_unknown = le32_to_cpu(sbi->s_es->s_feature_ro_compat) & ~EXT2_FEATURE_RO_COMPAT_SUPP;
+	int err;
+
+	(void)data;
+	if ((*flags & SB_RDONLY) == (sb->s_flags & SB_RDONLY))
+		return 0;
+	if (*flags & SB_RDONLY) {
+		sync_blockdev(sb->s_bdev);
+		sbi->s_es->s_state = cpu_to_le16(sbi->s_mount_state);
+		err = ext2_commit_super(sb, true);
+		sb->s_flags |= SB_RDONLY;
+		return err;
+	}
+	if (ro_unknown) {
+		ext2_msg(sb, KERN_ERR, "couldn't remount RDWR because of unsupported optional features (%x)",
+			 ro_unknown);
+		return -EROFS;
+	}
+	sbi->s_mount_state = le16_to_cpu(sbi->s_es->s_state);
+	sb->s_flags &= ~SB_RDONLY;
+	return ext2_setup_super(sb);
+}
+
+static const struct super_operations ext2_sops = {
+	.alloc_inode = ext2_alloc_inode,
+	.destroy_inode = ext2_destroy_inode,
+	.write_inode = ext2_write_inode,
+	.evict_inode = ext2_evict_inode,
+	.put_super = ext2_put_super,
+	.sync_fs = ext2_sync_fs,
+	.statfs = ext2_statfs,
+	.remount_fs = ext2_remount,
+};
+
+/* ---------------------------------------------------------------- mount */
+
+/* The block holding the superblock at blocksize size, if it has ext2's magic. */
+static struct buffer_head *ext2_sb_at(struct super_block *sb, unsigned int size,
+				      unsigned int *offset)
+{
+	sector_t block = size == EXT2_MIN_BLOCK_SIZE ? 1 : 0;
+	struct ext2_super_block *es;
+	struct buffer_head *bh;
+
+	if (!sb_set_blocksize(sb, (int)size)) {
+		ext2_msg(sb, KERN_ERR, "error: unable to set blocksize %u", size);
+		return ERR_PTR(-EINVAL);
+	}
+	bh = sb_bread(sb, block);
+	if (!bh) {
+		ext2_msg(sb, KERN_ERR, "error: unable to read superblock (blocksize %u)", size);
+		return ERR_PTR(-EIO);
+	}
+	*offset = (unsigned int)(EXT2_SB_OFFSET - block * size);
+	es = (struct ext2_super_block *)(bh->b_data + *offset);
+	if (le16_to_cpu(es->s_magic) != EXT2_SUPER_MAGIC) {
+		ext2_msg(sb, KERN_ERR, "error: can't find an ext2 filesystem: bad magic number %#x (blocksize %u)",
+			 le16_to_cpu(es->s_magic), size);
+		brelse(bh);
+		return ERR_PTR(-EIO);
+	}
+	return bh;
+}
+
+/*
+ * Read the block holding the superblock at the filesystem's block size. The first look is
+ * with 1 KiB blocks (the superblock sits at byte 1024 whatever the block size).
+ */
+static struct buffer_head *ext2_read_sb_block(struct super_block *sb, unsigned int *offset)
+{
+	struct buffer_head *bh = ext2_sb_at(sb, EXT2_MIN_BLOCK_SIZE, offset);
+	unsigned int log;
+
+	if (IS_ERR(bh))
+		return bh;
+	log = le32_to_cpu(((struct ext2_super_block *)(bh->b_data + *offset))->s_log_block_size);
+	if (!log)
+		return bh;
+	brelse(bh); /* buffers of another size must not be busy when the size changes */
+	if (log > EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE) {
+		ext2_msg(sb, KERN_ERR, "error: unsupported blocksize (s_log_block_size %u)", log);
+		return ERR_PTR(-EIO);
+	}
+	return ext2_sb_at(sb, EXT2_MIN_BLOCK_SIZE << log, offset);
+}
+
+static int ext2_check_features(struct super_block *sb, int flags)
+{
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+	u32 incompat = le32_to_cpu(es->s_feature_incompat) & ~EXT2_FEATURE_INCOMPAT_SUPP;
+	u32 ro = le32_to_cpu(es->s_feature_ro_compat) & ~EXT2_FEATURE_RO_COMPAT_SUPP;
+
+	if (le32_to_cpu(es->s_rev_level) == EXT2_GOOD_OLD_REV)
+		return 0; /* revision 0 has no feature fields: whatever is there means nothing */
+	if (incompat) {
+		ext2_msg(sb, KERN_ERR, "error: couldn't mount because of unsupported optional features (%x)",
+			 incompat);
+		return -EINVAL;
+	}
+	if (ro && !(flags & SB_RDONLY)) {
+		ext2_msg(sb, KERN_ERR, "error: couldn't mount RDWR because of unsupported optional features (%x)",
+			 ro);
+		return -EROFS;
+	}
+	return 0;
+}
+
+#define SB_BAD(sb, ...) ({ ext2_msg(sb, KERN_ERR, "error: corrupt superblock: " __VA_ARGS__); -EIO; })
+
+/* The geometry must be self-consistent and fit the device before anything is read by it. */
+static int ext2_check_geometry(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+	u64 dev_blocks = (bdev_nr_sectors(sb->s_bdev) << SECTOR_SHIFT) >> sb->s_blocksize_bits;
+	u32 bits = (u32)sb->s_blocksize * 8;
+	u32 rev = le32_to_cpu(es->s_rev_level);
+
+	if (rev > EXT2_DYNAMIC_REV)
+		return SB_BAD(sb, "unknown revision level %u", rev);
+	if (sbi->s_inode_size < EXT2_GOOD_OLD_INODE_SIZE || sbi->s_inode_size > sb->s_blocksize ||
+	    !is_power_of_2(sbi->s_inode_size))
+		return SB_BAD(sb, "inode size %u", sbi->s_inode_size);
+	if (sbi->s_first_ino < EXT2_GOOD_OLD_FIRST_INO || sbi->s_first_ino > sbi->s_inodes_count)
+		return SB_BAD(sb, "first inode %u", sbi->s_first_ino);
+	if (sbi->s_first_data_block != (sb->s_blocksize == EXT2_MIN_BLOCK_SIZE ? 1u : 0u))
+		return SB_BAD(sb, "first data block %u", sbi->s_first_data_block);
+	if (!sbi->s_blocks_per_group || sbi->s_blocks_per_group > bits ||
+	    le32_to_cpu(es->s_frags_per_group) != sbi->s_blocks_per_group)
+		return SB_BAD(sb, "blocks per group %u", sbi->s_blocks_per_group);
+	if (sbi->s_inodes_per_group < sbi->s_inodes_per_block || sbi->s_inodes_per_group > bits)
+		return SB_BAD(sb, "inodes per group %u", sbi->s_inodes_per_group);
+	if (sbi->s_blocks_count <= sbi->s_first_data_block + 1)
+		return SB_BAD(sb, "blocks count %u", sbi->s_blocks_count);
+	if (sbi->s_blocks_count > dev_blocks) {
+		ext2_msg(sb, KERN_ERR, "error: bad geometry: block count %u exceeds size of device (%llu blocks)",
+			 sbi->s_blocks_count, (unsigned long long)dev_blocks);
+		return -EIO;
+	}
+	if ((u64)sbi->s_groups_count * sbi->s_inodes_per_group != sbi->s_inodes_count)
+		return SB_BAD(sb, "inodes count %u for %u groups of %u", sbi->s_inodes_count,
+			      sbi->s_groups_count, sbi->s_inodes_per_group);
+	if (le32_to_cpu(es->s_r_blocks_count) > sbi->s_blocks_count)
+		return SB_BAD(sb, "reserved blocks count %u", le32_to_cpu(es->s_r_blocks_count));
+	return 0;
+}
+
+/* The in-memory geometry from the on-disk superblock (checked by ext2_check_geometry). */
+static void ext2_init_sbi(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+	bool old = le32_to_cpu(es->s_rev_level) == EXT2_GOOD_OLD_REV;
+
+	sbi->s_inode_size = old ? EXT2_GOOD_OLD_INODE_SIZE : le16_to_cpu(es->s_inode_size);
+	sbi->s_first_ino = old ? EXT2_GOOD_OLD_FIRST_INO : le32_to_cpu(es->s_first_ino);
+	sbi->s_blocks_per_group = le32_to_cpu(es->s_blocks_per_group);
+	sbi->s_inodes_per_group = le32_to_cpu(es->s_inodes_per_group);
+	sbi->s_first_data_block = le32_to_cpu(es->s_first_data_block);
+	sbi->s_blocks_count = le32_to_cpu(es->s_blocks_count);
+	sbi->s_inodes_count = le32_to_cpu(es->s_inodes_count);
+	sbi->s_inodes_per_block = sbi->s_inode_size ? (u32)sb->s_blocksize / sbi->s_inode_size : 0;
+	sbi->s_itb_per_group = sbi->s_inodes_per_block ?
+			       DIV_ROUND_UP(sbi->s_inodes_per_group, sbi->s_inodes_per_block) : 0;
+	sbi->s_desc_per_block = (unsigned int)(sb->s_blocksize / sizeof(struct ext2_group_desc));
+	sbi->s_addr_per_block_bits = (unsigned int)ilog2(ext2_addr_per_block(sb));
+	sbi->s_groups_count = sbi->s_blocks_count > sbi->s_first_data_block && sbi->s_blocks_per_group ?
+			      DIV_ROUND_UP(sbi->s_blocks_count - sbi->s_first_data_block,
+					   sbi->s_blocks_per_group) : 0;
+	sbi->s_gdb_count = DIV_ROUND_UP(sbi->s_groups_count, sbi->s_desc_per_block);
+	sbi->s_mount_state = le16_to_cpu(es->s_state);
+	sbi->s_next_generation = (u32)ktime_get_ns();
+}
+
+static int ext2_load_group_desc(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (sbi->s_first_data_block + 1 + sbi->s_gdb_count > ext2_group_last_block(sb, 0))
+		return SB_BAD(sb, "%u group descriptor blocks do not fit in group 0", sbi->s_gdb_count);
+	sbi->s_group_desc = kcalloc(sbi->s_gdb_count, sizeof(*sbi->s_group_desc), GFP_KERNEL);
+	if (!sbi->s_group_desc)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < sbi->s_gdb_count; i++) {
+		sbi->s_group_desc[i] = sb_bread(sb, sbi->s_first_data_block + 1 + i);
+		if (!sbi->s_group_desc[i]) {
+			ext2_msg(sb, KERN_ERR, "error: unable to read group descriptor block %u",
+				 sbi->s_first_data_block + 1 + i);
+			return -EIO;
+		}
+	}
+	return ext2_check_descriptors(sb);
+}
+
+static int ext2_load_root(struct super_block *sb)
+{
+	struct inode *root = ext2_iget(sb, EXT2_ROOT_INO);
+
+	if (IS_ERR(root)) {
+		ext2_msg(sb, KERN_ERR, "error: can't read the root inode (%d)", (int)PTR_ERR(root));
+		return (int)PTR_ERR(root);
+	}
+	if (!S_ISDIR(root->i_mode) || !root->i_blocks || !root->i_size) {
+		ext2_msg(sb, KERN_ERR, "error: corrupt root inode (mode %o, %llu blocks, size %lld), run e2fsck",
+			 root->i_mode, (unsigned long long)root->i_blocks, root->i_size);
+		iput(root);
+		return -EIO;
+	}
+	sb->s_root = d_make_root(root);
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
+static int ext2_fill_super(struct super_block *sb, int flags)
+{
+	struct ext2_sb_info *sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	unsigned int offset;
+	int err;
+
+	if (!sbi)
+		return -ENOMEM;
+	mutex_init(&sbi->s_lock);
+	sb->s_fs_info = sbi;
+	sbi->s_sbh = ext2_read_sb_block(sb, &offset);
+	if (IS_ERR(sbi->s_sbh)) {
+		err = (int)PTR_ERR(sbi->s_sbh);
+		sbi->s_sbh = NULL;
+		return err;
+	}
+	sbi->s_es = (struct ext2_super_block *)(sbi->s_sbh->b_data + offset);
+	ext2_init_sbi(sb);
+	err = ext2_check_geometry(sb);
+	if (!err)
+		err = ext2_check_features(sb, flags);
+	if (err)
+		return err;
+	sb->s_magic = EXT2_SUPER_MAGIC;
+	sb->s_maxbytes = ext2_max_size(sb->s_blocksize_bits);
+	sb->s_op = &ext2_sops;
+	sb->s_iflags |= SB_I_CGROUPWB;
+	err = ext2_load_group_desc(sb);
+	if (!err)
+		err = ext2_load_root(sb);
+	if (err)
+		return err;
+	if (!(sb->s_flags & SB_RDONLY))
+		return ext2_setup_super(sb);
+	return 0;
+}
+
+/* Undo a failed fill: nothing was written, only buffers and memory to give back. */
+static void ext2_fill_failed(struct super_block *sb)
+{
+	if (sb->s_root) {
+		dput(sb->s_root);
+		sb->s_root = NULL;
+	}
+	ext2_release_sbi(sb);
+	sb->s_op = NULL;
+	invalidate_bdev(sb->s_bdev);
+}
+
+static struct super_block *ext2_mount(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data)
+{
+	struct super_block *sb;
+	int err;
+
+	(void)data;
+	sb = sget_bdev(fs_type, flags, dev_name);
+	if (IS_ERR(sb))
+		return sb;
+	err = ext2_fill_super(sb, flags);
+	if (err) {
+		ext2_fill_failed(sb);
+		deactivate_locked_super(sb);
+		return ERR_PTR(err);
+	}
+	sb->s_flags |= SB_ACTIVE;
+	return sb;
+}
+
+static struct file_system_type ext2_fs_type = {
+	.name = "ext2",
+	.mount = ext2_mount,
+	.kill_sb = kill_block_super,
+	.requires_dev = true,
+};
+
+int ext2_init(void)
+{
+	return register_filesystem(&ext2_fs_type);
+}

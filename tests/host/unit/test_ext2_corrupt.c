@@ -1,0 +1,237 @@
+/*
+ * Corrupt metadata: each case gives -EIO with a log line naming the inode or block, never
+ * a crash or a hang, and the filesystem remembers it had errors. Images are made by
+ * mke2fs and damaged with debugfs or by writing bytes into them.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cgwb/fs.h>
+#include <cgwb/errno.h>
+#include "host.h"
+#include "test_ext2.h"
+
+static void setup(void)
+{
+	ext2t_boot(64);
+}
+
+static void teardown(void)
+{
+	ext2t_shutdown();
+}
+
+TestSuite(ext2_corrupt, .init = setup, .fini = teardown);
+
+/* A 1 KiB-block image with /f (20 KiB: direct and indirect blocks), /a/b and /d (50 entries). */
+static void make_image(void)
+{
+	cr_assert_eq(ext2t_sh("set -e; cd %s; mkdir -p src/a/b src/d; head -c 20480 /dev/zero | tr '\\0' 'z' > src/f;"
+			      "for i in $(seq 50); do : > src/d/entry-$i; done", ext2t_env.dir), 0);
+	char opts[128];
+	snprintf(opts, sizeof(opts), "-b 1024 -d %s/src", ext2t_env.dir);
+	ext2t_mkfs(opts, 4 << 10);
+}
+
+static void debugfs_w(const char *request)
+{
+	cr_assert_eq(ext2t_sh("debugfs -w -R '%s' %s > /dev/null 2>&1", request, ext2t_env.img), 0, "%s", request);
+}
+
+static unsigned long debugfs_number(const char *request)
+{
+	char cmd[256];
+	unsigned long v = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "debugfs -R '%s' %s 2>/dev/null", request, ext2t_env.img);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	if (fscanf(p, "%lu", &v) != 1)
+		v = 0;
+	pclose(p);
+	return v;
+}
+
+static unsigned long inode_number(const char *path)
+{
+	char cmd[256];
+	unsigned long v = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "debugfs -R 'stat %s' %s 2>/dev/null | sed -n 's/^Inode: \\([0-9]*\\).*/\\1/p'",
+		 path, ext2t_env.img);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	cr_assert_eq(fscanf(p, "%lu", &v), 1, "no inode for %s", path);
+	pclose(p);
+	return v;
+}
+
+static int read_all(const char *path)
+{
+	static char buf[64 << 10];
+	ssize_t got;
+
+	return ext2t_read(path, 0, buf, sizeof(buf), &got);
+}
+
+static bool errors_recorded(void)
+{
+	return ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^Filesystem state: *clean with errors'",
+			ext2t_env.img) == 0;
+}
+
+Test(ext2_corrupt, data_block_out_of_range)
+{
+	make_image();
+	unsigned long ino = inode_number("/f");
+	debugfs_w("sif /f block[2] 4000000000");
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(read_all(EXT2T_MNT "/f"), -EIO);
+	char line[128];
+	snprintf(line, sizeof(line), "inode %lu: data block 4000000000 out of range (logical block 2)", ino);
+	cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
+	ext2t_umount();
+	cr_expect(errors_recorded());
+}
+
+Test(ext2_corrupt, indirect_block_out_of_range)
+{
+	make_image();
+	debugfs_w("sif /f block[IND] 7777777");
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(read_all(EXT2T_MNT "/f"), -EIO);
+	cr_expect(host_log_contains("indirect block 7777777 out of range (logical block 12)"), "%s", host_log());
+	/* deleting it frees what can be freed and says what could not */
+	cr_assert_eq(do_unlink(EXT2T_MNT "/f"), 0);
+	ext2t_umount();
+	cr_expect(host_log_contains("indirect block 7777777 out of range, dropped"), "%s", host_log());
+}
+
+Test(ext2_corrupt, rec_len_overruns_block)
+{
+	make_image();
+	unsigned long ino = inode_number("/d");
+	unsigned long block = debugfs_number("blocks /d");
+	u16 rec_len = 1024 + 100;
+
+	cr_assert_neq(block, 0);
+	ext2t_poke((long)(block * 1024 + 12 + 4), &rec_len, 2); /* the ".." entry */
+	ext2t_attach();
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext2", SB_RDONLY, NULL), 0);
+	cr_assert_eq(ext2t_count_entries(EXT2T_MNT "/d"), -EIO);
+	cr_assert_eq(ext2t_size(EXT2T_MNT "/d/entry-1"), -EIO);
+	char line[160];
+	snprintf(line, sizeof(line), "bad entry in directory #%lu: directory entry across blocks - offset=12", ino);
+	cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
+	ext2t_umount();
+}
+
+Test(ext2_corrupt, rec_len_too_small)
+{
+	make_image();
+	unsigned long block = debugfs_number("blocks /d");
+	u16 rec_len = 6;
+
+	ext2t_poke((long)(block * 1024 + 4), &rec_len, 2);
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(ext2t_count_entries(EXT2T_MNT "/d"), -EIO);
+	cr_expect(host_log_contains("rec_len is smaller than minimal - offset=0"), "%s", host_log());
+	cr_assert_eq(ext2t_write(EXT2T_MNT "/d/new", 0, 0, "", 0), -EIO);
+	ext2t_umount();
+	cr_expect(errors_recorded());
+}
+
+Test(ext2_corrupt, entry_inode_out_of_bounds)
+{
+	make_image();
+	unsigned long block = debugfs_number("blocks /d");
+	u32 ino = 9999999;
+	struct kstat st;
+
+	ext2t_poke((long)(block * 1024 + 24), &ino, 4); /* the entry after ".." */
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/d/entry-1", &st), -EIO);
+	cr_expect(host_log_contains("inode out of bounds - offset=24, inode=9999999"), "%s", host_log());
+	ext2t_umount();
+}
+
+Test(ext2_corrupt, directory_loop)
+{
+	make_image();
+	debugfs_w("ln /a /a/b/loop");
+	struct kstat st;
+
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/a/b/loop", &st), -EIO);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/a/b/loop/b/loop/b", &st), -EIO);
+	cr_expect(host_log_contains("directory loop: entry 'loop'"), "%s", host_log());
+	cr_expect_eq(ext2t_count_entries(EXT2T_MNT "/a/b"), 3); /* listing it is fine */
+	ext2t_umount();
+}
+
+Test(ext2_corrupt, self_loop)
+{
+	make_image();
+	debugfs_w("ln /a/b /a/b/self");
+	struct kstat st;
+
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/a/b/self", &st), -EIO);
+	cr_expect(host_log_contains("points to its ancestor"), "%s", host_log());
+	ext2t_umount();
+}
+
+Test(ext2_corrupt, entry_to_cleared_inode)
+{
+	make_image();
+	unsigned long ino = inode_number("/f");
+	debugfs_w("clri /f");
+	struct kstat st;
+
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/f", &st), -EIO);
+	char line[96];
+	snprintf(line, sizeof(line), "inode %lu: deleted inode referenced", ino);
+	cr_expect(host_log_contains(line), "%s", host_log());
+	ext2t_umount();
+}
+
+Test(ext2_corrupt, bad_mode_and_inode_number)
+{
+	make_image();
+	debugfs_w("sif /f mode 0170644");
+	debugfs_w("ln <5> /reserved");
+	struct kstat st;
+
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/f", &st), -EIO);
+	cr_expect(host_log_contains("corrupt (mode 170644"), "%s", host_log());
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/reserved", &st), -EIO);
+	cr_expect(host_log_contains("bad inode number: 5"), "%s", host_log());
+	ext2t_umount();
+}
+
+Test(ext2_corrupt, corrupt_block_bitmap)
+{
+	make_image();
+	char cmd[256], line[128];
+	unsigned long bitmap = 0;
+	u8 zeros[64] = { 0 };
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "dumpe2fs %s 2>/dev/null | sed -n 's/.*Block bitmap at \\([0-9]*\\).*/\\1/p'",
+		 ext2t_env.img);
+	p = popen(cmd, "r");
+	cr_assert_eq(fscanf(p, "%lu", &bitmap), 1);
+	pclose(p);
+	/* group 0's block bitmap claims its own metadata is free */
+	ext2t_poke((long)bitmap * 1024, zeros, sizeof(zeros));
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/new", 1, 0, 100), -EIO);
+	snprintf(line, sizeof(line), "invalid block bitmap - block_group = 0, block = %lu", bitmap);
+	cr_expect(host_log_contains(line), "%s", host_log());
+	ext2t_umount();
+}
