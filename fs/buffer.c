@@ -41,8 +41,10 @@ static bool test_set_buffer_locked(struct buffer_head *bh)
 
 void lock_buffer(struct buffer_head *bh)
 {
-	if (test_set_buffer_locked(bh))
+	if (test_set_buffer_locked(bh)) {
+		blk_flush_plug_current(); /* the IO we wait for may sit in our own plug */
 		wait_event(buffer_wait, !test_set_buffer_locked(bh));
+	}
 }
 
 void unlock_buffer(struct buffer_head *bh)
@@ -54,8 +56,10 @@ void unlock_buffer(struct buffer_head *bh)
 
 void wait_on_buffer(struct buffer_head *bh)
 {
-	if (buffer_locked(bh))
+	if (buffer_locked(bh)) {
+		blk_flush_plug_current();
 		wait_event(buffer_wait, !buffer_locked(bh));
+	}
 }
 
 void get_bh(struct buffer_head *bh)

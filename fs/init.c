@@ -7,6 +7,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include <cgwb/slab.h>
 #include "vfs.h"
 #include "sysfs/sysfs.h"
 
@@ -77,4 +78,68 @@ void vfs_init(void)
 	vfs_ready = true;
 	devfs_init();
 	for_each_disk(add_disk_files, NULL);
+}
+
+#define EXT2_MAGIC_OFFSET 1080
+#define EXT2_SUPER_MAGIC 0xEF53
+
+/* Does the disk start with an ext2 superblock? (Probed quietly: raw disks are normal.) */
+static bool disk_holds_ext2(struct gendisk *disk)
+{
+	u8 *buf = kmalloc(SECTOR_SIZE, GFP_KERNEL);
+	bool ext2 = false;
+
+	if (!buf)
+		return false;
+	if (blkdev_read_at(disk->part0, buf, SECTOR_SIZE, EXT2_MAGIC_OFFSET & ~(SECTOR_SIZE - 1), 0) ==
+	    SECTOR_SIZE) {
+		unsigned int off = EXT2_MAGIC_OFFSET & (SECTOR_SIZE - 1);
+		ext2 = (buf[off] | (buf[off + 1] << 8)) == EXT2_SUPER_MAGIC;
+	}
+	kfree(buf);
+	return ext2;
+}
+
+/* The first disk's ext2 filesystem goes on /mnt at boot, when there is one. */
+void mount_boot_disk(void)
+{
+	struct gendisk *disk = get_disk_by_name("vda");
+	int err;
+
+	if (!disk || !disk_holds_ext2(disk))
+		return;
+	err = do_mount("/dev/vda", "/mnt", "ext2", disk->read_only ? SB_RDONLY : 0, NULL);
+	if (err)
+		pr_warn("VFS: cannot mount /dev/vda on /mnt: %s\n", errstr(err));
+	else
+		pr_info("VFS: mounted /dev/vda on /mnt\n");
+}
+
+static void unmount_one(struct vfsmount *mnt, void *arg)
+{
+	char (*dirs)[64] = arg;
+
+	if (!mnt->mnt_sb->s_bdev)
+		return;
+	for (int i = 0; i < 8; i++) {
+		if (!dirs[i][0]) {
+			d_path(&(struct path){ .mnt = mnt, .dentry = mnt->mnt_root }, dirs[i], 64);
+			return;
+		}
+	}
+}
+
+/*
+ * Power-off: write everything back, then unmount the disk filesystems so they are marked
+ * clean (a busy one stays mounted, already synced).
+ */
+void vfs_shutdown(void)
+{
+	char dirs[8][64] = { { 0 } };
+
+	ksys_sync();
+	for_each_mount(unmount_one, dirs);
+	for (int i = 7; i >= 0; i--)
+		if (dirs[i][0])
+			do_umount(dirs[i], 0);
 }

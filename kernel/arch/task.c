@@ -5,7 +5,7 @@
 #include <cgwb/string.h>
 #include "x86.h"
 
-#define KSTACK_ORDER 2 /* 16 KiB */
+#define KSTACK_ORDER 3 /* 32 KiB */
 #define STACK_CANARY 0x57ac4ca7a1c0ffeeULL
 
 extern void ret_from_kthread(void);

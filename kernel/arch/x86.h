@@ -63,6 +63,7 @@ void gdt_init(void);
 void idt_init(void);
 void apic_init(void);
 void clock_init(void);
+u64 tsc_frequency_khz(void);
 void rtc_init(void);
 void serial_init(void);
 void serial_enable_irq(void);

@@ -1,5 +1,6 @@
 /* echo [-n] [-e] [-E] ARGS: the arguments, separated by spaces. */
 #include <cgwb/shell.h>
+#include <cgwb/errno.h>
 #include <cgwb/string.h>
 #include "escapes.h"
 
@@ -37,8 +38,10 @@ static int cmd_echo(int argc, char **argv)
 	}
 	if (newline && !stop)
 		sb_addc(&sb, '\n');
-	err = sb.failed ? -1 : sb.len ? sh_write(sb_str(&sb), sb.len) : 0;
+	err = sb.failed ? -ENOMEM : sb.len ? sh_write(sb_str(&sb), sb.len) : 0;
 	sb_release(&sb);
+	if (err < 0 && err != -EPIPE)
+		sh_error("echo", "write error: %s", errstr(err));
 	return err < 0;
 }
 DEFINE_SHELL_CMD(echo, "echo", "echo [-n] [-e] [ARG...]",

@@ -1,12 +1,13 @@
 /* free [-b|-k|-m|-g|-h]: memory use in the format of procps free. */
 #include <cgwb/shell.h>
+#include <cgwb/vmstat.h>
 #include <cgwb/mm.h>
 #include <cgwb/string.h>
 
 /* Page cache pages (reclaimable, so part of "available"). The page cache fills this in. */
 static unsigned long free_buff_cache_pages(void)
 {
-	return 0;
+	return global_node_page_state(NR_FILE_PAGES);
 }
 
 /* -h: three significant digits at most, with a binary unit (procps: 502Mi, 1.5Gi). */

@@ -1,0 +1,167 @@
+/* grep: print the lines that match a pattern (basic or -E extended regex, or -F fixed). */
+#include <cgwb/shell.h>
+#include <cgwb/fs.h>
+#include <cgwb/sched.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include "lang/regex.h"
+
+#define GREP_LINE_MAX 4096
+
+struct grep {
+	struct regex *re;
+	const char *fixed;
+	bool invert, count, quiet, icase, number, names;
+	unsigned long matches;
+};
+
+static bool fixed_match(const struct grep *g, const char *line)
+{
+	if (!g->icase)
+		return strstr(line, g->fixed);
+	size_t n = strlen(g->fixed);
+	for (const char *p = line; *p; p++) {
+		size_t i = 0;
+		while (i < n && p[i] && (p[i] | 0x20) == (g->fixed[i] | 0x20) &&
+		       ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'z' ? true : p[i] == g->fixed[i]))
+			i++;
+		if (i == n)
+			return true;
+	}
+	return !n;
+}
+
+static int grep_line(struct grep *g, const char *name, unsigned long lineno, const char *line)
+{
+	bool hit = (g->fixed ? fixed_match(g, line) : regex_match(g->re, line)) != g->invert;
+
+	if (!hit)
+		return 0;
+	g->matches++;
+	if (g->quiet || g->count)
+		return 0;
+	if (g->names && sh_out("%s:", name) < 0)
+		return -EPIPE;
+	if (g->number && sh_out("%lu:", lineno) < 0)
+		return -EPIPE;
+	return sh_out("%s\n", line) < 0 ? -EPIPE : 0;
+}
+
+/* Split f into lines and grep each; a line longer than GREP_LINE_MAX is cut in pieces. */
+static int grep_file(struct grep *g, struct file *f, const char *name)
+{
+	char *buf = kmalloc(GREP_LINE_MAX + 1, GFP_KERNEL);
+	size_t len = 0;
+	unsigned long lineno = 0;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = file_read(f, buf + len, GREP_LINE_MAX - len);
+		if (n < 0) {
+			err = (int)n;
+			break;
+		}
+		len += (size_t)n;
+		size_t start = 0;
+		for (size_t i = 0; i < len && !err; i++) {
+			char c = buf[i];
+			if (c != '\n' && i - start < GREP_LINE_MAX - 1)
+				continue;
+			buf[i] = '\0';
+			err = grep_line(g, name, ++lineno, buf + start);
+			if (c == '\n') {
+				start = i + 1;
+			} else { /* a cut in an overlong line: the char starts the next piece */
+				buf[i] = c;
+				start = i;
+			}
+		}
+		memmove(buf, buf + start, len - start);
+		len -= start;
+		if (err || (g->quiet && g->matches) || signal_pending(current))
+			break;
+		if (!n) {
+			if (len) {
+				buf[len] = '\0';
+				err = grep_line(g, name, ++lineno, buf);
+			}
+			break;
+		}
+	}
+	kfree(buf);
+	return err;
+}
+
+static int cmd_grep(int argc, char **argv)
+{
+	struct grep g = { 0 };
+	bool ere = false, fixed = false;
+	int i, status = 0;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		for (const char *o = argv[i] + 1; *o; o++) {
+			switch (*o) {
+			case 'E': ere = true; break;
+			case 'F': fixed = true; break;
+			case 'v': g.invert = true; break;
+			case 'c': g.count = true; break;
+			case 'q': g.quiet = true; break;
+			case 'i': g.icase = true; break;
+			case 'n': g.number = true; break;
+			default: return sh_usage("grep");
+			}
+		}
+	}
+	if (i >= argc)
+		return sh_usage("grep");
+	const char *pattern = argv[i++];
+	if (fixed) {
+		g.fixed = pattern;
+	} else {
+		int err = regex_compile(&g.re, pattern, ere, g.icase);
+		if (err) {
+			sh_error("grep", "invalid pattern '%s': %s", pattern, errstr(err));
+			return 2;
+		}
+	}
+	g.names = argc - i > 1;
+	for (int f = i; f < argc || f == i; f++) {
+		const char *name = f < argc ? argv[f] : "-";
+		struct file *file = strcmp(name, "-") ? filp_open(name, O_RDONLY, 0) : current->files[0];
+		int err;
+
+		if (IS_ERR_OR_NULL(file)) {
+			sh_error("grep", "%s: %s", name, errstr(file ? (int)PTR_ERR(file) : -EBADF));
+			status = 2;
+			continue;
+		}
+		unsigned long before = g.matches;
+		err = grep_file(&g, file, name);
+		if (file != current->files[0])
+			fput(file);
+		if (err == -EPIPE)
+			break;
+		if (err) {
+			sh_error("grep", "%s: %s", name, errstr(err));
+			status = 2;
+		}
+		if (g.count && !g.quiet)
+			sh_out(g.names ? "%s:%lu\n" : "%.0s%lu\n", name, g.matches - before);
+		if (f >= argc)
+			break;
+	}
+	if (g.re)
+		regex_free(g.re);
+	if (status)
+		return status;
+	return g.matches ? 0 : 1;
+}
+DEFINE_SHELL_CMD(grep, "grep", "grep [-EFvcqin] PATTERN [FILE...]",
+		 "print lines matching a regular expression (-E extended, -F fixed string)", cmd_grep, 0);

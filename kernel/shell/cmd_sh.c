@@ -1,0 +1,76 @@
+/*
+ * sh -c SCRIPT / sh FILE: run shell text in a new shell, as one command (so `time sh -c
+ * 'for ...'` times a loop, and a script file can be run like any command).
+ */
+#include <cgwb/sched.h>
+#include <cgwb/fs.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include <cgwb/shell.h>
+#include "internal.h"
+
+#define SH_FILE_MAX (1 << 20)
+
+static char *read_script(const char *path, size_t *len)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	char *buf;
+	ssize_t n;
+
+	if (IS_ERR(f)) {
+		sh_error("sh", "%s: %s", path, errstr((int)PTR_ERR(f)));
+		return NULL;
+	}
+	buf = kmalloc(SH_FILE_MAX + 1, GFP_KERNEL);
+	if (!buf) {
+		fput(f);
+		sh_error("sh", "%s", errstr(-ENOMEM));
+		return NULL;
+	}
+	*len = 0;
+	while (*len < SH_FILE_MAX && (n = file_read(f, buf + *len, SH_FILE_MAX - *len)) > 0)
+		*len += (size_t)n;
+	fput(f);
+	if (n < 0) {
+		sh_error("sh", "%s: %s", path, errstr((int)n));
+		kfree(buf);
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+static int cmd_sh(int argc, char **argv)
+{
+	struct shell *sh;
+	char *src, *owned = NULL;
+	size_t len;
+	int status;
+
+	if (argc == 3 && !strcmp(argv[1], "-c")) {
+		src = argv[2];
+		len = strlen(src);
+	} else if (argc == 2 && argv[1][0] != '-') {
+		src = owned = read_script(argv[1], &len);
+		if (!src)
+			return 127;
+	} else {
+		return sh_usage("sh");
+	}
+	sh = shell_alloc();
+	if (!sh) {
+		kfree(owned);
+		return sh_error("sh", "%s", errstr(-ENOMEM));
+	}
+	sh->task = current;
+	current->shell = sh;
+	status = shell_run_script(sh, src, len);
+	if (signal_pending(current))
+		status = SH_STATUS_KILLED;
+	current->shell = NULL;
+	shell_free(sh);
+	kfree(owned);
+	return status & 0xff;
+}
+DEFINE_SHELL_CMD(sh, "sh", "sh -c SCRIPT | sh FILE", "run shell text in a new shell", cmd_sh, 0);
