@@ -5,20 +5,59 @@
  * and under-writeback pages alone while waking the flushers for them: writeback cleans
  * them, then a later pass frees them. When the active list grows larger than the inactive
  * one, its oldest pages are moved down.
+ *
+ * Every memory cgroup, the root included, has its own pair of lists (its lruvec), and a
+ * page sits on the lists of the memcg it is charged to (page->memcg, fixed while the page
+ * is in the cache). Global reclaim walks every memcg, each scanned in proportion to its
+ * share of the LRU pages, so that no group is spared or singled out; a memcg at its limit
+ * reclaims from its own subtree only (try_to_free_mem_cgroup_pages).
  */
 #include <cgwb/vmscan.h>
+#include <cgwb/memcontrol.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/fs.h>
 #include <cgwb/writeback.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/sched.h>
+#include <cgwb/slab.h>
 #include <cgwb/mutex.h>
 #include <cgwb/bug.h>
 
-static LIST_HEAD(inactive_list);
-static LIST_HEAD(active_list);
+enum lru_list {
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	NR_LRU_LISTS,
+};
+
+struct lruvec {
+	struct list_head lists[NR_LRU_LISTS];
+};
+
 static DEFINE_SPINLOCK(lru_lock);
 static DEFINE_MUTEX(reclaim_mutex);
+
+struct lruvec *lruvec_alloc(gfp_t gfp)
+{
+	struct lruvec *lruvec = kmalloc(sizeof(*lruvec), gfp);
+
+	if (lruvec)
+		for (int i = 0; i < NR_LRU_LISTS; i++)
+			INIT_LIST_HEAD(&lruvec->lists[i]);
+	return lruvec;
+}
+
+void lruvec_free(struct lruvec *lruvec)
+{
+	for (int i = 0; lruvec && i < NR_LRU_LISTS; i++)
+		WARN_ON(!list_empty(&lruvec->lists[i]));
+	kfree(lruvec);
+}
+
+/* Stable while the page is in the cache: charged before it is added, uncharged after. */
+static struct list_head *page_lru_list(struct page *page, enum lru_list lru)
+{
+	return &((struct lruvec *)page_memcg(page)->lruvec)->lists[lru];
+}
 
 static bool mapping_unevictable(const struct address_space *mapping)
 {
@@ -35,7 +74,7 @@ void lru_cache_add(struct page *page, struct address_space *mapping)
 	}
 	spin_lock_irqsave(&lru_lock, flags);
 	SetPageLRU(page);
-	list_add(&page->lru, &inactive_list);
+	list_add(&page->lru, page_lru_list(page, LRU_INACTIVE_FILE));
 	mod_page_state(page, NR_INACTIVE_FILE, 1);
 	spin_unlock_irqrestore(&lru_lock, flags);
 }
@@ -75,7 +114,7 @@ void mark_page_accessed(struct page *page)
 	}
 	spin_lock_irqsave(&lru_lock, flags);
 	if (PageLRU(page) && !PageActive(page)) {
-		list_move(&page->lru, &active_list);
+		list_move(&page->lru, page_lru_list(page, LRU_ACTIVE_FILE));
 		SetPageActive(page);
 		mod_page_state(page, NR_INACTIVE_FILE, -1);
 		mod_page_state(page, NR_ACTIVE_FILE, 1);
@@ -85,16 +124,25 @@ void mark_page_accessed(struct page *page)
 	spin_unlock_irqrestore(&lru_lock, flags);
 }
 
-/* Move the oldest active pages down until the active list is no larger than the inactive. */
-static void shrink_active_list(unsigned long nr)
+static unsigned long lru_pages_local(struct mem_cgroup *memcg, enum node_stat_item item)
 {
+	long n = memcg_page_state_local(memcg, item);
+
+	return n > 0 ? (unsigned long)n : 0;
+}
+
+/* Move memcg's oldest active pages down until its active list is no larger than its inactive. */
+static void shrink_active_list(struct mem_cgroup *memcg, unsigned long nr)
+{
+	struct lruvec *lruvec = memcg->lruvec;
 	unsigned long flags;
 
 	spin_lock_irqsave(&lru_lock, flags);
-	while (nr-- && !list_empty(&active_list) &&
-	       global_node_page_state(NR_ACTIVE_FILE) > global_node_page_state(NR_INACTIVE_FILE)) {
-		struct page *page = list_last_entry(&active_list, struct page, lru);
-		list_move(&page->lru, &inactive_list);
+	while (nr-- && !list_empty(&lruvec->lists[LRU_ACTIVE_FILE]) &&
+	       lru_pages_local(memcg, NR_ACTIVE_FILE) > lru_pages_local(memcg, NR_INACTIVE_FILE)) {
+		struct page *page = list_last_entry(&lruvec->lists[LRU_ACTIVE_FILE], struct page, lru);
+
+		list_move(&page->lru, &lruvec->lists[LRU_INACTIVE_FILE]);
 		ClearPageActive(page);
 		ClearPageReferenced(page);
 		mod_page_state(page, NR_ACTIVE_FILE, -1);
@@ -111,7 +159,7 @@ static void putback_page(struct page *page)
 	spin_lock_irqsave(&lru_lock, flags);
 	if (page->mapping && !PageLRU(page)) {
 		SetPageLRU(page);
-		list_add(&page->lru, &inactive_list);
+		list_add(&page->lru, page_lru_list(page, LRU_INACTIVE_FILE));
 		mod_page_state(page, NR_INACTIVE_FILE, 1);
 	}
 	spin_unlock_irqrestore(&lru_lock, flags);
@@ -140,7 +188,8 @@ static bool reclaim_page(struct page *page, gfp_t gfp, struct scan_result *sr)
 		sr->dirty++;
 		goto keep;
 	}
-	if (page_count(page) > 2) /* the cache's and ours: anything more is a user */
+	/* the cache's, ours and its buffers' (PagePrivate): anything more is a user */
+	if (page_count(page) > 2 + PagePrivate(page))
 		goto keep;
 	if (PagePrivate(page) &&
 	    (!mapping->a_ops->release_folio || !mapping->a_ops->release_folio(page, gfp)))
@@ -153,23 +202,31 @@ keep:
 	return false;
 }
 
-static void shrink_inactive_list(unsigned long nr_to_scan, gfp_t gfp, struct scan_result *sr)
+/*
+ * Scan up to nr_to_scan pages from the old end of memcg's inactive list, stopping once
+ * nr_to_free are freed. drop: dropping caches, not reclaim: a recent use earns no second
+ * chance.
+ */
+static void shrink_inactive_list(struct mem_cgroup *memcg, unsigned long nr_to_scan,
+				 unsigned long nr_to_free, gfp_t gfp, bool drop,
+				 struct scan_result *sr)
 {
-	unsigned long flags;
+	struct list_head *inactive = &((struct lruvec *)memcg->lruvec)->lists[LRU_INACTIVE_FILE];
+	unsigned long flags, freed = 0;
 
-	while (nr_to_scan--) {
+	while (nr_to_scan-- && freed < nr_to_free) {
 		struct page *page;
 
 		spin_lock_irqsave(&lru_lock, flags);
-		if (list_empty(&inactive_list)) {
+		if (list_empty(inactive)) {
 			spin_unlock_irqrestore(&lru_lock, flags);
 			break;
 		}
-		page = list_last_entry(&inactive_list, struct page, lru);
+		page = list_last_entry(inactive, struct page, lru);
 		sr->scanned++;
-		if (TestClearPageReferenced(page)) {
+		if (TestClearPageReferenced(page) && !drop) {
 			/* used since it came down: second chance at the young end */
-			list_move(&page->lru, &inactive_list);
+			list_move(&page->lru, inactive);
 			spin_unlock_irqrestore(&lru_lock, flags);
 			continue;
 		}
@@ -179,22 +236,90 @@ static void shrink_inactive_list(unsigned long nr_to_scan, gfp_t gfp, struct sca
 
 		if (reclaim_page(page, gfp, sr)) {
 			put_page(page); /* the last reference: the page is free */
-			sr->freed++;
+			freed++;
 		} else {
 			putback_page(page);
 		}
 	}
+	sr->freed += freed;
+}
+
+/* One memcg's own lists (not its children's); its pgscan/pgsteal count what happened. */
+static void shrink_lruvec(struct mem_cgroup *memcg, unsigned long nr_to_scan,
+			  unsigned long nr_to_free, gfp_t gfp, struct scan_result *sr)
+{
+	struct scan_result own = { 0 };
+	unsigned long flags;
+
+	shrink_active_list(memcg, max(nr_to_scan * 2, 32UL));
+	shrink_inactive_list(memcg, nr_to_scan, nr_to_free, gfp, false, &own);
+	local_irq_save(flags);
+	memcg->pgscan += own.scanned;
+	memcg->pgsteal += own.freed;
+	local_irq_restore(flags);
+	sr->scanned += own.scanned;
+	sr->freed += own.freed;
+	sr->dirty += own.dirty;
+	sr->writeback += own.writeback;
+}
+
+static unsigned long lru_pages_tree(struct mem_cgroup *memcg)
+{
+	return memcg_page_state(memcg, NR_INACTIVE_FILE) + memcg_page_state(memcg, NR_ACTIVE_FILE);
+}
+
+/*
+ * Reclaim about nr_to_free pages of root's subtree, scanning about nr_to_scan: every memcg
+ * with LRU pages gets a share of both in proportion to its size (rounded up, so that small
+ * groups are not skipped).
+ */
+static void shrink_memcg_tree(struct mem_cgroup *root, unsigned long nr_to_scan,
+			      unsigned long nr_to_free, gfp_t gfp, struct scan_result *sr)
+{
+	unsigned long total = lru_pages_tree(root);
+	struct mem_cgroup *memcg = NULL;
+
+	while ((memcg = mem_cgroup_iter(root, memcg))) {
+		unsigned long size = lru_pages_local(memcg, NR_INACTIVE_FILE) +
+				     lru_pages_local(memcg, NR_ACTIVE_FILE);
+
+		if (!size || !total)
+			continue;
+		shrink_lruvec(memcg, min(DIV_ROUND_UP(nr_to_scan * size, total), size + 1),
+			      DIV_ROUND_UP(nr_to_free * size, total), gfp, sr);
+	}
+}
+
+/*
+ * Reclaim can recurse: evicting an inode may read a bitmap block, whose new page may need
+ * memory or a charge. The nested reclaim gives up instead of deadlocking on the mutex.
+ */
+static bool reclaim_lock(void)
+{
+	if (READ_ONCE(reclaim_mutex.owner) == current)
+		return false;
+	mutex_lock(&reclaim_mutex);
+	return true;
+}
+
+bool current_in_reclaim(void)
+{
+	return READ_ONCE(reclaim_mutex.owner) == current;
+}
+
+static unsigned long scan_target(unsigned long nr, unsigned long lru)
+{
+	return min(max(nr * 4, 64UL), lru + 1);
 }
 
 unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 {
 	struct scan_result sr = { 0 };
-	unsigned long lru = global_node_page_state(NR_INACTIVE_FILE) +
-			    global_node_page_state(NR_ACTIVE_FILE);
 
-	mutex_lock(&reclaim_mutex);
-	shrink_active_list(max(nr * 2, 32UL));
-	shrink_inactive_list(min(max(nr * 4, 64UL), lru + 1), gfp, &sr);
+	if (!reclaim_lock())
+		return 0;
+	shrink_memcg_tree(root_mem_cgroup, scan_target(nr, lru_pages_tree(root_mem_cgroup)), nr,
+			  gfp, &sr);
 	if (sr.freed < nr && (gfp & __GFP_FS)) {
 		/* unused dentries pin inodes, unused inodes pin their pages */
 		prune_dcache(nr);
@@ -213,6 +338,23 @@ unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 	return sr.freed;
 }
 
+unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned long nr, gfp_t gfp)
+{
+	unsigned long lru = lru_pages_tree(memcg);
+	struct scan_result sr = { 0 };
+
+	if (!lru || !reclaim_lock())
+		return 0;
+	shrink_memcg_tree(memcg, scan_target(nr, lru), nr, gfp, &sr);
+	mutex_unlock(&reclaim_mutex);
+	count_vm_events(PGSCAN, sr.scanned);
+	count_vm_events(PGSTEAL, sr.freed);
+	/* the caller, a charge over the limit, decides whether to wait for writeback */
+	if (sr.dirty + sr.writeback)
+		wakeup_flusher_threads(WB_REASON_VMSCAN);
+	return sr.freed;
+}
+
 static unsigned long reclaim_for_allocation(gfp_t gfp, unsigned int order)
 {
 	return try_to_free_pages(gfp, 32UL << order);
@@ -220,19 +362,26 @@ static unsigned long reclaim_for_allocation(gfp_t gfp, unsigned int order)
 
 unsigned long drop_pagecache(void)
 {
-	unsigned long freed = 0, lru;
+	unsigned long freed = 0, round;
 
 	do {
-		lru = global_node_page_state(NR_INACTIVE_FILE) + global_node_page_state(NR_ACTIVE_FILE);
-		shrink_active_list(lru);
+		struct mem_cgroup *memcg = NULL;
 		struct scan_result sr = { 0 };
-		mutex_lock(&reclaim_mutex);
-		shrink_inactive_list(lru, GFP_KERNEL, &sr);
-		mutex_unlock(&reclaim_mutex);
-		freed += sr.freed;
-		if (!sr.freed)
+
+		if (!reclaim_lock())
 			break;
-	} while (true);
+		while ((memcg = mem_cgroup_iter(NULL, memcg))) {
+			unsigned long size = lru_pages_local(memcg, NR_INACTIVE_FILE) +
+					     lru_pages_local(memcg, NR_ACTIVE_FILE);
+
+			/* not reclaim: like Linux's drop_caches, not counted in pgscan/pgsteal */
+			shrink_active_list(memcg, size);
+			shrink_inactive_list(memcg, size + 1, ~0UL, GFP_KERNEL, true, &sr);
+		}
+		mutex_unlock(&reclaim_mutex);
+		round = sr.freed;
+		freed += round;
+	} while (round);
 	count_vm_events(DROP_PAGECACHE, 1);
 	return freed;
 }

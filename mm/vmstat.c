@@ -1,6 +1,7 @@
 /* Node-wide page counters and VM event counters (portable). */
 #include <cgwb/vmstat.h>
 #include <cgwb/mm.h>
+#include <cgwb/memcontrol.h>
 #include <cgwb/irqflags.h>
 #include <cgwb/bug.h>
 
@@ -82,6 +83,6 @@ const char *vm_event_name(enum vm_event_item item)
 
 void mod_page_state(struct page *page, enum node_stat_item item, long delta)
 {
-	(void)page; /* the page's memory cgroup will be charged here too */
 	mod_node_page_state(item, delta);
+	mem_cgroup_mod_page_state(page, item, delta);
 }

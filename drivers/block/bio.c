@@ -7,6 +7,7 @@
 #include <cgwb/string.h>
 #include <cgwb/completion.h>
 #include <cgwb/errno.h>
+#include <cgwb/blk-cgroup.h>
 #include <cgwb/bug.h>
 
 static struct kmem_cache *bio_cache;
@@ -52,6 +53,7 @@ void bio_put(struct bio *bio)
 	if (!bio)
 		return;
 	WARN_ON_ONCE(bio->bi_next);
+	bio_release_blkcg(bio);
 	if (bio->bi_io_vec != bio->bi_inline_vecs)
 		kfree(bio->bi_io_vec);
 	kmem_cache_free(bio_cache, bio);

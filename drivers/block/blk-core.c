@@ -7,9 +7,10 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/jiffies.h>
+#include <cgwb/blk-cgroup.h>
 #include <cgwb/bug.h>
 
-/* Overridden by cg/blk-throttle.c once io.max exists. */
+/* The block layer alone throttles nothing: cg/blk-throttle.c has the real hook. */
 __weak bool blk_throtl_bio(struct bio *bio)
 {
 	(void)bio;
@@ -84,8 +85,10 @@ void submit_bio(struct bio *bio)
 	}
 	/*
 	 * The io controller's single hook: io.max may hold the bio here (it then owns it and
-	 * releases it through blk_mq_submit_bio when its budget allows).
+	 * releases it through blk_mq_submit_bio when its budget allows). A bio nobody charged
+	 * yet is charged to the submitter's io cgroup.
 	 */
+	bio_associate_blkcg(bio);
 	if (!(bio->bi_flags & BIO_THROTTLED) && blk_throtl_bio(bio))
 		return;
 	blk_mq_submit_bio(bio);

@@ -314,6 +314,40 @@ void pseudo_remove(struct pseudo_node *node)
 	release_tree(node);
 }
 
+/* Remove, one by one, the children of dir whose names start with prefix. */
+void pseudo_remove_prefixed(struct pseudo_node *dir, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	for (;;) {
+		struct pseudo_node *child, *found = NULL;
+
+		mutex_lock(&pseudo_mutex);
+		list_for_each_entry(child, &dir->children, sibling) {
+			if (!strncmp(child->name, prefix, len)) {
+				found = child;
+				pseudo_get(found);
+				break;
+			}
+		}
+		mutex_unlock(&pseudo_mutex);
+		if (!found)
+			return;
+		pseudo_remove(found);
+		pseudo_put(found);
+	}
+}
+
+void pseudo_set_dir_ops(struct pseudo_node *dir, const struct pseudo_dir_ops *ops, void *private)
+{
+	mutex_lock(&pseudo_mutex);
+	dir->dir_ops = ops;
+	dir->private = private;
+	if (ops && ops->mkdir)
+		dir->mode |= 0200;
+	mutex_unlock(&pseudo_mutex);
+}
+
 void *pseudo_private(const struct pseudo_node *node)
 {
 	return node->private;

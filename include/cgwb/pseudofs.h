@@ -94,6 +94,13 @@ struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,
 struct pseudo_node *pseudo_mkdir_p(struct pseudo_node *parent, const char *path);
 /* Remove node and everything below it, waiting for running callbacks (see above). */
 void pseudo_remove(struct pseudo_node *node);
+/* Remove the children of dir whose names start with prefix (a controller's "memory." files). */
+void pseudo_remove_prefixed(struct pseudo_node *dir, const char *prefix);
+/*
+ * Give an existing directory mkdir/rmdir hooks, as pseudo_mkdir_ops does for a new one: how
+ * a filesystem's root (pseudo_fs_register) gets them (cgroupfs). Before the first mount.
+ */
+void pseudo_set_dir_ops(struct pseudo_node *dir, const struct pseudo_dir_ops *ops, void *private);
 /* The node at path ("a/b") under dir, or NULL. Valid until the node is removed. */
 struct pseudo_node *pseudo_lookup(struct pseudo_node *dir, const char *path);
 

@@ -2,6 +2,8 @@
 #include <cgwb/printk.h>
 #include <cgwb/mm.h>
 #include <cgwb/cgroup.h>
+#include <cgwb/blk-cgroup.h>
+#include <cgwb/memcontrol.h>
 #include <cgwb/fs.h>
 #include <cgwb/workqueue.h>
 #include <cgwb/bug.h>
@@ -36,6 +38,8 @@ void host_platform_init(size_t mem_bytes)
 	host_log_init();
 	host_clock_reset();
 	host_mem_init(mem_bytes);
+	cgroup_register_subsys(&memory_cgrp_subsys);
+	cgroup_register_subsys(&io_cgrp_subsys);
 	cgroup_init();
 	host_sched_init();
 	state = HOST_UP;

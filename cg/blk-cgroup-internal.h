@@ -1,0 +1,89 @@
+/*
+ * The io controller's per-device state, shared by the files of cg/ that implement it:
+ * blk-cgroup.c (the controller, groups, bio association), blk-throttle*.c (io.max
+ * enforcement), io-max.c and io-stat.c (the interface files).
+ *
+ * A blkcg_gq ("blkg") is one io cgroup on one disk: its throttle group and its io.stat
+ * counters. It is created on first use (a bio or an io.max write), always after its
+ * parent's, and freed with its blkcg. The root blkcg's blkg on a disk exists from the
+ * moment the disk's throtl_data does.
+ *
+ * Locking: blkcg_lock (interrupts off) covers every blkcg's blkgs list, every td's blkgs
+ * list and the counters; td->lock (taken inside blkcg_lock when both are needed) covers the
+ * throttling state of the disk. A td's blkgs list changes with both held.
+ */
+#ifndef CGWB_CG_BLK_CGROUP_INTERNAL_H
+#define CGWB_CG_BLK_CGROUP_INTERNAL_H
+
+#include <cgwb/blk-cgroup.h>
+#include <cgwb/pseudofs.h>
+#include "blk-throttle.h"
+
+enum blkg_iostat_type {
+	BLKG_IOSTAT_READ,
+	BLKG_IOSTAT_WRITE,
+	BLKG_IOSTAT_DISCARD,           /* io.stat shows it; cgwb has no discards */
+	BLKG_IOSTAT_NR,
+};
+
+struct blkg_iostat {
+	u64 bytes[BLKG_IOSTAT_NR];
+	u64 ios[BLKG_IOSTAT_NR];
+};
+
+struct blkcg_gq {
+	struct blkcg *blkcg;
+	struct throtl_data *td;         /* the disk */
+	struct blkcg_gq *parent;        /* the parent blkcg's blkg on the same disk */
+	struct list_head blkcg_node;    /* on blkcg->blkgs */
+	struct list_head td_node;       /* on td->blkgs */
+	struct blkg_iostat iostat;      /* this group and its descendants, as io.stat shows */
+	struct throtl_grp tg;
+};
+
+extern spinlock_t blkcg_lock;
+
+static inline struct blkcg_gq *tg_to_blkg(struct throtl_grp *tg)
+{
+	return container_of(tg, struct blkcg_gq, tg);
+}
+
+/* The parent cgroup's blkcg (NULL for the root). */
+struct blkcg *blkcg_parent(struct blkcg *blkcg);
+
+/* blk-cgroup.c: groups. */
+struct blkcg_gq *blkg_lookup(struct blkcg *blkcg, struct throtl_data *td);  /* blkcg_lock */
+/*
+ * blkcg's group on td's disk, created (with its missing ancestors) if needed. Process
+ * context. Never NULL: if memory runs out, the nearest ancestor's group stands in.
+ */
+struct blkcg_gq *blkg_lookup_create(struct blkcg *blkcg, struct throtl_data *td, gfp_t gfp);
+/* A new, unlinked group (the root's when parent is NULL), or NULL. */
+struct blkcg_gq *blkg_alloc(struct blkcg *blkcg, struct throtl_data *td,
+			    struct blkcg_gq *parent, gfp_t gfp);
+/* Make a new group visible (blkcg_lock held; takes td->lock). */
+void blkg_link(struct blkcg_gq *blkg);
+
+/* blk-throttle.c: the throttle data of a disk, created on first use (process context). */
+struct throtl_data *blk_throtl_td(struct gendisk *disk);
+/* The same without creating it: NULL if the disk never had IO or limits. */
+struct throtl_data *blk_throtl_td_lookup(struct gendisk *disk);
+/* Limits of a blkcg going away are lifted: its held bios go at its ancestors' pace. */
+void blk_throtl_cancel_limits(struct blkcg_gq *blkg);
+
+/* io-stat.c */
+void blkg_account_io(struct blkcg_gq *blkg, const struct bio *bio);
+int blkcg_io_stat_show(struct seq_buf *s, void *private);
+
+/* io-max.c: one parsed io.max line (which keys it sets, to what). */
+enum { IO_MAX_RBPS, IO_MAX_WBPS, IO_MAX_RIOPS, IO_MAX_WIOPS, IO_MAX_NR };
+struct io_max_conf {
+	unsigned int major, minor;
+	u64 val[IO_MAX_NR];             /* U64_MAX: "max" */
+	bool set[IO_MAX_NR];
+};
+int io_max_parse(const char *buf, struct io_max_conf *conf);
+int blkcg_io_max_show(struct seq_buf *s, void *private);
+int blkcg_io_max_store(const char *buf, size_t len, void *private);
+
+#endif

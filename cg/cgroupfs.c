@@ -1,0 +1,227 @@
+/*
+ * The cgroup2 filesystem on /sys/fs/cgroup: a directory per cgroup (mkdir and rmdir there
+ * create and remove cgroups) with the core's files, and the controllers' files added by
+ * their populate_dir. Every write is parsed completely before anything changes: bad input
+ * returns an error and leaves the state as it was.
+ */
+#include "cgroup-internal.h"
+#include <cgwb/pseudofs.h>
+#include <cgwb/sched.h>
+#include <cgwb/fs.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include <cgwb/printk.h>
+
+#define PID_TEXT_MAX 24
+
+static int cgroup_dir_mkdir(struct pseudo_node *parent, const char *name, void *private)
+{
+	return cgroup_mkdir(private, name, NULL);
+}
+
+static int cgroup_dir_rmdir(struct pseudo_node *parent, struct pseudo_node *dir, void *private)
+{
+	return cgroup_rmdir(pseudo_private(dir));
+}
+
+static const struct pseudo_dir_ops cgroup_dir_ops = {
+	.mkdir = cgroup_dir_mkdir,
+	.rmdir = cgroup_dir_rmdir,
+};
+
+/* ---------------------------------------------------------------- cgroup.procs */
+
+struct pid_list {
+	struct cgroup *cg;
+	int *pids;
+	unsigned int n, max;
+};
+
+/* With the task list locked: copy only. */
+static void collect_pid(struct task_struct *t, void *arg)
+{
+	struct pid_list *l = arg;
+
+	if (READ_ONCE(t->cgroup) == l->cg && t->state != TASK_DEAD && l->n < l->max)
+		l->pids[l->n++] = t->pid;
+}
+
+static int procs_show(struct seq_buf *s, void *private)
+{
+	struct pid_list l = { .cg = private, .max = nr_tasks() + 16 };
+
+	l.pids = kcalloc(l.max, sizeof(*l.pids), GFP_KERNEL);
+	if (!l.pids)
+		return -ENOMEM;
+	for_each_task(collect_pid, &l);
+	for (unsigned int i = 0; i < l.n; i++)
+		seq_printf(s, "%d\n", l.pids[i]);
+	kfree(l.pids);
+	return 0;
+}
+
+/* One pid per write, as Linux takes it: "123", " 123\n". */
+static int parse_pid(const char *buf, size_t len, int *pid)
+{
+	char text[PID_TEXT_MAX];
+
+	if (len >= sizeof(text))
+		return -EINVAL;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	if (kstrtoint(strim(text), 10, pid) || *pid < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int procs_store(const char *buf, size_t len, void *private)
+{
+	int pid, err = parse_pid(buf, len, &pid);
+
+	return err ? err : cgroup_attach_pid(private, pid);
+}
+
+/* ---------------------------------------------------------------- controllers */
+
+void cgroup_print_mask(struct seq_buf *s, unsigned int mask)
+{
+	struct cgroup_subsys *ss;
+	bool first = true;
+	int i;
+
+	for_each_subsys(ss, i) {
+		if (mask & (1U << i)) {
+			seq_printf(s, "%s%s", first ? "" : " ", ss->name);
+			first = false;
+		}
+	}
+	seq_putc(s, '\n');
+}
+
+static int controllers_show(struct seq_buf *s, void *private)
+{
+	cgroup_print_mask(s, cgroup_controllers_mask(private));
+	return 0;
+}
+
+static int subtree_control_show(struct seq_buf *s, void *private)
+{
+	struct cgroup *cg = private;
+
+	cgroup_print_mask(s, READ_ONCE(cg->subtree_control));
+	return 0;
+}
+
+static int subtree_control_store(const char *buf, size_t len, void *private)
+{
+	return cgroup_subtree_control_write(private, buf);
+}
+
+/* ---------------------------------------------------------------- events and stat */
+
+static int events_show(struct seq_buf *s, void *private)
+{
+	seq_printf(s, "populated %d\nfrozen 0\n", cgroup_is_populated(private));
+	return 0;
+}
+
+static int stat_show(struct seq_buf *s, void *private)
+{
+	struct cgroup *cg = private;
+
+	seq_printf(s, "nr_descendants %u\nnr_dying_descendants %u\n",
+		   READ_ONCE(cg->nr_descendants), READ_ONCE(cg->nr_dying_descendants));
+	return 0;
+}
+
+/* ---------------------------------------------------------------- directories */
+
+static const struct cgroup_file {
+	const char *name;
+	umode_t mode;
+	pseudo_show_t show;
+	pseudo_store_t store;
+	bool not_on_root;
+} cgroup_files[] = {
+	{ "cgroup.procs", 0644, procs_show, procs_store, false },
+	{ "cgroup.controllers", 0444, controllers_show, NULL, false },
+	{ "cgroup.subtree_control", 0644, subtree_control_show, subtree_control_store, false },
+	{ "cgroup.events", 0444, events_show, NULL, true },
+	{ "cgroup.stat", 0444, stat_show, NULL, false },
+};
+
+static int add_core_files(struct cgroup *cg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cgroup_files); i++) {
+		const struct cgroup_file *f = &cgroup_files[i];
+		struct pseudo_node *node;
+
+		if (f->not_on_root && !cg->parent)
+			continue;
+		node = pseudo_create_file(cg->dir, f->name, f->mode, f->show, f->store, cg);
+		if (IS_ERR(node))
+			return (int)PTR_ERR(node);
+	}
+	return 0;
+}
+
+/*
+ * The directory (left in place on error: the caller's teardown removes it once it has
+ * dropped cgroup_mutex, since a file callback may already be waiting for the mutex).
+ */
+int cgroup_create_dir(struct cgroup *cg)
+{
+	struct pseudo_node *dir;
+
+	if (!cg->parent->dir)
+		return 0; /* the filesystem is not up: cgroups without directories (tests) */
+	dir = pseudo_mkdir_ops(cg->parent->dir, cg->name, &cgroup_dir_ops, cg);
+	if (IS_ERR(dir))
+		return (int)PTR_ERR(dir);
+	cg->dir = dir;
+	return add_core_files(cg);
+}
+
+void cgroup_remove_dir(struct cgroup *cg)
+{
+	struct pseudo_node *dir = cg->dir;
+
+	cg->dir = NULL;
+	pseudo_remove(dir);
+}
+
+void cgroup_remove_ss_files(struct cgroup *cg, struct cgroup_subsys *ss)
+{
+	char prefix[CGROUP_NAME_MAX];
+
+	if (!cg->dir)
+		return;
+	scnprintf(prefix, sizeof(prefix), "%s.", ss->name);
+	pseudo_remove_prefixed(cg->dir, prefix);
+}
+
+/* The root's files, then the mount. */
+int cgroup_fs_init(void)
+{
+	struct pseudo_node *root = pseudo_fs_register("cgroup2", CGROUP2_SUPER_MAGIC);
+	struct cgroup_subsys *ss;
+	int err, i;
+
+	if (IS_ERR(root))
+		return (int)PTR_ERR(root);
+	pseudo_set_dir_ops(root, &cgroup_dir_ops, &cgroup_root);
+	mutex_lock(&cgroup_mutex);
+	cgroup_root.dir = root;
+	err = add_core_files(&cgroup_root);
+	for_each_subsys(ss, i) {
+		if (!err && ss->populate_dir)
+			err = ss->populate_dir(cgroup_root.subsys[i], root);
+	}
+	mutex_unlock(&cgroup_mutex);
+	if (!err)
+		err = do_mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);
+	if (err)
+		pr_err("cgroup: cannot set up /sys/fs/cgroup: %d\n", err);
+	return err;
+}

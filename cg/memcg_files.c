@@ -1,0 +1,173 @@
+/*
+ * The memory controller's files, with Linux's names and formats: memory.current, .max,
+ * .high, .peak, .events (non-root groups) and memory.stat (every group, the root too).
+ * Sizes are in bytes; limits read "max" when unset and are written as "max" or bytes with
+ * an optional K/M/G suffix, rounded down to pages. A write is parsed completely first: bad
+ * input is refused with -EINVAL (-ERANGE for a number too large) and changes nothing.
+ */
+#include "memcg.h"
+#include <cgwb/pseudofs.h>
+#include <cgwb/mm.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+
+#define LIMIT_TEXT_MAX 32
+
+static u64 pages_to_bytes(unsigned long pages)
+{
+	return (u64)pages << PAGE_SHIFT;
+}
+
+/* "max", or a size ("1048576", "512K", "16M", "1G"): pages, capped at PAGE_COUNTER_MAX. */
+static int parse_limit(const char *buf, size_t len, unsigned long *pages)
+{
+	char text[LIMIT_TEXT_MAX], *s;
+	u64 bytes;
+	int err;
+
+	if (len >= sizeof(text))
+		return -EINVAL;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	s = strim(text);
+	if (!strcmp(s, "max")) {
+		*pages = PAGE_COUNTER_MAX;
+		return 0;
+	}
+	err = parse_size(s, &bytes);
+	if (err)
+		return err;
+	*pages = (unsigned long)min_t(u64, bytes >> PAGE_SHIFT, PAGE_COUNTER_MAX);
+	return 0;
+}
+
+static void show_limit(struct seq_buf *s, unsigned long pages)
+{
+	if (pages >= PAGE_COUNTER_MAX)
+		seq_puts(s, "max\n");
+	else
+		seq_printf(s, "%llu\n", (unsigned long long)pages_to_bytes(pages));
+}
+
+static int current_show(struct seq_buf *s, void *private)
+{
+	struct mem_cgroup *memcg = private;
+
+	seq_printf(s, "%llu\n", (unsigned long long)pages_to_bytes(page_counter_read(&memcg->memory)));
+	return 0;
+}
+
+static int peak_show(struct seq_buf *s, void *private)
+{
+	struct mem_cgroup *memcg = private;
+
+	seq_printf(s, "%llu\n", (unsigned long long)pages_to_bytes(READ_ONCE(memcg->memory.watermark)));
+	return 0;
+}
+
+static int max_show(struct seq_buf *s, void *private)
+{
+	show_limit(s, READ_ONCE(((struct mem_cgroup *)private)->memory.max));
+	return 0;
+}
+
+static int max_store(const char *buf, size_t len, void *private)
+{
+	unsigned long pages;
+	int err = parse_limit(buf, len, &pages);
+
+	if (!err)
+		memcg_set_max(private, pages);
+	return err;
+}
+
+static int high_show(struct seq_buf *s, void *private)
+{
+	show_limit(s, READ_ONCE(((struct mem_cgroup *)private)->memory.high));
+	return 0;
+}
+
+static int high_store(const char *buf, size_t len, void *private)
+{
+	unsigned long pages;
+	int err = parse_limit(buf, len, &pages);
+
+	if (!err)
+		memcg_set_high(private, pages);
+	return err;
+}
+
+static int events_show(struct seq_buf *s, void *private)
+{
+	struct mem_cgroup *memcg = private;
+
+	seq_printf(s, "low %lu\nhigh %lu\nmax %lu\noom %lu\noom_kill 0\n",
+		   READ_ONCE(memcg->events[MEMCG_LOW]), READ_ONCE(memcg->events[MEMCG_HIGH]),
+		   READ_ONCE(memcg->events[MEMCG_MAX]), READ_ONCE(memcg->events[MEMCG_OOM]));
+	return 0;
+}
+
+/* memory.stat: page counts as bytes, event counts as they are. */
+static const struct {
+	const char *name;
+	int item;            /* node_stat_item, or -1: always 0 (no anonymous memory here) */
+} stat_fields[] = {
+	{ "anon", -1 },
+	{ "file", NR_FILE_PAGES },
+	{ "shmem", NR_SHMEM },
+	{ "file_mapped", -1 },
+	{ "file_dirty", NR_FILE_DIRTY },
+	{ "file_writeback", NR_WRITEBACK },
+	{ "inactive_anon", -1 },
+	{ "active_anon", -1 },
+	{ "inactive_file", NR_INACTIVE_FILE },
+	{ "active_file", NR_ACTIVE_FILE },
+	{ "unevictable", NR_UNEVICTABLE },
+};
+
+static int stat_show(struct seq_buf *s, void *private)
+{
+	struct memcg_stat_sums sums;
+
+	memcg_stat_sum(private, &sums);
+	for (size_t i = 0; i < ARRAY_SIZE(stat_fields); i++) {
+		long pages = stat_fields[i].item < 0 ? 0 : sums.stat[stat_fields[i].item];
+
+		seq_printf(s, "%s %llu\n", stat_fields[i].name,
+			   (unsigned long long)pages_to_bytes(pages > 0 ? (unsigned long)pages : 0));
+	}
+	seq_printf(s, "pgscan %lu\npgsteal %lu\n", sums.pgscan, sums.pgsteal);
+	return 0;
+}
+
+static const struct memcg_file {
+	const char *name;
+	umode_t mode;
+	pseudo_show_t show;
+	pseudo_store_t store;
+	bool on_root;
+} memcg_files[] = {
+	{ "memory.current", 0444, current_show, NULL, false },
+	{ "memory.peak", 0444, peak_show, NULL, false },
+	{ "memory.max", 0644, max_show, max_store, false },
+	{ "memory.high", 0644, high_show, high_store, false },
+	{ "memory.events", 0444, events_show, NULL, false },
+	{ "memory.stat", 0444, stat_show, NULL, true },
+};
+
+int memcg_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir)
+{
+	struct mem_cgroup *memcg = mem_cgroup_from_css(css);
+
+	for (size_t i = 0; i < ARRAY_SIZE(memcg_files); i++) {
+		const struct memcg_file *f = &memcg_files[i];
+		struct pseudo_node *node;
+
+		if (mem_cgroup_is_root(memcg) && !f->on_root)
+			continue;
+		node = pseudo_create_file(dir, f->name, f->mode, f->show, f->store, memcg);
+		if (IS_ERR(node))
+			return (int)PTR_ERR(node);
+	}
+	return 0;
+}

@@ -1,0 +1,92 @@
+/*
+ * The memory controller: page-cache pages are charged to the memory cgroup of the task
+ * that first brings them in (Linux's first-use rule) and stay charged there until freed.
+ * Each memcg has a page counter with memory.max / memory.high limits and page-state
+ * counters that move with the node counters at every page transition.
+ */
+#ifndef CGWB_MEMCONTROL_H
+#define CGWB_MEMCONTROL_H
+
+#include <cgwb/cgroup.h>
+#include <cgwb/vmstat.h>
+#include <cgwb/gfp.h>
+
+struct page;
+struct bdi_writeback;
+
+#define PAGE_COUNTER_MAX (~0UL >> 1)
+
+struct page_counter {
+	unsigned long usage;      /* pages charged (this memcg and its descendants) */
+	unsigned long max;
+	unsigned long high;
+	unsigned long watermark;  /* peak usage */
+	struct page_counter *parent;
+};
+
+enum memcg_event_item {
+	MEMCG_LOW,
+	MEMCG_HIGH,
+	MEMCG_MAX,                /* usage hit memory.max and reclaim was needed */
+	MEMCG_OOM,                /* the limit could not be kept */
+	NR_MEMCG_EVENTS,
+};
+
+struct mem_cgroup {
+	struct cgroup_subsys_state css;
+	struct page_counter memory;
+	long stat[NR_VM_NODE_STAT_ITEMS];   /* local (this memcg only) page-state counters */
+	unsigned long events[NR_MEMCG_EVENTS];
+	unsigned long pgscan, pgsteal;
+	struct list_head cgwb_list;         /* its bdi_writebacks (mm/backing-dev.c) */
+	void *lruvec;                       /* its LRU lists (mm/vmscan.c) */
+};
+
+extern struct mem_cgroup *root_mem_cgroup;
+
+static inline struct mem_cgroup *mem_cgroup_from_css(struct cgroup_subsys_state *css)
+{
+	return css ? (struct mem_cgroup *)((char *)css - offsetof(struct mem_cgroup, css)) : NULL;
+}
+/* The effective memcg of a task (root if the controller is not enabled on its cgroup). */
+struct mem_cgroup *mem_cgroup_from_task(struct task_struct *task);
+/* The memcg a page is charged to: root_mem_cgroup for uncharged pages. */
+struct mem_cgroup *page_memcg(struct page *page);
+static inline bool mem_cgroup_is_root(const struct mem_cgroup *memcg)
+{
+	return memcg == root_mem_cgroup;
+}
+static inline int mem_cgroup_id(const struct mem_cgroup *memcg)
+{
+	return memcg->css.id;
+}
+struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg);
+
+/*
+ * Charge a new page-cache page to the current task's memcg (page->memcg set). Over the
+ * limit, the memcg reclaims its own clean pages and waits for its writeback; -ENOMEM
+ * only if gfp forbids waiting.
+ */
+int mem_cgroup_charge(struct page *page, gfp_t gfp);
+/* The page leaves the page cache: its charge goes back. */
+void mem_cgroup_uncharge(struct page *page);
+/* A page-state change of a charged page (called by mod_page_state). */
+void mem_cgroup_mod_page_state(struct page *page, enum node_stat_item item, long delta);
+/* Local and hierarchical (this memcg plus descendants) page-state counters. */
+long memcg_page_state_local(struct mem_cgroup *memcg, enum node_stat_item item);
+unsigned long memcg_page_state(struct mem_cgroup *memcg, enum node_stat_item item);
+
+/* The controller (registered with cgroup_register_subsys before cgroup_init). */
+extern struct cgroup_subsys memory_cgrp_subsys;
+/*
+ * Walk root's subtree (NULL: every memcg), root first, offline memcgs included: returns the
+ * memcg after prev (NULL to start), referenced, dropping prev's reference; NULL at the end.
+ * A walk left early ends with mem_cgroup_iter_break(root, memcg).
+ */
+struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev);
+void mem_cgroup_iter_break(struct mem_cgroup *root, struct mem_cgroup *prev);
+
+/* memory.max/high changed: the hook lets writeback reset the memcg's dirty-limit state. */
+void mem_cgroup_limits_changed(struct mem_cgroup *memcg);
+
+#endif
