@@ -24,12 +24,12 @@ all: deps kernel iso
 PORTABLE_SRCS := \
 	kernel/printk.c kernel/bug.c kernel/spinlock.c kernel/wait.c kernel/completion.c \
 	kernel/mutex.c kernel/timer.c kernel/sleep.c kernel/workqueue.c kernel/task.c \
-	kernel/lib/string_ext.c kernel/lib/errname.c kernel/lib/xarray.c \
+	kernel/lib/string_ext.c kernel/lib/errname.c kernel/lib/xarray.c kernel/lib/flex_proportions.c \
 	mm/page_alloc.c mm/slab.c \
-	cg/cgroup.c \
+	$(wildcard cg/*.c) \
 	fs/file.c fs/chrdev.c \
-	mm/vmstat.c mm/backing-dev.c mm/page-writeback.c mm/filemap.c mm/truncate.c mm/vmscan.c \
-	fs/fs-writeback.c fs/flusher.c fs/cgroup-writeback.c fs/buffer.c fs/block_dev.c fs/sync.c \
+	mm/vmstat.c mm/backing-dev.c mm/cgwb.c mm/wb-domain.c mm/page-writeback.c mm/filemap.c mm/truncate.c mm/vmscan.c \
+	fs/fs-writeback.c fs/flusher.c fs/cgroup-writeback.c fs/wb-switch.c fs/buffer.c fs/block_dev.c fs/sync.c \
 	fs/dcache.c fs/inode.c fs/super.c fs/namespace.c fs/namei.c fs/namei_ops.c fs/rename.c \
 	fs/open.c fs/read_write.c fs/stat.c fs/fs_struct.c fs/libfs.c fs/devfs.c fs/init.c \
 	$(wildcard fs/ramfs/*.c fs/pseudo/*.c fs/proc/*.c fs/sysfs/*.c) \
@@ -108,12 +108,29 @@ deps:
 	$(Q)scripts/install-deps
 
 # ---------------------------------------------------------------------------- run
+# The default disk: an ext2 image made on first use and kept between runs (`make disk`
+# makes it anew). The guest mounts it on /mnt.
+DISK ?= $(BUILD)/disk.img
+DISK_SIZE ?= 512M
 QEMU_ARGS ?=
-run: all
-	scripts/run-qemu --iso $(BUILD)/cgwb.iso $(QEMU_ARGS)
+# make run plays examples/demo.sh before the prompt; DEMO=0 skips it
+DEMO ?= 1
+DEMO_SCRIPT := $(if $(filter 0 no,$(DEMO)),,--script examples/demo.sh)
 
-debug: all
-	scripts/run-qemu --iso $(BUILD)/cgwb.iso --gdb $(QEMU_ARGS)
+$(DISK):
+	@mkdir -p $(dir $@)
+	@echo "  MKE2FS  $@ ($(DISK_SIZE))"
+	$(Q)truncate -s $(DISK_SIZE) $@.tmp && PATH=$$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext2 -L cgwb $@.tmp && mv $@.tmp $@
+
+disk:
+	@rm -f $(DISK)
+	$(Q)$(MAKE) --no-print-directory $(DISK)
+
+run: all | $(DISK)
+	scripts/run-qemu --iso $(BUILD)/cgwb.iso --disk $(DISK) $(DEMO_SCRIPT) $(QEMU_ARGS)
+
+debug: all | $(DISK)
+	scripts/run-qemu --iso $(BUILD)/cgwb.iso --disk $(DISK) --gdb $(QEMU_ARGS)
 
 test: deps
 	$(Q)MAKE="$(MAKE)" scripts/run-tests
@@ -128,8 +145,9 @@ bench: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all kernel iso deps run debug clean test test-system bench
+.PHONY: all kernel iso deps run debug disk clean test test-system bench
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)
 -include tests/tests.mk
+-include tests/fuzz/fuzz.mk

@@ -403,7 +403,7 @@ void wakeup_flusher_threads_bdi(struct backing_dev_info *bdi, enum wb_reason rea
 {
 	struct bdi_writeback *wb;
 
-	list_for_each_entry(wb, &bdi->wb_list, bdi_node)
+	bdi_for_each_wb(wb, bdi)
 		wb_start_writeback(wb, reason);
 }
 
@@ -426,7 +426,7 @@ static void bdi_split_work_to_wbs(struct backing_dev_info *bdi, struct wb_writeb
 {
 	struct bdi_writeback *wb;
 
-	list_for_each_entry(wb, &bdi->wb_list, bdi_node) {
+	bdi_for_each_wb(wb, bdi) {
 		if (!wb_has_dirty_io(wb) &&
 		    (base->sync_mode == WB_SYNC_NONE || list_empty(&wb->b_dirty_time)))
 			continue;

@@ -24,7 +24,7 @@ struct inode *wb_inode(struct list_head *head)
 }
 
 /* The wb's lists went from empty to populated: it has dirty IO now. list_lock held. */
-static void wb_io_lists_populated(struct bdi_writeback *wb)
+void wb_io_lists_populated(struct bdi_writeback *wb)
 {
 	if (wb_has_dirty_io(wb))
 		return;
@@ -40,6 +40,9 @@ void wb_io_lists_depopulated(struct bdi_writeback *wb)
 		wb->state &= ~(1UL << WB_has_dirty_io);
 		WARN_ON_ONCE(wb->bdi->tot_write_bandwidth < wb->avg_write_bandwidth);
 		wb->bdi->tot_write_bandwidth -= wb->avg_write_bandwidth;
+		/* a killed wb just became clean: its inodes can move to the ancestor now */
+		if (wb_dying(wb))
+			cgwb_schedule_cleanup();
 	}
 }
 

@@ -33,7 +33,9 @@ struct wb_writeback_work {
 struct inode *wb_inode(struct list_head *head);
 bool inode_io_list_move_locked(struct inode *inode, struct bdi_writeback *wb,
 			       struct list_head *head);
+void wb_io_lists_populated(struct bdi_writeback *wb);
 void wb_io_lists_depopulated(struct bdi_writeback *wb);
+void cgwb_schedule_cleanup(void);
 void inode_cgwb_move_to_attached(struct inode *inode, struct bdi_writeback *wb);
 struct bdi_writeback *inode_to_wb_and_lock_list(struct inode *inode);
 void redirty_tail_locked(struct inode *inode, struct bdi_writeback *wb);

@@ -10,6 +10,8 @@
 #include <cgwb/string.h>
 #include <cgwb/workqueue.h>
 #include <cgwb/cgroup.h>
+#include <cgwb/blk-cgroup.h>
+#include <cgwb/memcontrol.h>
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
@@ -56,6 +58,8 @@ static void load_runtime_cmdline(void)
 	}
 }
 
+static struct shutdown_hook vfs_shutdown_hook = { .fn = vfs_shutdown };
+
 static int kernel_init(void *unused)
 {
 	char *script = NULL;
@@ -73,8 +77,11 @@ static int kernel_init(void *unused)
 	chrdev_init();
 	console_init();
 	vfs_init();
+	cgroup_fs_init();
 	ext2_init();
 	pci_init();
+	mount_boot_disk();
+	register_shutdown_hook(&vfs_shutdown_hook);
 	pr_info("cmdline: %s\n", cmdline_full());
 	selftest_run(cmdline_get("cgwb.selftest"));
 
@@ -101,6 +108,8 @@ void kmain(u32 magic, u32 info)
 	acpi_init(boot_info.has_rsdp ? (u64)(uintptr_t)boot_info.rsdp : 0);
 	apic_init();
 	rtc_init();
+	cgroup_register_subsys(&memory_cgrp_subsys);
+	cgroup_register_subsys(&io_cgrp_subsys);
 	cgroup_init();
 	sched_init();
 	timer_tick_init();

@@ -18,9 +18,10 @@ static u64 bdi_id_cursor;
 static unsigned long wb_id_cursor;
 
 void wb_workfn(struct work_struct *work);
+void cgwb_bdi_unregister(struct backing_dev_info *bdi);
 void wb_update_bandwidth_workfn(struct work_struct *work);
 
-static void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
+void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
 {
 	memset(wb, 0, sizeof(*wb));
 	wb->bdi = bdi;
@@ -46,6 +47,8 @@ static void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
 	INIT_LIST_HEAD(&wb->memcg_node);
 	INIT_LIST_HEAD(&wb->blkcg_node);
 	INIT_LIST_HEAD(&wb->offline_node);
+	fprop_local_init(&wb->completions);
+	fprop_local_init(&wb->memcg_completions);
 	wb->id = wb_id_cursor++;
 }
 
@@ -54,9 +57,11 @@ static void bdi_init(struct backing_dev_info *bdi)
 	memset(bdi, 0, sizeof(*bdi));
 	INIT_LIST_HEAD(&bdi->bdi_list);
 	INIT_LIST_HEAD(&bdi->wb_list);
+	xa_init(&bdi->cgwb_tree);
 	init_rwsem(&bdi->wb_switch_rwsem);
 	bdi->min_ratio = 0;
 	bdi->max_ratio = 100;
+	bdi->max_prop_frac = FPROP_FRAC_BASE;
 	bdi->refcnt = 1;
 	wb_init(&bdi->wb, bdi);
 	list_add(&bdi->wb.bdi_node, &bdi->wb_list);
@@ -98,7 +103,8 @@ void bdi_unregister(struct backing_dev_info *bdi)
 	spin_lock_irqsave(&bdi_lock, flags);
 	list_del_init(&bdi->bdi_list);
 	spin_unlock_irqrestore(&bdi_lock, flags);
-	list_for_each_entry(wb, &bdi->wb_list, bdi_node) {
+	cgwb_bdi_unregister(bdi);
+	bdi_for_each_wb(wb, bdi) {
 		spin_lock_irqsave(&wb->work_lock, flags);
 		wb->state &= ~(1UL << WB_registered);
 		spin_unlock_irqrestore(&wb->work_lock, flags);
@@ -180,50 +186,6 @@ struct bdi_writeback *inode_to_wb(const struct inode *inode)
 	return wb ? wb : &inode_to_bdi((struct inode *)inode)->wb;
 }
 
-void inode_attach_wb(struct inode *inode, struct page *page)
-{
-	(void)page; /* the page's memory cgroup picks the wb once cgroup writeback exists */
-	if (!inode->i_wb)
-		inode->i_wb = &inode_to_bdi(inode)->wb;
-}
-
-void inode_detach_wb(struct inode *inode)
-{
-	if (inode->i_wb) {
-		wb_put(inode->i_wb);
-		inode->i_wb = NULL;
-	}
-}
-
-static bool wb_is_root(const struct bdi_writeback *wb)
-{
-	return wb == &wb->bdi->wb;
-}
-
-void wb_get(struct bdi_writeback *wb)
-{
-	if (!wb_is_root(wb))
-		wb->refcnt++;
-}
-
-bool wb_tryget(struct bdi_writeback *wb)
-{
-	if (wb_is_root(wb))
-		return true;
-	if (wb->dying || wb->refcnt <= 0)
-		return false;
-	wb->refcnt++;
-	return true;
-}
-
-void wb_put(struct bdi_writeback *wb)
-{
-	if (wb_is_root(wb))
-		return;
-	BUG_ON(wb->refcnt <= 0);
-	wb->refcnt--;
-}
-
 void backing_dev_init(void)
 {
 	bdi_wq = alloc_workqueue("writeback", WQ_UNBOUND | WQ_MEM_RECLAIM, 256);
@@ -231,4 +193,5 @@ void backing_dev_init(void)
 	bdi_init(&noop_backing_dev_info);
 	strlcpy(noop_backing_dev_info.dev_name, "noop", sizeof(noop_backing_dev_info.dev_name));
 	noop_backing_dev_info.capabilities = 0;
+	cgwb_init();
 }

@@ -4,6 +4,7 @@
  * writeback. The state changes of dirty/writeback pages are in page-writeback.c.
  */
 #include <cgwb/pagemap.h>
+#include <cgwb/bio.h>
 #include <cgwb/fs.h>
 #include <cgwb/writeback.h>
 #include <cgwb/backing-dev.h>
@@ -14,6 +15,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include <cgwb/vmscan.h>
+#include <cgwb/memcontrol.h>
 
 #define PAGE_WAIT_TABLE_BITS 6
 #define RA_INITIAL_PAGES 8     /* 32 KiB */
@@ -58,16 +60,20 @@ bool trylock_page(struct page *page)
 	return !TestSetPageLocked(page);
 }
 
+/* Every wait for a page's IO first sends what the waiter's own plug still holds. */
 void lock_page(struct page *page)
 {
-	if (!trylock_page(page))
+	if (!trylock_page(page)) {
+		blk_flush_plug_current();
 		wait_event(*page_waitqueue(page), trylock_page(page));
+	}
 }
 
 int lock_page_killable(struct page *page)
 {
 	if (trylock_page(page))
 		return 0;
+	blk_flush_plug_current();
 	return wait_event_killable(*page_waitqueue(page), trylock_page(page));
 }
 
@@ -90,14 +96,18 @@ void unlock_page(struct page *page)
 
 void wait_on_page_locked(struct page *page)
 {
-	if (PageLocked(page))
+	if (PageLocked(page)) {
+		blk_flush_plug_current();
 		wait_event(*page_waitqueue(page), !PageLocked(page));
+	}
 }
 
 void wait_on_page_writeback(struct page *page)
 {
-	if (PageWriteback(page))
+	if (PageWriteback(page)) {
+		blk_flush_plug_current();
 		wait_event(*page_waitqueue(page), !PageWriteback(page));
+	}
 }
 
 /* ---------------------------------------------------------------- lookup and insertion */
@@ -138,6 +148,10 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgof
 	int err;
 
 	BUG_ON(!PageLocked(page));
+	/* charged first: the page-state counters below follow page->memcg */
+	err = mem_cgroup_charge(page, gfp);
+	if (err)
+		return err;
 	get_page(page); /* the cache's reference */
 	page->mapping = mapping;
 	page->index = index;
@@ -150,10 +164,10 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgof
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	if (err) {
 		page->mapping = NULL;
+		mem_cgroup_uncharge(page);
 		put_page(page);
 		return err;
 	}
-	(void)gfp; /* the page is charged to the current task's memory cgroup here */
 	lru_cache_add(page, mapping);
 	return 0;
 }
@@ -188,6 +202,7 @@ static void __delete_from_page_cache(struct page *page, struct address_space *ma
 	xa_erase(&mapping->i_pages, page->index);
 	mapping->nrpages--;
 	mod_page_state(page, NR_FILE_PAGES, -1);
+	mem_cgroup_uncharge(page); /* after the last page-state change of the page */
 	page->mapping = NULL;
 }
 

@@ -106,7 +106,10 @@ static unsigned long dirty_poll_interval(unsigned long dirty, unsigned long thre
 	return 1;
 }
 
-/* Background writeback goes on while the domain's dirty pages exceed its background level (2.12). */
+/*
+ * Background writeback goes on while the domain's dirty pages exceed its background level,
+ * or the wb's own dirty pages exceed its share of it (2.12).
+ */
 bool wb_over_bg_thresh(struct bdi_writeback *wb)
 {
 	struct dirty_throttle_control gdtc = {
@@ -116,7 +119,10 @@ bool wb_over_bg_thresh(struct bdi_writeback *wb)
 	};
 
 	domain_dirty_limits(&gdtc);
-	return gdtc.dirty > gdtc.bg_thresh;
+	if (gdtc.dirty > gdtc.bg_thresh)
+		return true;
+	return (unsigned long)wb_stat(wb, WB_RECLAIMABLE) >
+	       wb_calc_thresh(wb, gdtc.bg_thresh, gdtc.dirty);
 }
 
 /* ---------------------------------------------------------------- bandwidth (3.2) */
@@ -208,7 +214,7 @@ void wb_update_bandwidth_workfn(struct work_struct *work)
 void __wb_writeout_add(struct bdi_writeback *wb, long n)
 {
 	wb_stat_mod(wb, WB_WRITTEN, n);
-	/* the wb's completion shares in its wb_domains are counted here too (4.6) */
+	wb_domain_writeout_add(&global_wb_domain, &wb->completions, wb->bdi->max_prop_frac, n);
 }
 
 /* ---------------------------------------------------------------- page state (3.1) */
@@ -534,7 +540,8 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 /* f(dirty) = 1 + ((setpoint - dirty) / (limit - setpoint))^3 in 1/1024 units, in [0, 2] (5.3.1). */
 static long pos_ratio_polynom(unsigned long setpoint, unsigned long dirty, unsigned long limit)
 {
-	long long x = ((long long)setpoint - (long long)dirty) << RATELIMIT_CALC_SHIFT;
+	/* a multiplication, not <<: the difference may be negative */
+	long long x = ((long long)setpoint - (long long)dirty) * (1LL << RATELIMIT_CALC_SHIFT);
 	long long pos;
 
 	x /= (long long)((limit - setpoint) | 1);

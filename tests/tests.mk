@@ -7,14 +7,15 @@
 #   CGWB_TEST_VERBOSE=1 make test-host  kernel log on stderr as the tests run
 
 HOST_BUILD := $(BUILD)/host
-HOST_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform \
+HOST_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform -Itests/host/unit \
 	-fsanitize=address,undefined -fno-omit-frame-pointer \
 	-Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined
 HOST_LDLIBS := -lcriterion
 
 HOST_PLATFORM_SRCS := $(wildcard tests/host/platform/*.c)
-HOST_UNIT_SRCS := $(wildcard tests/host/unit/test_*.c)
+# unit tests, and the simulations (the real mm/ fs/ cg/ code under virtual time)
+HOST_UNIT_SRCS := $(wildcard tests/host/unit/test_*.c) $(wildcard tests/host/sim/*.c)
 HOST_UNIT_OBJS := $(patsubst %,$(HOST_BUILD)/%.o,$(PORTABLE_SRCS) $(HOST_PLATFORM_SRCS) $(HOST_UNIT_SRCS))
 HOST_UNIT_BIN := $(HOST_BUILD)/unit-tests
 

@@ -1,34 +1,24 @@
 /*
- * /sys/kernel/debug/bdi/MAJ:MIN/stats: the root wb of a backing device, Linux's fields and
- * units (kB, kBps).
+ * /sys/kernel/debug/bdi/MAJ:MIN/stats (the device: sums over its wbs) and wb_stats (one block
+ * per wb, the root's first), with Linux 6.10's fields and units (kB, kBps).
  */
 #include <cgwb/pseudofs.h>
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
 #include <cgwb/list.h>
 #include <cgwb/errno.h>
+#include <cgwb/string.h>
+#include <cgwb/memcontrol.h>
+#include <cgwb/vmstat.h>
 #include "../vfs.h"
 #include "sysfs.h"
 
 #define K(pages) ((unsigned long)(pages) << (PAGE_SHIFT - 10))
 
-static void add_written(struct backing_dev_info *bdi, void *arg)
+static unsigned long wb_thresh_of(struct bdi_writeback *wb, unsigned long thresh)
 {
-	*(u64 *)arg += (u64)wb_stat(&bdi->wb, WB_WRITTEN);
-}
-
-/*
- * The wb's share of the global limit. Linux weighs recent writeout completions (fprop);
- * until the wb_domain's shares exist this uses the wb's part of all pages written.
- */
-static unsigned long wb_thresh_estimate(struct bdi_writeback *wb, unsigned long thresh)
-{
-	u64 total = 0;
-
-	for_each_bdi(add_written, &total);
-	if (!total)
-		return 0;
-	return (unsigned long)((u64)thresh * (u64)wb_stat(wb, WB_WRITTEN) / total);
+	return wb_calc_thresh(wb, thresh, global_node_page_state(NR_FILE_DIRTY) +
+					  global_node_page_state(NR_WRITEBACK));
 }
 
 struct wb_lists {
@@ -45,15 +35,39 @@ static void count_lists(struct bdi_writeback *wb, struct wb_lists *n)
 	spin_unlock(&wb->list_lock);
 }
 
+struct wb_sums {
+	s64 stat[NR_WB_STAT_ITEMS];
+	unsigned long bw;
+	struct wb_lists n;
+};
+
+static void collect(struct backing_dev_info *bdi, struct wb_sums *t)
+{
+	struct bdi_writeback *wb;
+
+	memset(t, 0, sizeof(*t));
+	bdi_for_each_wb(wb, bdi) {
+		struct wb_lists n;
+
+		for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
+			t->stat[i] += wb_stat(wb, i);
+		t->bw += wb->avg_write_bandwidth;
+		count_lists(wb, &n);
+		t->n.dirty += n.dirty;
+		t->n.io += n.io;
+		t->n.more_io += n.more_io;
+		t->n.dirty_time += n.dirty_time;
+	}
+}
+
 static int bdi_stats_show(struct seq_buf *s, void *private)
 {
 	struct backing_dev_info *bdi = private;
-	struct bdi_writeback *wb = &bdi->wb;
 	unsigned long bg, thresh;
-	struct wb_lists n;
+	struct wb_sums t;
 
 	global_dirty_limits(&bg, &thresh);
-	count_lists(wb, &n);
+	collect(bdi, &t);
 	return seq_printf(s,
 			  "BdiWriteback:       %10lu kB\n"
 			  "BdiReclaimable:     %10lu kB\n"
@@ -69,11 +83,47 @@ static int bdi_stats_show(struct seq_buf *s, void *private)
 			  "b_dirty_time:       %10lu\n"
 			  "bdi_list:           %10u\n"
 			  "state:              %10lx\n",
-			  K(wb_stat(wb, WB_WRITEBACK)), K(wb_stat(wb, WB_RECLAIMABLE)),
-			  K(wb_thresh_estimate(wb, thresh)), K(thresh), K(bg),
-			  K(wb_stat(wb, WB_DIRTIED)), K(wb_stat(wb, WB_WRITTEN)),
-			  K(wb->avg_write_bandwidth), n.dirty, n.io, n.more_io, n.dirty_time,
-			  !list_empty(&bdi->bdi_list), wb->state);
+			  K(t.stat[WB_WRITEBACK]), K(t.stat[WB_RECLAIMABLE]),
+			  K(wb_thresh_of(&bdi->wb, thresh)), K(thresh), K(bg),
+			  K(t.stat[WB_DIRTIED]), K(t.stat[WB_WRITTEN]), K(t.bw), t.n.dirty, t.n.io,
+			  t.n.more_io, t.n.dirty_time, !list_empty(&bdi->bdi_list), bdi->wb.state);
+}
+
+/* One block per wb, blank-line separated (Linux 6.10's wb_stats). */
+static int bdi_wb_stats_show(struct seq_buf *s, void *private)
+{
+	struct backing_dev_info *bdi = private;
+	struct bdi_writeback *wb;
+	unsigned long bg, thresh;
+	int err = 0;
+
+	global_dirty_limits(&bg, &thresh);
+	bdi_for_each_wb(wb, bdi) {
+		struct wb_lists n;
+
+		if (err)
+			continue; /* the iteration must run to the end to drop its reference */
+		count_lists(wb, &n);
+		err = seq_printf(s,
+				 "WbCgIno:           %10u\n"
+				 "WbWriteback:       %10lu kB\n"
+				 "WbReclaimable:     %10lu kB\n"
+				 "WbDirtyThresh:     %10lu kB\n"
+				 "WbDirtied:         %10lu kB\n"
+				 "WbWritten:         %10lu kB\n"
+				 "WbWriteBandwidth:  %10lu kBps\n"
+				 "b_dirty:           %10lu\n"
+				 "b_io:              %10lu\n"
+				 "b_more_io:         %10lu\n"
+				 "b_dirty_time:      %10lu\n"
+				 "state:             %10lx\n\n",
+				 wb_memcg(wb)->css.cgroup->id, K(wb_stat(wb, WB_WRITEBACK)),
+				 K(wb_stat(wb, WB_RECLAIMABLE)), K(wb_thresh_of(wb, thresh)),
+				 K(wb_stat(wb, WB_DIRTIED)), K(wb_stat(wb, WB_WRITTEN)),
+				 K(wb->avg_write_bandwidth), n.dirty, n.io, n.more_io, n.dirty_time,
+				 wb->state);
+	}
+	return err;
 }
 
 void debugfs_add_bdi(struct backing_dev_info *bdi)
@@ -83,6 +133,8 @@ void debugfs_add_bdi(struct backing_dev_info *bdi)
 	if (!root || !bdi || !bdi->dev_name[0])
 		return;
 	dir = pseudo_mkdir(root, bdi->dev_name);
-	if (!IS_ERR(dir))
+	if (!IS_ERR(dir)) {
 		pseudo_create_file(dir, "stats", 0444, bdi_stats_show, NULL, bdi);
+		pseudo_create_file(dir, "wb_stats", 0444, bdi_wb_stats_show, NULL, bdi);
+	}
 }

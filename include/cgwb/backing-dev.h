@@ -15,6 +15,8 @@
 #include <cgwb/mutex.h>
 #include <cgwb/workqueue.h>
 #include <cgwb/writeback.h>
+#include <cgwb/xarray.h>
+#include <cgwb/flex_proportions.h>
 
 struct inode;
 struct mem_cgroup;
@@ -77,15 +79,16 @@ struct bdi_writeback {
 
 	/* cgroup writeback (cgwbs; the root wb has memcg/blkcg of the root) */
 	int refcnt;                       /* cgwbs only: the root wb is not refcounted */
-	bool dying;
+	bool dying;                       /* killed: still writes its inodes, gets no new ones */
+	struct work_struct release_work;
 	struct mem_cgroup *memcg;
 	struct blkcg *blkcg;
 	struct list_head bdi_node;        /* on bdi->wb_list */
 	struct list_head memcg_node;
 	struct list_head blkcg_node;
 	struct list_head offline_node;
-	void *completions;                /* fprop share in the global domain (wb_domain) */
-	void *memcg_completions;          /* fprop share in the memcg domain */
+	struct fprop_local completions;   /* share of writeback completions, global domain */
+	struct fprop_local memcg_completions; /* the same in its memcg's domain */
 	unsigned long id;                 /* a small number for /sys/kernel/debug output */
 };
 
@@ -95,9 +98,11 @@ struct backing_dev_info {
 	char dev_name[32];                /* "254:0" */
 	unsigned int capabilities;
 	unsigned int min_ratio, max_ratio;   /* percent */
+	unsigned long max_prop_frac;         /* FPROP_FRAC_BASE x max_ratio / 100 */
 	unsigned long tot_write_bandwidth;   /* sum of avg_write_bandwidth over wbs with dirty IO */
 	struct bdi_writeback wb;          /* the root wb */
-	struct list_head wb_list;         /* root first, then cgwbs */
+	struct list_head wb_list;         /* root first, then cgwbs (cgwb_lock) */
+	struct xarray cgwb_tree;          /* memcg css id -> live cgwb (cgwb_lock) */
 	struct rw_semaphore wb_switch_rwsem;
 	struct gendisk *disk;
 	int refcnt;
@@ -156,5 +161,34 @@ void inode_detach_wb(struct inode *inode);
 void wb_get(struct bdi_writeback *wb);
 void wb_put(struct bdi_writeback *wb);
 bool wb_tryget(struct bdi_writeback *wb);
+static inline bool wb_is_root(const struct bdi_writeback *wb)
+{
+	return wb == &wb->bdi->wb;
+}
+static inline bool wb_dying(const struct bdi_writeback *wb)
+{
+	return READ_ONCE(wb->dying);
+}
+
+/* ---------------------------------------------------------------- cgroup writeback (mm/cgwb.c) */
+/* The live wb of memcg on bdi (the root wb for the root memcg), referenced, or NULL. */
+struct bdi_writeback *wb_get_lookup(struct backing_dev_info *bdi, struct mem_cgroup *memcg);
+/* The same, created if needed (gfp for the allocation); NULL if it cannot be. */
+struct bdi_writeback *wb_get_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg,
+				    gfp_t gfp);
+/* Iterate a bdi's wbs holding a reference on the current one (the loop must run to the end). */
+struct bdi_writeback *bdi_wb_next(struct backing_dev_info *bdi, struct bdi_writeback *pos);
+#define bdi_for_each_wb(wb, bdi) for (wb = bdi_wb_next(bdi, NULL); wb; wb = bdi_wb_next(bdi, wb))
+/* The memory / io cgroup a wb serves. */
+struct mem_cgroup *wb_memcg(const struct bdi_writeback *wb);
+struct blkcg *wb_blkcg(const struct bdi_writeback *wb);
+/* Controllers going offline: kill their wbs; the inodes follow the nearest live ancestor. */
+void wb_memcg_offline(struct mem_cgroup *memcg);
+void wb_blkcg_offline(struct blkcg *blkcg);
+/* cgwbs that exist now (live and dying), for tests and debug files. */
+unsigned long nr_cgwbs(void);
+void cgwb_init(void);
+/* Does writeback of this inode go per cgroup (1.8)? */
+bool inode_cgwb_enabled(struct inode *inode);
 
 #endif

@@ -31,6 +31,8 @@ struct delayed_work {
 #define to_delayed_work(w) container_of(w, struct delayed_work, work)
 
 void INIT_WORK(struct work_struct *work, work_func_t func);
+#define DECLARE_WORK(n, f) \
+	struct work_struct n = { .entry = LIST_HEAD_INIT(n.entry), .func = (f) }
 void INIT_DELAYED_WORK(struct delayed_work *dwork, work_func_t func);
 
 #define WQ_UNBOUND 0x2

@@ -6,6 +6,9 @@
 #define CGWB_WRITEBACK_H
 
 #include <cgwb/types.h>
+#include <cgwb/timer.h>
+#include <cgwb/spinlock.h>
+#include <cgwb/flex_proportions.h>
 
 struct inode;
 struct page;
@@ -88,6 +91,30 @@ void inode_wait_for_writeback(struct inode *inode);
 /* Called at the first start/last end of writeback of a mapping's pages. */
 void sb_mark_inode_writeback(struct inode *inode);
 void sb_clear_inode_writeback(struct inode *inode);
+
+/* ---------------------------------------------------------------- wb_domain (4) */
+/*
+ * A group of wbs measured against each other for dirty limits: the global domain holds
+ * every wb; each memory cgroup's domain holds that memcg's wbs. A wb's share of a domain's
+ * threshold follows its share of the domain's recent writeback completions.
+ */
+struct wb_domain {
+	spinlock_t lock;
+	struct fprop_global completions;
+	struct timer_list period_timer;   /* ages the completions every 3 s while active */
+	unsigned long period_time;        /* when the current period ends; 0: timer idle */
+	unsigned long dirty_limit;        /* smoothed hard limit (4.5) */
+	unsigned long dirty_limit_tstamp;
+};
+
+extern struct wb_domain global_wb_domain;
+void wb_domain_init(struct wb_domain *dom);
+void wb_domain_exit(struct wb_domain *dom);
+/* Count n completions of wb in dom (pl: wb's local counter there). */
+void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl, unsigned long max_prop_frac,
+			    long n);
+/* wb's share of a threshold of the global domain, given the domain's dirty count (4.7). */
+unsigned long wb_calc_thresh(struct bdi_writeback *wb, unsigned long thresh, unsigned long dirty);
 
 /* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
 extern int dirty_background_ratio;          /* percent of dirtyable memory, default 10 */

@@ -1,0 +1,222 @@
+/*
+ * The writeback simulator's harness (see sim.h). Not a test file: the scenarios are in
+ * test_sim_*.c next to it.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cgwb/fs.h>
+#include <cgwb/ext2.h>
+#include <cgwb/cgroup.h>
+#include <cgwb/memcontrol.h>
+#include <cgwb/blkdev.h>
+#include <cgwb/writeback.h>
+#include <cgwb/vmscan.h>
+#include <cgwb/vmstat.h>
+#include <cgwb/slab.h>
+#include <cgwb/errno.h>
+#include "host.h"
+#include "filedisk.h"
+#include "sim.h"
+
+#define MAX_WRITERS 16
+
+struct sim_writer {
+	char path[64];
+	size_t chunk;
+	u64 span, total, cpu_ns_per_page;
+	u64 bytes;
+	struct task_struct *task;
+	bool done;
+};
+
+static struct {
+	char dir[64];
+	struct gendisk *disk;
+	struct sim_writer writers[MAX_WRITERS];
+	unsigned int nr_writers;
+	bool stop;
+} sim;
+
+static int sh(const char *cmd)
+{
+	int status = system(cmd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+void sim_boot(const struct sim_config *cfg)
+{
+	struct filedisk_model model = {
+		.bandwidth_bps = cfg->disk_bps,
+		.latency_ns = cfg->disk_latency_ns,
+	};
+	char cmd[256], img[96];
+
+	host_platform_init(cfg->mem_mib << 20);
+	/* long scenarios: minutes of virtual time with periodic flushers armed */
+	host_set_time_limit(3600ULL * NSEC_PER_SEC);
+	filemap_init();
+	buffer_init();
+	backing_dev_init();
+	page_writeback_init();
+	vmscan_init();
+	bdev_init();
+	vfs_init();
+	cr_assert_eq(cgroup_fs_init(), 0);
+	cr_assert_eq(ext2_init(), 0);
+
+	strcpy(sim.dir, "/tmp/cgwb-sim.XXXXXX");
+	cr_assert_not_null(mkdtemp(sim.dir));
+	snprintf(img, sizeof(img), "%s/disk.img", sim.dir);
+	snprintf(cmd, sizeof(cmd), "mke2fs -q -F -t ext2 %s %uM > /dev/null 2>&1", img, cfg->disk_mib);
+	cr_assert_eq(sh(cmd), 0, "mke2fs failed");
+	sim.disk = filedisk_add("vda", img, false, &model);
+	cr_assert_not_null(sim.disk);
+	cr_assert_eq(do_mount("/dev/vda", "/mnt", "ext2", 0, NULL), 0);
+	cr_assert_eq(sim_echo("/sys/fs/cgroup/cgroup.subtree_control", "+memory +io"), 0);
+}
+
+void sim_shutdown(void)
+{
+	char cmd[96];
+
+	sim_writers_stop();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", sim.dir);
+	sh(cmd);
+	host_platform_exit();
+}
+
+struct backing_dev_info *sim_bdi(void)
+{
+	return sim.disk->bdi;
+}
+
+int sim_echo(const char *path, const char *s)
+{
+	struct file *f = filp_open(path, O_WRONLY, 0);
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return (int)PTR_ERR(f);
+	n = file_write(f, s, strlen(s));
+	fput(f);
+	return n < 0 ? (int)n : 0;
+}
+
+void sim_mkcg(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
+	cr_assert_eq(do_mkdir(path, 0755), 0, "mkdir %s", path);
+}
+
+/* The value of "key=N" (io.stat) or "key N" (memory.stat) in the file; 0 if absent. */
+u64 sim_cg_value(const char *cg, const char *file, const char *key)
+{
+	char path[128], buf[4096], *tok, *save = NULL;
+	size_t klen = strlen(key);
+	struct file *f;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", cg, file);
+	f = filp_open(path, O_RDONLY, 0);
+	cr_assert(!IS_ERR(f), "open %s", path);
+	n = file_read(f, buf, sizeof(buf) - 1);
+	fput(f);
+	cr_assert_geq(n, 0);
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+		if (!strncmp(tok, key, klen) && tok[klen] == '=')
+			return strtoull(tok + klen + 1, NULL, 10);
+		if (!strcmp(tok, key)) {
+			tok = strtok_r(NULL, " \n", &save);
+			return tok ? strtoull(tok, NULL, 10) : 0;
+		}
+	}
+	return 0; /* no IO yet: no line */
+}
+
+static int writer_main(void *arg)
+{
+	struct sim_writer *w = arg;
+	char *buf = kmalloc(w->chunk, GFP_KERNEL);
+	struct file *f = filp_open(w->path, O_WRONLY | O_CREAT, 0644);
+	u64 pos = 0;
+
+	cr_assert_not_null(buf);
+	cr_assert(!IS_ERR(f));
+	memset(buf, 0x5a, w->chunk);
+	while (!READ_ONCE(sim.stop) && (!w->total || w->bytes < w->total)) {
+		f->f_pos = (loff_t)pos;
+		ssize_t n = file_write(f, buf, w->chunk);
+		if (n <= 0)
+			break;
+		host_consume_ns(w->cpu_ns_per_page * DIV_ROUND_UP((size_t)n, PAGE_SIZE));
+		w->bytes += (u64)n;
+		pos = (pos + (u64)n) % w->span;
+	}
+	fput(f);
+	kfree(buf);
+	w->done = true;
+	return 0;
+}
+
+struct sim_writer *sim_writer_start(const char *cg, const char *path, size_t chunk, u64 span,
+				    u64 total, u64 cpu_ns_per_page)
+{
+	struct sim_writer *w;
+	struct cgroup *cgrp = NULL;
+
+	cr_assert_lt(sim.nr_writers, MAX_WRITERS);
+	w = &sim.writers[sim.nr_writers++];
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	w->chunk = chunk;
+	w->span = span;
+	w->total = total;
+	w->cpu_ns_per_page = cpu_ns_per_page;
+	if (cg) {
+		cgrp = cgroup_lookup(cg);
+		cr_assert_not_null(cgrp, "cgroup %s", cg);
+	}
+	w->task = kthread_create(writer_main, w, "writer/%s", cg ? cg : "root");
+	cr_assert_not_null(w->task);
+	if (cgrp) {
+		cgroup_attach_task(cgrp, w->task);
+		cgroup_put(cgrp);
+	}
+	wake_up_process(w->task);
+	return w;
+}
+
+u64 sim_writer_bytes(const struct sim_writer *w)
+{
+	return READ_ONCE(w->bytes);
+}
+
+void sim_writers_stop(void)
+{
+	sim.stop = true;
+	for (unsigned int i = 0; i < sim.nr_writers; i++)
+		if (sim.writers[i].task)
+			kthread_join(sim.writers[i].task);
+	sim.nr_writers = 0;
+	sim.stop = false;
+}
+
+void sim_counters(struct sim_counters *c)
+{
+	struct bdi_writeback *wb;
+	struct mem_cgroup *memcg = NULL;
+
+	memset(c, 0, sizeof(*c));
+	bdi_for_each_wb(wb, sim.disk->bdi) {
+		c->wb_reclaimable += wb_stat(wb, WB_RECLAIMABLE);
+		c->wb_writeback += wb_stat(wb, WB_WRITEBACK);
+	}
+	c->nr_dirty = global_node_page_state_signed(NR_FILE_DIRTY);
+	c->nr_writeback = global_node_page_state_signed(NR_WRITEBACK);
+	while ((memcg = mem_cgroup_iter(NULL, memcg)) != NULL)
+		c->memcg_dirty += memcg_page_state_local(memcg, NR_FILE_DIRTY);
+}

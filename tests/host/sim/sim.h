@@ -1,0 +1,51 @@
+/*
+ * The writeback simulator: the whole storage stack (page cache, writeback, ext2, block
+ * layer, cgroups with the memory and io controllers) on the host platform, over a modelled
+ * disk with a set bandwidth, driven by writer tasks in cgroups, in virtual time. Everything
+ * that runs is the kernel's own code; only the disk and the passage of CPU time are models.
+ */
+#ifndef CGWB_SIM_H
+#define CGWB_SIM_H
+
+#include <cgwb/types.h>
+#include <cgwb/backing-dev.h>
+
+struct sim_config {
+	size_t mem_mib;            /* RAM (the page allocator's arena) */
+	unsigned int disk_mib;     /* ext2 image size */
+	u64 disk_bps;              /* modelled disk bandwidth, bytes/s */
+	u64 disk_latency_ns;       /* per request */
+};
+
+/* Boot the stack, make an ext2 image, attach it as vda and mount it on /mnt. */
+void sim_boot(const struct sim_config *cfg);
+void sim_shutdown(void);
+struct backing_dev_info *sim_bdi(void);
+
+/* Write a string to a (pseudo) file, like `echo s > path`: 0 or -errno. */
+int sim_echo(const char *path, const char *s);
+/* A cgroup /sys/fs/cgroup/NAME with memory and io enabled for its children's level. */
+void sim_mkcg(const char *name);
+/* A field of a cgroup file: "wbytes" of io.stat (device 254:0), "file_dirty" of memory.stat. */
+u64 sim_cg_value(const char *cg, const char *file, const char *key);
+
+/*
+ * A writer task in cgroup cg writing path in chunks of chunk bytes, cycling over the first
+ * span bytes of the file (so the page cache stays bounded), spending cpu_ns_per_page of
+ * CPU time per page it dirties, until sim_writers_stop() or total bytes.
+ */
+struct sim_writer;
+struct sim_writer *sim_writer_start(const char *cg, const char *path, size_t chunk, u64 span,
+				    u64 total, u64 cpu_ns_per_page);
+u64 sim_writer_bytes(const struct sim_writer *w);
+void sim_writers_stop(void);
+
+/* Per-wb counters summed over the device's wbs, and the global counters they must equal. */
+struct sim_counters {
+	s64 wb_reclaimable, wb_writeback;
+	long nr_dirty, nr_writeback;
+	long memcg_dirty;          /* sum of every memcg's local file_dirty */
+};
+void sim_counters(struct sim_counters *c);
+
+#endif

@@ -1,0 +1,185 @@
+/*
+ * Simulations of per-cgroup writeback (issue: one writeback context per cgroup), in virtual
+ * time on a modelled disk: io.max limits a group's writeback, another group's inodes go
+ * through its own wb, the counters agree at every step, and removing a group hands its
+ * inodes to the parent without losing a dirty page.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cgwb/fs.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/memcontrol.h>
+#include <cgwb/vmstat.h>
+#include <cgwb/vmscan.h>
+#include <cgwb/writeback.h>
+#include "host.h"
+#include "sim.h"
+
+#define MiB (1024ULL * 1024)
+#define SEC NSEC_PER_SEC
+#define MSEC NSEC_PER_MSEC
+
+static const struct sim_config cfg = {
+	.mem_mib = 192,
+	.disk_mib = 512,
+	.disk_bps = 32 * MiB,
+	.disk_latency_ns = 50 * NSEC_PER_USEC,
+};
+
+static void teardown(void)
+{
+	sim_shutdown();
+}
+
+TestSuite(sim_cgwb, .fini = teardown, .timeout = 600);
+
+static void check_counters(const char *when)
+{
+	struct sim_counters c;
+
+	sim_counters(&c);
+	cr_assert_eq(c.wb_reclaimable, c.nr_dirty, "%s: wbs hold %lld dirty pages, NR_FILE_DIRTY %ld",
+		     when, c.wb_reclaimable, c.nr_dirty);
+	cr_assert_eq(c.wb_writeback, c.nr_writeback, "%s: wbs %lld writeback pages, NR_WRITEBACK %ld",
+		     when, c.wb_writeback, c.nr_writeback);
+	cr_assert_eq(c.memcg_dirty, c.nr_dirty, "%s: memcgs hold %ld dirty pages, global %ld", when,
+		     c.memcg_dirty, c.nr_dirty);
+	cr_assert_geq(c.nr_dirty, 0);
+	cr_assert_geq(c.nr_writeback, 0);
+}
+
+/* The wb (referenced) that writes the file at path back. */
+static struct bdi_writeback *file_wb(const char *path)
+{
+	struct path p;
+
+	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
+	struct bdi_writeback *wb = inode_to_wb(p.dentry->d_inode);
+	path_put(&p);
+	return wb;
+}
+
+#define SAMPLES 300 /* 30 s at 100 ms */
+
+/*
+ * A writes through io.max wbps far below the disk while B's file holds 16 MiB of dirty
+ * pages. Writing B's file back (fsync, through B's wb and B's io cgroup) runs at disk
+ * speed although A's flusher has a queue of throttled bios (a wb stuck behind io.max never
+ * delays another, property 12), and A's writeback converges to its limit.
+ */
+Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
+{
+	const u64 limit = 2 * MiB;
+	static u64 a_bytes[SAMPLES + 1];
+	char line[64];
+
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	snprintf(line, sizeof(line), "254:0 wbps=%llu", limit);
+	cr_assert_eq(sim_echo("/sys/fs/cgroup/A/io.max", line), 0);
+
+	struct sim_writer *b = sim_writer_start("B", "/mnt/b", 64 * 1024, 16 * MiB, 16 * MiB, 2000);
+	while (sim_writer_bytes(b) < 16 * MiB)
+		host_run_for(MSEC);
+	/* new data all the time (not the same pages redirtied): writeback has work to do */
+	sim_writer_start("A", "/mnt/a", 64 * 1024, 192 * MiB, 0, 2000);
+	host_run_for(2 * SEC); /* A's dirty pool and its throttle queue fill up */
+	cr_assert_gt(wb_stat(file_wb("/mnt/a"), WB_WRITEBACK), 256, "A has no queue of throttled IO");
+	cr_assert_eq(sim_cg_value("B", "io.stat", "wbytes"), 0, "B's pages were written early");
+
+	u64 t0 = host_now_ns();
+	struct file *fb = filp_open("/mnt/b", O_RDWR, 0);
+	cr_assert(!IS_ERR(fb));
+	cr_assert_eq(vfs_fsync(fb, 1), 0);
+	fput(fb);
+	u64 took_ms = (host_now_ns() - t0) / MSEC;
+	cr_log_info("fsync of B's 16 MiB took %llu ms with A throttled", took_ms);
+	cr_assert_geq(sim_cg_value("B", "io.stat", "wbytes"), 16 * MiB);
+	cr_assert_leq(took_ms, 800, "B's 16 MiB took %llu ms on a 32 MiB/s disk (A's rate: 8 s)",
+		      took_ms);
+
+	struct bdi_writeback *wb_a = file_wb("/mnt/a"), *wb_b = file_wb("/mnt/b");
+	cr_assert_neq(wb_a, wb_b);
+	cr_assert_neq(wb_b, &sim_bdi()->wb);
+	cr_assert_eq(mem_cgroup_id(wb_memcg(wb_b)),
+		     cgroup_e_css(cgroup_lookup("B"), memory_cgrp_id)->id);
+	cr_assert_eq(wb_stat(wb_b, WB_WRITTEN) * PAGE_SIZE, 16 * MiB,
+		     "B's pages were written under another wb");
+
+	for (int i = 0; i <= SAMPLES; i++) {
+		char when[32];
+
+		snprintf(when, sizeof(when), "t=%d ms", i * 100);
+		check_counters(when);
+		a_bytes[i] = sim_cg_value("A", "io.stat", "wbytes");
+		if (getenv("SIM_TRACE") && i % 10 == 0) {
+			unsigned long bg, th;
+			global_dirty_limits(&bg, &th);
+			struct bdi_writeback *w = file_wb("/mnt/a");
+			fprintf(stderr, "t=%d A io=%llu rec=%lld wb=%lld dirty=%lu wbk=%lu bg=%lu th=%lu run=%d\n", i * 100,
+				a_bytes[i], wb_stat(w, WB_RECLAIMABLE), wb_stat(w, WB_WRITEBACK),
+				global_node_page_state(NR_FILE_DIRTY), global_node_page_state(NR_WRITEBACK), bg, th,
+				writeback_in_progress(w));
+		}
+		if (i < SAMPLES)
+			host_run_for(100 * MSEC);
+	}
+	/* A converges to its limit: the last 20 s average within 5% */
+	double a_rate = (double)(a_bytes[SAMPLES] - a_bytes[100]) / 20.0;
+	cr_log_info("A wrote back at %.0f B/s (limit %llu)", a_rate, limit);
+	cr_assert(a_rate > 0.95 * (double)limit && a_rate < 1.05 * (double)limit,
+		  "A wrote back at %.0f B/s, limit %llu", a_rate, limit);
+	/* and in every 1 s window never above limit x (1 + 0.1) + one bio (8.2) */
+	for (int i = 100; i + 10 <= SAMPLES; i++)
+		cr_assert_leq(a_bytes[i + 10] - a_bytes[i], limit + limit / 10 + MiB,
+			      "A wrote %llu bytes in the second after t=%d ms",
+			      a_bytes[i + 10] - a_bytes[i], i * 100);
+}
+
+Test(sim_cgwb, removing_a_group_moves_its_inodes_to_the_parent_and_loses_nothing)
+{
+	static char buf[64 * 1024];
+
+	sim_boot(&cfg);
+	sim_mkcg("C");
+	struct sim_writer *w = sim_writer_start("C", "/mnt/c", 64 * 1024, 64 * MiB, 8 * MiB, 2000);
+	while (sim_writer_bytes(w) < 8 * MiB)
+		host_run_for(10 * MSEC);
+	sim_writers_stop();
+	check_counters("after the writer");
+	struct bdi_writeback *wb_c = file_wb("/mnt/c");
+	cr_assert_neq(wb_c, &sim_bdi()->wb, "the file was dirtied in C: it belongs to C's wb");
+	cr_assert_eq(nr_cgwbs(), 1);
+
+	/*
+	 * The group goes while its inode is still dirty: its wb dies but keeps the inode until
+	 * periodic writeback (30 s expiry) has written it, then hands it to the parent.
+	 */
+	cr_assert_eq(do_rmdir("/sys/fs/cgroup/C"), 0);
+	cr_assert_eq(file_wb("/mnt/c"), wb_c, "a dirty inode left a dying wb before being written");
+	for (int i = 0; i < 600 && (nr_cgwbs() || file_wb("/mnt/c") != &sim_bdi()->wb); i++) {
+		check_counters("after rmdir");
+		host_run_for(100 * MSEC);
+	}
+	cr_assert_eq(file_wb("/mnt/c"), &sim_bdi()->wb, "the inode was not moved to the parent's wb");
+	cr_assert_eq(nr_cgwbs(), 0, "the dead group's wb was not released");
+	ksys_sync();
+	check_counters("after sync");
+	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+
+	/* every byte made it to disk: drop the cache and read it back */
+	drop_pagecache();
+	struct file *f = filp_open("/mnt/c", O_RDONLY, 0);
+	cr_assert(!IS_ERR(f));
+	u64 total = 0;
+	ssize_t n;
+	while ((n = file_read(f, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			cr_assert_eq((u8)buf[i], 0x5a, "byte %llu", total + (u64)i);
+		total += (u64)n;
+	}
+	fput(f);
+	cr_assert_eq(total, 8 * MiB);
+}
