@@ -3,6 +3,10 @@
  * sysfs on /sys, debugfs on /sys/kernel/debug and tmpfs on /tmp; /mnt waits for a disk.
  */
 #include <cgwb/fs.h>
+#include <cgwb/vmscan.h>
+#include <cgwb/writeback.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/pagemap.h>
 #include <cgwb/blkdev.h>
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
@@ -51,6 +55,17 @@ static void fix_mode(const char *name, umode_t mode)
 		inode->i_mode = (inode->i_mode & S_IFMT) | mode;
 		path_put(&path);
 	}
+}
+
+/* The page cache, writeback and block-device layers, in the order they depend on each other. */
+void storage_init(void)
+{
+	filemap_init();
+	buffer_init();
+	backing_dev_init();
+	page_writeback_init();
+	vmscan_init();
+	bdev_init();
 }
 
 void vfs_init(void)

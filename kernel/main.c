@@ -68,12 +68,7 @@ static int kernel_init(void *unused)
 	(void)unused;
 	workqueue_init();
 	/* the page cache and writeback, then the VFS before the disks appear */
-	filemap_init();
-	buffer_init();
-	backing_dev_init();
-	page_writeback_init();
-	vmscan_init();
-	bdev_init();
+	storage_init();
 	chrdev_init();
 	console_init();
 	vfs_init();

@@ -9,6 +9,7 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include "internal.h"
 
 struct workqueue_struct *bdi_wq;
 struct backing_dev_info noop_backing_dev_info;
@@ -17,9 +18,6 @@ static DEFINE_SPINLOCK(bdi_lock);
 static u64 bdi_id_cursor;
 static unsigned long wb_id_cursor;
 
-void wb_workfn(struct work_struct *work);
-void cgwb_bdi_unregister(struct backing_dev_info *bdi);
-void wb_update_bandwidth_workfn(struct work_struct *work);
 
 void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
 {
@@ -104,16 +102,8 @@ void bdi_unregister(struct backing_dev_info *bdi)
 	list_del_init(&bdi->bdi_list);
 	spin_unlock_irqrestore(&bdi_lock, flags);
 	cgwb_bdi_unregister(bdi);
-	bdi_for_each_wb(wb, bdi) {
-		spin_lock_irqsave(&wb->work_lock, flags);
-		wb->state &= ~(1UL << WB_registered);
-		spin_unlock_irqrestore(&wb->work_lock, flags);
-		/* run it once more so queued works are completed, then stop it */
-		mod_delayed_work(bdi_wq, &wb->dwork, 0);
-		flush_delayed_work(&wb->dwork);
-		cancel_delayed_work_sync(&wb->dwork);
-		cancel_delayed_work_sync(&wb->bw_dwork);
-	}
+	bdi_for_each_wb(wb, bdi)
+		wb_shutdown(wb);
 }
 
 void bdi_put(struct backing_dev_info *bdi)

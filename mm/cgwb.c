@@ -20,8 +20,8 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include "internal.h"
 
-void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi);
 bool cleanup_offline_cgwb(struct bdi_writeback *wb);
 
 static DEFINE_SPINLOCK(cgwb_lock);
@@ -98,13 +98,14 @@ void wb_put(struct bdi_writeback *wb)
 }
 
 /* Stop the wb's flusher for good: queued works complete without running (1.4). */
-static void wb_shutdown(struct bdi_writeback *wb)
+void wb_shutdown(struct bdi_writeback *wb)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&wb->work_lock, flags);
 	wb->state &= ~(1UL << WB_registered);
 	spin_unlock_irqrestore(&wb->work_lock, flags);
+	/* run it once more so queued works are completed, then stop it */
 	mod_delayed_work(bdi_wq, &wb->dwork, 0);
 	flush_delayed_work(&wb->dwork);
 	cancel_delayed_work_sync(&wb->dwork);

@@ -433,6 +433,8 @@ int do_mount(const char *dev_name, const char *dir_name, const char *type, unsig
 int do_umount(const char *dir_name, int flags);
 /* Call fn for each mount (for /proc/mounts, df). */
 void for_each_mount(void (*fn)(struct vfsmount *, void *), void *arg);
+/* The page cache, writeback and block-device layers (before any disk or mount). */
+void storage_init(void);
 /* The root filesystem and the standard mounts: /dev /proc /sys /tmp. */
 void vfs_init(void);
 /* Mount the first disk on /mnt if it holds ext2. */

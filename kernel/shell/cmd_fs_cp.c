@@ -55,7 +55,9 @@ static int cp_one(const char *src, const char *dst, bool dst_dir)
 	return status;
 }
 
-static int cmd_cp(int argc, char **argv)
+/* cp and mv: SRC... DST, each source copied or moved to DST (or into it, a directory). */
+static int copy_or_move(const char *name, int argc, char **argv,
+			int (*one)(const char *src, const char *dst, bool dst_dir))
 {
 	unsigned int flags;
 	int first = fs_parse_flags(argc, argv, "", &flags), status = 0;
@@ -65,21 +67,26 @@ static int cmd_cp(int argc, char **argv)
 		return 2;
 	if (argc - first < 2) {
 		if (argc - first == 1)
-			sh_err("cp: missing destination file operand after '%s'\n", argv[first]);
+			sh_err("%s: missing destination file operand after '%s'\n", name, argv[first]);
 		else
-			sh_err("cp: missing file operand\n");
-		return sh_usage("cp");
+			sh_err("%s: missing file operand\n", name);
+		return sh_usage(name);
 	}
-	if (check_operands("cp", argc - first - 1, argv[argc - 1], &dst_dir))
+	if (check_operands(name, argc - first - 1, argv[argc - 1], &dst_dir))
 		return 1;
 	for (int i = first; i < argc - 1; i++) {
-		int s = cp_one(argv[i], argv[argc - 1], dst_dir);
+		int s = one(argv[i], argv[argc - 1], dst_dir);
 		if (s == SH_STATUS_KILLED)
 			return s;
 		if (s)
 			status = s;
 	}
 	return status;
+}
+
+static int cmd_cp(int argc, char **argv)
+{
+	return copy_or_move("cp", argc, argv, cp_one);
 }
 DEFINE_SHELL_CMD(cp, "cp", "cp SRC... DST", "copy files", cmd_cp, 0);
 
@@ -123,26 +130,6 @@ static int mv_one(const char *src, const char *dst, bool dst_dir)
 
 static int cmd_mv(int argc, char **argv)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "", &flags), status = 0;
-	bool dst_dir;
-
-	if (first < 0)
-		return 2;
-	if (argc - first < 2) {
-		if (argc - first == 1)
-			sh_err("mv: missing destination file operand after '%s'\n", argv[first]);
-		else
-			sh_err("mv: missing file operand\n");
-		return sh_usage("mv");
-	}
-	if (check_operands("mv", argc - first - 1, argv[argc - 1], &dst_dir))
-		return 1;
-	for (int i = first; i < argc - 1; i++) {
-		int s = mv_one(argv[i], argv[argc - 1], dst_dir);
-		if (s)
-			status = s;
-	}
-	return status;
+	return copy_or_move("mv", argc, argv, mv_one);
 }
 DEFINE_SHELL_CMD(mv, "mv", "mv SRC... DST", "move (rename) files", cmd_mv, 0);

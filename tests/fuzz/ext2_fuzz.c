@@ -43,12 +43,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	host_platform_init(64 << 20);
-	filemap_init();
-	buffer_init();
-	backing_dev_init();
-	page_writeback_init();
-	vmscan_init();
-	bdev_init();
+	storage_init();
 	vfs_init();
 	BUG_ON(ext2_init());
 	disk_mem = kzalloc(DISK_BYTES, GFP_KERNEL);

@@ -56,12 +56,7 @@ void sim_boot(const struct sim_config *cfg)
 	host_platform_init(cfg->mem_mib << 20);
 	/* long scenarios: minutes of virtual time with periodic flushers armed */
 	host_set_time_limit(3600ULL * NSEC_PER_SEC);
-	filemap_init();
-	buffer_init();
-	backing_dev_init();
-	page_writeback_init();
-	vmscan_init();
-	bdev_init();
+	storage_init();
 	vfs_init();
 	cr_assert_eq(cgroup_fs_init(), 0);
 	cr_assert_eq(ext2_init(), 0);

@@ -22,12 +22,7 @@ struct ext2t ext2t_env;
 void ext2t_boot(size_t mem_mib)
 {
 	host_platform_init(mem_mib << 20);
-	filemap_init();
-	buffer_init();
-	backing_dev_init();
-	page_writeback_init();
-	vmscan_init();
-	bdev_init();
+	storage_init();
 	vfs_init();
 	cr_assert_eq(ext2_init(), 0);
 	strcpy(ext2t_env.dir, "/tmp/ext2t.XXXXXX");

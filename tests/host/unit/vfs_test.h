@@ -16,12 +16,7 @@
 static inline void vfs_test_setup(void)
 {
 	host_platform_init(64 << 20);
-	filemap_init();
-	buffer_init();
-	backing_dev_init();
-	page_writeback_init();
-	vmscan_init();
-	bdev_init();
+	storage_init();
 	vfs_init();
 }
 
