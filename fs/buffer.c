@@ -343,18 +343,18 @@ static int block_write_full_page(struct page *page, struct writeback_control *wb
 		return 0;
 	}
 	/* collect first: a completion may end the page's writeback while we walk */
-	struct buffer_head *todo[PAGE_SIZE / SECTOR_SIZE];
+	struct buffer_head *to_write[PAGE_SIZE / SECTOR_SIZE];
 	unsigned int n = 0;
 	bh = head;
 	do {
 		if (buffer_async_write(bh))
-			todo[n++] = bh;
+			to_write[n++] = bh;
 		bh = bh->b_this_page;
 	} while (bh != head);
 	for (unsigned int i = 0; i < n; i++) {
-		struct bio *bio = bh_bio(todo[i], opf, end_buffer_async_write);
+		struct bio *bio = bh_bio(to_write[i], opf, end_buffer_async_write);
 		wbc_init_bio(wbc, bio);
-		wbc_account_cgroup_owner(wbc, page, todo[i]->b_size);
+		wbc_account_cgroup_owner(wbc, page, to_write[i]->b_size);
 		submit_bio(bio);
 	}
 	return 0;

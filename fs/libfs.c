@@ -110,12 +110,9 @@ int simple_rename(struct inode *old_dir, struct dentry *old_dentry, struct inode
 	return 0;
 }
 
-int simple_setattr(struct dentry *dentry, struct iattr *attr)
+/* The mode and timestamps attr asks for (the size is the filesystem's business). */
+void setattr_copy(struct inode *inode, const struct iattr *attr)
 {
-	struct inode *inode = dentry->d_inode;
-
-	if (attr->ia_valid & ATTR_SIZE)
-		truncate_setsize(inode, attr->ia_size);
 	if (attr->ia_valid & ATTR_MODE)
 		inode->i_mode = (inode->i_mode & S_IFMT) | (attr->ia_mode & 07777);
 	if (attr->ia_valid & ATTR_ATIME)
@@ -124,6 +121,15 @@ int simple_setattr(struct dentry *dentry, struct iattr *attr)
 		inode->i_mtime = attr->ia_mtime;
 	if (attr->ia_valid & ATTR_CTIME)
 		inode->i_ctime = attr->ia_ctime;
+}
+
+int simple_setattr(struct dentry *dentry, struct iattr *attr)
+{
+	struct inode *inode = dentry->d_inode;
+
+	if (attr->ia_valid & ATTR_SIZE)
+		truncate_setsize(inode, attr->ia_size);
+	setattr_copy(inode, attr);
 	mark_inode_dirty(inode);
 	return 0;
 }

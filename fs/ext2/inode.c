@@ -307,14 +307,7 @@ int ext2_setattr(struct dentry *dentry, struct iattr *attr)
 		err = ext2_setsize(inode, attr->ia_size);
 	if (err)
 		return err;
-	if (attr->ia_valid & ATTR_MODE)
-		inode->i_mode = (inode->i_mode & S_IFMT) | (attr->ia_mode & ~(umode_t)S_IFMT);
-	if (attr->ia_valid & ATTR_ATIME)
-		inode->i_atime = attr->ia_atime;
-	if (attr->ia_valid & ATTR_MTIME)
-		inode->i_mtime = attr->ia_mtime;
-	if (attr->ia_valid & ATTR_CTIME)
-		inode->i_ctime = attr->ia_ctime;
+	setattr_copy(inode, attr);
 	mark_inode_dirty(inode);
 	return 0;
 }

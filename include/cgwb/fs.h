@@ -365,6 +365,8 @@ unsigned long prune_icache(unsigned long nr);
 /* Evict every unused inode of sb (umount); returns how many stayed busy. */
 int evict_inodes(struct super_block *sb);
 void inode_set_bytes(struct inode *inode, loff_t bytes);
+/* Apply the mode and timestamps of attr (setattr implementations; not the size). */
+void setattr_copy(struct inode *inode, const struct iattr *attr);
 void generic_fillattr(struct inode *inode, struct kstat *stat);
 /* Change the size: page cache truncation plus the filesystem's block freeing via setattr. */
 int vfs_truncate(const struct path *path, loff_t length);
