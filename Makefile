@@ -13,6 +13,7 @@ CROSS ?=
 CC := $(CROSS)gcc
 LD := $(CROSS)ld
 NM := $(CROSS)nm
+STRIP := $(CROSS)strip
 HOSTCC ?= gcc
 BUILD ?= build
 Q ?= @
@@ -96,7 +97,7 @@ kernel: $(BUILD)/cgwb.elf
 $(BUILD)/cgwb.iso: $(BUILD)/cgwb.elf boot/grub.cfg
 	@echo "  ISO     $@"
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
-	$(Q)cp $(BUILD)/cgwb.elf $(BUILD)/iso/boot/cgwb.elf
+	$(Q)$(STRIP) -o $(BUILD)/iso/boot/cgwb.elf $(BUILD)/cgwb.elf # GRUB reads less; gdb uses build/cgwb.elf
 	$(Q)cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
 	$(Q)grub-mkrescue --locales= --fonts= --themes= -o $@ $(BUILD)/iso 2> $(BUILD)/grub-mkrescue.log \
 		|| { cat $(BUILD)/grub-mkrescue.log >&2; exit 1; }
