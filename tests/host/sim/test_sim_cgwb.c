@@ -118,8 +118,8 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 			unsigned long bg, th;
 			global_dirty_limits(&bg, &th);
 			struct bdi_writeback *w = file_wb("/mnt/a");
-			fprintf(stderr, "t=%d A io=%llu rec=%lld wb=%lld dirty=%lu wbk=%lu bg=%lu th=%lu run=%d\n", i * 100,
-				a_bytes[i], wb_stat(w, WB_RECLAIMABLE), wb_stat(w, WB_WRITEBACK),
+			fprintf(stderr, "t=%d A io=%llu bw=%lu rec=%lld wb=%lld dirty=%lu wbk=%lu bg=%lu th=%lu run=%d\n", i * 100,
+				a_bytes[i], w->avg_write_bandwidth, wb_stat(w, WB_RECLAIMABLE), wb_stat(w, WB_WRITEBACK),
 				global_node_page_state(NR_FILE_DIRTY), global_node_page_state(NR_WRITEBACK), bg, th,
 				writeback_in_progress(w));
 		}
