@@ -50,68 +50,63 @@ static int show_ulong(struct seq_buf *s, void *private)
 	return seq_printf(s, "%lu\n", *(unsigned long *)private);
 }
 
-static int store_dirty_ratio(const char *buf, size_t len, void *private)
+/*
+ * A dirty limit given as a ratio or as bytes: writing one zeroes its twin and refreshes the
+ * writers' ratelimit. Linux's dirty_ratio/dirty_bytes handlers only act when the value
+ * changes; the background ones always do.
+ */
+struct dirty_twin {
+	int *ratio;
+	unsigned long *bytes;
+	long bytes_min;
+	bool only_if_changed;
+};
+
+static int store_twin(const char *buf, const struct dirty_twin *t, bool bytes)
 {
 	long v;
-	int err = parse_long(buf, 0, 100, &v);
+	int err = bytes ? parse_long(buf, t->bytes_min, LONG_MAX, &v) : parse_long(buf, 0, 100, &v);
 
-	(void)len;
-	(void)private;
 	if (err)
 		return err;
-	if (v != vm_dirty_ratio) {
-		vm_dirty_ratio = (int)v;
-		vm_dirty_bytes = 0;
-		writeback_set_ratelimit();
+	if (t->only_if_changed && (bytes ? (unsigned long)v == *t->bytes : v == *t->ratio))
+		return 0;
+	if (bytes) {
+		*t->bytes = (unsigned long)v;
+		*t->ratio = 0;
+	} else {
+		*t->ratio = (int)v;
+		*t->bytes = 0;
 	}
+	writeback_set_ratelimit();
 	return 0;
+}
+
+static const struct dirty_twin dirty_limit = {
+	&vm_dirty_ratio, &vm_dirty_bytes, 2 * (long)PAGE_SIZE, true,
+};
+static const struct dirty_twin background_limit = {
+	&dirty_background_ratio, &dirty_background_bytes, 1, false,
+};
+
+static int store_dirty_ratio(const char *buf, size_t len, void *private)
+{
+	return store_twin(buf, &dirty_limit, false);
 }
 
 static int store_dirty_bytes(const char *buf, size_t len, void *private)
 {
-	long v;
-	int err = parse_long(buf, 2 * (long)PAGE_SIZE, LONG_MAX, &v);
-
-	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	if ((unsigned long)v != vm_dirty_bytes) {
-		vm_dirty_bytes = (unsigned long)v;
-		vm_dirty_ratio = 0;
-		writeback_set_ratelimit();
-	}
-	return 0;
+	return store_twin(buf, &dirty_limit, true);
 }
 
 static int store_background_ratio(const char *buf, size_t len, void *private)
 {
-	long v;
-	int err = parse_long(buf, 0, 100, &v);
-
-	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	dirty_background_ratio = (int)v;
-	dirty_background_bytes = 0;
-	writeback_set_ratelimit();
-	return 0;
+	return store_twin(buf, &background_limit, false);
 }
 
 static int store_background_bytes(const char *buf, size_t len, void *private)
 {
-	long v;
-	int err = parse_long(buf, 1, LONG_MAX, &v);
-
-	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	dirty_background_bytes = (unsigned long)v;
-	dirty_background_ratio = 0;
-	writeback_set_ratelimit();
-	return 0;
+	return store_twin(buf, &background_limit, true);
 }
 
 static int store_writeback_centisecs(const char *buf, size_t len, void *private)

@@ -37,7 +37,7 @@
 
 struct pci_bar {
 	u64 addr;
-	u64 size;                  /* 0: not implemented */
+	u64 size;                  /* 0: the device has no such BAR */
 	bool io;                   /* port IO rather than memory */
 	bool mem64, prefetch;
 };
