@@ -37,10 +37,10 @@ echo gone=$?
 mkdir G
 cgexec -g G ps
 echo cgexec-fg=$?
-cgexec -g /G sleep 2 &
+cgexec -g /G sleep 30 &
 job=$!
-sleep 0.3
 ps
+kill $job
 wait $job
 echo cgexec-bg=$?
 cgexec -g G ps | cat
@@ -83,7 +83,7 @@ expect_output "rmdir: failed to remove 'A/B': Device or resource busy"
 expect_output '^ +[0-9]+ R +[0-9:]+ /G +ps$'
 expect_line 'cgexec-fg=0'
 expect_output '^ +[0-9]+ [SR] +[0-9:]+ /G +sleep$'
-expect_line 'cgexec-bg=0'
+expect_line 'cgexec-bg=130' # killed once ps has seen it: no race with its end
 expect_count 2 '^ +[0-9]+ R +[0-9:]+ /G +ps$'
 expect_line '2'
 expect_line 'libcgroup-form'

@@ -56,7 +56,27 @@ run_guest()
 		--append "$append" "${args[@]}" < "$stdin" > "$T/out.raw" 2> "$T/qemu.err"
 	STATUS=$?
 	tr -d '\r' < "$T/out.raw" > "$OUT"
+	printf '%s\n' "${args[@]}" | awk 'prev == "--disk" { print } { prev = $0 }' > "$T/disks"
+	[[ -n ${DIALOG_CHILD:-} ]] || fsck_disks # a dialog checks in finish_guest
 	return 0
+}
+
+# After every run, each writable ext2 image the guest had must pass `e2fsck -fn`: whatever
+# the test checks, a run must never leave a damaged filesystem. A test that damages one on
+# purpose (a power cut) sets FSCK_AFTER_RUN=0 and checks the image itself.
+FSCK_AFTER_RUN=1
+fsck_disks()
+{
+	local d img
+	[[ $FSCK_AFTER_RUN -eq 1 && -f $T/disks ]] || return 0
+	while read -r d; do
+		[[ $d == *readonly=on* || $d == *driver=* ]] && continue
+		img=${d%%,*}
+		[[ $(od -An -tx2 -j1080 -N2 "$img" 2> /dev/null | tr -d ' ') == ef53 ]] || continue
+		PATH=$PATH:/usr/sbin:/sbin e2fsck -fn "$img" > "$T/fsck-after-run.log" 2>&1 ||
+			fail "e2fsck -fn $(basename "$img") after the run: $(grep -v '^Pass\|^e2fsck' \
+				"$T/fsck-after-run.log" | head -n 3 | tr '\n' ' ')"
+	done < "$T/disks"
 }
 
 expect_status()
@@ -110,4 +130,106 @@ expect_num()
 {
 	[[ -n $2 && $2 =~ ^-?[0-9]+$ ]] || { fail "$1: '$2' is not a number"; return; }
 	[ "$2" "$3" "$4" ] || fail "$1 = $2, expected $3 $4"
+}
+
+# ---------------------------------------------------------------------------- dialogs
+# An interactive test talks to the shell like a person at the terminal: it sends a line only
+# after the output it depends on has appeared, never after a delay, so a busy machine cannot
+# reorder keys and output. The output read so far is a cursor into the console stream; every
+# await consumes output up to the end of what it matched.
+#
+#   start_guest [run_guest options]  # --no-script for a session typed at the prompt
+#   await_prompt                  # the next "cgwb# " after the cursor
+#   send 'echo hellx\177o\r'      # printf escapes are interpreted
+#   await_line 'hello'            # the next complete output line equal to the text
+#   finish_guest                  # close the console, wait for the guest, set STATUS
+#
+# A failed await is reported once and stops the dialog: what follows is skipped and the guest
+# is stopped at once, so the test fails quickly with the output seen so far.
+
+PROMPT='cgwb# '
+AWAIT_TIMEOUT=${AWAIT_TIMEOUT:-60}
+DIALOG_CURSOR=0
+DIALOG_BROKEN=0
+DIALOG_PID=
+
+start_guest()
+{
+	rm -f "$T/console.fifo" && mkfifo "$T/console.fifo"
+	: > "$T/out.raw"
+	DIALOG_CURSOR=0
+	DIALOG_BROKEN=0
+	(
+		DIALOG_CHILD=1
+		run_guest --stdin "$T/console.fifo" "$@"
+		echo "$STATUS" > "$T/status"
+	) &
+	DIALOG_PID=$!
+	exec {DIALOG_FD}> "$T/console.fifo"
+}
+
+send()
+{
+	[[ $DIALOG_BROKEN -eq 0 ]] || return 1
+	printf '%b' "$1" >&"$DIALOG_FD"
+}
+
+# _dialog_await KIND TEXT: wait for TEXT (KIND text: anywhere; line: a whole line) after the
+# cursor, and move the cursor past it. Offsets are in bytes (LC_ALL=C).
+_dialog_await()
+{
+	local kind=$1 text=$2 deadline=$((SECONDS + AWAIT_TIMEOUT)) chunk rest line off
+	[[ $DIALOG_BROKEN -eq 0 ]] || return 1
+	local LC_ALL=C
+	while :; do
+		chunk=$(tail -c +$((DIALOG_CURSOR + 1)) "$T/out.raw"; printf x)
+		chunk=${chunk%x}
+		if [[ $kind == text ]]; then
+			rest=${chunk#*"$text"}
+			if [[ $rest != "$chunk" ]]; then
+				DIALOG_CURSOR=$((DIALOG_CURSOR + ${#chunk} - ${#rest}))
+				return 0
+			fi
+		else
+			off=0
+			# only complete lines: a line still being printed may grow
+			while [[ $chunk == *$'\n'* ]]; do
+				line=${chunk%%$'\n'*}
+				chunk=${chunk#*$'\n'}
+				off=$((off + ${#line} + 1))
+				if [[ ${line%$'\r'} == "$text" ]]; then
+					DIALOG_CURSOR=$((DIALOG_CURSOR + off))
+					return 0
+				fi
+			done
+		fi
+		if ! kill -0 "$DIALOG_PID" 2> /dev/null || [[ $SECONDS -ge $deadline ]]; then
+			fail "waited in vain for $kind '$text' (the guest $(kill -0 "$DIALOG_PID" 2> /dev/null \
+				&& echo "is still running after ${AWAIT_TIMEOUT}s" || echo "has stopped"))"
+			DIALOG_BROKEN=1
+			pkill -f -- "file:$LOG" 2> /dev/null
+			return 1
+		fi
+		sleep 0.05 # polling the output file, not timing the guest
+	done
+}
+
+# The power goes: QEMU is killed as the guest runs (run-qemu then reports 124, as for a
+# timeout). Nothing the guest had not written to the disk image survives.
+pull_plug()
+{
+	pkill -KILL -f -- "file:$LOG"
+}
+
+await_prompt() { _dialog_await text "$PROMPT"; }
+await_text() { _dialog_await text "$1"; }
+await_line() { _dialog_await line "$1"; }
+
+finish_guest()
+{
+	exec {DIALOG_FD}>&-
+	wait "$DIALOG_PID"
+	STATUS=$(cat "$T/status" 2> /dev/null)
+	tr -d '\r' < "$T/out.raw" > "$OUT"
+	fsck_disks
 }

@@ -1,14 +1,16 @@
-# Ctrl-C stops the foreground command (status 130) and the shell goes on.
-# the input is produced over time, so feed it through a pipe rather than a file
-mkfifo "$T/stdin.fifo"
-{
-	printf 'sleep 100\r'
-	sleep 3
-	printf '\003'
-	sleep 1
-	printf 'echo rc=$?\rpoweroff 0\r'
-} > "$T/stdin.fifo" &
-run_guest --no-script --stdin "$T/stdin.fifo" --timeout 40
-wait
+# Ctrl-C stops the foreground command (status 130) and the shell goes on. The ^C is sent once
+# the command list is running ("go" printed), so it cannot reach the prompt instead.
+start_guest --no-script --timeout 60
+await_prompt
+send 'echo go; sleep 100; echo not-interrupted\r'
+await_line 'go'
+send '\003'
+await_prompt
+send 'echo rc=$?\r'
+await_line 'rc=130'
+await_prompt
+send 'poweroff 0\r'
+finish_guest
 expect_status 0
 expect_line 'rc=130'
+expect_no_output '^not-interrupted'

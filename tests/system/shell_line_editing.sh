@@ -1,12 +1,31 @@
 # The interactive line editor: backspace, Ctrl-U, history (Up arrow), Ctrl-C at the prompt.
-printf 'echo hellx\177o\r' > "$T/stdin"
-printf 'garbage words\025echo after-kill\r' >> "$T/stdin"
-printf 'echo from-history\r\033[A\r' >> "$T/stdin"
-printf 'half typed\003echo after-ctrl-c\r' >> "$T/stdin"
-printf 'poweroff 0\r' >> "$T/stdin"
-run_guest --no-script --stdin "$T/stdin"
+# Each line is typed only once the shell has answered the previous one (a dialog, see lib.sh).
+start_guest --no-script
+await_prompt
+send 'echo hellx\177o\r'
+await_line 'hello'
+await_prompt
+send 'garbage words\025echo after-kill\r'
+await_line 'after-kill'
+await_prompt
+send 'echo from-history\r'
+await_line 'from-history'
+await_prompt
+send '\033[A\r'
+await_line 'from-history'
+await_prompt
+send 'half typed'
+await_text 'half typed'
+send '\003'
+await_prompt
+send 'echo after-ctrl-c\r'
+await_line 'after-ctrl-c'
+await_prompt
+send 'poweroff 0\r'
+finish_guest
 expect_status 0
 expect_line 'hello'
 expect_line 'after-kill'
 expect_count 2 '^from-history$'
 expect_line 'after-ctrl-c'
+expect_no_output '^half typed'
