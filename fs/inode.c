@@ -228,6 +228,19 @@ struct inode *iget_locked(struct super_block *sb, unsigned long ino)
 	}
 }
 
+bool icache_has_live_inode(struct super_block *sb, unsigned long ino)
+{
+	struct inode *inode;
+	bool live;
+
+	spin_lock(&inode_hash_lock);
+	inode = find_inode_fast(sb, ino);
+	/* one being evicted gave its number back already: that number is free */
+	live = inode && !(READ_ONCE(inode->i_state) & (I_FREEING | I_WILL_FREE));
+	spin_unlock(&inode_hash_lock);
+	return live;
+}
+
 void unlock_new_inode(struct inode *inode)
 {
 	spin_lock(&inode->i_lock);

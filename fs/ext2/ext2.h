@@ -358,6 +358,9 @@ u32 ext2_count_free_inodes(struct super_block *sb);
 
 /* inode.c */
 struct inode *ext2_iget(struct super_block *sb, unsigned long ino);
+/* The on-disk inode inside its inode table block (*bhp, referenced), or an ERR_PTR. */
+struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
+				      struct buffer_head **bhp);
 int ext2_write_inode(struct inode *inode, struct writeback_control *wbc);
 void ext2_evict_inode(struct inode *inode);
 int ext2_setattr(struct dentry *dentry, struct iattr *attr);

@@ -5,6 +5,11 @@
  * directory goes in a group with at least the average number of free inodes and the most
  * free blocks, which spreads directory trees over the disk so they have room to grow.
  * Everything under sbi->s_lock.
+ *
+ * The bitmap is not trusted alone: a number whose bit is clear is refused if the inode is
+ * still cached or its on-disk copy is live (links, or a mode without a deletion time). Its
+ * bit is set again, the error is recorded, and the search goes on: handing it out would let
+ * a new file overwrite a live one, which no later check could undo.
  */
 #include "ext2.h"
 #include <cgwb/errno.h>
@@ -74,6 +79,53 @@ static int find_group_other(struct super_block *sb, unsigned int parent_group)
 	return -1;
 }
 
+/*
+ * Is inode ino still in use although its bitmap bit is clear? 1: in use, 0: free, or -EIO
+ * if its inode table block cannot be read. s_lock held.
+ */
+static int inode_in_use(struct super_block *sb, unsigned long ino)
+{
+	struct buffer_head *bh;
+	struct ext2_inode *raw;
+	bool live;
+
+	if (icache_has_live_inode(sb, ino))
+		return 1;
+	raw = ext2_get_raw_inode(sb, ino, &bh);
+	if (IS_ERR(raw))
+		return (int)PTR_ERR(raw);
+	/* e2fsck's test: a deleted inode has no links and a deletion time (or was never used) */
+	live = raw->i_links_count || (raw->i_mode && !raw->i_dtime);
+	brelse(bh);
+	return live;
+}
+
+/* The first clear bit from start whose inode is really free; size if none. s_lock held. */
+static long find_free_inode_bit(struct super_block *sb, unsigned int group,
+				struct buffer_head *bh, u32 start)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 base = group * sbi->s_inodes_per_group;
+	u32 bit = start;
+
+	while ((bit = ext2_find_next_zero_bit((u8 *)bh->b_data, sbi->s_inodes_per_group, bit)) <
+	       sbi->s_inodes_per_group) {
+		int used = inode_in_use(sb, base + bit + 1);
+
+		if (used < 0)
+			return used;
+		if (!used)
+			return bit;
+		ext2_error(sb, "ext2_new_inode", "group %u: inode %u is in use but free in the bitmap",
+			   group, base + bit + 1);
+		/* the bit goes back on, the free count stays: it was counted as used before */
+		ext2_set_bit((u8 *)bh->b_data, bit);
+		mark_buffer_dirty(bh);
+		bit++;
+	}
+	return bit;
+}
+
 /* Take a free inode bit in group; returns the inode number, 0 if none, or -EIO. s_lock held. */
 static long take_inode(struct super_block *sb, unsigned int group, bool dir)
 {
@@ -82,14 +134,18 @@ static long take_inode(struct super_block *sb, unsigned int group, bool dir)
 	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, &gdbh);
 	u32 base = group * sbi->s_inodes_per_group;
 	u32 start = base + 1 < sbi->s_first_ino ? sbi->s_first_ino - 1 - base : 0;
-	u32 bit;
+	long bit;
 
 	if (!gd->bg_free_inodes_count || start >= sbi->s_inodes_per_group)
 		return 0;
 	bh = read_inode_bitmap(sb, group);
 	if (!bh)
 		return -EIO;
-	bit = ext2_find_next_zero_bit((u8 *)bh->b_data, sbi->s_inodes_per_group, start);
+	bit = find_free_inode_bit(sb, group, bh, start);
+	if (bit < 0) {
+		brelse(bh);
+		return bit;
+	}
 	if (bit >= sbi->s_inodes_per_group) {
 		/* the descriptor said otherwise: its count is wrong, not worth failing for */
 		ext2_error(sb, __func__, "group %u: free inodes count %u but the bitmap is full",
@@ -97,14 +153,14 @@ static long take_inode(struct super_block *sb, unsigned int group, bool dir)
 		brelse(bh);
 		return 0;
 	}
-	ext2_set_bit((u8 *)bh->b_data, bit);
+	ext2_set_bit((u8 *)bh->b_data, (u32)bit);
 	mark_buffer_dirty(bh);
 	brelse(bh);
 	le16_add_cpu(&gd->bg_free_inodes_count, -1);
 	if (dir)
 		le16_add_cpu(&gd->bg_used_dirs_count, 1);
 	mark_buffer_dirty(gdbh);
-	return (long)(base + bit + 1);
+	return (long)base + bit + 1;
 }
 
 static long alloc_inode_number(struct super_block *sb, struct inode *dir, bool is_dir)

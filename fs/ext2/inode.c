@@ -39,8 +39,8 @@ void ext2_destroy_inode(struct inode *inode)
 }
 
 /* The on-disk inode ino inside its inode table block (*bhp, referenced) or an ERR_PTR. */
-static struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
-					     struct buffer_head **bhp)
+struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
+				      struct buffer_head **bhp)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	unsigned int group, index;

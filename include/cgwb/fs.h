@@ -334,6 +334,8 @@ void iterate_supers(void (*fn)(struct super_block *, void *), void *arg);
 struct inode *new_inode(struct super_block *sb);
 /* The cached inode ino, or a new one with I_NEW set for the filesystem to fill. */
 struct inode *iget_locked(struct super_block *sb, unsigned long ino);
+/* Is inode ino of sb in the inode cache and not being freed? No reference is taken. */
+bool icache_has_live_inode(struct super_block *sb, unsigned long ino);
 void unlock_new_inode(struct inode *inode);
 /* A failed I_NEW inode: unhash and drop it. */
 void iget_failed(struct inode *inode);

@@ -235,3 +235,70 @@ Test(ext2_corrupt, corrupt_block_bitmap)
 	cr_expect(host_log_contains(line), "%s", host_log());
 	ext2t_umount();
 }
+
+static unsigned long dumpe2fs_group0(const char *what)
+{
+	char cmd[256];
+	unsigned long v = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "dumpe2fs %s 2>/dev/null | sed -n 's/.*%s at \\([0-9]*\\).*/\\1/p' | head -n 1",
+		 ext2t_env.img, what);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	cr_assert_eq(fscanf(p, "%lu", &v), 1, "no '%s' in dumpe2fs", what);
+	pclose(p);
+	return v;
+}
+
+/*
+ * A zeroed inode bitmap says every inode is free. New files must not take over the live
+ * ones (lost+found is 11, big 12, small 13): each is refused with a log line, its bit set
+ * again, and the files already there stay intact.
+ */
+Test(ext2_corrupt, zeroed_inode_bitmap_takes_no_live_inode)
+{
+	static u8 zeros[1024], big[300000], got[300000];
+	char line[128];
+	struct kstat st;
+	ssize_t n;
+
+	cr_assert_eq(ext2t_sh("set -e; cd %s; mkdir -p src; head -c 300000 /dev/urandom > src/big;"
+			      "echo small > src/small", ext2t_env.dir), 0);
+	char opts[128];
+	snprintf(opts, sizeof(opts), "-b 1024 -d %s/src", ext2t_env.dir);
+	ext2t_mkfs(opts, 16 << 10);
+	cr_assert_eq(inode_number("/big"), 12);
+	cr_assert_eq(ext2t_sh("cp %s/src/big %s/big.expected", ext2t_env.dir, ext2t_env.dir), 0);
+	cr_assert_eq(inode_number("/lost+found"), 11);
+	cr_assert_eq(inode_number("/small"), 13);
+	ext2t_poke((long)dumpe2fs_group0("Inode bitmap") * 1024, zeros, sizeof(zeros));
+
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/big", &st), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/new1", 1, 0, 5000), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/new2", 2, 0, 5000), 0);
+	for (unsigned int ino = 11; ino <= 13; ino++) {
+		snprintf(line, sizeof(line), "group 0: inode %u is in use but free in the bitmap", ino);
+		cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
+	}
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/new1", &st), 0);
+	cr_expect_gt(st.ino, 13);
+	cr_assert_eq(ext2t_read(EXT2T_MNT "/big", 0, got, sizeof(got), &n), 0);
+	cr_assert_eq(n, (ssize_t)sizeof(got));
+	ext2t_umount();
+
+	cr_expect(errors_recorded());
+	char path[128];
+	snprintf(path, sizeof(path), "%s/big.expected", ext2t_env.dir);
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fread(big, 1, sizeof(big), f), sizeof(big));
+	fclose(f);
+	cr_expect(memcmp(got, big, sizeof(big)) == 0, "big changed while mounted");
+	ext2t_expect_dump("/big", big, sizeof(big));
+	cr_expect_eq(ext2t_sh("debugfs -R 'stat /lost+found' %s 2>/dev/null | grep -q 'Type: directory'",
+			      ext2t_env.img), 0, "lost+found is no longer a directory");
+	cr_expect_gt(inode_number("/new1"), 13);
+	cr_expect_gt(inode_number("/new2"), 13);
+}
