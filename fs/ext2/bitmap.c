@@ -45,3 +45,13 @@ unsigned int ext2_find_next_set_bit(const u8 *map, unsigned int size, unsigned i
 {
 	return find_next_bit_value(map, size, start, true);
 }
+
+unsigned int ext2_count_zero_bits(const u8 *map, unsigned int size)
+{
+	unsigned int n = 0;
+
+	for (unsigned int nr = ext2_find_next_zero_bit(map, size, 0); nr < size;
+	     nr = ext2_find_next_zero_bit(map, size, nr + 1))
+		n++;
+	return n;
+}

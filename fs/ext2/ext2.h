@@ -338,6 +338,7 @@ int ext2_check_descriptors(struct super_block *sb);
 /* bitmap.c */
 unsigned int ext2_find_next_zero_bit(const u8 *map, unsigned int size, unsigned int start);
 unsigned int ext2_find_next_set_bit(const u8 *map, unsigned int size, unsigned int start);
+unsigned int ext2_count_zero_bits(const u8 *map, unsigned int size);
 static inline bool ext2_test_bit(const u8 *map, unsigned int nr)
 {
 	return map[nr >> 3] & (1u << (nr & 7));

@@ -401,9 +401,69 @@ static void ext2_init_sbi(struct super_block *sb)
 	sbi->s_next_generation = (u32)ktime_get_ns();
 }
 
+/* A repaired descriptor reaches the disk only on a read-write mount. */
+static void ext2_gd_dirty(struct super_block *sb, struct buffer_head *gdbh)
+{
+	if (!(sb->s_flags & SB_RDONLY))
+		mark_buffer_dirty(gdbh);
+}
+
+/* Free bits in the bitmap at block among the first size, or -EIO. */
+static int count_free_in_bitmap(struct super_block *sb, u32 block, u32 size)
+{
+	struct buffer_head *bh = sb_bread(sb, block);
+	int n;
+
+	if (!bh)
+		return -EIO;
+	n = (int)ext2_count_zero_bits((const u8 *)bh->b_data, size);
+	brelse(bh);
+	return n;
+}
+
+/*
+ * A descriptor whose free count is larger than its group is garbage (df would print it):
+ * recount it from the group's bitmap and record the error. Smaller errors are e2fsck's.
+ */
+static int ext2_check_group_counts(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	for (unsigned int g = 0; g < sbi->s_groups_count; g++) {
+		struct buffer_head *gdbh;
+		struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, &gdbh);
+		u32 blocks = ext2_group_last_block(sb, g) - ext2_group_first_block(sb, g) + 1;
+		u32 fb = le16_to_cpu(gd->bg_free_blocks_count), fi = le16_to_cpu(gd->bg_free_inodes_count);
+		int n;
+
+		if (fb > blocks) {
+			n = count_free_in_bitmap(sb, le32_to_cpu(gd->bg_block_bitmap), blocks);
+			if (n < 0)
+				return n;
+			ext2_error(sb, "ext2_check_descriptors",
+				   "group %u: free blocks count %u is more than its %u blocks; the bitmap says %d",
+				   g, fb, blocks, n);
+			gd->bg_free_blocks_count = cpu_to_le16((u16)n);
+			ext2_gd_dirty(sb, gdbh);
+		}
+		if (fi > sbi->s_inodes_per_group) {
+			n = count_free_in_bitmap(sb, le32_to_cpu(gd->bg_inode_bitmap), sbi->s_inodes_per_group);
+			if (n < 0)
+				return n;
+			ext2_error(sb, "ext2_check_descriptors",
+				   "group %u: free inodes count %u is more than its %u inodes; the bitmap says %d",
+				   g, fi, sbi->s_inodes_per_group, n);
+			gd->bg_free_inodes_count = cpu_to_le16((u16)n);
+			ext2_gd_dirty(sb, gdbh);
+		}
+	}
+	return 0;
+}
+
 static int ext2_load_group_desc(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	int err;
 
 	if (sbi->s_first_data_block + 1 + sbi->s_gdb_count > ext2_group_last_block(sb, 0))
 		return SB_BAD(sb, "%u group descriptor blocks do not fit in group 0", sbi->s_gdb_count);
@@ -418,7 +478,8 @@ static int ext2_load_group_desc(struct super_block *sb)
 			return -EIO;
 		}
 	}
-	return ext2_check_descriptors(sb);
+	err = ext2_check_descriptors(sb);
+	return err ? err : ext2_check_group_counts(sb);
 }
 
 static int ext2_load_root(struct super_block *sb)

@@ -302,3 +302,25 @@ Test(ext2_corrupt, zeroed_inode_bitmap_takes_no_live_inode)
 	cr_expect_gt(inode_number("/new1"), 13);
 	cr_expect_gt(inode_number("/new2"), 13);
 }
+
+/* A group descriptor claiming more free blocks than its group has is recounted at mount. */
+Test(ext2_corrupt, free_count_larger_than_group)
+{
+	u64 bfree, ffree, disk_blocks, disk_inodes;
+
+	make_image();
+	ext2t_disk_free(&disk_blocks, &disk_inodes);
+	debugfs_w("set_bg 0 free_blocks_count 65535");
+	debugfs_w("set_bg 0 free_inodes_count 65535");
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_expect(host_log_contains("group 0: free blocks count 65535 is more than its"), "%s", host_log());
+	cr_expect(host_log_contains("group 0: free inodes count 65535 is more than its"), "%s", host_log());
+	ext2t_statfs(&bfree, &ffree);
+	cr_expect_eq(bfree, disk_blocks, "df's free blocks: %llu, the bitmaps say %llu",
+		     (unsigned long long)bfree, (unsigned long long)disk_blocks);
+	cr_expect_eq(ffree, disk_inodes);
+	ext2t_umount();
+	cr_expect(errors_recorded());
+	ext2t_disk_free(&bfree, &ffree);
+	cr_expect_eq(bfree, disk_blocks, "the repaired count did not reach the disk");
+}
