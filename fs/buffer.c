@@ -131,11 +131,6 @@ static bool try_to_free_buffers(struct page *page)
 	return true;
 }
 
-static struct address_space *bdev_mapping(struct block_device *bdev)
-{
-	return bdev->bd_mapping;
-}
-
 struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned int size)
 {
 	unsigned int bits = (unsigned int)ilog2(size);
@@ -247,6 +242,7 @@ static void end_buffer_sync_write(struct bio *bio)
 
 	if (bio->bi_status) {
 		set_buffer_write_io_error(bh);
+		mapping_set_error(bh->b_page->mapping, -EIO); /* the filesystem looks there */
 		pr_err("%s: I/O error writing block %llu\n", bh->b_bdev->bd_disk->disk_name,
 		       (unsigned long long)bh->b_blocknr);
 	} else {

@@ -12,6 +12,7 @@
  * and umount's busy check cannot interleave.
  */
 #include <cgwb/fs.h>
+#include <cgwb/printk.h>
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
@@ -230,8 +231,16 @@ int do_umount(const char *dir_name, int flags)
 	mutex_lock(&namespace_sem);
 	err = umount_tree_locked(path.mnt, &old_mp);
 	mutex_unlock(&namespace_sem);
-	if (!err)
+	if (!err) {
 		path_put(&old_mp);
+		/*
+		 * Detached, not yet shut down: sync now so that a writeback error nobody was told
+		 * of is reported here, once. The filesystem is unmounted all the same.
+		 */
+		err = sync_filesystem(path.mnt->mnt_sb);
+		if (err)
+			pr_err("VFS: %s: writeback error %d found at umount\n", path.mnt->mnt_sb->s_id, err);
+	}
 	path_put(&path); /* the last reference: the superblock goes down now */
 	return err;
 }

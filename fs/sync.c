@@ -5,13 +5,26 @@
 #include <cgwb/buffer_head.h>
 #include <cgwb/blkdev.h>
 
-/* Integrity writeback of one superblock: data, inodes, the filesystem's own state, metadata buffers. */
-int sync_filesystem(struct super_block *sb)
+void sb_record_wb_err(struct super_block *sb, int err)
+{
+	if (err && !READ_ONCE(sb->s_wb_err))
+		WRITE_ONCE(sb->s_wb_err, err);
+}
+
+int sb_take_wb_err(struct super_block *sb)
+{
+	int err = READ_ONCE(sb->s_wb_err);
+
+	if (err)
+		WRITE_ONCE(sb->s_wb_err, 0);
+	return err;
+}
+
+/* The sync itself; errors it meets stay recorded for syncfs and umount to report. */
+static int __sync_filesystem(struct super_block *sb)
 {
 	int err = 0, err2;
 
-	if (sb->s_flags & SB_RDONLY)
-		return 0;
 	sync_inodes_sb(sb);
 	if (sb->s_op->sync_fs) {
 		err = sb->s_op->sync_fs(sb, 0);
@@ -30,11 +43,36 @@ int sync_filesystem(struct super_block *sb)
 	return err;
 }
 
+/* Integrity writeback of one superblock: data, inodes, the filesystem's own state, metadata buffers. */
+int sync_filesystem(struct super_block *sb)
+{
+	int err, err2;
+
+	if (sb->s_flags & SB_RDONLY)
+		return sb_take_wb_err(sb);
+	err = __sync_filesystem(sb);
+	err2 = sb_take_wb_err(sb); /* this sync's errors, and older ones nobody was told of */
+	return err ? err : err2;
+}
+
+int vfs_syncfs(const char *name)
+{
+	struct path path;
+	int err = kern_path(name, LOOKUP_FOLLOW, &path);
+
+	if (err)
+		return err;
+	err = sync_filesystem(path.mnt->mnt_sb);
+	path_put(&path);
+	return err;
+}
+
 static void sync_one_sb(struct super_block *sb, void *unused)
 {
 	(void)unused;
-	if (sb->s_root && sb->s_bdi && bdi_cap_writeback(sb->s_bdi))
-		sync_filesystem(sb);
+	/* sync(2) reports nothing: the errors wait for syncfs or umount, as Linux's errseq */
+	if (sb->s_root && sb->s_bdi && bdi_cap_writeback(sb->s_bdi) && !(sb->s_flags & SB_RDONLY))
+		__sync_filesystem(sb);
 }
 
 static void flush_one_disk(struct gendisk *disk, void *unused)

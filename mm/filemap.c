@@ -44,6 +44,17 @@ void address_space_init(struct address_space *mapping, struct inode *host)
 	INIT_LIST_HEAD(&mapping->private_list);
 }
 
+void mapping_set_error(struct address_space *mapping, int err)
+{
+	if (!err)
+		return;
+	if (!mapping->wb_err)
+		WRITE_ONCE(mapping->wb_err, err);
+	WRITE_ONCE(mapping->wb_err_count, mapping->wb_err_count + 1);
+	if (mapping->host && mapping->host->i_sb)
+		sb_record_wb_err(mapping->host->i_sb, err);
+}
+
 int filemap_check_errors(struct address_space *mapping)
 {
 	int err = READ_ONCE(mapping->wb_err);

@@ -161,8 +161,23 @@ struct ext2_super_block {
 	__le16 s_reserved_word_pad;
 	__le32 s_default_mount_opts;
 	__le32 s_first_meta_bg;
-	__le32 s_reserved[190];
+	/* ext4's fields from here; ext2 keeps only the error record (e2fsck and dumpe2fs read it) */
+	__le32 s_unused_ext4[35];         /* s_mkfs_time .. s_snapshot_list */
+	__le32 s_error_count;             /* errors ever recorded (0x194) */
+	__le32 s_first_error_time;
+	__le32 s_first_error_ino;
+	__le32 s_first_error_block_lo, s_first_error_block_hi;
+	u8 s_first_error_func[32];
+	__le32 s_first_error_line;
+	__le32 s_last_error_time;
+	__le32 s_last_error_ino;
+	__le32 s_last_error_line;
+	__le32 s_last_error_block_lo, s_last_error_block_hi;
+	u8 s_last_error_func[32];
+	__le32 s_reserved[128];
 };
+_Static_assert(__builtin_offsetof(struct ext2_super_block, s_error_count) == 0x194,
+	       "s_error_count sits where e2fsprogs reads it");
 _Static_assert(sizeof(struct ext2_super_block) == 1024, "ext2_super_block is one KiB");
 
 struct ext2_group_desc {
@@ -245,6 +260,9 @@ struct ext2_sb_info {
 	unsigned int s_inode_size;
 	unsigned int s_addr_per_block_bits;
 	u16 s_mount_state;                /* s_state when mounted: restored at umount */
+	u16 s_errors;                     /* EXT2_ERRORS_*: errors= or the superblock's default */
+	bool s_errors_panic_asked;        /* errors=panic given at mount (a disk cannot ask it) */
+	unsigned int s_bdev_wb_err_seen;  /* the device's wb_err_count when last checked */
 	u32 s_next_generation;
 	struct mutex s_lock;
 };
@@ -320,6 +338,7 @@ static inline bool ext2_inode_is_fast_symlink(struct inode *inode)
 /* ---------------------------------------------------------------- shared functions */
 /* super.c */
 __printf(3, 4) void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...);
+void ext2_check_bdev_write_error(struct super_block *sb);
 __printf(3, 4) void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...);
 void ext2_write_super(struct super_block *sb);
 bool ext2_group_has_super(struct super_block *sb, unsigned int group);

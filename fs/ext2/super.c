@@ -28,10 +28,26 @@ void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...)
 	printk(line_fmt, sb->s_id, buf);
 }
 
+/* The on-disk error record e2fsck and dumpe2fs show: a count, the first and the last. */
+static void ext2_save_error_info(struct super_block *sb, const char *func)
+{
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+	u32 now = (u32)ktime_get_real_seconds();
+
+	if (!es->s_error_count) {
+		es->s_first_error_time = cpu_to_le32(now);
+		strlcpy((char *)es->s_first_error_func, func, sizeof(es->s_first_error_func));
+	}
+	le32_add_cpu(&es->s_error_count, 1);
+	es->s_last_error_time = cpu_to_le32(now);
+	strlcpy((char *)es->s_last_error_func, func, sizeof(es->s_last_error_func));
+}
+
 /*
- * Corrupt metadata found: say where, remember it on disk (e2fsck will look), and go on as
- * the superblock's error behaviour says. Never stops the kernel: "panic" degrades to
- * read-only, since a disk image must not be able to crash us.
+ * Corrupt metadata or a failed metadata write: say where, remember it on disk (state, error
+ * count, first and last error; e2fsck will look), and go on as errors= says. Panic only if
+ * the mount asked for it: a disk image alone must not be able to crash us, so a superblock
+ * saying "panic" degrades to remount-ro.
  */
 void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...)
 {
@@ -49,11 +65,33 @@ void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...)
 	if (sb->s_flags & SB_RDONLY)
 		return;
 	sbi->s_es->s_state |= cpu_to_le16(EXT2_ERROR_FS);
+	ext2_save_error_info(sb, func);
 	mark_buffer_dirty(sbi->s_sbh);
-	if (le16_to_cpu(sbi->s_es->s_errors) != EXT2_ERRORS_CONTINUE && sb->s_root) {
+	if (sbi->s_errors == EXT2_ERRORS_PANIC && sbi->s_errors_panic_asked)
+		panic("EXT2-fs (device %s): panic forced after error", sb->s_id);
+	if (sbi->s_errors != EXT2_ERRORS_CONTINUE && sb->s_root) {
 		ext2_msg(sb, KERN_CRIT, "error: remounting filesystem read-only");
 		sb->s_flags |= SB_RDONLY;
 	}
+}
+
+/*
+ * Metadata buffers are written by the block device's writeback, which knows nothing of
+ * ext2: a write that failed there shows as a new error on the device's mapping. Record it
+ * as an ext2 error, and keep it for the next syncfs or umount to report.
+ */
+void ext2_check_bdev_write_error(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned int count = READ_ONCE(bdev_mapping(sb->s_bdev)->wb_err_count);
+
+	if (count == sbi->s_bdev_wb_err_seen)
+		return;
+	ext2_error(sb, "ext2_sync_fs", "IO error writing metadata to the device");
+	sb_record_wb_err(sb, -EIO);
+	/* the record goes out now; if that write fails too, it is the same error, not a new one */
+	sync_dirty_buffer(sbi->s_sbh);
+	sbi->s_bdev_wb_err_seen = READ_ONCE(bdev_mapping(sb->s_bdev)->wb_err_count);
 }
 
 static void ext2_sb_dirty(struct super_block *sb)
@@ -132,12 +170,19 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 
 	if (sb->s_flags & SB_RDONLY)
 		return 0;
+	if (wait) {
+		/* bitmaps and inode tables first: a failure there must mark this superblock */
+		sync_blockdev(sb->s_bdev);
+		ext2_check_bdev_write_error(sb);
+	}
 	err = ext2_commit_super(sb, wait);
 	for (unsigned int i = 0; wait && i < sbi->s_gdb_count; i++) {
 		int e = sync_dirty_buffer(sbi->s_group_desc[i]);
 		if (!err)
 			err = e;
 	}
+	if (wait)
+		ext2_check_bdev_write_error(sb); /* the superblock's and descriptors' own writes */
 	return err;
 }
 
@@ -164,6 +209,7 @@ static void ext2_put_super(struct super_block *sb)
 		return;
 	if (!(sb->s_flags & SB_RDONLY)) {
 		sync_blockdev(sb->s_bdev);
+		ext2_check_bdev_write_error(sb); /* "clean" only if it is */
 		sbi->s_es->s_state = cpu_to_le16(sbi->s_mount_state);
 		if (ext2_commit_super(sb, true))
 			ext2_msg(sb, KERN_ERR, "error: could not write the superblock at umount");
@@ -224,13 +270,57 @@ static int ext2_setup_super(struct super_block *sb)
 	return ext2_commit_super(sb, true);
 }
 
+/* errors=continue|remount-ro|panic; anything else is refused, as Linux's ext2 does. */
+static int ext2_parse_options(struct super_block *sb, const char *opts)
+{
+	static const char *const behaviours[] = {
+		[EXT2_ERRORS_CONTINUE] = "continue",
+		[EXT2_ERRORS_RO] = "remount-ro",
+		[EXT2_ERRORS_PANIC] = "panic",
+	};
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	while (opts && *opts) {
+		size_t len = strcspn(opts, ",");
+		unsigned int b = 0;
+
+		for (unsigned int i = 1; i < ARRAY_SIZE(behaviours) && !b; i++)
+			if (len == 7 + strlen(behaviours[i]) && !strncmp(opts, "errors=", 7) &&
+			    !strncmp(opts + 7, behaviours[i], len - 7))
+				b = i;
+		if (!b) {
+			ext2_msg(sb, KERN_ERR, "error: unrecognized mount option \"%.*s\" or missing value",
+				 (int)len, opts);
+			return -EINVAL;
+		}
+		sbi->s_errors = (u16)b;
+		sbi->s_errors_panic_asked = b == EXT2_ERRORS_PANIC;
+		opts += len;
+		if (*opts == ',')
+			opts++;
+	}
+	return 0;
+}
+
+/* The superblock's default error behaviour; an unknown value reads as continue, as Linux. */
+static void ext2_default_errors(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u16 e = le16_to_cpu(sbi->s_es->s_errors);
+
+	sbi->s_errors = e == EXT2_ERRORS_RO || e == EXT2_ERRORS_PANIC ? e : EXT2_ERRORS_CONTINUE;
+	sbi->s_errors_panic_asked = false;
+}
+
 static int ext2_remount(struct super_block *sb, int *flags, char *data)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	u32 ro_unknown = le32_to_cpu(sbi->s_es->s_feature_ro_compat) & ~EXT2_FEATURE_RO_COMPAT_SUPP;
 	int err;
 
-	(void)data;
+	err = ext2_parse_options(sb, data);
+	if (err)
+		return err;
 	if ((*flags & SB_RDONLY) == (sb->s_flags & SB_RDONLY))
 		return 0;
 	if (*flags & SB_RDONLY) {
@@ -500,7 +590,7 @@ static int ext2_load_root(struct super_block *sb)
 	return sb->s_root ? 0 : -ENOMEM;
 }
 
-static int ext2_fill_super(struct super_block *sb, int flags)
+static int ext2_fill_super(struct super_block *sb, int flags, const char *opts)
 {
 	struct ext2_sb_info *sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	unsigned int offset;
@@ -518,6 +608,12 @@ static int ext2_fill_super(struct super_block *sb, int flags)
 	}
 	sbi->s_es = (struct ext2_super_block *)(sbi->s_sbh->b_data + offset);
 	ext2_init_sbi(sb);
+	ext2_default_errors(sb);
+	err = ext2_parse_options(sb, opts);
+	if (err)
+		return err;
+	/* errors found from here on are ours; earlier ones on the device are not */
+	sbi->s_bdev_wb_err_seen = READ_ONCE(bdev_mapping(sb->s_bdev)->wb_err_count);
 	err = ext2_check_geometry(sb);
 	if (!err)
 		err = ext2_check_features(sb, flags);
@@ -555,11 +651,10 @@ static struct super_block *ext2_mount(struct file_system_type *fs_type, int flag
 	struct super_block *sb;
 	int err;
 
-	(void)data;
 	sb = sget_bdev(fs_type, flags, dev_name);
 	if (IS_ERR(sb))
 		return sb;
-	err = ext2_fill_super(sb, flags);
+	err = ext2_fill_super(sb, flags, data);
 	if (err) {
 		ext2_fill_failed(sb);
 		deactivate_locked_super(sb);

@@ -8,6 +8,7 @@
 #define CGWB_BUFFER_HEAD_H
 
 #include <cgwb/mm.h>
+#include <cgwb/blkdev.h>
 
 struct block_device;
 struct super_block;
@@ -77,5 +78,11 @@ int sync_blockdev(struct block_device *bdev);
 void invalidate_bdev(struct block_device *bdev);
 /* Forget a buffer about to be freed on disk (a freed indirect block): clean, not written. */
 void bforget(struct buffer_head *bh);
+
+/* The device's page cache, where the buffers live. */
+static inline struct address_space *bdev_mapping(struct block_device *bdev)
+{
+	return bdev->bd_mapping;
+}
 
 #endif

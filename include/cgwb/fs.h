@@ -179,6 +179,7 @@ struct super_block {
 	unsigned int s_inode_hash_bits;
 	const struct dentry_operations *s_d_op;  /* given to every new dentry */
 	int s_passive;                    /* pins the memory only (iterate_supers); sb_lock */
+	int s_wb_err;                     /* first writeback error not reported by syncfs/umount */
 };
 
 struct inode {
@@ -449,7 +450,13 @@ void vfs_shutdown(void);
 /* ---------------------------------------------------------------- sync */
 /* Write back every dirty inode and metadata of every filesystem and wait (sync(2)). */
 void ksys_sync(void);
+/* Integrity sync of sb; returns the first error, including one not reported before. */
 int sync_filesystem(struct super_block *sb);
+/* syncfs(2) of the filesystem holding path. */
+int vfs_syncfs(const char *path);
+/* Writeback errors of a filesystem: kept until a syncfs or umount reports them, once. */
+void sb_record_wb_err(struct super_block *sb, int err);
+int sb_take_wb_err(struct super_block *sb);
 
 /* ---------------------------------------------------------------- devices */
 /* Character devices under /dev: name, operations, and the private data files get. */

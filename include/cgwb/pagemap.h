@@ -67,6 +67,7 @@ struct address_space {
 	gfp_t gfp_mask;
 	pgoff_t writeback_index;          /* where range_cyclic writeback resumes */
 	int wb_err;                       /* first writeback error not yet reported */
+	unsigned int wb_err_count;        /* errors ever set: a filesystem watches its device's */
 	struct list_head private_list;    /* buffers the filesystem associates (metadata) */
 };
 
@@ -83,11 +84,12 @@ static inline bool mapping_tagged(struct address_space *mapping, xa_mark_t tag)
 {
 	return xa_marked(&mapping->i_pages, tag);
 }
-static inline void mapping_set_error(struct address_space *mapping, int err)
-{
-	if (err && !mapping->wb_err)
-		mapping->wb_err = err;
-}
+/*
+ * A writeback error on mapping (any context): kept for the next fsync of the file and the
+ * next syncfs or umount of its filesystem, each reporting it once (Linux's errseq on the
+ * mapping and on the superblock).
+ */
+void mapping_set_error(struct address_space *mapping, int err);
 /* Return (and clear) the recorded writeback error. */
 int filemap_check_errors(struct address_space *mapping);
 

@@ -1,6 +1,6 @@
 /*
- * mount [-t TYPE] [-o ro] DEV DIR, mount (list), umount DIR, sync. Failures exit with
- * util-linux's status 32.
+ * mount [-t TYPE] [-o OPTIONS] DEV DIR, mount (list), umount DIR, sync [-f] [FILE]. mount and
+ * umount failures exit with util-linux's status 32.
  */
 #include <cgwb/shell.h>
 #include <cgwb/slab.h>
@@ -23,9 +23,12 @@ static void list_one(struct vfsmount *mnt, void *arg)
 	kfree(dir);
 }
 
-/* -o options: ro and rw are understood, the rest go to the filesystem. */
-static int parse_options(const char *opts, unsigned long *flags)
+/* -o options: ro, rw and defaults are the VFS's; the rest go to the filesystem in fs_opts. */
+static int parse_options(const char *opts, unsigned long *flags, char *fs_opts, size_t size)
 {
+	size_t used = 0;
+
+	fs_opts[0] = '\0';
 	while (*opts) {
 		size_t len = strcspn(opts, ",");
 
@@ -33,8 +36,15 @@ static int parse_options(const char *opts, unsigned long *flags)
 			*flags |= SB_RDONLY;
 		else if (len == 2 && !strncmp(opts, "rw", 2))
 			*flags &= ~(unsigned long)SB_RDONLY;
-		else if (len && strncmp(opts, "defaults", len))
-			return -EINVAL;
+		else if (len && (len != 8 || strncmp(opts, "defaults", len))) {
+			if (used + len + 2 > size)
+				return -EINVAL;
+			if (used)
+				fs_opts[used++] = ',';
+			memcpy(fs_opts + used, opts, len);
+			used += len;
+			fs_opts[used] = '\0';
+		}
 		opts += len;
 		if (*opts == ',')
 			opts++;
@@ -56,6 +66,7 @@ static int cmd_mount(int argc, char **argv)
 {
 	const char *type = NULL, *opts = "";
 	unsigned long flags = 0;
+	char fs_opts[128];
 	int i, err;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -72,20 +83,25 @@ static int cmd_mount(int argc, char **argv)
 	}
 	if (argc - i != 2)
 		return sh_usage("mount");
-	if (parse_options(opts, &flags)) {
+	if (parse_options(opts, &flags, fs_opts, sizeof(fs_opts))) {
 		sh_error("mount", "%s: bad option '%s'", argv[i + 1], opts);
 		return MOUNT_FAILURE;
 	}
 	if (!type)
 		type = "ext2";
-	err = do_mount(argv[i], argv[i + 1], type, flags, NULL);
+	err = do_mount(argv[i], argv[i + 1], type, flags, fs_opts[0] ? fs_opts : NULL);
+	if (err == -EINVAL && fs_opts[0]) {
+		sh_error("mount", "%s: wrong fs type, bad option, bad superblock on %s (options '%s')",
+			 argv[i + 1], argv[i], fs_opts);
+		return MOUNT_FAILURE;
+	}
 	if (err) {
 		sh_error("mount", "%s: %s", argv[i + 1], mount_error(err));
 		return MOUNT_FAILURE;
 	}
 	return 0;
 }
-DEFINE_SHELL_CMD(mount, "mount", "mount [-t TYPE] [-o ro] DEV DIR",
+DEFINE_SHELL_CMD(mount, "mount", "mount [-t TYPE] [-o OPTION[,...]] DEV DIR",
 		 "mount a filesystem (no arguments: list mounts)", cmd_mount, 0);
 
 static int cmd_umount(int argc, char **argv)
@@ -110,12 +126,49 @@ static int cmd_umount(int argc, char **argv)
 }
 DEFINE_SHELL_CMD(umount, "umount", "umount DIR...", "unmount filesystems", cmd_umount, 0);
 
+/* One FILE of sync: its data (fsync), or with -f its whole filesystem (syncfs). */
+static int sync_one(const char *name, bool whole_fs)
+{
+	struct file *f;
+	int err;
+
+	if (whole_fs)
+		return vfs_syncfs(name);
+	f = filp_open(name, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return (int)PTR_ERR(f);
+	err = vfs_fsync(f, 0);
+	fput(f);
+	return err;
+}
+
+/* sync: everything; sync FILE...: those files; sync -f FILE...: their filesystems (coreutils). */
 static int cmd_sync(int argc, char **argv)
 {
-	(void)argv;
-	if (argc > 1)
+	bool whole_fs = false;
+	int i = 1, status = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "-f")) {
+		whole_fs = true;
+		i++;
+	}
+	if (i < argc && argv[i][0] == '-')
 		return sh_usage("sync");
-	ksys_sync();
-	return 0;
+	if (i == argc) {
+		if (whole_fs)
+			return sh_usage("sync");
+		ksys_sync();
+		return 0;
+	}
+	for (; i < argc; i++) {
+		int err = sync_one(argv[i], whole_fs);
+
+		if (err) {
+			sh_error("sync", "error syncing '%s': %s", argv[i], errstr(err));
+			status = 1;
+		}
+	}
+	return status;
 }
-DEFINE_SHELL_CMD(sync, "sync", "sync", "write all dirty data and metadata to disk", cmd_sync, 0);
+DEFINE_SHELL_CMD(sync, "sync", "sync [-f] [FILE]...",
+		 "write dirty data to disk: everything, the FILEs, or (-f) their filesystems", cmd_sync, 0);
