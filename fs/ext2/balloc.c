@@ -90,6 +90,25 @@ static bool outside_system_zone(struct super_block *sb, unsigned int group, u32 
 }
 
 /*
+ * The system zone, as ext4's block_validity: a block pointer read from disk (block maps,
+ * extended attribute blocks) must lie inside the filesystem and outside its metadata
+ * (superblock and descriptor copies, bitmaps, inode tables), or following it would read
+ * garbage as data or, worse, write data over metadata. ext2 keeps a group's metadata inside
+ * the group (checked at mount), so one group's layout answers.
+ */
+const char *ext2_block_pointer_problem(struct super_block *sb, u32 block)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (!ext2_block_in_range(sb, block))
+		return "out of range";
+	if (!outside_system_zone(sb, (block - sbi->s_first_data_block) / sbi->s_blocks_per_group,
+				 block, 1))
+		return "inside filesystem metadata";
+	return NULL;
+}
+
+/*
  * The group's block bitmap, checked: the bits of the group's own bitmaps and inode table
  * must be set, or the bitmap is garbage and allocating from it would destroy metadata.
  */

@@ -64,11 +64,12 @@ static int ext2_block_to_path(struct inode *inode, sector_t iblock, unsigned int
 	return 0;
 }
 
-static int bad_block(struct inode *inode, sector_t iblock, u32 block, int level)
+static int bad_block(struct inode *inode, sector_t iblock, u32 block, int level,
+		     const char *problem)
 {
 	ext2_error(inode->i_sb, "ext2_get_blocks",
-		   "inode %lu: %s block %u out of range (logical block %llu)", inode->i_ino,
-		   level ? "indirect" : "data", block, (unsigned long long)iblock);
+		   "inode %lu: %s block %u %s (logical block %llu)", inode->i_ino,
+		   level ? "indirect" : "data", block, problem, (unsigned long long)iblock);
 	return -EIO;
 }
 
@@ -87,8 +88,9 @@ static int ext2_get_branch(struct inode *inode, sector_t iblock, int depth,
 	chain[0].bh = NULL;
 	while (chain[level].key) {
 		u32 key = chain[level].key;
-		if (!ext2_block_in_range(sb, key))
-			return bad_block(inode, iblock, key, depth - 1 - level);
+		const char *problem = ext2_block_pointer_problem(sb, key);
+		if (problem)
+			return bad_block(inode, iblock, key, depth - 1 - level, problem);
 		if (++level == depth)
 			return depth;
 		struct buffer_head *bh = sb_bread(sb, key);
@@ -116,7 +118,8 @@ static unsigned long mapped_run(struct inode *inode, const struct ext2_step *las
 {
 	unsigned long n = 1;
 
-	while (n < max && last->p[n] == last->key + n && ext2_block_in_range(inode->i_sb, last->p[n]))
+	while (n < max && last->p[n] == last->key + n &&
+	       !ext2_block_pointer_problem(inode->i_sb, last->p[n]))
 		n++;
 	return n;
 }
@@ -134,7 +137,7 @@ static u32 ext2_find_goal(struct inode *inode, sector_t iblock, const struct ext
 	if (ei->i_next_alloc_goal && iblock == (sector_t)ei->i_next_alloc_block + 1)
 		return ei->i_next_alloc_goal + 1;
 	for (u32 *p = step->p; p > start;) {
-		if (*--p && ext2_block_in_range(inode->i_sb, *p))
+		if (*--p && !ext2_block_pointer_problem(inode->i_sb, *p))
 			return *p;
 	}
 	if (step->bh)

@@ -83,14 +83,17 @@ static int free_tree(struct ext2_free_run *run, u32 *slot, struct buffer_head *s
 	struct inode *inode = run->inode;
 	struct super_block *sb = inode->i_sb;
 	u32 block = *slot;
+	const char *problem;
 	struct buffer_head *bh;
 	int err;
 
 	if (!block)
 		return 0;
-	if (!ext2_block_in_range(sb, block)) {
-		ext2_error(sb, "ext2_truncate_blocks", "inode %lu: %s block %u out of range, dropped",
-			   inode->i_ino, depth ? "indirect" : "data", block);
+	problem = ext2_block_pointer_problem(sb, block);
+	if (problem) {
+		/* never freed: freeing metadata would hand it out again */
+		ext2_error(sb, "ext2_truncate_blocks", "inode %lu: %s block %u %s, dropped",
+			   inode->i_ino, depth ? "indirect" : "data", block, problem);
 		clear_slot(slot, inode, slot_bh);
 		return -EIO;
 	}

@@ -324,3 +324,35 @@ Test(ext2_corrupt, free_count_larger_than_group)
 	ext2t_disk_free(&bfree, &ffree);
 	cr_expect_eq(bfree, disk_blocks, "the repaired count did not reach the disk");
 }
+
+/*
+ * Block pointers aimed at metadata (the system zone) are refused: reading and writing
+ * through them gives -EIO with a log line, and no write ever lands in the inode table.
+ */
+Test(ext2_corrupt, pointers_into_metadata_are_refused)
+{
+	make_image();
+	unsigned long itable = dumpe2fs_group0("Inode table");
+	char req[64], line[160];
+	u8 buf[1024];
+
+	snprintf(req, sizeof(req), "sif /f block[IND] %lu", itable);
+	debugfs_w(req);
+	snprintf(req, sizeof(req), "sif /f block[0] %lu", itable + 1);
+	debugfs_w(req);
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	memset(buf, 0xee, sizeof(buf));
+	cr_expect_eq(ext2t_write(EXT2T_MNT "/f", 0, 0, buf, sizeof(buf)), -EIO);
+	cr_expect_eq(ext2t_write(EXT2T_MNT "/f", 0, 13 * 1024, buf, sizeof(buf)), -EIO); /* page of blocks 12-15 */
+	snprintf(line, sizeof(line), "data block %lu inside filesystem metadata (logical block 0)", itable + 1);
+	cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
+	snprintf(line, sizeof(line), "indirect block %lu inside filesystem metadata (logical block 12)", itable);
+	cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
+	ext2t_umount();
+	cr_expect(errors_recorded());
+	/* the inode table holds what it held: the other files are all there */
+	cr_expect_eq(ext2t_sh("debugfs -R 'ls -l /d' %s 2>/dev/null | grep -c entry- | grep -qx 50",
+			      ext2t_env.img), 0, "directory /d damaged");
+	cr_expect_eq(ext2t_sh("debugfs -R 'stat /a/b' %s 2>/dev/null | grep -q 'Type: directory'",
+			      ext2t_env.img), 0, "/a/b damaged");
+}
