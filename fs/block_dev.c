@@ -171,7 +171,8 @@ static loff_t blkdev_llseek(struct file *file, loff_t offset, int whence)
 
 	if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
 		return -EINVAL;
-	if (base + offset < 0)
+	/* a device has a fixed size: nothing lies beyond its end (Linux's fixed_size_llseek) */
+	if (base + offset < 0 || base + offset > bdev_size(bdev))
 		return -EINVAL;
 	file->f_pos = base + offset;
 	return file->f_pos;

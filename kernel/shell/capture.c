@@ -14,6 +14,7 @@
 struct capture {
 	struct mutex lock;      /* a substitution's pipeline may write from several tasks */
 	struct strbuf out;
+	bool overflowed;        /* output was refused: the substitution fails, nothing is cut */
 };
 
 static ssize_t capture_write(struct file *file, const char *buf, size_t len, loff_t *pos)
@@ -23,6 +24,7 @@ static ssize_t capture_write(struct file *file, const char *buf, size_t len, lof
 
 	mutex_lock(&c->lock);
 	if (c->out.len + len > CAPTURE_MAX) {
+		c->overflowed = true;
 		ret = -EFBIG;
 	} else {
 		sb_addn(&c->out, buf, len);
@@ -68,11 +70,16 @@ struct file *capture_open(void)
 	return f;
 }
 
-void capture_take(struct file *file, struct strbuf *out)
+int capture_take(struct file *file, struct strbuf *out)
 {
 	struct capture *c = file->private_data;
+	int err = 0;
 
 	mutex_lock(&c->lock);
-	sb_addn(out, sb_str(&c->out), c->out.len);
+	if (c->overflowed)
+		err = -EFBIG;
+	else
+		sb_addn(out, sb_str(&c->out), c->out.len);
 	mutex_unlock(&c->lock);
+	return err;
 }

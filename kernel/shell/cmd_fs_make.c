@@ -150,6 +150,7 @@ static int cmd_readlink(int argc, char **argv)
 DEFINE_SHELL_CMD(readlink, "readlink", "readlink PATH...", "print symbolic link targets",
 		 cmd_readlink, 0);
 
+/* One file, created if missing; the message names the step that failed, as coreutils'. */
 static int truncate_one(const char *path, loff_t size)
 {
 	int err = do_truncate(path, size);
@@ -157,11 +158,15 @@ static int truncate_one(const char *path, loff_t size)
 	if (err == -ENOENT) {
 		struct file *f = filp_open(path, O_WRONLY | O_CREAT, 0666);
 		if (IS_ERR(f))
-			return (int)PTR_ERR(f);
+			return sh_error("truncate", "cannot open '%s' for writing: %s", path,
+					errstr((int)PTR_ERR(f)));
 		fput(f);
 		err = do_truncate(path, size);
 	}
-	return err;
+	if (err)
+		return sh_error("truncate", "failed to truncate '%s' at %lld bytes: %s", path,
+				(long long)size, errstr(err));
+	return 0;
 }
 
 static int cmd_truncate(int argc, char **argv)
@@ -185,12 +190,9 @@ static int cmd_truncate(int argc, char **argv)
 		sh_err("truncate: missing file operand\n");
 		return sh_usage("truncate");
 	}
-	for (; i < argc; i++) {
-		int err = truncate_one(argv[i], (loff_t)size);
-		if (err)
-			status = sh_error("truncate", "cannot open '%s' for writing: %s", argv[i],
-					  errstr(err));
-	}
+	for (; i < argc; i++)
+		if (truncate_one(argv[i], (loff_t)size))
+			status = 1;
 	return status;
 }
 DEFINE_SHELL_CMD(truncate, "truncate", "truncate -s SIZE FILE...",

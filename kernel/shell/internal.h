@@ -113,7 +113,8 @@ int sh_command_subst(struct shell *sh, const char *src, size_t len, struct strbu
 
 /* capture.c: a file that collects what is written to it (command substitution) */
 struct file *capture_open(void);
-void capture_take(struct file *file, struct strbuf *out);
+/* The captured output; -EFBIG if some of it was refused (over the bound). */
+int capture_take(struct file *file, struct strbuf *out);
 
 /* runtime.c: the command table */
 void shell_for_each_cmd(void (*fn)(const struct shell_cmd *cmd, void *arg), void *arg);

@@ -13,7 +13,7 @@
 #include "jobs.h"
 #include "lineedit.h"
 
-#define LE_LINE_MAX 4096
+#define LE_LINE_MAX LINEEDIT_LINE_MAX
 #define CTRL(c) ((c) & 0x1f)
 #define ESC 0x1b
 
@@ -35,6 +35,7 @@ static struct {
 	int browse;                     /* history entry shown; 0: the line being typed */
 	char typed[LE_LINE_MAX];           /* the line being typed, kept while browsing */
 	bool skip_lf;                   /* the last Enter was "\r": a "\n" next is part of it */
+	bool too_long;                  /* a key was refused for room: the line is not run */
 } le;
 
 static void outs(const char *s)
@@ -120,8 +121,10 @@ static void move_to(size_t pos)
 
 static void insert(char c)
 {
-	if (le.len >= LE_LINE_MAX - 1)
+	if (le.len >= LE_LINE_MAX - 1) {
+		le.too_long = true;
 		return;
+	}
 	memmove(le.buf + le.pos + 1, le.buf + le.pos, le.len - le.pos);
 	le.buf[le.pos++] = c;
 	le.len++;
@@ -334,12 +337,15 @@ int lineedit_read(const char *prompt, const char **line)
 	le.len = 0;
 	le.pos = 0;
 	le.browse = 0;
+	le.too_long = false;
 	outs(prompt);
 	while (!(r = handle_key(read_key())))
 		;
 	le.buf[le.len] = '\0';
 	if (r < 0)
 		return r;
+	if (le.too_long)
+		return -E2BIG; /* running what is left of it could do anything: refused whole */
 	history_add(le.buf);
 	*line = le.buf;
 	return 0;

@@ -107,10 +107,19 @@ static __noreturn void interactive_loop(struct shell *sh)
 	sh->interactive = true;
 	for (;;) {
 		const char *line;
+		int err;
 
 		if (!pending.len)
 			jobs_notify(sh);
-		if (lineedit_read(pending.len ? PS2 : PS1, &line)) {
+		err = lineedit_read(pending.len ? PS2 : PS1, &line);
+		if (err == -E2BIG) {
+			shell_msg(NULL, "line too long (more than %d characters): not run",
+				  LINEEDIT_LINE_MAX - 1);
+			sb_truncate(&pending, 0);
+			sh->status = 2;
+			continue;
+		}
+		if (err) {
 			sb_truncate(&pending, 0); /* Ctrl-C drops the command being typed */
 			sh->status = SH_STATUS_KILLED;
 			continue;

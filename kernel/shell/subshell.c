@@ -75,8 +75,12 @@ int sh_command_subst(struct shell *sh, const char *src, size_t len, struct strbu
 		files_put(&fs);
 	}
 	if (!status) {
+		int err;
+
 		status = job_wait_fg(sh, job);
-		capture_take(capture, out);
+		err = capture_take(capture, out);
+		if (err)
+			status = err;
 	}
 	fput(capture);
 	job_free(job);

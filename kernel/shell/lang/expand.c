@@ -102,7 +102,7 @@ static void expand_command(struct xp *x, const char *s, size_t len, bool quoted)
 	int status = x->env->ops->subst(x->env, s, len, &out);
 
 	if (status < 0 || out.failed) {
-		xp_fail(x, "command substitution failed");
+		xp_fail(x, "command substitution failed: %s", errstr(status < 0 ? status : -ENOMEM));
 	} else {
 		x->env->subst_status = status;
 		while (out.len && out.buf[out.len - 1] == '\n')
