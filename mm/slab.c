@@ -10,6 +10,7 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/kasan.h>
+#include <cgwb/vmalloc.h>
 
 #define MIN_OBJECT 64
 #define KMALLOC_MAX_CACHE 2048
@@ -334,4 +335,31 @@ void kmem_cache_for_each(void (*fn)(const struct kmem_cache_info *, void *), voi
 		fn(&info, arg);
 	}
 	spin_unlock_irqrestore(&slab_lock, flags);
+}
+
+/*
+ * A large buffer that does not need to be physically contiguous: a contiguous block if one
+ * is at hand without reclaim, else single pages mapped together (vmalloc).
+ */
+void *kvmalloc(size_t size, gfp_t gfp)
+{
+	void *p;
+
+	if (size <= PAGE_SIZE)
+		return kmalloc(size, gfp);
+	p = kmalloc(size, (gfp & ~__GFP_DIRECT_RECLAIM) | __GFP_NOWARN);
+	if (!p) {
+		p = vmalloc(size);
+		if (p && (gfp & __GFP_ZERO))
+			memset(p, 0, size);
+	}
+	return p;
+}
+
+void kvfree(const void *addr)
+{
+	if (is_vmalloc_addr(addr))
+		vfree(addr);
+	else
+		kfree(addr);
 }

@@ -4,6 +4,7 @@
  * under one plug (so they merge up to the device's limits and go down together) and waited
  * for as a batch. Anything else bounces through a bounce buffer.
  */
+#include <cgwb/vmalloc.h>
 #include "blk.h"
 #include <cgwb/completion.h>
 #include <cgwb/file.h>
@@ -77,7 +78,7 @@ static int blkdev_rw_aligned(struct block_device *bdev, unsigned int opf, char *
 			b.status = -ENOMEM;
 			break;
 		}
-		if (bio_add_page(bio, virt_to_page(buf), n, off) != n) {
+		if (bio_add_page(bio, kvaddr_to_page(buf), n, off) != n) {
 			submit_bio(bio);    /* full: the next round starts a new one */
 			bio = NULL;
 			continue;

@@ -21,12 +21,10 @@
 #define CANONICAL_LIMIT (1ULL << 47)
 #define HUGE_SIZE (2ULL << 20)
 
-extern u64 boot_pml4[512];
 
 static DEFINE_MUTEX(ioremap_lock);
 
-/* The table entry e points to, allocating it if not present; NULL if out of memory. */
-static u64 *next_table(u64 *e)
+u64 *pt_next_table(u64 *e)
 {
 	if (!(*e & PTE_P)) {
 		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -40,8 +38,8 @@ static u64 *next_table(u64 *e)
 
 static int map_huge(u64 addr)
 {
-	u64 *pdpt = next_table(&boot_pml4[(addr >> 39) & 511]);
-	u64 *pd = pdpt ? next_table(&pdpt[(addr >> 30) & 511]) : NULL;
+	u64 *pdpt = pt_next_table(&boot_pml4[(addr >> 39) & 511]);
+	u64 *pd = pdpt ? pt_next_table(&pdpt[(addr >> 30) & 511]) : NULL;
 
 	if (!pd)
 		return -1;

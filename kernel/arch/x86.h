@@ -49,6 +49,7 @@ static inline void halt(void) { __asm__ volatile("hlt"); }
 /* sti takes effect after the next instruction, so sti;hlt cannot miss a wakeup interrupt. */
 static inline void safe_halt(void) { __asm__ volatile("sti; hlt" : : : "memory"); }
 static inline void cpu_relax(void) { __asm__ volatile("pause"); }
+static inline void invlpg(u64 va) { __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory"); }
 
 /* Registers saved by the interrupt entry code (kernel/arch/isr.S), in push order reversed. */
 struct pt_regs {
@@ -59,6 +60,9 @@ struct pt_regs {
 };
 
 /* kernel/arch */
+extern u64 boot_pml4[512];
+/* The page table entry e points to, made (zeroed) if not present; NULL if out of memory. */
+u64 *pt_next_table(u64 *e);
 void gdt_init(void);
 void idt_init(void);
 void apic_init(void);

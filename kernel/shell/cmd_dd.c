@@ -1,12 +1,14 @@
 /*
  * dd: copy blocks between files and devices with coreutils' operands and report.
- * The buffer comes from the page allocator, page-aligned and physically contiguous, so
- * with iflag/oflag=direct on a disk each record goes down as one bio straight from it.
+ * The buffer is page-aligned, so with iflag/oflag=direct on a disk each record goes down
+ * as bios straight from it. It need not be physically contiguous (kvmalloc): a 1 MiB record
+ * must work on a small machine whose free memory is in pieces.
  */
 #include <cgwb/shell.h>
 #include <cgwb/fs.h>
 #include <cgwb/sched.h>
 #include <cgwb/mm.h>
+#include <cgwb/vmalloc.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/jiffies.h>
@@ -387,8 +389,8 @@ static int cmd_dd(int argc, char **argv)
 	if (status)
 		return status;
 
-	unsigned int order = get_order((size_t)o.bs);
-	char *buf = __get_free_pages(GFP_KERNEL, order);
+	/* at least a page: kvmalloc's page-sized and larger blocks are page-aligned */
+	char *buf = kvmalloc(max_t(size_t, (size_t)o.bs, PAGE_SIZE), GFP_KERNEL);
 	if (!buf)
 		return sh_error("dd", "memory exhausted by input buffer of size %llu bytes", o.bs);
 	struct file *in = dd_open(o.in, O_RDONLY | o.iflags, true);
@@ -407,7 +409,7 @@ static int cmd_dd(int argc, char **argv)
 		fput(in);
 	if (!IS_ERR_OR_NULL(out))
 		fput(out);
-	free_pages(buf, order);
+	kvfree(buf);
 	return status;
 }
 

@@ -5,6 +5,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/fs.h>
 #include <cgwb/slab.h>
+#include <cgwb/vmalloc.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/shell.h>
@@ -22,19 +23,21 @@ static char *read_script(const char *path, size_t *len)
 		sh_error("sh", "%s: %s", path, errstr((int)PTR_ERR(f)));
 		return NULL;
 	}
-	buf = kmalloc(SH_FILE_MAX + 1, GFP_KERNEL);
+	buf = kvmalloc(SH_FILE_MAX + 1, GFP_KERNEL); /* pieces will do: no order-9 block needed */
 	if (!buf) {
 		fput(f);
 		sh_error("sh", "%s", errstr(-ENOMEM));
 		return NULL;
 	}
 	*len = 0;
-	while (*len < SH_FILE_MAX && (n = file_read(f, buf + *len, SH_FILE_MAX - *len)) > 0)
+	while (*len <= SH_FILE_MAX && (n = file_read(f, buf + *len, SH_FILE_MAX + 1 - *len)) > 0)
 		*len += (size_t)n;
 	fput(f);
+	if (n >= 0 && *len > SH_FILE_MAX)
+		n = -EFBIG; /* refused whole: running the first 1 MiB of it could do anything */
 	if (n < 0) {
 		sh_error("sh", "%s: %s", path, errstr((int)n));
-		kfree(buf);
+		kvfree(buf);
 		return NULL;
 	}
 	buf[*len] = '\0';
@@ -60,7 +63,7 @@ static int cmd_sh(int argc, char **argv)
 	}
 	sh = shell_alloc();
 	if (!sh) {
-		kfree(owned);
+		kvfree(owned);
 		return sh_error("sh", "%s", errstr(-ENOMEM));
 	}
 	sh->task = current;
@@ -70,7 +73,7 @@ static int cmd_sh(int argc, char **argv)
 		status = SH_STATUS_KILLED;
 	current->shell = NULL;
 	shell_free(sh);
-	kfree(owned);
+	kvfree(owned);
 	return status & 0xff;
 }
 DEFINE_SHELL_CMD(sh, "sh", "sh -c SCRIPT | sh FILE", "run shell text in a new shell", cmd_sh, 0);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <cgwb/mm.h>
 #include <cgwb/slab.h>
+#include <cgwb/vmalloc.h>
 #include <cgwb/kasan.h>
 #include <cgwb/bug.h>
 #include "host_internal.h"
@@ -52,4 +53,28 @@ void host_mem_exit(void)
 	frames = NULL;
 	mem_map = NULL;
 	max_pfn = 0;
+}
+
+/*
+ * vmalloc on the host: the arena is plentiful and a test has no page tables to map into,
+ * so a "virtually contiguous" buffer is a contiguous one; kvfree tells none apart.
+ */
+void *vmalloc(size_t size)
+{
+	return kmalloc(size, GFP_KERNEL);
+}
+
+void vfree(const void *addr)
+{
+	kfree(addr);
+}
+
+bool is_vmalloc_addr(const void *addr)
+{
+	return false;
+}
+
+struct page *vmalloc_to_page(const void *addr)
+{
+	return NULL;
 }
