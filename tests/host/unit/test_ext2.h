@@ -28,6 +28,8 @@ void ext2t_shutdown(void);
 
 /* Run a shell command (printf-style); returns its exit status. */
 int ext2t_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Run a shell command and read the first number it prints into *v (0 and false if none). */
+bool ext2t_sh_number(unsigned long long *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* mke2fs -q -F -t ext2 OPTS IMG SIZE_KIB into T.img. */
 void ext2t_mkfs(const char *opts, unsigned int size_kib);
 /* Attach T.img as vda (once per process) and mount it on /mnt; returns mount's error. */

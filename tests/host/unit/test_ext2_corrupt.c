@@ -41,32 +41,29 @@ static void debugfs_w(const char *request)
 
 static unsigned long debugfs_number(const char *request)
 {
-	char cmd[256];
-	unsigned long v = 0;
-	FILE *p;
+	unsigned long long v;
 
-	snprintf(cmd, sizeof(cmd), "debugfs -R '%s' %s 2>/dev/null", request, ext2t_env.img);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	if (fscanf(p, "%lu", &v) != 1)
-		v = 0;
-	pclose(p);
-	return v;
+	ext2t_sh_number(&v, "debugfs -R '%s' %s 2>/dev/null", request, ext2t_env.img);
+	return (unsigned long)v;
 }
 
 static unsigned long inode_number(const char *path)
 {
-	char cmd[256];
-	unsigned long v = 0;
-	FILE *p;
+	unsigned long long v;
 
-	snprintf(cmd, sizeof(cmd), "debugfs -R 'stat %s' %s 2>/dev/null | sed -n 's/^Inode: \\([0-9]*\\).*/\\1/p'",
-		 path, ext2t_env.img);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	cr_assert_eq(fscanf(p, "%lu", &v), 1, "no inode for %s", path);
-	pclose(p);
-	return v;
+	cr_assert(ext2t_sh_number(&v, "debugfs -R 'stat %s' %s 2>/dev/null | sed -n 's/^Inode: \\([0-9]*\\).*/\\1/p'",
+				  path, ext2t_env.img), "no inode for %s", path);
+	return (unsigned long)v;
+}
+
+/* Where group 0's "Inode bitmap", "Inode table"... is, as dumpe2fs says. */
+static unsigned long dumpe2fs_group0(const char *what)
+{
+	unsigned long long v;
+
+	cr_assert(ext2t_sh_number(&v, "dumpe2fs %s 2>/dev/null | sed -n 's/.*%s at \\([0-9]*\\).*/\\1/p'",
+				  ext2t_env.img, what), "no '%s' in dumpe2fs", what);
+	return (unsigned long)v;
 }
 
 static int read_all(const char *path)
@@ -217,16 +214,10 @@ Test(ext2_corrupt, bad_mode_and_inode_number)
 Test(ext2_corrupt, corrupt_block_bitmap)
 {
 	make_image();
-	char cmd[256], line[128];
-	unsigned long bitmap = 0;
+	char line[128];
+	unsigned long bitmap = dumpe2fs_group0("Block bitmap");
 	u8 zeros[64] = { 0 };
-	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "dumpe2fs %s 2>/dev/null | sed -n 's/.*Block bitmap at \\([0-9]*\\).*/\\1/p'",
-		 ext2t_env.img);
-	p = popen(cmd, "r");
-	cr_assert_eq(fscanf(p, "%lu", &bitmap), 1);
-	pclose(p);
 	/* group 0's block bitmap claims its own metadata is free */
 	ext2t_poke((long)bitmap * 1024, zeros, sizeof(zeros));
 	cr_assert_eq(ext2t_attach_mount(), 0);
@@ -234,21 +225,6 @@ Test(ext2_corrupt, corrupt_block_bitmap)
 	snprintf(line, sizeof(line), "invalid block bitmap - block_group = 0, block = %lu", bitmap);
 	cr_expect(host_log_contains(line), "%s", host_log());
 	ext2t_umount();
-}
-
-static unsigned long dumpe2fs_group0(const char *what)
-{
-	char cmd[256];
-	unsigned long v = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "dumpe2fs %s 2>/dev/null | sed -n 's/.*%s at \\([0-9]*\\).*/\\1/p' | head -n 1",
-		 ext2t_env.img, what);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	cr_assert_eq(fscanf(p, "%lu", &v), 1, "no '%s' in dumpe2fs", what);
-	pclose(p);
-	return v;
 }
 
 /*

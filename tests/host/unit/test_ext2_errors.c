@@ -26,18 +26,11 @@ TestSuite(ext2_errors, .init = setup, .fini = teardown);
 
 static unsigned long dumpe2fs_value(const char *key)
 {
-	char cmd[256];
-	unsigned long v = 0;
-	FILE *p;
+	unsigned long long v;
 
-	snprintf(cmd, sizeof(cmd), "dumpe2fs -h %s 2>/dev/null | sed -n 's/^%s: *\\([0-9]*\\).*/\\1/p'",
-		 ext2t_env.img, key);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	if (fscanf(p, "%lu", &v) != 1)
-		v = 0;
-	pclose(p);
-	return v;
+	ext2t_sh_number(&v, "dumpe2fs -h %s 2>/dev/null | sed -n 's/^%s: *\\([0-9]*\\).*/\\1/p'",
+			ext2t_env.img, key);
+	return (unsigned long)v;
 }
 
 static bool state_says_errors(void)

@@ -111,17 +111,10 @@ ParameterizedTest(int *bs, ext2_hostimg, mkfs_d)
 /* The disk block debugfs says logical block lblk of path maps to (0: a hole). */
 static u64 debugfs_bmap(const char *path, u64 lblk)
 {
-	char cmd[256];
-	unsigned long long v = 0;
-	FILE *p;
+	unsigned long long v;
 
-	snprintf(cmd, sizeof(cmd), "debugfs -R 'bmap %s %llu' %s 2>/dev/null", path,
-		 (unsigned long long)lblk, ext2t_env.img);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	if (fscanf(p, "%llu", &v) != 1)
-		v = 0;
-	pclose(p);
+	ext2t_sh_number(&v, "debugfs -R 'bmap %s %llu' %s 2>/dev/null", path,
+			(unsigned long long)lblk, ext2t_env.img);
 	return v;
 }
 

@@ -50,6 +50,25 @@ int ext2t_sh(const char *fmt, ...)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+bool ext2t_sh_number(unsigned long long *v, const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	FILE *p;
+	bool ok;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p, "%s", cmd);
+	ok = fscanf(p, "%llu", v) == 1;
+	pclose(p);
+	if (!ok)
+		*v = 0;
+	return ok;
+}
+
 void ext2t_mkfs(const char *opts, unsigned int size_kib)
 {
 	int rc = ext2t_sh("mke2fs -q -F -t ext2 %s %s %uk > %s/mkfs.log 2>&1", opts ? opts : "",
