@@ -24,7 +24,7 @@ all: deps kernel iso
 # Portable sources build into both the kernel and the host test binaries.
 PORTABLE_SRCS := \
 	kernel/printk.c kernel/bug.c kernel/spinlock.c kernel/wait.c kernel/completion.c \
-	kernel/mutex.c kernel/timer.c kernel/sleep.c kernel/workqueue.c kernel/task.c \
+	kernel/mutex.c kernel/timer.c kernel/sleep.c kernel/workqueue.c kernel/task.c kernel/sched-core.c \
 	kernel/lib/string_ext.c kernel/lib/errname.c kernel/lib/xarray.c kernel/lib/flex_proportions.c \
 	mm/page_alloc.c mm/slab.c \
 	$(wildcard cg/*.c) \

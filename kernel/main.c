@@ -26,7 +26,7 @@
 #include "console.h"
 #include "panic.h"
 #include "power.h"
-#include "sched_internal.h"
+#include "sched-internal.h"
 #include "selftest.h"
 #include "shell/shell.h"
 
