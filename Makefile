@@ -35,7 +35,7 @@ PORTABLE_SRCS := \
 	fs/open.c fs/read_write.c fs/stat.c fs/fs_struct.c fs/libfs.c fs/devfs.c fs/init.c \
 	$(wildcard fs/ramfs/*.c fs/pseudo/*.c fs/proc/*.c fs/sysfs/*.c) \
 	$(wildcard fs/ext2/*.c) \
-	$(wildcard kernel/shell/lang/*.c) \
+	$(wildcard shell/lang/*.c) \
 	$(wildcard drivers/block/*.c) $(wildcard drivers/virtio/virtio_ring.c) \
 	$(wildcard kernel/lib/sha256.c)
 
@@ -45,7 +45,7 @@ KERNEL_ONLY_SRCS := \
 	kernel/main.c kernel/meminit.c kernel/multiboot.c kernel/cmdline.c kernel/console.c \
 	kernel/sched.c kernel/panic.c kernel/ksyms.c kernel/selftest.c kernel/reboot.c \
 	kernel/lib/string.c kernel/lib/vsprintf.c \
-	$(wildcard kernel/shell/*.c) \
+	$(wildcard shell/*.c) \
 	$(wildcard drivers/pci/*.c) \
 	$(filter-out drivers/virtio/virtio_ring.c,$(wildcard drivers/virtio/*.c))
 

@@ -9,7 +9,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
-#include "console.h"
+#include <cgwb/console.h>
 #include "arch/x86.h"
 
 #define INPUT_SIZE 4096
