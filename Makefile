@@ -27,7 +27,7 @@ PORTABLE_SRCS := \
 	kernel/mutex.c kernel/timer.c kernel/sleep.c kernel/workqueue.c kernel/task.c kernel/sched-core.c \
 	kernel/lib/string_ext.c kernel/lib/errname.c kernel/lib/xarray.c kernel/lib/flex_proportions.c \
 	mm/page_alloc.c mm/slab.c \
-	$(wildcard cg/*.c) \
+	$(wildcard cg/cgroup/*.c cg/memcg/*.c cg/io/*.c) \
 	fs/file.c fs/chrdev.c \
 	mm/vmstat.c mm/backing-dev.c mm/cgwb.c mm/wb-domain.c mm/page-writeback.c mm/filemap.c mm/truncate.c mm/vmscan.c \
 	fs/fs-writeback.c fs/flusher.c fs/cgroup-writeback.c fs/wb-switch.c fs/buffer.c fs/block_dev.c fs/sync.c \

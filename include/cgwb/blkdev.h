@@ -154,7 +154,7 @@ unsigned int blk_rq_map_sg(const struct request *rq, struct blk_seg *segs, unsig
 void blk_mq_submit_bio(struct bio *bio);
 
 /*
- * The io controller's hook (cg/blk-throttle.c): returns true if it took the bio to release
+ * The io controller's hook (cg/io/blk-throttle.c): returns true if it took the bio to release
  * it later through blk_mq_submit_bio(). The block layer's weak default takes nothing.
  */
 bool blk_throtl_bio(struct bio *bio);
