@@ -127,6 +127,7 @@ struct block_device {
 	void *bd_mapping;                /* the device's page cache (VFS) */
 };
 
+/* Linux's numbers for virtio disks: virtio_blk.c gives them to its disks. */
 #define VIRTBLK_MAJOR 254
 #define VIRTBLK_MINORS 16
 
