@@ -23,32 +23,20 @@ all: deps kernel iso
 # ---------------------------------------------------------------------------- sources
 # Portable sources build into both the kernel and the host test binaries, so they use only
 # the primitives declared in include/cgwb/. Whether a file is portable follows its folder
-# (docs/architecture.md, "Layout"); the three mixed folders name their exceptions here.
+# (docs/architecture.md, "Layout"); drivers/virtio/, the one mixed folder, names its exception.
 
 # every file portable
-PORTABLE_DIRS := mm fs fs/ext2 fs/proc fs/pseudo fs/ramfs fs/sysfs cg/cgroup cg/memcg cg/io \
-	drivers/block shell/lang
+PORTABLE_DIRS := kernel kernel/lib mm fs fs/ext2 fs/proc fs/pseudo fs/ramfs fs/sysfs \
+	cg/cgroup cg/memcg cg/io drivers/block shell/lang
 # every file kernel-only
-KERNEL_ONLY_DIRS := boot kernel/arch drivers/pci shell
-# kernel/ and kernel/lib/: portable but for the kernel's boot, console, panic and
-# scheduler platform, and its own libc (the host uses the C library's)
-KERNEL_ONLY_IN_KERNEL := \
-	kernel/main.c kernel/meminit.c kernel/multiboot.c kernel/cmdline.c kernel/console.c \
-	kernel/sched.c kernel/panic.c kernel/ksyms.c kernel/selftest.c kernel/reboot.c \
-	kernel/lib/string.c kernel/lib/vsprintf.c
+KERNEL_ONLY_DIRS := boot kernel/platform kernel/arch drivers/pci shell
 # drivers/virtio/: kernel-only but for the virtqueue logic
 PORTABLE_IN_VIRTIO := drivers/virtio/virtio_ring.c
 
 dir_srcs = $(wildcard $(addsuffix /*.c,$(1)) $(addsuffix /*.S,$(1)))
 
-PORTABLE_SRCS := \
-	$(filter-out $(KERNEL_ONLY_IN_KERNEL),$(call dir_srcs,kernel kernel/lib)) \
-	$(call dir_srcs,$(PORTABLE_DIRS)) \
-	$(PORTABLE_IN_VIRTIO)
-
-KERNEL_ONLY_SRCS := \
-	$(call dir_srcs,$(KERNEL_ONLY_DIRS)) \
-	$(KERNEL_ONLY_IN_KERNEL) \
+PORTABLE_SRCS := $(call dir_srcs,$(PORTABLE_DIRS)) $(PORTABLE_IN_VIRTIO)
+KERNEL_ONLY_SRCS := $(call dir_srcs,$(KERNEL_ONLY_DIRS)) \
 	$(filter-out $(PORTABLE_IN_VIRTIO),$(call dir_srcs,drivers/virtio))
 
 KERNEL_SRCS := $(PORTABLE_SRCS) $(KERNEL_ONLY_SRCS)

@@ -5,7 +5,8 @@
  * pids, the FIFO run queue, wake-ups and kills, what schedule() does with the task leaving
  * the CPU, kthread creation, exit, join and detach. A platform supplies only the machine:
  *
- *   kernel (kernel/sched.c, kernel/arch/task.c)   host (tests/host/platform/sched.c, fiber.c)
+ *   kernel: kernel/platform/sched.c,              host: tests/host/platform/sched.c,
+ *           kernel/arch/task.c                          fiber.c
  *   - the idle task, halting the CPU              - no idle task: the idle loop moves virtual
  *   - stacks and __switch_to                        time; ucontext fibers
  *   - the tick that ends time slices              - host_consume_ns() ends time slices
@@ -62,7 +63,7 @@ void arch_switch_to(struct task_struct *prev, struct task_struct *next);
 /* First thing on a stack switched to, from: a resumed task, or a new one in kthread_entry(). */
 void arch_finish_switch(struct task_struct *self, struct task_struct *from);
 
-/* kernel/sched.c */
+/* kernel/platform/sched.c */
 void sched_init(void);
 __noreturn void cpu_idle_loop(void);
 

@@ -10,7 +10,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 #include <cgwb/console.h>
-#include "arch/x86.h"
+#include "../arch/x86.h"
 
 #define INPUT_SIZE 4096
 

@@ -20,14 +20,14 @@
 #include <cgwb/pci.h>
 #include <cgwb/bug.h>
 #include <cgwb/shell.h>
-#include "arch/x86.h"
-#include "arch/fw_cfg.h"
+#include "../arch/x86.h"
+#include "../arch/fw_cfg.h"
 #include "multiboot.h"
 #include "cmdline.h"
 #include <cgwb/console.h>
 #include "panic.h"
 #include <cgwb/reboot.h>
-#include "sched-internal.h"
+#include "../sched-internal.h"
 #include "selftest.h"
 
 #define CGWB_VERSION "0.1"

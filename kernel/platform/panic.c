@@ -3,7 +3,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
 #include <cgwb/irqflags.h>
-#include "arch/x86.h"
+#include "../arch/x86.h"
 #include "panic.h"
 #include <cgwb/reboot.h>
 

@@ -5,8 +5,8 @@
  */
 #include <cgwb/sched.h>
 #include <cgwb/bug.h>
-#include "arch/x86.h"
-#include "sched-internal.h"
+#include "../arch/x86.h"
+#include "../sched-internal.h"
 
 int preempt_count;
 static struct task_struct idle_task;
