@@ -270,19 +270,6 @@ struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt
 	return t;
 }
 
-struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
-{
-	struct task_struct *t;
-	va_list ap;
-
-	va_start(ap, fmt);
-	t = task_alloc(fn, arg, fmt, ap);
-	va_end(ap);
-	if (t)
-		wake_up_process(t);
-	return t;
-}
-
 __noreturn void kthread_entry(void)
 {
 	struct task_struct *t = current;

@@ -73,8 +73,14 @@ extern struct task_struct *current_task;
 
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
 	__printf(3, 4);
-struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
-	__printf(3, 4);
+/* Create and wake at once (Linux's macro). */
+#define kthread_run(fn, arg, fmt, ...)                                                 \
+	({                                                                             \
+		struct task_struct *__k = kthread_create(fn, arg, fmt, ##__VA_ARGS__); \
+		if (__k)                                                               \
+			wake_up_process(__k);                                          \
+		__k;                                                                   \
+	})
 /* Wait for a (non-detached) task to exit, free it, and return its exit code. */
 int kthread_join(struct task_struct *task);
 /* Like join, but gives up (returning -EINTR) if the caller is killed; the task is then detached. */
