@@ -2,7 +2,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/fs.h>
-#include "sched_internal.h"
+#include "sched-internal.h"
 
 #define DIRTY_THROTTLE_INITIAL_PAUSE 32 /* 128 KiB in pages, as in Linux */
 

@@ -10,7 +10,7 @@
 #include <cgwb/blk-cgroup.h>
 #include <cgwb/bug.h>
 
-/* The block layer alone throttles nothing: cg/blk-throttle.c has the real hook. */
+/* The block layer alone throttles nothing: cg/io/blk-throttle.c has the real hook. */
 __weak bool blk_throtl_bio(struct bio *bio)
 {
 	(void)bio;

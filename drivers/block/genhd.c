@@ -47,7 +47,6 @@ struct gendisk *blk_alloc_disk(const struct blk_mq_ops *ops, unsigned int queue_
 		goto fail; /* requests already made are leaked: boot-time, out of memory anyway */
 	disk->queue = q;
 	disk->part0 = bdev;
-	disk->major = VIRTBLK_MAJOR;
 	INIT_LIST_HEAD(&disk->node);
 	bdev->bd_disk = disk;
 	return disk;
@@ -79,6 +78,8 @@ int add_disk(struct gendisk *disk)
 	unsigned long flags;
 	int err;
 
+	if (WARN_ON_ONCE(!disk->major)) /* the driver numbers its disks */
+		return -EINVAL;
 	if (!disk->disk_name[0] || get_disk_by_name(disk->disk_name))
 		return -EEXIST;
 	disk->part0->bd_dev = MKDEV(disk->major, disk->first_minor);

@@ -5,8 +5,8 @@
  */
 #include <cgwb/pci.h>
 #include <cgwb/io.h>
+#include <cgwb/irq.h>
 #include <cgwb/errno.h>
-#include "../../kernel/arch/x86.h"
 
 #define MSIX_FLAGS 2
 #define MSIX_TABLE 4

@@ -228,6 +228,7 @@ static int virtblk_make_disk(struct virtio_blk *vblk)
 	struct gendisk *disk = vblk->disk;
 	unsigned int index = virtblk_next_index++;
 	virtblk_name(disk->disk_name, sizeof(disk->disk_name), index);
+	disk->major = VIRTBLK_MAJOR;
 	disk->first_minor = (int)(index * VIRTBLK_MINORS);
 	disk->capacity = vp_config_read64(vblk->vp, VIRTIO_BLK_CFG_CAPACITY);
 	disk->read_only = has_feature(vblk, VIRTIO_BLK_F_RO);

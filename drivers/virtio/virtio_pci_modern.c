@@ -8,13 +8,13 @@
 
 #include "virtio_pci.h"
 #include <cgwb/io.h>
+#include <cgwb/irq.h>
 #include <cgwb/slab.h>
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/sched.h>
 #include <cgwb/bug.h>
-#include "../../kernel/arch/x86.h"
 
 /* capability layout (4.1.4) */
 #define VP_CAP_CFG_TYPE 3

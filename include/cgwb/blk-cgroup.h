@@ -1,6 +1,6 @@
 /*
  * The io controller's per-cgroup state: io.max limits per device and io.stat counters,
- * enforced by the block throttler (cg/blk-throttle.c) on bios according to bio->bi_blkcg.
+ * enforced by the block throttler (cg/io/blk-throttle.c) on bios according to bio->bi_blkcg.
  */
 #ifndef CGWB_BLK_CGROUP_H
 #define CGWB_BLK_CGROUP_H

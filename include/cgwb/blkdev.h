@@ -127,6 +127,7 @@ struct block_device {
 	void *bd_mapping;                /* the device's page cache (VFS) */
 };
 
+/* Linux's numbers for virtio disks: virtio_blk.c gives them to its disks. */
 #define VIRTBLK_MAJOR 254
 #define VIRTBLK_MINORS 16
 
@@ -154,7 +155,7 @@ unsigned int blk_rq_map_sg(const struct request *rq, struct blk_seg *segs, unsig
 void blk_mq_submit_bio(struct bio *bio);
 
 /*
- * The io controller's hook (cg/blk-throttle.c): returns true if it took the bio to release
+ * The io controller's hook (cg/io/blk-throttle.c): returns true if it took the bio to release
  * it later through blk_mq_submit_bio(). The block layer's weak default takes nothing.
  */
 bool blk_throtl_bio(struct bio *bio);

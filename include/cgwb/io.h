@@ -11,6 +11,8 @@ static inline u8 inb(u16 port) { u8 v; __asm__ volatile("inb %1, %0" : "=a"(v) :
 static inline u16 inw(u16 port) { u16 v; __asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port)); return v; }
 static inline u32 inl(u16 port) { u32 v; __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
 static inline void io_delay(void) { outb(0x80, 0); }
+/* In a loop polling a device: tells the CPU it spins (x86 pause). */
+static inline void cpu_relax(void) { __asm__ volatile("pause"); }
 
 static inline u8 readb(const volatile void *a) { return *(const volatile u8 *)a; }
 static inline u16 readw(const volatile void *a) { return *(const volatile u16 *)a; }

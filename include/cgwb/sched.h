@@ -49,7 +49,7 @@ struct task_struct {
 	u64 start_ns;                  /* creation time */
 	u64 sum_exec_ns;               /* CPU time used */
 	u64 last_ran_ns;
-	unsigned int slice_left;       /* ticks of the current time slice */
+	u64 slice_start_ns;            /* when its current time slice began */
 
 	struct cgroup *cgroup;         /* cgroup membership (root until moved) */
 	struct file *files[TASK_NR_FILES]; /* 0 stdin, 1 stdout, 2 stderr, ... */
@@ -73,8 +73,14 @@ extern struct task_struct *current_task;
 
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
 	__printf(3, 4);
-struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
-	__printf(3, 4);
+/* Create and wake at once (Linux's macro). */
+#define kthread_run(fn, arg, fmt, ...)                                                 \
+	({                                                                             \
+		struct task_struct *__k = kthread_create(fn, arg, fmt, ##__VA_ARGS__); \
+		if (__k)                                                               \
+			wake_up_process(__k);                                          \
+		__k;                                                                   \
+	})
 /* Wait for a (non-detached) task to exit, free it, and return its exit code. */
 int kthread_join(struct task_struct *task);
 /* Like join, but gives up (returning -EINTR) if the caller is killed; the task is then detached. */
@@ -114,11 +120,5 @@ void for_each_task(void (*fn)(struct task_struct *, void *), void *arg);
 struct task_struct *find_task_by_pid(int pid);
 const char *task_state_name(const struct task_struct *t);
 unsigned int nr_tasks(void);
-
-/* Platform hooks used by kthread creation: set up a fresh stack/context and free it. */
-int arch_task_init(struct task_struct *task);
-void arch_task_free(struct task_struct *task);
-/* Runs the task body: called on the new task's own stack. */
-__noreturn void kthread_entry(void);
 
 #endif

@@ -42,4 +42,7 @@ int sh_error(const char *name, const char *fmt, ...) __printf(2, 3);
 
 #define SH_STATUS_KILLED 130
 
+/* Run the boot script (if any), then the interactive shell on the console (shell/shell.c). */
+int shell_run_console(const char *script);
+
 #endif

@@ -1,4 +1,7 @@
-/* String and memory functions: the C library's in host builds, kernel/lib/string.c in the kernel. */
+/*
+ * String and memory functions: the C library's in host builds, kernel/platform/string.c in
+ * the kernel.
+ */
 #ifndef CGWB_STRING_H
 #define CGWB_STRING_H
 

@@ -10,8 +10,8 @@
 #include <cgwb/bug.h>
 #include <cgwb/sched.h>
 #include "x86.h"
-#include "../ksyms.h"
-#include "../panic.h"
+#include "../platform/ksyms.h"
+#include "../platform/panic.h"
 
 struct idt_entry {
 	u16 offset_lo;

@@ -10,7 +10,7 @@
 #include <cgwb/io.h>
 #include <cgwb/irqflags.h>
 #include "x86.h"
-#include "../power.h"
+#include <cgwb/reboot.h>
 
 #define ISA_DEBUG_EXIT 0xf4
 

@@ -7,7 +7,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/irqflags.h>
 #include "x86.h"
-#include "../console.h"
+#include <cgwb/console.h>
 
 #define COM1 0x3f8
 #define UART_RBR 0

@@ -4,6 +4,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 #include "x86.h"
+#include "../sched-internal.h"
 
 #define KSTACK_ORDER 3 /* 32 KiB */
 #define STACK_CANARY 0x57ac4ca7a1c0ffeeULL

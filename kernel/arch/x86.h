@@ -1,8 +1,10 @@
-/* x86_64 CPU helpers for kernel/arch. */
+/* x86_64 CPU helpers for kernel/arch (drivers use <cgwb/io.h> and <cgwb/irq.h>). */
 #ifndef CGWB_ARCH_X86_H
 #define CGWB_ARCH_X86_H
 
 #include <cgwb/types.h>
+#include <cgwb/io.h>
+#include <cgwb/irq.h>
 
 #define KERNEL_CS 0x08
 #define KERNEL_DS 0x10
@@ -48,7 +50,6 @@ static inline u64 read_rflags(void)
 static inline void halt(void) { __asm__ volatile("hlt"); }
 /* sti takes effect after the next instruction, so sti;hlt cannot miss a wakeup interrupt. */
 static inline void safe_halt(void) { __asm__ volatile("sti; hlt" : : : "memory"); }
-static inline void cpu_relax(void) { __asm__ volatile("pause"); }
 static inline void invlpg(u64 va) { __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory"); }
 
 /* Registers saved by the interrupt entry code (kernel/arch/isr.S), in push order reversed. */
@@ -81,13 +82,7 @@ void timer_tick_init(void);
 void dump_regs_and_backtrace(const struct pt_regs *regs);
 void show_backtrace(u64 rbp);
 
-/* Interrupt lines: ISA IRQ numbers are translated through the ACPI overrides. */
-typedef void (*irq_handler_t)(void *data);
-int request_isa_irq(unsigned int isa_irq, irq_handler_t handler, void *data);
-int request_gsi(unsigned int gsi, bool level_low, irq_handler_t handler, void *data);
-/* Allocate a vector for MSI/MSI-X; returns it (>= 48) or -ENOSPC. */
-int alloc_msi_vector(irq_handler_t handler, void *data);
-u32 msi_address(void);
+/* Interrupt lines: the drivers' interface is <cgwb/irq.h>. */
 void lapic_eoi(void);
 
 #endif

@@ -16,7 +16,7 @@ for i in 0 1 2 3; do
 done
 wait
 echo all-done
-blkstat vda
+cat /sys/block/vda/stat
 poweroff 0
 GUEST
 run_guest --disk "$T/dst.raw" --disk "$T/src.raw" --timeout 120

@@ -2,11 +2,11 @@
 # layer turns into write + flush. The flush count (field 16 of /sys/block/vda/stat) shows it.
 truncate -s 8M "$T/a.raw"
 guest_script <<'GUEST'
-blkstat vda
+cat /sys/block/vda/stat
 dd if=/dev/zero of=/dev/vda bs=4K count=4 conv=fsync status=none
-blkstat vda
+cat /sys/block/vda/stat
 dd if=/dev/urandom of=/dev/vda bs=4K count=3 oflag=dsync status=none
-blkstat vda
+cat /sys/block/vda/stat
 poweroff 0
 GUEST
 run_guest --disk "$T/a.raw"

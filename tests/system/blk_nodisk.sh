@@ -1,7 +1,7 @@
 # No disk attached: the kernel boots cleanly and dd says there is no such device.
 guest_script <<'GUEST'
 lspci
-blkstat
+cat /proc/diskstats
 dd if=/dev/vda of=/dev/null count=1
 echo read=$?
 poweroff 0

@@ -1,6 +1,6 @@
 # virtio-blk reads: a random image made on the host reads back in the guest with the same
 # SHA-256, whole and by ranges, buffered and O_DIRECT, aligned and odd-sized; O_DIRECT
-# refuses unaligned sizes; lspci and blkstat show the disk.
+# refuses unaligned sizes; lspci, /proc/diskstats and /sys/block/vda/stat show the disk.
 head -c 16M /dev/urandom > "$T/a.raw"
 whole=$(sha256sum < "$T/a.raw" | cut -d' ' -f1)
 range=$(dd if="$T/a.raw" bs=1M skip=2 count=4 2>/dev/null | sha256sum | cut -d' ' -f1)
@@ -15,8 +15,8 @@ echo direct-unaligned=$?
 dd if=/dev/vda of=/dev/null bs=1M skip=15 count=8
 echo past-end=$?
 lspci
-blkstat
-blkstat vda
+cat /proc/diskstats
+cat /sys/block/vda/stat
 poweroff 0
 GUEST
 run_guest --disk "$T/a.raw"

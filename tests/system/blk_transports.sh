@@ -11,7 +11,7 @@ sha256sum /dev/vda /dev/vdb
 dd if=/dev/vdb of=/dev/vda bs=256K count=4 seek=4 oflag=direct conv=fsync status=none
 echo copy=$?
 blkbench -q 16 -n 2000 randread /dev/vdb
-blkstat
+cat /proc/diskstats
 poweroff 0
 GUEST
 run_guest -- -drive "if=none,id=m0,format=raw,file=$T/m.raw" \

@@ -14,6 +14,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include "../../../kernel/sched-internal.h"
 #include "host_internal.h"
 
 #ifdef __SANITIZE_ADDRESS__

@@ -152,6 +152,7 @@ static struct gendisk *filedisk_register(struct filedisk *fdisk, const char *nam
 	}
 	fdisk->disk = disk;
 	strlcpy(disk->disk_name, name, sizeof(disk->disk_name));
+	disk->major = VIRTBLK_MAJOR; /* numbered like the virtio disks they stand in for */
 	disk->first_minor = next_minor;
 	next_minor += VIRTBLK_MINORS;
 	disk->capacity = fdisk->size >> SECTOR_SHIFT;

@@ -6,9 +6,7 @@
 #include <cgwb/sched.h>
 #include "host.h"
 
-#define HOST_SLICE_NS (10 * NSEC_PER_MSEC)  /* the kernel's SLICE_TICKS at HZ=1000 */
-
-/* task->platform: a task's machine context and its round-robin slice. */
+/* task->platform: a task's machine context. */
 struct host_task {
 	ucontext_t ctx;
 	void *map;                  /* the mmap'd stack with its guard page; NULL for main */
@@ -16,7 +14,6 @@ struct host_task {
 	const void *stack_bottom;   /* the usable stack, as AddressSanitizer must be told */
 	size_t stack_size;
 	void *fake_stack;           /* AddressSanitizer's state while switched out */
-	u64 slice_start_ns;
 };
 
 static inline struct host_task *host_task(const struct task_struct *t)
@@ -47,12 +44,9 @@ unsigned long host_irq_enter(void);
 void host_irq_exit(unsigned long saved);
 void host_irq_set_pending(void);
 
-/* sched.c */
+/* sched.c (the scheduler core's hooks are in kernel/sched-internal.h) */
 void host_sched_init(void);
 void host_sched_exit(void);
-bool host_runqueue_empty(void);
-void host_set_need_resched(void);
-bool host_need_resched(void);
 void host_wait_idle(void);
 
 /* mem.c */

@@ -36,7 +36,7 @@ void host_mem_init(size_t mem_bytes)
 	page_alloc_init(frames, nr_pfns, (uintptr_t)arena);
 	/* pfn 0 is physical address 0: keep it out so no page is mistaken for NULL */
 	page_alloc_add_range(1, nr_pfns);
-	/* as kernel/meminit.c */
+	/* as kernel/platform/meminit.c */
 	page_alloc_set_reserve(clamp(totalram_pages / 128, 64UL, 2048UL));
 	kmem_cache_init();
 }

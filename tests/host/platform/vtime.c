@@ -5,6 +5,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/irqflags.h>
 #include <cgwb/bug.h>
+#include "../../../kernel/sched-internal.h"
 #include "host_internal.h"
 
 struct sleeper {
@@ -68,18 +69,17 @@ void host_consume_ns(u64 ns)
 	if (in_interrupt())
 		panic("host_consume_ns() in interrupt context");
 	while (ns) {
-		struct host_task *ht = host_task(current);
 		u64 now = host_now_ns();
-		u64 slice_end = ht->slice_start_ns + HOST_SLICE_NS;
+		u64 slice_end = current->slice_start_ns + SCHED_SLICE_NS;
 
 		if (now >= slice_end) {
-			if (host_runqueue_empty()) {
-				ht->slice_start_ns = now; /* nobody waiting: a fresh slice */
+			if (runqueue_empty()) {
+				current->slice_start_ns = now; /* nobody waiting: a fresh slice */
 				continue;
 			}
-			host_set_need_resched();
+			set_need_resched();
 			preempt_check_resched();
-			if (host_need_resched()) {
+			if (need_resched()) {
 				spend(ns);
 				return;
 			}
@@ -90,9 +90,9 @@ void host_consume_ns(u64 ns)
 		ns -= step;
 	}
 	/* the last piece may have ended the slice: the tick would preempt right here */
-	if (host_now_ns() >= host_task(current)->slice_start_ns + HOST_SLICE_NS &&
-	    !host_runqueue_empty()) {
-		host_set_need_resched();
+	if (host_now_ns() >= current->slice_start_ns + SCHED_SLICE_NS &&
+	    !runqueue_empty()) {
+		set_need_resched();
 		preempt_check_resched();
 	}
 }

@@ -77,6 +77,7 @@ static struct gendisk *make_disk(unsigned int depth, unsigned int max_sectors,
 	cr_assert(disk);
 	blk_queue_set_limits(disk->queue, &lim);
 	strcpy(disk->disk_name, "fda");
+	disk->major = VIRTBLK_MAJOR;
 	disk->capacity = 1 << 20;
 	disk->has_flush = true;
 	cr_assert_eq(add_disk(disk), 0);

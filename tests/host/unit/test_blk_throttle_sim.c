@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include "host.h"
 #include "filedisk.h"
-#include "../../../cg/blk-cgroup-internal.h"
-#include "../../../cg/cgroup-internal.h"
+#include "../../../cg/io/blk-cgroup-internal.h"
+#include "../../../cg/cgroup/cgroup-internal.h"
 
 #define MiB (1024ULL * 1024)
 #define DISK_BYTES (16 * MiB)

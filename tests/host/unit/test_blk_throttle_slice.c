@@ -1,5 +1,5 @@
 /*
- * The throttler's token bucket (cg/blk-throttle-slice.c) with a hand-driven clock:
+ * The throttler's token bucket (cg/io/blk-throttle-slice.c) with a hand-driven clock:
  * allowance per elapsed time with slice rounding, the wait of a bio over budget, slice
  * renewal and extension, trimming, the parent's "with credit" slice, and the long-run rate
  * of a group that takes all it is allowed.
@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <cgwb/bio.h>
 #include <cgwb/string.h>
-#include "../../../cg/blk-throttle.h"
+#include "../../../cg/io/blk-throttle.h"
 
 #define MiB (1024ULL * 1024)
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include "host.h"
 #include "filedisk.h"
-#include "../../../cg/blk-cgroup-internal.h"
-#include "../../../cg/cgroup-internal.h"
+#include "../../../cg/io/blk-cgroup-internal.h"
+#include "../../../cg/cgroup/cgroup-internal.h"
 
 #define DISK_BYTES (8 << 20)
 

@@ -1,12 +1,12 @@
 /*
- * io.max lines (cg/io-max.c io_max_parse): the accepted forms, and every kind of bad line
+ * io.max lines (cg/io/io-max.c io_max_parse): the accepted forms, and every kind of bad line
  * with Linux's error for it. The file's behaviour on real groups (all or nothing, -ENODEV,
  * reading back) is in test_io_max_files.c.
  */
 #include <criterion/criterion.h>
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
-#include "../../../cg/blk-cgroup-internal.h"
+#include "../../../cg/io/blk-cgroup-internal.h"
 
 TestSuite(io_max_parse);
 

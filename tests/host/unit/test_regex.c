@@ -1,8 +1,8 @@
-/* grep's regular expressions (kernel/shell/lang/regex.c). */
+/* grep's regular expressions (shell/lang/regex.c). */
 #include <criterion/criterion.h>
 #include <cgwb/errno.h>
 #include "host.h"
-#include "../../../kernel/shell/lang/regex.h"
+#include "../../../shell/lang/regex.h"
 
 static void setup(void)
 {

@@ -480,6 +480,56 @@ Test(sched, detached_tasks_are_reaped_on_exit)
 	cr_assert_eq(nr_tasks(), base);
 }
 
+/*
+ * A wake-up can come while its task still runs (between set_current_state() and schedule(),
+ * from an interrupt; here from the task itself): it queues the task. Whatever the task does
+ * next, that stale entry must not outlive it, nor end a later sleep.
+ */
+static int woken_while_running_then_exit(void *arg)
+{
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	wake_up_process(current);
+	return 7; /* exits while still queued by that wake-up */
+}
+
+Test(sched, a_task_woken_while_running_exits_cleanly)
+{
+	unsigned int base = nr_tasks();
+	struct task_struct *t = spawn(woken_while_running_then_exit, NULL, "w");
+
+	cr_assert_eq(kthread_join(t), 7);
+	kthread_detach(spawn(woken_while_running_then_exit, NULL, "detached"));
+	host_run_until_idle();
+	cr_assert_eq(nr_tasks(), base);
+}
+
+static bool released;
+
+static int woken_while_running_then_sleep(void *arg)
+{
+	bool *saw_release = arg;
+
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	wake_up_process(current);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule(); /* a real sleep: only main's wake-up may end it */
+	*saw_release = READ_ONCE(released);
+	return 0;
+}
+
+Test(sched, an_earlier_wake_up_does_not_end_a_later_sleep)
+{
+	bool saw_release = false;
+	struct task_struct *t = spawn(woken_while_running_then_sleep, &saw_release, "w");
+
+	host_run_until_idle();
+	cr_assert_eq(t->state, TASK_UNINTERRUPTIBLE, "the task should be asleep");
+	released = true;
+	wake_up_process(t);
+	kthread_join(t);
+	cr_assert(saw_release, "the task ran on before it was woken");
+}
+
 static int yielder(void *arg)
 {
 	for (int i = 0; i < 3; i++) {

@@ -1,23 +1,23 @@
 /*
- * Unit tests of the shell's portable language core (kernel/shell/lang/): tokens, parsing,
+ * Unit tests of the shell's portable language core (shell/lang/): tokens, parsing,
  * parse errors and incomplete input, expansion with quoting and field splitting,
  * arithmetic, variables, and test expressions.
  *
  * Built and run by `make test-host` (T='shell*' for only these). Without the host platform:
  *   gcc -std=gnu11 -DCGWB_SHELL_LANG_STANDALONE -Iinclude -fsanitize=address,undefined \
- *       tests/host/unit/test_shell_lang.c kernel/shell/lang/\*.c kernel/lib/string_ext.c \
+ *       tests/host/unit/test_shell_lang.c shell/lang/\*.c kernel/lib/string_ext.c \
  *       -lcriterion
  */
 #include <criterion/criterion.h>
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
-#include "../../../kernel/shell/lang/lexer.h"
-#include "../../../kernel/shell/lang/parser.h"
-#include "../../../kernel/shell/lang/expand.h"
-#include "../../../kernel/shell/lang/arith.h"
-#include "../../../kernel/shell/lang/vars.h"
-#include "../../../kernel/shell/lang/test.h"
+#include "../../../shell/lang/lexer.h"
+#include "../../../shell/lang/parser.h"
+#include "../../../shell/lang/expand.h"
+#include "../../../shell/lang/arith.h"
+#include "../../../shell/lang/vars.h"
+#include "../../../shell/lang/test.h"
 
 /*
  * Memory: the real kmalloc on the host platform, or malloc when built standalone. Every

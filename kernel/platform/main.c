@@ -19,16 +19,16 @@
 #include <cgwb/ext2.h>
 #include <cgwb/pci.h>
 #include <cgwb/bug.h>
-#include "arch/x86.h"
-#include "arch/fw_cfg.h"
+#include <cgwb/shell.h>
+#include "../arch/x86.h"
+#include "../arch/fw_cfg.h"
 #include "multiboot.h"
 #include "cmdline.h"
-#include "console.h"
+#include <cgwb/console.h>
 #include "panic.h"
-#include "power.h"
-#include "sched_internal.h"
+#include <cgwb/reboot.h>
+#include "../sched-internal.h"
 #include "selftest.h"
-#include "shell/shell.h"
 
 #define CGWB_VERSION "0.1"
 

@@ -3,9 +3,9 @@
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
 #include <cgwb/irqflags.h>
-#include "arch/x86.h"
+#include "../arch/x86.h"
 #include "panic.h"
-#include "power.h"
+#include <cgwb/reboot.h>
 
 static bool poweroff_on_panic;
 static int panic_depth;

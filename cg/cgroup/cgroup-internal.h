@@ -1,7 +1,7 @@
 /*
  * Shared by the cgroup core's files: cgroup.c (the hierarchy and task membership), css.c
  * (controller states, ids, references), cgroupfs.c (the directories and core files) and
- * subtree_control.c (enabling controllers).
+ * subtree-control.c (enabling controllers).
  */
 #ifndef CGWB_CG_CGROUP_INTERNAL_H
 #define CGWB_CG_CGROUP_INTERNAL_H
@@ -39,7 +39,7 @@ void cgroup_remove_dir(struct cgroup *cg);
 /* Remove a controller's files ("memory.*") from cg's directory. */
 void cgroup_remove_ss_files(struct cgroup *cg, struct cgroup_subsys *ss);
 
-/* subtree_control.c: apply a write of cgroup.subtree_control ("+memory -io"). */
+/* subtree-control.c: apply a write of cgroup.subtree_control ("+memory -io"). */
 int cgroup_subtree_control_write(struct cgroup *cg, const char *buf);
 /* "memory io\n": the controllers of mask, by id order. */
 struct seq_buf;

@@ -4,7 +4,7 @@
  */
 #include <cgwb/list.h>
 #include <cgwb/printk.h>
-#include "power.h"
+#include <cgwb/reboot.h>
 
 static LIST_HEAD(shutdown_hooks);
 

@@ -1,6 +1,6 @@
 /* The serial console as a tty: output, line-buffered input, and Ctrl-C delivery. */
-#ifndef CGWB_KERNEL_CONSOLE_H
-#define CGWB_KERNEL_CONSOLE_H
+#ifndef CGWB_CONSOLE_H
+#define CGWB_CONSOLE_H
 
 #include <cgwb/types.h>
 

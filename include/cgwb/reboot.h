@@ -1,5 +1,5 @@
-#ifndef CGWB_KERNEL_POWER_H
-#define CGWB_KERNEL_POWER_H
+#ifndef CGWB_REBOOT_H
+#define CGWB_REBOOT_H
 
 #include <cgwb/list.h>
 

@@ -4,7 +4,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/shell.h>
-#include "../console.h"
+#include <cgwb/console.h>
 #include "internal.h"
 #include "jobs.h"
 

@@ -1,4 +1,4 @@
-/* Helpers shared by the file commands (kernel/shell/cmd_fs_*.c). */
+/* Helpers shared by the file commands (shell/cmd_fs_*.c). */
 #ifndef CGWB_SHELL_CMD_FS_UTIL_H
 #define CGWB_SHELL_CMD_FS_UTIL_H
 

@@ -7,7 +7,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 #include <cgwb/shell.h>
-#include "../console.h"
+#include <cgwb/console.h>
 #include "history.h"
 #include "internal.h"
 #include "jobs.h"

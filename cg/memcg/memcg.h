@@ -1,8 +1,8 @@
 /*
  * Shared by the memory controller's files: memcontrol.c (the objects and their lifetimes),
- * memcg_charge.c (charging and uncharging), memcg_reclaim.c (keeping groups within their
- * limits), memcg_stat.c (page-state counters and their hierarchical sums) and
- * memcg_files.c (memory.* files).
+ * memcg-charge.c (charging and uncharging), memcg-reclaim.c (keeping groups within their
+ * limits), memcg-stat.c (page-state counters and their hierarchical sums) and
+ * memcg-files.c (memory.* files).
  */
 #ifndef CGWB_CG_MEMCG_H
 #define CGWB_CG_MEMCG_H
@@ -18,7 +18,7 @@ struct mem_cgroup *get_mem_cgroup_from_current(void);
 /* Count an event in memcg and its ancestors below the root (memory.events is hierarchical). */
 void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_event_item event);
 
-/* memcg_reclaim.c */
+/* memcg-reclaim.c */
 struct memcg_reclaim {
 	unsigned int retries;          /* rounds left that free nothing, with nothing to wait for */
 	unsigned long progress;        /* jiffies of the last page freed */
@@ -37,7 +37,7 @@ void memcg_reclaim_high(struct mem_cgroup *memcg, gfp_t gfp);
 void memcg_set_max(struct mem_cgroup *memcg, unsigned long nr_pages);
 void memcg_set_high(struct mem_cgroup *memcg, unsigned long nr_pages);
 
-/* memcg_stat.c */
+/* memcg-stat.c */
 struct memcg_stat_sums {
 	long stat[NR_VM_NODE_STAT_ITEMS];
 	unsigned long pgscan, pgsteal;
@@ -47,7 +47,7 @@ void memcg_stat_sum(struct mem_cgroup *memcg, struct memcg_stat_sums *sums);
 /* A freed memcg's counters go to its parent, so that hierarchical sums do not drop. */
 void memcg_stat_fold(struct mem_cgroup *memcg, struct mem_cgroup *parent);
 
-/* memcg_files.c */
+/* memcg-files.c */
 int memcg_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir);
 
 #endif

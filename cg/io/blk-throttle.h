@@ -1,7 +1,7 @@
 /*
  * blk-throttle: io.max enforced on bios (shared/spec/writeback.md 8.2). Internal to cg/.
  *
- * One throtl_grp per (io cgroup, disk), embedded in the blkcg_gq (cg/blk-cgroup-internal.h).
+ * One throtl_grp per (io cgroup, disk), embedded in the blkcg_gq (cg/io/blk-cgroup-internal.h).
  * Groups form the cgroup tree of their disk: a bio is checked against its own group, then
  * its parent's, up to the root group, and waits in the first group whose budget it exceeds.
  * Every service queue dispatches its children's bios upwards from a timer; bios that reach

@@ -1,7 +1,7 @@
 /* poweroff [CODE]: an orderly power-off; QEMU exits with CODE. */
 #include <cgwb/shell.h>
 #include <cgwb/string.h>
-#include "../power.h"
+#include <cgwb/reboot.h>
 
 static int cmd_poweroff(int argc, char **argv)
 {

@@ -8,7 +8,7 @@
  * page cache, which makes conservation easy to check.
  *
  * At memory.max the charge does not fail (a page-cache page has no other place to go):
- * the group at its limit reclaims, or waits for its writeback (memcg_reclaim.c), and tries
+ * the group at its limit reclaims, or waits for its writeback (memcg-reclaim.c), and tries
  * again. If nothing at all can be freed (MAX_RECLAIM_RETRIES rounds with nothing to wait
  * for, or writeback stalled), the group is out of memory: the event is counted and the
  * page charged past the limit, rather than hanging the writer (there is no process to

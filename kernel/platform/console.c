@@ -9,8 +9,8 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
-#include "console.h"
-#include "arch/x86.h"
+#include <cgwb/console.h>
+#include "../arch/x86.h"
 
 #define INPUT_SIZE 4096
 

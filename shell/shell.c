@@ -9,12 +9,11 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
-#include "../console.h"
-#include "../power.h"
+#include <cgwb/console.h>
+#include <cgwb/reboot.h>
 #include "internal.h"
 #include "jobs.h"
 #include "lineedit.h"
-#include "shell.h"
 #include "lang/parser.h"
 
 #define PS1 SH_NAME "# "

@@ -1,6 +1,6 @@
 /*
  * The cgroup hierarchy: the root, registration of controllers, cgroup lifetimes, lookup
- * by path, mkdir and rmdir. Task membership is in cgroup_tasks.c, controller states in
+ * by path, mkdir and rmdir. Task membership is in cgroup-tasks.c, controller states in
  * css.c, the filesystem in cgroupfs.c.
  *
  * Lifetime of a cgroup: mkdir links it below its parent with one reference for the
