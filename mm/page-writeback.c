@@ -13,6 +13,7 @@
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
+#include <cgwb/memcontrol.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
@@ -238,6 +239,7 @@ static void account_page_dirtied(struct page *page, struct address_space *mappin
 	mod_node_page_state(NR_DIRTIED, 1);
 	wb_stat_mod(wb, WB_RECLAIMABLE, 1);
 	wb_stat_mod(wb, WB_DIRTIED, 1);
+	mem_cgroup_track_foreign_dirty(page, wb);
 	current->nr_dirtied++;
 }
 
@@ -584,6 +586,12 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		}
 		if (!writeback_in_progress(wb))
 			wb_start_background_writeback(wb);
+		/*
+		 * Throttled: the foreign wbs this memcg dirtied for write too (Linux's step after
+		 * waking the flusher). Linux passes the current task's wb here
+		 * (wb_get_create_current); until this function does, wb is the inode's.
+		 */
+		mem_cgroup_flush_foreign(wb);
 		wb_update_bandwidth(wb);
 
 		unsigned long limit = gdtc.thresh;
