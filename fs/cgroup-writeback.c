@@ -92,6 +92,16 @@ void wbc_attach_fdatawrite_inode(struct writeback_control *wbc, struct inode *in
 	wbc_attach_and_unlock_inode(wbc, inode);
 }
 
+/* Set bits of the history (no libgcc popcount in the kernel). */
+static unsigned int frn_slots(u16 history)
+{
+	unsigned int n = 0;
+
+	for (; history; history &= (u16)(history - 1))
+		n++;
+	return n;
+}
+
 /*
  * Foreign slots needed to switch to max_id: Linux's majority, or in the opt-in mode the
  * stronger one when going back to the group the inode last left.
@@ -150,7 +160,7 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
 			history |= (u16)((1U << slots) - 1);
 		/* an owner win over a foreign history would "switch" to the same wb: skip it */
 		if (max_id != wbc->wb_id &&
-		    ((unsigned int)hweight64(history) >= frn_switch_slots(inode, max_id) ||
+		    (frn_slots(history) >= frn_switch_slots(inode, max_id) ||
 		     frn_clear_round(wbc, inode, max_id, max_bytes, max_time)))
 			switch_to = max_id;
 	}
