@@ -148,6 +148,9 @@ static void inode_switch_wbs_work_fn(struct work_struct *work)
 		wb_wakeup(new_wb);
 		for (unsigned int i = 0; i < nr_switched; i++)
 			wb_put(old_wb); /* the switched inodes' references */
+		/* the target died meanwhile (rmdir): its cleanup must see these inodes too */
+		if (wb_dying(new_wb))
+			cgwb_schedule_cleanup();
 	}
 	for (unsigned int i = 0; isw->inodes[i]; i++)
 		iput(isw->inodes[i]);
