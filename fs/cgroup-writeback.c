@@ -225,6 +225,8 @@ void wbc_account_cgroup_owner(struct writeback_control *wbc, struct page *page, 
 	if (!wbc->wb || wbc->no_cgroup_owner)
 		return;
 	memcg = page_memcg(page);
+	if (unlikely(READ_ONCE(wbc->wb->bdi->wb_audit)))
+		wb_audit_account(wbc, memcg, bytes);
 	if (css_is_dying(&memcg->css))
 		return; /* dead groups do not vote */
 	wbc_account_owner_id(wbc, mem_cgroup_id(memcg), bytes);

@@ -19,6 +19,7 @@ struct super_block;
 struct bdi_writeback;
 struct backing_dev_info;
 struct address_space;
+struct mem_cgroup;
 
 enum writeback_sync_modes {
 	WB_SYNC_NONE,   /* best effort: skip busy pages and inodes */
@@ -99,6 +100,16 @@ void inode_switch_wbs(struct inode *inode, int new_memcg_id);
 int wb_switches_in_flight(void);
 /* A superblock stopped being active: wait until no queued switch can touch it. */
 void cgroup_writeback_umount(void);
+
+/*
+ * The attribution audit (fs/wb-audit.c), opt-in per device: bytes written back per inode
+ * and owner cgroup, and how many were charged to another group.
+ */
+void wb_audit_account(struct writeback_control *wbc, struct mem_cgroup *memcg, size_t bytes);
+struct seq_buf;
+int wb_audit_show(struct seq_buf *s, struct backing_dev_info *bdi);
+/* Start (clearing the device's records) or stop recording. */
+void wb_audit_enable(struct backing_dev_info *bdi, bool on);
 
 /* Counts queued works of one request; the waiter drops the initial 1 and waits for 0. */
 struct wb_completion {

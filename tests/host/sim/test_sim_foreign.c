@@ -16,6 +16,7 @@
 #include <cgwb/vmstat.h>
 #include <cgwb/vmscan.h>
 #include <cgwb/writeback.h>
+#include <cgwb/errno.h>
 #include "../../../fs/internal.h"
 #include "host.h"
 #include "sim.h"
@@ -186,7 +187,42 @@ static int rewriter_main(void *arg)
 	return 0;
 }
 
-static void rewrite_workload(double *switch_s, u64 *misattributed)
+/* The wb_attribution row of (ino, cgroup id): bytes written and charged elsewhere. */
+static bool audit_row(unsigned long ino, unsigned int cg_id, u64 *written, u64 *elsewhere)
+{
+	static char buf[32 * 1024];
+	char *line, *save = NULL;
+	struct file *f = filp_open("/sys/kernel/debug/bdi/254:0/wb_attribution", O_RDONLY, 0);
+
+	cr_assert(!IS_ERR(f));
+	ssize_t n = file_read(f, buf, sizeof(buf) - 1);
+	fput(f);
+	cr_assert_gt(n, 0);
+	buf[n] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long i;
+		unsigned int c;
+		unsigned long long w, e;
+
+		if (sscanf(line, "%lu %u %llu %llu", &i, &c, &w, &e) == 4 && i == ino && c == cg_id) {
+			*written = w;
+			*elsewhere = e;
+			return true;
+		}
+	}
+	return false;
+}
+
+static unsigned int cgroup_id_of(const char *cg)
+{
+	struct cgroup *cgrp = cgroup_lookup(cg);
+	unsigned int id = cgrp->id;
+
+	cgroup_put(cgrp);
+	return id;
+}
+
+static void rewrite_workload(bool fast, double *switch_s, u64 *misattributed)
 {
 	static const struct sim_config big = {
 		.mem_mib = 512,
@@ -197,6 +233,10 @@ static void rewrite_workload(double *switch_s, u64 *misattributed)
 	struct rewriter r = { 0 };
 
 	sim_boot(&big);
+	if (fast) {
+		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_foreign_fast_switch", "2"), -EINVAL);
+		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_foreign_fast_switch", "1"), 0);
+	}
 	sim_mkcg("A");
 	sim_mkcg("B");
 	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 32 * MiB), (long)(32 * MiB));
@@ -205,6 +245,7 @@ static void rewrite_workload(double *switch_s, u64 *misattributed)
 	struct bdi_writeback *a_wb = sim_file_wb("/mnt/f");
 	cr_assert_eq(mem_cgroup_id(wb_memcg(a_wb)), sim_memcg_id("A"));
 
+	cr_assert_eq(sim_echo("/sys/kernel/debug/bdi/254:0/wb_attribution", "1"), 0);
 	u64 a0 = sim_cg_value("A", "io.stat", "wbytes"), b0 = sim_cg_value("B", "io.stat", "wbytes");
 	r.t0 = host_now_ns();
 	struct task_struct *task = sim_task_start("B", rewriter_main, &r);
@@ -225,6 +266,16 @@ static void rewrite_workload(double *switch_s, u64 *misattributed)
 	fprintf(stderr, "foreign rewrite (%s): switch after %.2f s, %llu MiB charged to A "
 		"(Linux 6.1: 2.1 s, 96 MiB)\n", vm_dirty_foreign_fast_switch ? "opt-in" : "Linux mode",
 		*switch_s, *misattributed / MiB);
+	/* the audit tells what io.stat cannot: whose pages A was charged for */
+	struct inode *inode = file_inode_get("/mnt/f");
+	u64 written, elsewhere;
+	cr_assert(audit_row(inode->i_ino, cgroup_id_of("B"), &written, &elsewhere),
+		  "no audit row for B's pages");
+	cr_assert_eq(written, 320 * MiB);
+	cr_assert_eq(elsewhere, *misattributed);
+	cr_assert(!audit_row(inode->i_ino, cgroup_id_of("A"), &written, &elsewhere),
+		  "A's pages were dropped from the cache: none written since");
+	iput(inode);
 	cr_assert(*misattributed + b_bytes >= 320 * MiB && *misattributed + b_bytes <= 330 * MiB,
 		  "B's 10 rewrites are 320 MiB of IO, not %llu MiB", (*misattributed + b_bytes) / MiB);
 	assert_no_warning();
@@ -235,7 +286,7 @@ Test(sim_foreign, a_group_rewriting_anothers_file_takes_it_over_in_linux_time)
 	double switch_s;
 	u64 misattributed;
 
-	rewrite_workload(&switch_s, &misattributed);
+	rewrite_workload(false, &switch_s, &misattributed);
 	cr_assert(switch_s >= 1.0 && switch_s <= 3.0, "switched after %.2f s", switch_s);
 	cr_assert_leq(misattributed, 128 * MiB);
 }
@@ -245,8 +296,7 @@ Test(sim_foreign, the_opt_in_mode_takes_it_over_within_a_second)
 	double switch_s;
 	u64 misattributed;
 
-	vm_dirty_foreign_fast_switch = 1;
-	rewrite_workload(&switch_s, &misattributed);
+	rewrite_workload(true, &switch_s, &misattributed);
 	cr_assert(switch_s >= 0 && switch_s <= 1.0, "switched after %.2f s", switch_s);
 	cr_assert_leq(misattributed, 48 * MiB);
 }
