@@ -9,6 +9,11 @@
 
 #include <cgwb/types.h>
 #include <cgwb/backing-dev.h>
+#include <cgwb/jiffies.h>
+
+#define MiB (1024ULL * 1024)
+#define SEC NSEC_PER_SEC
+#define MSEC NSEC_PER_MSEC
 
 struct sim_config {
 	size_t mem_mib;            /* RAM (the page allocator's arena) */

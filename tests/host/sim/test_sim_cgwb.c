@@ -16,10 +16,6 @@
 #include "host.h"
 #include "sim.h"
 
-#define MiB (1024ULL * 1024)
-#define SEC NSEC_PER_SEC
-#define MSEC NSEC_PER_MSEC
-
 static const struct sim_config cfg = {
 	.mem_mib = 192,
 	.disk_mib = 512,
