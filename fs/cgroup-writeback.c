@@ -179,11 +179,10 @@ void wbc_detach_inode(struct writeback_control *wbc)
 
 	if (!wb)
 		return;
-	if (!wbc->no_cgroup_owner) {
-		switch_to = wbc_foreign_verdict(wbc, wbc->inode, wb->avg_write_bandwidth);
-		if (switch_to)
-			inode_switch_wbs(wbc->inode, switch_to);
-	}
+	/* a round without bytes (metadata only, no_cgroup_owner) only ages the average */
+	switch_to = wbc_foreign_verdict(wbc, wbc->inode, wb->avg_write_bandwidth);
+	if (switch_to)
+		inode_switch_wbs(wbc->inode, switch_to);
 	wb_put(wb);
 	wbc->wb = NULL;
 }

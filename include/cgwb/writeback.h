@@ -20,6 +20,7 @@ struct bdi_writeback;
 struct backing_dev_info;
 struct address_space;
 struct mem_cgroup;
+struct seq_buf;
 
 enum writeback_sync_modes {
 	WB_SYNC_NONE,   /* best effort: skip busy pages and inodes */
@@ -106,7 +107,6 @@ void cgroup_writeback_umount(void);
  * and owner cgroup, and how many were charged to another group.
  */
 void wb_audit_account(struct writeback_control *wbc, struct mem_cgroup *memcg, size_t bytes);
-struct seq_buf;
 int wb_audit_show(struct seq_buf *s, struct backing_dev_info *bdi);
 /* Start (clearing the device's records) or stop recording. */
 void wb_audit_enable(struct backing_dev_info *bdi, bool on);

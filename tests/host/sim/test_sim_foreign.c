@@ -161,6 +161,50 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 }
 
 /*
+ * Switches racing dirtying, clearing for IO and writeback completion of the same inode:
+ * B rewrites A's file without pause, background writeback runs all the time, and the inode
+ * is sent back and forth between A's and B's wbs every 5 ms. No count is lost or doubled
+ * at any step, only one switch is ever pending, and everything drains to zero.
+ */
+Test(sim_foreign, switches_racing_dirtying_and_writeback_lose_no_count)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 4 * MiB), (long)(4 * MiB));
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_background_bytes", "1048576"), 0);
+	struct inode *inode = file_inode_get("/mnt/f");
+	int ids[2] = { sim_memcg_id("A"), sim_memcg_id("B") };
+	struct bdi_writeback *last = inode_to_wb(inode);
+	int moves = 0;
+
+	/* pages 0-4 MiB are A's (cached), 4-8 MiB become B's */
+	sim_writer_start("B", "/mnt/f", 64 * 1024, 8 * MiB, 0, 2000);
+	for (int i = 0; i < 2000; i++) {
+		inode_switch_wbs(inode, ids[i % 2]);
+		cr_assert_leq(wb_switches_in_flight(), 1);
+		host_run_for(5 * MSEC);
+		sim_assert_counters("switching");
+		if (inode_to_wb(inode) != last) {
+			last = inode_to_wb(inode);
+			moves++;
+		}
+	}
+	sim_writers_stop();
+	cr_log_info("the inode moved %d times", moves);
+	cr_assert_gt(moves, 1000, "only %d switches happened", moves);
+	cr_assert_gt(global_node_page_state(NR_WRITTEN), 50 * MiB / PAGE_SIZE, "little writeback");
+	ksys_sync();
+	host_run_until_idle();
+	sim_assert_counters("after sync");
+	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state(NR_WRITEBACK), 0);
+	cr_assert_eq(wb_switches_in_flight(), 0);
+	iput(inode);
+	assert_no_warning();
+}
+
+/*
  * The issue's workload: A writes a 32 MiB file and syncs, the page cache is dropped, then B
  * rewrites the whole file once a second for 10 s (dd conv=notrunc, then sync). How long
  * until the inode is B's, and how much of B's writeback was charged to A.
