@@ -555,6 +555,37 @@ Test(sim_foreign, a_groups_foreign_records_make_the_owners_wb_write)
 	assert_no_warning();
 }
 
+/*
+ * The same through balance_dirty_pages(): A, throttled while it rewrites B's file, flushes
+ * its record of B's wb (the record is seen being flushed), and B's wb writes the pages.
+ */
+Test(sim_foreign, a_throttled_group_flushes_the_wbs_it_dirtied_for)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	host_run_for(2 * SEC);
+	sim_write_range("B", "/mnt/b", 0, 64 * 1024);
+	ksys_sync();
+	/* thresholds low enough that A is throttled: freerun ends at 6 MiB */
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_bytes", "8388608"), 0);
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_background_bytes", "4194304"), 0);
+	struct mem_cgroup *a = cg_memcg("A");
+	int b_id = sim_memcg_id("B");
+	bool flushing = false;
+
+	struct sim_writer *w = sim_writer_start("A", "/mnt/b", 64 * 1024, 32 * MiB, 32 * MiB, 2000);
+	for (int i = 0; i < 20000 && !flushing && sim_writer_bytes(w) < 32 * MiB; i++) {
+		struct memcg_cgwb_frn *frn = frn_of(a, b_id);
+
+		flushing = frn && READ_ONCE(frn->done.cnt) > 0;
+		host_run_for(MSEC);
+	}
+	cr_assert(flushing, "no flush of A's record of B's wb while A was throttled");
+	sim_writers_stop();
+	assert_no_warning();
+}
+
 /* Five foreign wbs: four records, the oldest gives way. */
 Test(sim_foreign, a_memcg_keeps_four_foreign_records)
 {
