@@ -58,7 +58,7 @@ static void inode_io_list_insert_sorted(struct inode *inode, struct bdi_writebac
 	list_add_tail(&inode->i_io_list, &wb->b_dirty);
 }
 
-/* Move one inode's counts, reference and list place (6.6 phase 2 step 3). */
+/* Move one inode's counts, reference and list place (Linux's inode_do_switch_wbs). */
 static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_wb,
 				struct bdi_writeback *new_wb)
 {
@@ -161,7 +161,7 @@ static void inode_switch_wbs_work_fn(struct work_struct *work)
 }
 
 /*
- * Mark the inode as switching and pin it (phase 1 step 4). False if it cannot switch:
+ * Mark the inode as switching and pin it. False if it cannot switch:
  * being freed, already switching, already on new_wb, or its filesystem going away.
  */
 static bool inode_prepare_wbs_switch(struct inode *inode, struct bdi_writeback *new_wb)
@@ -278,7 +278,7 @@ static bool isw_collect(struct inode_switch_wbs_context *isw, struct list_head *
 
 /*
  * Move a dying wb's clean (and timestamp-only dirty) inodes to the nearest live ancestor's
- * wb (1.6). Returns true if a batch filled up and another call is needed.
+ * wb. Returns true if a batch filled up and another call is needed.
  */
 bool cleanup_offline_cgwb(struct bdi_writeback *wb)
 {
