@@ -27,10 +27,10 @@
  * in (after the cache was dropped, or new ones past the end) vote for B.
  *
  * Past Linux, opt-in (vm_dirty_foreign_fast_switch): one round that is clearly foreign
- * (the winner wrote >= 3/4 of its bytes, for >= 1/8 s of IO time) switches at once. The
- * hysteresis that keeps two groups taking turns from bouncing the inode: switching back to
- * the group the inode last left (i_wb_frn_prev) needs 12 of 16 foreign slots, which taking
- * turns never gives.
+ * (the winner wrote >= 3/4 of the round's bytes, for >= 1/8 s of IO time) switches at
+ * once. The hysteresis that keeps two groups taking turns from bouncing the inode:
+ * switching back to the group the inode last left (i_wb_frn_prev) needs 12 of 16 foreign
+ * slots, which taking turns never gives.
  */
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
@@ -51,7 +51,7 @@
 #define WB_FRN_HIST_UNIT (WB_FRN_TIME_PERIOD / WB_FRN_HIST_SLOTS) /* 1/8 s per slot */
 #define WB_FRN_HIST_THR_SLOTS (WB_FRN_HIST_SLOTS / 2)   /* switch above this many */
 #define WB_FRN_HIST_MAX_SLOTS (WB_FRN_HIST_THR_SLOTS / 2 + 1) /* one round adds at most 5 */
-/* opt-in mode: a clear round's winner has 3/4 of its bytes; going back needs 12 slots */
+/* opt-in mode: a clear round's winner wrote 3/4 of it; going back needs 12 slots */
 #define WB_FRN_FAST_SHARE_NUM 3
 #define WB_FRN_FAST_SHARE_DEN 4
 #define WB_FRN_FAST_BACK_SLOTS 12
