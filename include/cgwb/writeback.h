@@ -95,7 +95,7 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
  */
 extern int vm_dirty_foreign_fast_switch;
 
-/* Ask for inode's writeback to move to the wb of memcg new_memcg_id (may run in atomic context). */
+/* Move inode's writeback to the wb of memcg new_memcg_id, from a worker (any context). */
 void inode_switch_wbs(struct inode *inode, int new_memcg_id);
 /* Switch contexts queued and not yet done. */
 int wb_switches_in_flight(void);
