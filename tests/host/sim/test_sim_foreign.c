@@ -285,6 +285,7 @@ static void rewrite_workload(bool fast, double *switch_s, u64 *misattributed)
 	struct bdi_writeback *a_wb = sim_file_wb("/mnt/f");
 	cr_assert_eq(mem_cgroup_id(wb_memcg(a_wb)), sim_memcg_id("A"));
 
+	cr_assert_eq(sim_echo("/sys/kernel/debug/bdi/254:0/wb_attribution", "on"), -EINVAL);
 	cr_assert_eq(sim_echo("/sys/kernel/debug/bdi/254:0/wb_attribution", "1"), 0);
 	u64 a0 = sim_cg_value("A", "io.stat", "wbytes"), b0 = sim_cg_value("B", "io.stat", "wbytes");
 	r.t0 = host_now_ns();
@@ -340,6 +341,32 @@ Test(sim_foreign, a_group_rewriting_anothers_file_takes_it_over_in_linux_time)
 Test(sim_foreign, the_opt_in_mode_takes_it_over_within_a_second)
 {
 	rewrite_within(true, 0, 1.0, 48 * MiB);
+}
+
+/*
+ * The rule Linux keeps and cgwb documents: pages stay charged to whoever brought them into
+ * the cache. B rewriting A's still-cached file writes A's pages, so A wins every vote, the
+ * inode stays A's, and all the IO is charged to A.
+ */
+Test(sim_foreign, rewriting_a_cached_file_does_not_switch)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 8 * MiB), (long)(8 * MiB));
+	ksys_sync();
+	struct bdi_writeback *a_wb = sim_file_wb("/mnt/f");
+	u64 a0 = sim_cg_value("A", "io.stat", "wbytes");
+
+	for (int i = 0; i < 20; i++) {
+		cr_assert_eq(sim_write_range("B", "/mnt/f", 0, 8 * MiB), (long)(8 * MiB));
+		ksys_sync();
+		host_run_for(SEC);
+		cr_assert_eq(sim_file_wb("/mnt/f"), a_wb, "the inode moved after rewrite %d", i);
+	}
+	cr_assert_eq(sim_cg_value("B", "io.stat", "wbytes"), 0);
+	cr_assert_geq(sim_cg_value("A", "io.stat", "wbytes") - a0, 160 * MiB);
+	cr_assert_eq(memcg_pages("B", NR_FILE_PAGES), 0, "B was charged for A's cached pages");
 }
 
 /*
