@@ -6,14 +6,6 @@
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
 
-/* Counts queued works of one request; the waiter drops the initial 1 and waits for 0. */
-struct wb_completion {
-	int cnt;
-	wait_queue_head_t *waitq;
-};
-
-#define DEFINE_WB_COMPLETION(cmpl, wq) struct wb_completion cmpl = { .cnt = 1, .waitq = (wq) }
-
 struct wb_writeback_work {
 	long nr_pages;
 	struct super_block *sb;

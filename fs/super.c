@@ -191,6 +191,8 @@ void generic_shutdown_super(struct super_block *sb)
 		shrink_dcache_for_umount(sb);
 		sync_filesystem(sb);
 		sb->s_flags &= ~SB_ACTIVE;
+		/* queued inode wb switches hold inode references: let them finish first */
+		cgroup_writeback_umount();
 		dput(sb->s_root);
 		sb->s_root = NULL;
 		if (evict_inodes(sb))

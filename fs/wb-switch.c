@@ -1,16 +1,17 @@
 /*
- * Switching an inode's writeback to another wb (shared/spec/writeback.md 6.6-6.8, 1.6).
+ * Switching an inode's writeback to another wb (Linux's inode_switch_wbs() and
+ * cleanup_offline_cgwb()): to the group that really dirties it (wbc_detach_inode), to the
+ * memcg's new wb when its io cgroup changed, or, for a dying wb, to the nearest living
+ * ancestor's.
  *
- * Phase 1 marks the inode I_WB_SWITCH, pins it and queues a context; phase 2 (a worker)
- * moves each inode's dirty and writeback page counts from the old wb to the new one, its
- * list position (sorted into b_dirty by dirtied_when) and its wb reference.
+ * Phase 1 (inode_switch_wbs, any context) marks the inode I_WB_SWITCH, pins it and queues a
+ * context; phase 2 (a worker) moves each inode's dirty and writeback page counts from the
+ * old wb to the new one, its list place (sorted into b_dirty by dirtied_when) and its wb
+ * reference, then clears I_WB_SWITCH. I_WB_SWITCH keeps a second switch of the same inode
+ * from being queued; isw_nr_in_flight bounds the queue and lets unmount wait for it.
  *
- * Linux needs an RCU grace period between the phases because some stat updaters run
- * without the i_pages lock. Here every updater of a wb's page counters (dirtying,
- * clearing for IO, start/end of writeback, cancelling) holds the mapping's i_pages lock,
- * which the switcher holds while it moves the counts and changes i_wb, and on one CPU
- * with interrupts off nobody can be half way through: no update lands on the old wb
- * after its counts moved, so phase 2 may run as soon as the worker gets to it.
+ * Lock order in phase 2: bdi->wb_switch_rwsem (read: no switch during sync_inodes_sb) ->
+ * both wbs' list_lock, lower address first -> inode->i_lock -> the mapping's i_pages lock.
  */
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
@@ -34,6 +35,7 @@ struct inode_switch_wbs_context {
 #define WB_MAX_INODES_PER_ISW \
 	((1024 - sizeof(struct inode_switch_wbs_context)) / sizeof(struct inode *))
 
+/* contexts queued and not finished; raised before the SB_ACTIVE check (see umount) */
 static int isw_nr_in_flight;
 static DECLARE_WAIT_QUEUE_HEAD(isw_wait);
 
@@ -56,7 +58,7 @@ static void inode_io_list_insert_sorted(struct inode *inode, struct bdi_writebac
 	list_add_tail(&inode->i_io_list, &wb->b_dirty);
 }
 
-/* Move one inode's counts, reference and list place (6.6 phase 2 step 3). */
+/* Move one inode's counts, reference and list place (Linux's inode_do_switch_wbs). */
 static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_wb,
 				struct bdi_writeback *new_wb)
 {
@@ -103,9 +105,11 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 	} else {
 		inode->i_wb = new_wb;
 	}
+	/* a fresh vote: going back needs a new majority (and the group left is remembered) */
 	inode->i_wb_frn_winner = 0;
 	inode->i_wb_frn_avg_time = 0;
 	inode->i_wb_frn_history = 0;
+	inode->i_wb_frn_prev = mem_cgroup_id(wb_memcg(old_wb));
 	switched = true;
 out:
 	smp_wmb(); /* a reader that sees the flag clear sees the new i_wb */
@@ -144,6 +148,9 @@ static void inode_switch_wbs_work_fn(struct work_struct *work)
 		wb_wakeup(new_wb);
 		for (unsigned int i = 0; i < nr_switched; i++)
 			wb_put(old_wb); /* the switched inodes' references */
+		/* the target died meanwhile (rmdir): its cleanup must see these inodes too */
+		if (wb_dying(new_wb))
+			cgwb_schedule_cleanup();
 	}
 	for (unsigned int i = 0; isw->inodes[i]; i++)
 		iput(isw->inodes[i]);
@@ -154,7 +161,7 @@ static void inode_switch_wbs_work_fn(struct work_struct *work)
 }
 
 /*
- * Mark the inode as switching and pin it (phase 1 step 4). False if it cannot switch:
+ * Mark the inode as switching and pin it. False if it cannot switch:
  * being freed, already switching, already on new_wb, or its filesystem going away.
  */
 static bool inode_prepare_wbs_switch(struct inode *inode, struct bdi_writeback *new_wb)
@@ -190,6 +197,16 @@ static struct inode_switch_wbs_context *isw_alloc(struct bdi_writeback *new_wb)
 	return isw;
 }
 
+/*
+ * Linux queues phase 2 behind an RCU grace period (queue_rcu_work): some of its stat
+ * updaters (clearing dirty for IO, redirtying, cancelling) run without the i_pages lock
+ * and read i_wb inside an RCU section, and the grace period lets those that started before
+ * I_WB_SWITCH was visible finish. None is needed here: every updater of a wb's page
+ * counters (set dirty, clear dirty for IO, cancel, start and end of writeback) holds the
+ * mapping's i_pages lock, which phase 2 holds while it moves the counts and changes i_wb,
+ * and with one CPU and that lock taken with interrupts off nobody can be half way through
+ * an update. No count lands on the old wb after it was moved, so the work may run at once.
+ */
 static void isw_queue(struct inode_switch_wbs_context *isw)
 {
 	queue_work(bdi_wq, &isw->work);
@@ -261,7 +278,7 @@ static bool isw_collect(struct inode_switch_wbs_context *isw, struct list_head *
 
 /*
  * Move a dying wb's clean (and timestamp-only dirty) inodes to the nearest live ancestor's
- * wb (1.6). Returns true if a batch filled up and another call is needed.
+ * wb. Returns true if a batch filled up and another call is needed.
  */
 bool cleanup_offline_cgwb(struct bdi_writeback *wb)
 {
@@ -289,7 +306,12 @@ bool cleanup_offline_cgwb(struct bdi_writeback *wb)
 	return restart;
 }
 
-/* Unmount: no switch may touch the superblock after this returns. */
+/*
+ * Unmount, from generic_shutdown_super() once SB_ACTIVE is clear: no switch may touch the
+ * superblock after this returns. A switch that raced past the flag check had already
+ * raised isw_nr_in_flight (isw_alloc comes before inode_prepare_wbs_switch's barrier and
+ * check), so it is seen here and waited for; a later one sees the flag and gives up.
+ */
 void cgroup_writeback_umount(void)
 {
 	if (wb_switches_in_flight())

@@ -13,6 +13,7 @@
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
+#include <cgwb/memcontrol.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
@@ -238,6 +239,7 @@ static void account_page_dirtied(struct page *page, struct address_space *mappin
 	mod_node_page_state(NR_DIRTIED, 1);
 	wb_stat_mod(wb, WB_RECLAIMABLE, 1);
 	wb_stat_mod(wb, WB_DIRTIED, 1);
+	mem_cgroup_track_foreign_dirty(page, wb);
 	current->nr_dirtied++;
 }
 
@@ -558,6 +560,22 @@ static void wb_start_background_writeback(struct bdi_writeback *wb)
 }
 
 /*
+ * Linux's balance_dirty_pages() runs with the current task's wb (wb_get_create_current)
+ * and calls mem_cgroup_flush_foreign(wb) right after waking the flusher once past the
+ * freerun check. The wb here is the inode's, whose memcg is the owner, not the dirtier:
+ * look up the task's own wb for the flush until this function takes it as Linux does.
+ */
+static void flush_foreign_of_current(struct backing_dev_info *bdi)
+{
+	struct bdi_writeback *wb = wb_get_create(bdi, mem_cgroup_from_task(current), GFP_KERNEL);
+
+	if (wb) {
+		mem_cgroup_flush_foreign(wb);
+		wb_put(wb);
+	}
+}
+
+/*
  * Sleep the current task in proportion to how far dirty memory is above the freerun
  * ceiling (5.4 for the global domain): one pause per call, or repeated pauses at the limit.
  */
@@ -584,6 +602,8 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		}
 		if (!writeback_in_progress(wb))
 			wb_start_background_writeback(wb);
+		/* throttled: the foreign wbs the task's memcg dirtied for write too */
+		flush_foreign_of_current(wb->bdi);
 		wb_update_bandwidth(wb);
 
 		unsigned long limit = gdtc.thresh;

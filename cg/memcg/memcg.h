@@ -47,6 +47,10 @@ void memcg_stat_sum(struct mem_cgroup *memcg, struct memcg_stat_sums *sums);
 /* A freed memcg's counters go to its parent, so that hierarchical sums do not drop. */
 void memcg_stat_fold(struct mem_cgroup *memcg, struct mem_cgroup *parent);
 
+/* memcg-foreign.c */
+/* Wait for the foreign flushes memcg queued (they report into its records): before freeing. */
+void mem_cgroup_foreign_wait(struct mem_cgroup *memcg);
+
 /* memcg-files.c */
 int memcg_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir);
 

@@ -109,6 +109,7 @@ static void mem_cgroup_css_free(struct cgroup_subsys_state *css)
 	WARN_ON(!list_empty(&memcg->cgwb_list));
 	if (parent)
 		memcg_stat_fold(memcg, parent);
+	mem_cgroup_foreign_wait(memcg); /* a queued flush completes into memcg's records */
 	lruvec_free(memcg->lruvec);
 	kfree(memcg);
 }

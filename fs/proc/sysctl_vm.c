@@ -138,6 +138,20 @@ static int store_expire_centisecs(const char *buf, size_t len, void *private)
 	return 0;
 }
 
+/* 0: Linux's foreign-inode detection; 1: also switch after one clear round (opt-in). */
+static int store_fast_switch(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 0, 1, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	WRITE_ONCE(vm_dirty_foreign_fast_switch, (int)v);
+	return 0;
+}
+
 static int store_drop_caches(const char *buf, size_t len, void *private)
 {
 	long v;
@@ -177,6 +191,8 @@ static const struct vm_knob vm_knobs[] = {
 	  &dirty_writeback_interval },
 	{ "dirty_expire_centisecs", 0644, show_uint, store_expire_centisecs,
 	  &dirty_expire_interval },
+	{ "dirty_foreign_fast_switch", 0644, show_int, store_fast_switch,
+	  &vm_dirty_foreign_fast_switch },
 	{ "drop_caches", 0200, NULL, store_drop_caches, NULL },
 };
 

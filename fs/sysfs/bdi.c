@@ -1,6 +1,7 @@
 /*
  * /sys/kernel/debug/bdi/MAJ:MIN/stats (the device: sums over its wbs) and wb_stats (one block
- * per wb, the root's first), with Linux 6.10's fields and units (kB, kBps).
+ * per wb, the root's first), with Linux 6.10's fields and units (kB, kBps); wb_attribution,
+ * cgwb's own, is the opt-in foreign-writeback audit of fs/wb-audit.c.
  */
 #include <cgwb/pseudofs.h>
 #include <cgwb/backing-dev.h>
@@ -126,6 +127,20 @@ static int bdi_wb_stats_show(struct seq_buf *s, void *private)
 	return err;
 }
 
+static int bdi_wb_attribution_show(struct seq_buf *s, void *private)
+{
+	return wb_audit_show(s, private);
+}
+
+static int bdi_wb_attribution_store(const char *buf, size_t len, void *private)
+{
+	if (len && (buf[0] == '0' || buf[0] == '1') && (len == 1 || buf[1] == '\n')) {
+		wb_audit_enable(private, buf[0] == '1');
+		return 0;
+	}
+	return -EINVAL;
+}
+
 void debugfs_add_bdi(struct backing_dev_info *bdi)
 {
 	struct pseudo_node *root = pseudo_lookup(pseudo_debugfs_root(), "bdi"), *dir;
@@ -136,5 +151,7 @@ void debugfs_add_bdi(struct backing_dev_info *bdi)
 	if (!IS_ERR(dir)) {
 		pseudo_create_file(dir, "stats", 0444, bdi_stats_show, NULL, bdi);
 		pseudo_create_file(dir, "wb_stats", 0444, bdi_wb_stats_show, NULL, bdi);
+		pseudo_create_file(dir, "wb_attribution", 0644, bdi_wb_attribution_show,
+				   bdi_wb_attribution_store, bdi);
 	}
 }

@@ -104,6 +104,7 @@ struct backing_dev_info {
 	struct list_head wb_list;         /* root first, then cgwbs (cgwb_lock) */
 	struct xarray cgwb_tree;          /* memcg css id -> live cgwb (cgwb_lock) */
 	struct rw_semaphore wb_switch_rwsem;
+	bool wb_audit;                    /* record the attribution audit (fs/wb-audit.c) */
 	struct gendisk *disk;
 	int refcnt;
 };

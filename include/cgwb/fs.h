@@ -217,9 +217,11 @@ struct inode {
 	struct bdi_writeback *i_wb;       /* the wb that writes this inode back (NULL until dirtied) */
 	unsigned long dirtied_when;       /* jiffies of the first dirtying */
 	unsigned long dirtied_time_when;
-	int i_wb_frn_winner;              /* foreign-owner detection history (6.3-6.4) */
-	u16 i_wb_frn_avg_time;
-	u16 i_wb_frn_history;
+	/* foreign-owner detection (wbc_detach_inode), reset by a switch */
+	int i_wb_frn_winner;              /* memcg id that won the last round */
+	u16 i_wb_frn_avg_time;            /* running average of a round's IO time, 1/8192 s */
+	u16 i_wb_frn_history;             /* 1/8 s slots of IO time, 1: a foreign round */
+	int i_wb_frn_prev;                /* memcg id of the wb the last switch left (kept) */
 };
 
 static inline bool inode_unhashed(const struct inode *inode)

@@ -10,6 +10,7 @@
 #include <cgwb/cgroup.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/gfp.h>
+#include <cgwb/writeback.h>
 
 struct page;
 struct bdi_writeback;
@@ -32,6 +33,21 @@ enum memcg_event_item {
 	NR_MEMCG_EVENTS,
 };
 
+/*
+ * One record of "this memcg dirtied pages of an inode owned by another group's wb": the
+ * wb's bdi and memcg ids (no references: lookups by id tolerate their going away), when it
+ * was last seen, and the count of flushes of it in flight (0: none; Linux starts its
+ * completion at 1 for a waiter that never comes). See cg/memcg/memcg-foreign.c.
+ */
+#define MEMCG_CGWB_FRN_CNT 4
+
+struct memcg_cgwb_frn {
+	u64 bdi_id;
+	int memcg_id;
+	unsigned long at;                   /* jiffies; 0: never seen, or flushed since */
+	struct wb_completion done;
+};
+
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct page_counter memory;
@@ -40,6 +56,7 @@ struct mem_cgroup {
 	unsigned long pgscan, pgsteal;
 	struct list_head cgwb_list;         /* its bdi_writebacks (mm/backing-dev.c) */
 	void *lruvec;                       /* its LRU lists (mm/vmscan.c) */
+	struct memcg_cgwb_frn cgwb_frn[MEMCG_CGWB_FRN_CNT]; /* foreign wbs it dirtied for */
 };
 
 extern struct mem_cgroup *root_mem_cgroup;
@@ -85,6 +102,14 @@ extern struct cgroup_subsys memory_cgrp_subsys;
  */
 struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev);
 void mem_cgroup_iter_break(struct mem_cgroup *root, struct mem_cgroup *prev);
+
+/*
+ * Foreign dirtying (cg/memcg/memcg-foreign.c). A page of page's memcg was dirtied in an inode
+ * owned by wb: if wb serves another memcg, remember it in the page memcg's records.
+ */
+void mem_cgroup_track_foreign_dirty(struct page *page, struct bdi_writeback *wb);
+/* Throttled with wb: queue writeback of the foreign wbs recently dirtied for by its memcg. */
+void mem_cgroup_flush_foreign(struct bdi_writeback *wb);
 
 /* memory.max/high changed: the hook lets writeback reset the memcg's dirty-limit state. */
 void mem_cgroup_limits_changed(struct mem_cgroup *memcg);

@@ -1,6 +1,7 @@
 /*
- * Writeback control: how much to write and how (shared/spec/writeback.md 2, 6.1, 7), the
- * flusher's entry points, and the dirty-memory sysctls.
+ * Writeback control: how much to write and how, the cgroup side of a writeback round
+ * (wbc_attach_and_unlock_inode ... wbc_detach_inode) with foreign-owner detection and inode
+ * wb switching, the flusher's entry points, and the dirty-memory sysctls.
  */
 #ifndef CGWB_WRITEBACK_H
 #define CGWB_WRITEBACK_H
@@ -9,6 +10,7 @@
 #include <cgwb/timer.h>
 #include <cgwb/spinlock.h>
 #include <cgwb/flex_proportions.h>
+#include <cgwb/wait.h>
 
 struct inode;
 struct page;
@@ -17,6 +19,8 @@ struct super_block;
 struct bdi_writeback;
 struct backing_dev_info;
 struct address_space;
+struct mem_cgroup;
+struct seq_buf;
 
 enum writeback_sync_modes {
 	WB_SYNC_NONE,   /* best effort: skip busy pages and inodes */
@@ -58,6 +62,7 @@ struct writeback_control {
 	size_t wb_bytes;
 	size_t wb_lcand_bytes;
 	size_t wb_tcand_bytes;
+	size_t wb_round_bytes;     /* everything written this round (the opt-in fast switch) */
 };
 
 #define WBC_RANGE_WHOLE(wbc) ((wbc)->range_start == 0 && (wbc)->range_end == LLONG_MAX)
@@ -72,6 +77,54 @@ void wbc_attach_and_unlock_inode(struct writeback_control *wbc, struct inode *in
 void wbc_attach_fdatawrite_inode(struct writeback_control *wbc, struct inode *inode);
 /* End of the round: decide the foreign-owner vote, drop the wb reference. */
 void wbc_detach_inode(struct writeback_control *wbc);
+
+/*
+ * The two halves of the vote, apart from the pages and the switch so that unit tests can
+ * feed them numbers: wbc_account_owner_id() counts bytes written for memcg id (what
+ * wbc_account_cgroup_owner does once it knows the page's memcg), wbc_foreign_verdict()
+ * folds the round into the inode's i_wb_frn_* history at bandwidth bw (pages/s) and returns
+ * the memcg id the inode should switch to, or 0 (what wbc_detach_inode decides).
+ */
+void wbc_account_owner_id(struct writeback_control *wbc, int id, size_t bytes);
+int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsigned long bw);
+
+/*
+ * Opt-in faster detection (off by default; /proc/sys/vm/dirty_foreign_fast_switch): switch
+ * after one round that is clearly foreign, but never back to the group the inode just left
+ * without a stronger majority than Linux's (see wbc_foreign_verdict).
+ */
+extern int vm_dirty_foreign_fast_switch;
+
+/* Move inode's writeback to the wb of memcg new_memcg_id, from a worker (any context). */
+void inode_switch_wbs(struct inode *inode, int new_memcg_id);
+/* Switch contexts queued and not yet done. */
+int wb_switches_in_flight(void);
+/* A superblock stopped being active: wait until no queued switch can touch it. */
+void cgroup_writeback_umount(void);
+
+/*
+ * The attribution audit (fs/wb-audit.c), opt-in per device: bytes written back per inode
+ * and owner cgroup, and how many were charged to another group.
+ */
+void wb_audit_account(struct writeback_control *wbc, struct mem_cgroup *memcg, size_t bytes);
+int wb_audit_show(struct seq_buf *s, struct backing_dev_info *bdi);
+/* Start (clearing the device's records) or stop recording. */
+void wb_audit_enable(struct backing_dev_info *bdi, bool on);
+
+/* Counts queued works of one request; the waiter drops the initial 1 and waits for 0. */
+struct wb_completion {
+	int cnt;
+	wait_queue_head_t *waitq;
+};
+
+#define DEFINE_WB_COMPLETION(cmpl, wq) struct wb_completion cmpl = { .cnt = 1, .waitq = (wq) }
+
+/*
+ * Queue writeback of the wb of memcg memcg_id on bdi bdi_id, if that wb exists, for about
+ * 1.25 x the memcg's dirty pages (memcg foreign flush). done counts the work. 0 or -errno.
+ */
+int cgroup_writeback_by_id(u64 bdi_id, int memcg_id, enum wb_reason reason,
+			   struct wb_completion *done);
 
 /* ---------------------------------------------------------------- flusher entry points */
 /* Ask every wb of every bdi with dirty IO to write everything (sync, vmscan). */

@@ -215,3 +215,96 @@ void sim_counters(struct sim_counters *c)
 	while ((memcg = mem_cgroup_iter(NULL, memcg)) != NULL)
 		c->memcg_dirty += memcg_page_state_local(memcg, NR_FILE_DIRTY);
 }
+
+void sim_assert_counters(const char *when)
+{
+	struct sim_counters c;
+
+	sim_counters(&c);
+	cr_assert_eq(c.wb_reclaimable, c.nr_dirty, "%s: wbs hold %lld dirty pages, NR_FILE_DIRTY %ld",
+		     when, c.wb_reclaimable, c.nr_dirty);
+	cr_assert_eq(c.wb_writeback, c.nr_writeback, "%s: wbs %lld writeback pages, NR_WRITEBACK %ld",
+		     when, c.wb_writeback, c.nr_writeback);
+	cr_assert_eq(c.memcg_dirty, c.nr_dirty, "%s: memcgs hold %ld dirty pages, global %ld", when,
+		     c.memcg_dirty, c.nr_dirty);
+	cr_assert_geq(c.nr_dirty, 0);
+	cr_assert_geq(c.nr_writeback, 0);
+}
+
+struct bdi_writeback *sim_file_wb(const char *path)
+{
+	struct path p;
+
+	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
+	struct bdi_writeback *wb = inode_to_wb(p.dentry->d_inode);
+	path_put(&p);
+	return wb;
+}
+
+int sim_memcg_id(const char *cg)
+{
+	struct cgroup *cgrp = cgroup_lookup(cg);
+	int id;
+
+	cr_assert_not_null(cgrp, "cgroup %s", cg);
+	id = cgroup_e_css(cgrp, memory_cgrp_id)->id;
+	cgroup_put(cgrp);
+	return id;
+}
+
+struct task_struct *sim_task_start(const char *cg, int (*fn)(void *), void *arg)
+{
+	struct task_struct *task = kthread_create(fn, arg, "task/%s", cg ? cg : "root");
+
+	cr_assert_not_null(task);
+	if (cg) {
+		struct cgroup *cgrp = cgroup_lookup(cg);
+
+		cr_assert_not_null(cgrp, "cgroup %s", cg);
+		cgroup_attach_task(cgrp, task);
+		cgroup_put(cgrp);
+	}
+	wake_up_process(task);
+	return task;
+}
+
+int sim_run_in(const char *cg, int (*fn)(void *), void *arg)
+{
+	return kthread_join(sim_task_start(cg, fn, arg));
+}
+
+struct write_range {
+	const char *path;
+	u64 off, len;
+	long written;
+};
+
+static int write_range_main(void *arg)
+{
+	static char buf[64 * 1024];
+	struct write_range *r = arg;
+	struct file *f = filp_open(r->path, O_WRONLY | O_CREAT, 0644);
+
+	if (IS_ERR(f))
+		return (int)PTR_ERR(f);
+	memset(buf, 0x5a, sizeof(buf));
+	for (u64 done = 0; done < r->len;) {
+		size_t n = (size_t)min((u64)sizeof(buf), r->len - done);
+		f->f_pos = (loff_t)(r->off + done);
+		ssize_t w = file_write(f, buf, n);
+		if (w <= 0)
+			break;
+		done += (u64)w;
+		r->written += w;
+	}
+	fput(f);
+	return 0;
+}
+
+long sim_write_range(const char *cg, const char *path, u64 off, u64 len)
+{
+	struct write_range r = { .path = path, .off = off, .len = len };
+
+	cr_assert_eq(sim_run_in(cg, write_range_main, &r), 0, "writing %s", path);
+	return r.written;
+}

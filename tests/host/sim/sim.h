@@ -9,6 +9,11 @@
 
 #include <cgwb/types.h>
 #include <cgwb/backing-dev.h>
+#include <cgwb/jiffies.h>
+
+#define MiB (1024ULL * 1024)
+#define SEC NSEC_PER_SEC
+#define MSEC NSEC_PER_MSEC
 
 struct sim_config {
 	size_t mem_mib;            /* RAM (the page allocator's arena) */
@@ -40,6 +45,16 @@ struct sim_writer *sim_writer_start(const char *cg, const char *path, size_t chu
 u64 sim_writer_bytes(const struct sim_writer *w);
 void sim_writers_stop(void);
 
+/* Run fn(arg) as a task in cgroup cg (NULL: the root) in the background / to its end. */
+struct task_struct *sim_task_start(const char *cg, int (*fn)(void *), void *arg);
+int sim_run_in(const char *cg, int (*fn)(void *), void *arg);
+/* Write len bytes of 0x5a at off of path (created if needed) as a task of cg: bytes written. */
+long sim_write_range(const char *cg, const char *path, u64 off, u64 len);
+/* The css id of cg's memory cgroup (what wb_memcg() of its wbs has). */
+int sim_memcg_id(const char *cg);
+/* The wb that writes the file at path back (not referenced: the inode keeps it). */
+struct bdi_writeback *sim_file_wb(const char *path);
+
 /* Per-wb counters summed over the device's wbs, and the global counters they must equal. */
 struct sim_counters {
 	s64 wb_reclaimable, wb_writeback;
@@ -47,5 +62,7 @@ struct sim_counters {
 	long memcg_dirty;          /* sum of every memcg's local file_dirty */
 };
 void sim_counters(struct sim_counters *c);
+/* Assert those equalities (and that nothing is negative); when names the moment. */
+void sim_assert_counters(const char *when);
 
 #endif

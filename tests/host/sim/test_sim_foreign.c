@@ -1,0 +1,671 @@
+/*
+ * Simulations of foreign inodes (issue: owner detection, inode wb switching, memcg foreign
+ * flush), in virtual time on a modelled disk: a switch moves an inode's dirty and writeback
+ * counts exactly; a group that rewrites another group's file takes it over in Linux's time
+ * (and faster in the opt-in mode); an owner with a 2/3 majority keeps its inode for ten
+ * minutes; switches racing rmdir and umount lose nothing; a throttled group's records of
+ * foreign wbs make those wbs write.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cgwb/fs.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/memcontrol.h>
+#include <cgwb/pagemap.h>
+#include <cgwb/vmstat.h>
+#include <cgwb/vmscan.h>
+#include <cgwb/writeback.h>
+#include <cgwb/errno.h>
+#include "../../../fs/internal.h"
+#include "host.h"
+#include "sim.h"
+
+static const struct sim_config cfg = {
+	.mem_mib = 192,
+	.disk_mib = 256,
+	.disk_bps = 32 * MiB,
+	.disk_latency_ns = 50 * NSEC_PER_USEC,
+};
+
+static void teardown(void)
+{
+	vm_dirty_foreign_fast_switch = 0;
+	sim_shutdown();
+}
+
+TestSuite(sim_foreign, .fini = teardown, .timeout = 600);
+
+/* The inode of path, referenced (iput when done). */
+static struct inode *file_inode_get(const char *path)
+{
+	struct path p;
+
+	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
+	struct inode *inode = igrab(p.dentry->d_inode);
+	path_put(&p);
+	cr_assert_not_null(inode);
+	return inode;
+}
+
+static struct mem_cgroup *cg_memcg(const char *cg)
+{
+	struct cgroup *cgrp = cgroup_lookup(cg);
+
+	cr_assert_not_null(cgrp, "cgroup %s", cg);
+	struct mem_cgroup *memcg = mem_cgroup_from_css(cgroup_e_css(cgrp, memory_cgrp_id));
+	cgroup_put(cgrp);
+	return memcg;
+}
+
+static long memcg_pages(const char *cg, enum node_stat_item item)
+{
+	return memcg_page_state_local(cg_memcg(cg), item);
+}
+
+/*
+ * Dirty and writeback pages machine-wide, less the root wb's: those are the block device's
+ * metadata buffers, which a flusher writing an inode may dirty at any moment (ext2 copies
+ * the inode into its table block), whatever a switch does.
+ */
+static long file_pages_outside_root_wb(void)
+{
+	struct bdi_writeback *root = &sim_bdi()->wb;
+
+	return global_node_page_state_signed(NR_FILE_DIRTY) +
+	       global_node_page_state_signed(NR_WRITEBACK) -
+	       (long)(wb_stat(root, WB_RECLAIMABLE) + wb_stat(root, WB_WRITEBACK));
+}
+
+/* The file's dirty and writeback pages charged to group cg (charges stay with the page). */
+static long file_pages_charged_to(struct inode *inode, const char *cg)
+{
+	struct mem_cgroup *memcg = cg_memcg(cg);
+	long n = 0;
+
+	for (pgoff_t i = 0; i <= (pgoff_t)(inode->i_size >> PAGE_SHIFT); i++) {
+		struct page *page = find_get_page(inode->i_mapping, i);
+
+		if (!page)
+			continue;
+		if ((PageDirty(page) || PageWriteback(page)) && page_memcg(page) == memcg)
+			n++;
+		put_page(page);
+	}
+	return n;
+}
+
+static void assert_no_warning(void)
+{
+	cr_assert(!host_log_contains("WARNING"), "a warning was logged:\n%s", host_log());
+}
+
+/*
+ * Property: a switch moves exactly the inode's D dirty and W writeback pages from the old
+ * wb to the new one, leaves the global and memcg counters alone, and everything still
+ * agrees afterwards while the old wb's throttled bios complete into the new wb.
+ */
+Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 6 * MiB), (long)(6 * MiB));
+	cr_assert_eq(sim_write_range("B", "/mnt/g", 0, 1 * MiB), (long)MiB);
+	/* A's IO crawls: the pages it starts writing stay under writeback */
+	cr_assert_eq(sim_echo("/sys/fs/cgroup/A/io.max", "254:0 wbps=65536"), 0);
+	struct inode *inode = file_inode_get("/mnt/f");
+	cr_assert_eq(filemap_fdatawrite_range(inode->i_mapping, 0, 4 * MiB - 1), 0);
+	/* B dirties new pages of A's file (charged to B) */
+	cr_assert_eq(sim_write_range("B", "/mnt/f", 6 * MiB, 2 * MiB), (long)(2 * MiB));
+	host_run_until_idle();
+
+	struct bdi_writeback *old_wb = inode_to_wb(inode), *new_wb = sim_file_wb("/mnt/g");
+	s64 d = wb_stat(old_wb, WB_RECLAIMABLE), w = wb_stat(old_wb, WB_WRITEBACK);
+	s64 new_d = wb_stat(new_wb, WB_RECLAIMABLE), new_w = wb_stat(new_wb, WB_WRITEBACK);
+	/* pages may only go from dirty to writeback meanwhile: compare sums */
+	long global = file_pages_outside_root_wb();
+	/* the file's own pages: a flusher may dirty metadata buffers charged to either group */
+	long a_pages = file_pages_charged_to(inode, "A");
+	long b_pages = file_pages_charged_to(inode, "B");
+	cr_log_info("switching with D=%lld dirty and W=%lld writeback pages", d, w);
+	cr_assert_eq(d, (s64)(4 * MiB / PAGE_SIZE), "2 MiB of A's and 2 MiB of B's are dirty");
+	cr_assert_gt(w, 768, "A's throttled writeback should hold most of 4 MiB");
+	sim_assert_counters("before the switch");
+
+	u64 b_before = sim_cg_value("B", "io.stat", "wbytes"); /* B's flusher may start at once */
+	inode_switch_wbs(inode, sim_memcg_id("B"));
+	inode_switch_wbs(inode, sim_memcg_id("B"));
+	cr_assert_eq(wb_switches_in_flight(), 1, "a second switch of a switching inode was queued");
+	cr_assert(inode->i_state & I_WB_SWITCH);
+	host_run_until_idle(); /* the switch runs; no time passes, no IO completes */
+
+	cr_assert_eq(wb_switches_in_flight(), 0);
+	cr_assert(!(inode->i_state & I_WB_SWITCH));
+	cr_assert_eq(inode_to_wb(inode), new_wb);
+	cr_assert_eq(wb_stat(old_wb, WB_RECLAIMABLE), 0);
+	cr_assert_eq(wb_stat(old_wb, WB_WRITEBACK), 0);
+	/* the new wb's flusher, woken by the switch, may already move pages from D to W */
+	cr_assert_eq(wb_stat(new_wb, WB_RECLAIMABLE) + wb_stat(new_wb, WB_WRITEBACK),
+		     new_d + new_w + d + w);
+	cr_assert_geq(wb_stat(new_wb, WB_WRITEBACK), new_w + w);
+	cr_assert_eq(file_pages_outside_root_wb(), global);
+	cr_assert_eq(file_pages_charged_to(inode, "A"), a_pages, "charges do not move with the inode");
+	cr_assert_eq(file_pages_charged_to(inode, "B"), b_pages);
+	/* a fresh vote: the new wb's flusher may have run one round since, too short for a slot */
+	cr_assert_eq(inode->i_wb_frn_history, 0, "a switch starts a fresh vote");
+	cr_assert_eq(inode->i_wb_frn_prev, sim_memcg_id("A"));
+	sim_assert_counters("after the switch");
+
+	/* on a list of the new wb (its flusher may have queued it already); b_dirty sorted */
+	bool found = false;
+	unsigned long prev = ~0UL;
+	struct inode *pos;
+	spin_lock(&new_wb->list_lock);
+	list_for_each_entry(pos, &new_wb->b_dirty, i_io_list) {
+		cr_assert(!time_after(pos->dirtied_when, prev), "b_dirty out of order");
+		prev = pos->dirtied_when;
+		found |= pos == inode;
+	}
+	list_for_each_entry(pos, &new_wb->b_io, i_io_list)
+		found |= pos == inode;
+	list_for_each_entry(pos, &new_wb->b_more_io, i_io_list)
+		found |= pos == inode;
+	spin_unlock(&new_wb->list_lock);
+	/* unless the new wb's flusher has already written all of it (pages now under writeback) */
+	cr_assert(found || !(READ_ONCE(inode->i_state) & (I_DIRTY_SYNC | I_DIRTY_DATASYNC | I_DIRTY_PAGES)),
+		  "the dirty inode is on no list of the new wb");
+
+	/* the old wb's throttled bios complete into the new wb's counts */
+	cr_assert_eq(sim_echo("/sys/fs/cgroup/A/io.max", "254:0 wbps=max"), 0);
+	ksys_sync();
+	for (int i = 0; i < 100 && global_node_page_state(NR_WRITEBACK); i++) {
+		sim_assert_counters("draining");
+		host_run_for(100 * MSEC);
+	}
+	sim_assert_counters("after sync");
+	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state(NR_WRITEBACK), 0);
+	cr_assert_geq(sim_cg_value("B", "io.stat", "wbytes") - b_before, 4 * MiB,
+		      "the inode's remaining dirty pages were not written under B");
+	assert_no_warning();
+	iput(inode);
+}
+
+/*
+ * Switches racing dirtying, clearing for IO and writeback completion of the same inode:
+ * B rewrites A's file without pause, background writeback runs all the time, and the inode
+ * is sent back and forth between A's and B's wbs every 5 ms. No count is lost or doubled
+ * at any step, only one switch is ever pending, and everything drains to zero.
+ */
+Test(sim_foreign, switches_racing_dirtying_and_writeback_lose_no_count)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 4 * MiB), (long)(4 * MiB));
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_background_bytes", "1048576"), 0);
+	struct inode *inode = file_inode_get("/mnt/f");
+	int ids[2] = { sim_memcg_id("A"), sim_memcg_id("B") };
+	struct bdi_writeback *last = inode_to_wb(inode);
+	int moves = 0;
+
+	/* pages 0-4 MiB are A's (cached), 4-8 MiB become B's */
+	sim_writer_start("B", "/mnt/f", 64 * 1024, 8 * MiB, 0, 2000);
+	for (int i = 0; i < 2000; i++) {
+		inode_switch_wbs(inode, ids[i % 2]);
+		cr_assert_leq(wb_switches_in_flight(), 1);
+		host_run_for(5 * MSEC);
+		sim_assert_counters("switching");
+		if (inode_to_wb(inode) != last) {
+			last = inode_to_wb(inode);
+			moves++;
+		}
+	}
+	sim_writers_stop();
+	cr_log_info("the inode moved %d times", moves);
+	cr_assert_gt(moves, 1000, "only %d switches happened", moves);
+	cr_assert_gt(global_node_page_state(NR_WRITTEN), 50 * MiB / PAGE_SIZE, "little writeback");
+	ksys_sync();
+	host_run_until_idle();
+	sim_assert_counters("after sync");
+	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state(NR_WRITEBACK), 0);
+	cr_assert_eq(wb_switches_in_flight(), 0);
+	iput(inode);
+	assert_no_warning();
+}
+
+/*
+ * The issue's workload: A writes a 32 MiB file and syncs, the page cache is dropped, then B
+ * rewrites the whole file once a second for 10 s (dd conv=notrunc, then sync). How long
+ * until the inode is B's, and how much of B's writeback was charged to A.
+ */
+struct rewriter {
+	u64 t0;
+	bool done;
+};
+
+static int rewriter_main(void *arg)
+{
+	struct rewriter *r = arg;
+
+	for (int i = 0; i < 10; i++) {
+		host_advance_to(r->t0 + (u64)i * SEC);
+		cr_assert_eq(sim_write_range("B", "/mnt/f", 0, 32 * MiB), (long)(32 * MiB));
+		ksys_sync();
+	}
+	r->done = true;
+	return 0;
+}
+
+/* The wb_attribution row of (ino, cgroup id): bytes written and charged elsewhere. */
+static bool audit_row(unsigned long ino, unsigned int cg_id, u64 *written, u64 *elsewhere)
+{
+	static char buf[32 * 1024];
+	char *line, *save = NULL;
+	struct file *f = filp_open("/sys/kernel/debug/bdi/254:0/wb_attribution", O_RDONLY, 0);
+
+	cr_assert(!IS_ERR(f));
+	ssize_t n = file_read(f, buf, sizeof(buf) - 1);
+	fput(f);
+	cr_assert_gt(n, 0);
+	buf[n] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long i;
+		unsigned int c;
+		unsigned long long w, e;
+
+		if (sscanf(line, "%lu %u %llu %llu", &i, &c, &w, &e) == 4 && i == ino && c == cg_id) {
+			*written = w;
+			*elsewhere = e;
+			return true;
+		}
+	}
+	return false;
+}
+
+static unsigned int cgroup_id_of(const char *cg)
+{
+	struct cgroup *cgrp = cgroup_lookup(cg);
+	unsigned int id = cgrp->id;
+
+	cgroup_put(cgrp);
+	return id;
+}
+
+static void rewrite_workload(bool fast, double *switch_s, u64 *misattributed)
+{
+	static const struct sim_config big = {
+		.mem_mib = 512,
+		.disk_mib = 256,
+		.disk_bps = 100 * MiB,
+		.disk_latency_ns = 50 * NSEC_PER_USEC,
+	};
+	struct rewriter r = { 0 };
+
+	sim_boot(&big);
+	if (fast) {
+		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_foreign_fast_switch", "2"), -EINVAL);
+		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_foreign_fast_switch", "1"), 0);
+	}
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 32 * MiB), (long)(32 * MiB));
+	ksys_sync();
+	drop_pagecache();
+	struct bdi_writeback *a_wb = sim_file_wb("/mnt/f");
+	cr_assert_eq(mem_cgroup_id(wb_memcg(a_wb)), sim_memcg_id("A"));
+
+	cr_assert_eq(sim_echo("/sys/kernel/debug/bdi/254:0/wb_attribution", "on"), -EINVAL);
+	cr_assert_eq(sim_echo("/sys/kernel/debug/bdi/254:0/wb_attribution", "1"), 0);
+	u64 a0 = sim_cg_value("A", "io.stat", "wbytes"), b0 = sim_cg_value("B", "io.stat", "wbytes");
+	r.t0 = host_now_ns();
+	struct task_struct *task = sim_task_start("B", rewriter_main, &r);
+	*switch_s = -1;
+	for (int i = 0; !r.done; i++) {
+		if (*switch_s < 0 && mem_cgroup_id(wb_memcg(sim_file_wb("/mnt/f"))) == sim_memcg_id("B"))
+			*switch_s = (double)(host_now_ns() - r.t0) / SEC;
+		if (i % 10 == 0)
+			sim_assert_counters("rewriting");
+		host_run_for(10 * MSEC);
+	}
+	kthread_join(task);
+	sim_assert_counters("after the rewrites");
+	*misattributed = sim_cg_value("A", "io.stat", "wbytes") - a0;
+	u64 b_bytes = sim_cg_value("B", "io.stat", "wbytes") - b0;
+	cr_log_info("switch after %.2f s; %llu MiB charged to A, %llu MiB to B (Linux 6.1: 2.1 s, 96 MiB)",
+		    *switch_s, *misattributed / MiB, b_bytes / MiB);
+	fprintf(stderr, "foreign rewrite (%s): switch after %.2f s, %llu MiB charged to A "
+		"(Linux 6.1: 2.1 s, 96 MiB)\n", vm_dirty_foreign_fast_switch ? "opt-in" : "Linux mode",
+		*switch_s, *misattributed / MiB);
+	/* the audit tells what io.stat cannot: whose pages A was charged for */
+	struct inode *inode = file_inode_get("/mnt/f");
+	u64 written, elsewhere;
+	cr_assert(audit_row(inode->i_ino, cgroup_id_of("B"), &written, &elsewhere),
+		  "no audit row for B's pages");
+	cr_assert_eq(written, 320 * MiB);
+	cr_assert_eq(elsewhere, *misattributed);
+	cr_assert(!audit_row(inode->i_ino, cgroup_id_of("A"), &written, &elsewhere),
+		  "A's pages were dropped from the cache: none written since");
+	iput(inode);
+	cr_assert(*misattributed + b_bytes >= 320 * MiB && *misattributed + b_bytes <= 330 * MiB,
+		  "B's 10 rewrites are 320 MiB of IO, not %llu MiB", (*misattributed + b_bytes) / MiB);
+	assert_no_warning();
+}
+
+/* The workload in one mode: the switch time and the bytes charged to A within bounds. */
+static void rewrite_within(bool fast, double min_s, double max_s, u64 max_misattributed)
+{
+	double switch_s;
+	u64 misattributed;
+
+	rewrite_workload(fast, &switch_s, &misattributed);
+	cr_assert(switch_s >= min_s && switch_s <= max_s, "switched after %.2f s", switch_s);
+	cr_assert_leq(misattributed, max_misattributed);
+}
+
+Test(sim_foreign, a_group_rewriting_anothers_file_takes_it_over_in_linux_time)
+{
+	rewrite_within(false, 1.0, 3.0, 128 * MiB);
+}
+
+Test(sim_foreign, the_opt_in_mode_takes_it_over_within_a_second)
+{
+	rewrite_within(true, 0, 1.0, 48 * MiB);
+}
+
+/*
+ * The rule Linux keeps and cgwb documents: pages stay charged to whoever brought them into
+ * the cache. B rewriting A's still-cached file writes A's pages, so A wins every vote, the
+ * inode stays A's, and all the IO is charged to A.
+ */
+Test(sim_foreign, rewriting_a_cached_file_does_not_switch)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 8 * MiB), (long)(8 * MiB));
+	ksys_sync();
+	struct bdi_writeback *a_wb = sim_file_wb("/mnt/f");
+	u64 a0 = sim_cg_value("A", "io.stat", "wbytes");
+
+	for (int i = 0; i < 20; i++) {
+		cr_assert_eq(sim_write_range("B", "/mnt/f", 0, 8 * MiB), (long)(8 * MiB));
+		ksys_sync();
+		host_run_for(SEC);
+		cr_assert_eq(sim_file_wb("/mnt/f"), a_wb, "the inode moved after rewrite %d", i);
+	}
+	cr_assert_eq(sim_cg_value("B", "io.stat", "wbytes"), 0);
+	cr_assert_geq(sim_cg_value("A", "io.stat", "wbytes") - a0, 160 * MiB);
+	cr_assert_eq(memcg_pages("B", NR_FILE_PAGES), 0, "B was charged for A's cached pages");
+}
+
+/*
+ * No flip-flop: the owner dirties 2/3 of every round's bytes, another group the rest. Ten
+ * minutes of virtual time of periodic writeback never move the inode.
+ */
+Test(sim_foreign, an_owner_with_two_thirds_of_the_writes_keeps_its_inode)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 2 * MiB), (long)(2 * MiB));
+	cr_assert_eq(sim_write_range("B", "/mnt/f", 2 * MiB, 1 * MiB), (long)MiB);
+	struct bdi_writeback *a_wb = sim_file_wb("/mnt/f");
+	u64 b0 = sim_cg_value("B", "io.stat", "wbytes");
+	/* a writeback round every second or so: hundreds of votes */
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_expire_centisecs", "100"), 0);
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_writeback_centisecs", "100"), 0);
+
+	for (int s = 0; s < 600; s++) {
+		sim_write_range("A", "/mnt/f", 0, 2 * MiB);
+		sim_write_range("B", "/mnt/f", 2 * MiB, 1 * MiB);
+		cr_assert_eq(sim_file_wb("/mnt/f"), a_wb, "the inode moved at t=%d s", s);
+		if (s % 10 == 0)
+			sim_assert_counters("taking turns");
+		host_run_for(SEC);
+	}
+	cr_assert_gt(sim_cg_value("A", "io.stat", "wbytes"), 300 * MiB, "few rounds happened");
+	cr_assert_eq(sim_cg_value("B", "io.stat", "wbytes"), b0, "B was charged for A's inode");
+	assert_no_warning();
+}
+
+static void read_back(const char *path, u64 size)
+{
+	static char buf[64 * 1024];
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	u64 total = 0;
+	ssize_t n;
+
+	cr_assert(!IS_ERR(f));
+	while ((n = file_read(f, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			cr_assert_eq((u8)buf[i], 0x5a, "%s: byte %llu", path, total + (u64)i);
+		total += (u64)n;
+	}
+	fput(f);
+	cr_assert_eq(total, size);
+}
+
+/* rmdir of the group the inode leaves, between the request and the switch. */
+Test(sim_foreign, a_switch_racing_rmdir_of_the_old_group_loses_nothing)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	sim_write_range("A", "/mnt/f", 0, 4 * MiB);
+	sim_write_range("B", "/mnt/f", 4 * MiB, 4 * MiB);
+	cr_assert_eq(mem_cgroup_id(wb_memcg(sim_file_wb("/mnt/f"))), sim_memcg_id("A"));
+	struct inode *inode = file_inode_get("/mnt/f");
+	int b_id = sim_memcg_id("B");
+
+	/* the switch work waits for the rwsem: the group is gone before it runs */
+	down_write(&sim_bdi()->wb_switch_rwsem);
+	inode_switch_wbs(inode, b_id);
+	cr_assert_eq(do_rmdir("/sys/fs/cgroup/A"), 0);
+	host_run_until_idle();
+	cr_assert_eq(wb_switches_in_flight(), 1);
+	up_write(&sim_bdi()->wb_switch_rwsem);
+	/* A's wb also holds /mnt (A's task dirtied the directory): it goes once written */
+	for (int i = 0; i < 600 && (wb_switches_in_flight() || nr_cgwbs() > 1); i++) {
+		sim_assert_counters("after rmdir");
+		host_run_for(100 * MSEC);
+	}
+	cr_assert_eq(mem_cgroup_id(wb_memcg(inode_to_wb(inode))), b_id);
+	cr_assert_eq(nr_cgwbs(), 1, "the dead group's wb was not released");
+	iput(inode);
+	ksys_sync();
+	sim_assert_counters("after sync");
+	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	drop_pagecache();
+	read_back("/mnt/f", 8 * MiB);
+	assert_no_warning();
+}
+
+/* rmdir of the group the inode goes to: it ends with the nearest living ancestor (root). */
+Test(sim_foreign, a_switch_racing_rmdir_of_the_new_group_ends_at_the_ancestor)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("C");
+	sim_write_range("A", "/mnt/f", 0, 4 * MiB);
+	ksys_sync();
+	struct inode *inode = file_inode_get("/mnt/f");
+
+	down_write(&sim_bdi()->wb_switch_rwsem);
+	inode_switch_wbs(inode, sim_memcg_id("C"));
+	cr_assert_eq(do_rmdir("/sys/fs/cgroup/C"), 0);
+	host_run_until_idle(); /* the dead group's cleanup pass finds no inode of its wb */
+	cr_assert_eq(wb_switches_in_flight(), 1, "the switch ran before the group went");
+	up_write(&sim_bdi()->wb_switch_rwsem);
+	for (int i = 0; i < 100 && inode_to_wb(inode) != &sim_bdi()->wb; i++)
+		host_run_for(100 * MSEC);
+	cr_assert_eq(inode_to_wb(inode), &sim_bdi()->wb, "the inode stayed on a dead group's wb");
+	cr_assert_eq(wb_switches_in_flight(), 0);
+	host_run_for(SEC);
+	cr_assert_eq(nr_cgwbs(), 1, "only A's wb should be left");
+	iput(inode);
+	sim_assert_counters("after the switches");
+	assert_no_warning();
+}
+
+/*
+ * Unmount and queued switches: cgroup_writeback_umount() (called by generic_shutdown_super
+ * once SB_ACTIVE is clear) returns only when no switch is queued; an inode of a superblock
+ * that is no longer active is never queued; umount with a switch queued leaves nothing
+ * busy.
+ */
+Test(sim_foreign, umount_waits_for_queued_switches)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	sim_write_range("A", "/mnt/f", 0, 1 * MiB);
+	ksys_sync();
+	struct inode *inode = file_inode_get("/mnt/f");
+	struct super_block *sb = inode->i_sb;
+
+	inode_switch_wbs(inode, sim_memcg_id("B"));
+	cr_assert_eq(wb_switches_in_flight(), 1);
+	cgroup_writeback_umount();
+	cr_assert_eq(wb_switches_in_flight(), 0, "returned with a switch queued");
+	cr_assert_eq(mem_cgroup_id(wb_memcg(inode_to_wb(inode))), sim_memcg_id("B"));
+
+	sb->s_flags &= ~SB_ACTIVE;
+	inode_switch_wbs(inode, sim_memcg_id("A"));
+	cr_assert_eq(wb_switches_in_flight(), 0, "queued a switch on an inactive superblock");
+	cr_assert(!(inode->i_state & I_WB_SWITCH));
+	sb->s_flags |= SB_ACTIVE;
+
+	inode_switch_wbs(inode, sim_memcg_id("A"));
+	iput(inode); /* the queued switch holds its own reference */
+	cr_assert_eq(wb_switches_in_flight(), 1);
+	cr_assert_eq(do_umount("/mnt", 0), 0);
+	cr_assert_eq(wb_switches_in_flight(), 0);
+	cr_assert(!host_log_contains("busy inodes"), "%s", host_log());
+	cr_assert(!host_log_contains("still cached"), "%s", host_log());
+	/* and the file is intact */
+	cr_assert_eq(do_mount("/dev/vda", "/mnt", "ext2", 0, NULL), 0);
+	read_back("/mnt/f", 1 * MiB);
+	assert_no_warning();
+}
+
+static struct memcg_cgwb_frn *frn_of(struct mem_cgroup *memcg, int memcg_id)
+{
+	for (int i = 0; i < MEMCG_CGWB_FRN_CNT; i++)
+		if (memcg->cgwb_frn[i].memcg_id == memcg_id &&
+		    memcg->cgwb_frn[i].bdi_id == sim_bdi()->id)
+			return &memcg->cgwb_frn[i];
+	return NULL;
+}
+
+static struct wb_writeback_work *only_work(struct bdi_writeback *wb)
+{
+	cr_assert(list_is_singular(&wb->work_list), "expected one queued work");
+	return list_first_entry(&wb->work_list, struct wb_writeback_work, list);
+}
+
+/*
+ * A dirties pages of B's inode: A's memcg records B's wb. A throttled task of A flushes it
+ * once (budget 1.25 x B's dirty pages), not twice at a time, and not after 30 s.
+ */
+Test(sim_foreign, a_groups_foreign_records_make_the_owners_wb_write)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	host_run_for(2 * SEC); /* jiffies well past 0 */
+	sim_write_range("A", "/mnt/a", 0, 64 * 1024);
+	sim_write_range("B", "/mnt/b", 0, 4 * MiB);
+	sim_write_range("A", "/mnt/b", 4 * MiB, 2 * MiB);
+	struct mem_cgroup *a = cg_memcg("A");
+	struct bdi_writeback *a_wb = sim_file_wb("/mnt/a"), *b_wb = sim_file_wb("/mnt/b");
+	struct memcg_cgwb_frn *frn = frn_of(a, sim_memcg_id("B"));
+
+	cr_assert_not_null(frn, "A dirtied B's inode and has no record of it");
+	cr_assert_leq(jiffies - frn->at, 10);
+	cr_assert_null(frn_of(cg_memcg("B"), sim_memcg_id("A")), "B has no foreign pages");
+
+	host_run_until_idle();
+	cr_assert(list_empty(&b_wb->work_list));
+	mem_cgroup_flush_foreign(a_wb);
+	struct wb_writeback_work *work = only_work(b_wb);
+	cr_assert_eq(work->reason, WB_REASON_FOREIGN_FLUSH);
+	cr_assert_eq(work->nr_pages, memcg_pages("B", NR_FILE_DIRTY) * 10 / 8);
+	cr_assert_geq(work->nr_pages, 1280, "B's 4 MiB (and metadata) + 25%%");
+	cr_assert_eq(frn->at, 0);
+	cr_assert_eq(frn->done.cnt, 1, "the record's flush is in flight");
+	mem_cgroup_flush_foreign(a_wb);
+	only_work(b_wb); /* not a second one */
+
+	host_run_for(SEC);
+	cr_assert_eq(frn->done.cnt, 0, "the flush completed");
+	cr_assert_gt(sim_cg_value("B", "io.stat", "wbytes"), 0, "B's wb did not write");
+
+	/* seen again, then stale: 30 s later nothing is flushed */
+	host_run_for(2 * SEC);
+	sim_write_range("A", "/mnt/b", 6 * MiB, 64 * 1024);
+	cr_assert_leq(jiffies - frn->at, 10, "the record was not refreshed");
+	host_run_for(31 * SEC);
+	host_run_until_idle();
+	mem_cgroup_flush_foreign(a_wb);
+	cr_assert(list_empty(&b_wb->work_list), "a record older than 30 s was flushed");
+	assert_no_warning();
+}
+
+/*
+ * The same through balance_dirty_pages(): A, throttled while it rewrites B's file, flushes
+ * its record of B's wb (the record is seen being flushed), and B's wb writes the pages.
+ */
+Test(sim_foreign, a_throttled_group_flushes_the_wbs_it_dirtied_for)
+{
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	host_run_for(2 * SEC);
+	sim_write_range("B", "/mnt/b", 0, 64 * 1024);
+	ksys_sync();
+	/* thresholds low enough that A is throttled: freerun ends at 6 MiB */
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_bytes", "8388608"), 0);
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_background_bytes", "4194304"), 0);
+	struct mem_cgroup *a = cg_memcg("A");
+	int b_id = sim_memcg_id("B");
+	bool flushing = false;
+
+	struct sim_writer *w = sim_writer_start("A", "/mnt/b", 64 * 1024, 32 * MiB, 32 * MiB, 2000);
+	for (int i = 0; i < 20000 && !flushing && sim_writer_bytes(w) < 32 * MiB; i++) {
+		struct memcg_cgwb_frn *frn = frn_of(a, b_id);
+
+		flushing = frn && READ_ONCE(frn->done.cnt) > 0;
+		host_run_for(MSEC);
+	}
+	cr_assert(flushing, "no flush of A's record of B's wb while A was throttled");
+	sim_writers_stop();
+	assert_no_warning();
+}
+
+/* Five foreign wbs: four records, the oldest gives way. */
+Test(sim_foreign, a_memcg_keeps_four_foreign_records)
+{
+	static const char *const owners[] = { "B1", "B2", "B3", "B4", "B5" };
+	char path[32];
+
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	host_run_for(2 * SEC);
+	for (int i = 0; i < 5; i++) {
+		sim_mkcg(owners[i]);
+		snprintf(path, sizeof(path), "/mnt/%s", owners[i]);
+		sim_write_range(owners[i], path, 0, 64 * 1024);
+	}
+	for (int i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "/mnt/%s", owners[i]);
+		sim_write_range("A", path, 64 * 1024, 4096);
+		host_run_for(10 * MSEC);
+	}
+	struct mem_cgroup *a = cg_memcg("A");
+	cr_assert_null(frn_of(a, sim_memcg_id("B1")), "the oldest record should have given way");
+	for (int i = 1; i < 5; i++)
+		cr_assert_not_null(frn_of(a, sim_memcg_id(owners[i])), "no record of %s", owners[i]);
+}
