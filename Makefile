@@ -57,7 +57,7 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie -m
 	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -fno-asynchronous-unwind-tables -fno-common \
 	-fno-strict-aliasing -fno-delete-null-pointer-checks \
-	-Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+	-Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Iinclude -DCGWB_KERNEL -MMD -MP
 KERNEL_ASFLAGS := -Iinclude -DCGWB_KERNEL -MMD -MP -g
 KERNEL_LDFLAGS := -nostdlib -n -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld

@@ -11,12 +11,8 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include "internal.h"
 
-extern const struct address_space_operations def_blk_aops;
-ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t pos,
-		       unsigned int flags);
-ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,
-			unsigned int flags);
 
 static struct file_system_type bdev_fs_type = { .name = "bdev" };
 static const struct super_operations bdev_sops = { 0 };
@@ -72,7 +68,7 @@ int bdev_attach_disk(struct gendisk *disk)
 	return 0;
 }
 
-struct inode *bdev_inode(struct block_device *bdev)
+static struct inode *bdev_inode(struct block_device *bdev)
 {
 	return ((struct address_space *)bdev->bd_mapping)->host;
 }

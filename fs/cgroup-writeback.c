@@ -13,8 +13,7 @@
 #include <cgwb/blk-cgroup.h>
 #include <cgwb/writeback.h>
 #include <cgwb/bio.h>
-
-void inode_switch_wbs(struct inode *inode, int new_memcg_id);
+#include "internal.h"
 
 void wbc_attach_and_unlock_inode(struct writeback_control *wbc, struct inode *inode)
 {

@@ -25,9 +25,6 @@ static int next_pid = 1;
 static unsigned int task_count;
 static DECLARE_WAIT_QUEUE_HEAD(task_exit_wq);
 
-void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
-bool arch_stack_corrupted(const struct task_struct *task);
-
 static void enqueue(struct task_struct *t)
 {
 	if (t->on_rq || (t->flags & PF_IDLE))

@@ -15,4 +15,8 @@ void task_exit_hook(struct task_struct *task);
 void sched_init(void);
 __noreturn void cpu_idle_loop(void);
 
+/* kernel/sched.c, called by kernel/arch: the timer tick, and interrupt exit (may switch). */
+void sched_tick(void);
+void preempt_schedule_irq(void);
+
 #endif

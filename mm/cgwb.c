@@ -22,8 +22,6 @@
 #include <cgwb/bug.h>
 #include "internal.h"
 
-bool cleanup_offline_cgwb(struct bdi_writeback *wb);
-
 static DEFINE_SPINLOCK(cgwb_lock);
 static LIST_HEAD(offline_cgwbs);
 static struct workqueue_struct *cgwb_release_wq;

@@ -17,6 +17,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include "internal.h"
 
 int dirty_background_ratio = 10;
 unsigned long dirty_background_bytes;

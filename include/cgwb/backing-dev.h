@@ -185,6 +185,8 @@ struct blkcg *wb_blkcg(const struct bdi_writeback *wb);
 /* Controllers going offline: kill their wbs; the inodes follow the nearest live ancestor. */
 void wb_memcg_offline(struct mem_cgroup *memcg);
 void wb_blkcg_offline(struct blkcg *blkcg);
+/* Queue the switching of killed wbs' remaining inodes (after an offline; when one turns clean). */
+void cgwb_schedule_cleanup(void);
 /* cgwbs that exist now (live and dying), for tests and debug files. */
 unsigned long nr_cgwbs(void);
 void cgwb_init(void);

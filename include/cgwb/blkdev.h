@@ -204,4 +204,7 @@ ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t 
 ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,
 			unsigned int flags);
 
+/* Change the size of the device's buffers: 512 to PAGE_SIZE, a power of two (fs/block_dev.c). */
+int set_blocksize(struct block_device *bdev, unsigned int size);
+
 #endif

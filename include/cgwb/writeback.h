@@ -17,6 +17,7 @@ struct super_block;
 struct bdi_writeback;
 struct backing_dev_info;
 struct address_space;
+struct work_struct;
 
 enum writeback_sync_modes {
 	WB_SYNC_NONE,   /* best effort: skip busy pages and inodes */
@@ -91,6 +92,14 @@ void inode_wait_for_writeback(struct inode *inode);
 /* Called at the first start/last end of writeback of a mapping's pages. */
 void sb_mark_inode_writeback(struct inode *inode);
 void sb_clear_inode_writeback(struct inode *inode);
+/* The flusher of one wb (fs/flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
+void wb_workfn(struct work_struct *work);
+
+/* ---------------------------------------------------------------- inode switching (fs/wb-switch.c) */
+/* Move a dying wb's clean inodes to its nearest live ancestor; true: call again (more left). */
+bool cleanup_offline_cgwb(struct bdi_writeback *wb);
+/* Unmount: wait until no switch is in flight. */
+void cgroup_writeback_umount(void);
 
 /* ---------------------------------------------------------------- wb_domain (4) */
 /*
