@@ -1,5 +1,6 @@
 /*
- * Switching an inode's writeback to another wb (shared/spec/writeback.md 6.6-6.8, 1.6).
+ * Switching an inode's writeback to another wb (Linux's inode_switch_wbs() and
+ * cleanup_offline_cgwb() in fs/fs-writeback.c).
  *
  * Phase 1 marks the inode I_WB_SWITCH, pins it and queues a context; phase 2 (a worker)
  * moves each inode's dirty and writeback page counts from the old wb to the new one, its
@@ -57,7 +58,7 @@ static void inode_io_list_insert_sorted(struct inode *inode, struct bdi_writebac
 	list_add_tail(&inode->i_io_list, &wb->b_dirty);
 }
 
-/* Move one inode's counts, reference and list place (6.6 phase 2 step 3). */
+/* Move one inode's counts, reference and list place (phase 2, per inode). */
 static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_wb,
 				struct bdi_writeback *new_wb)
 {
@@ -262,7 +263,7 @@ static bool isw_collect(struct inode_switch_wbs_context *isw, struct list_head *
 
 /*
  * Move a dying wb's clean (and timestamp-only dirty) inodes to the nearest live ancestor's
- * wb (1.6). Returns true if a batch filled up and another call is needed.
+ * wb (Linux 5.14+). Returns true if a batch filled up and another call is needed.
  */
 bool cleanup_offline_cgwb(struct bdi_writeback *wb)
 {

@@ -544,7 +544,7 @@ int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t
 
 	if (!mapping->host || !bdi_cap_writeback(inode_to_bdi(mapping->host)))
 		return 0;
-	/* the IO goes to the inode's wb (its io cgroup), whoever asks for it (2.9) */
+	/* the IO goes to the inode's wb (its io cgroup), whoever asks for it, as in Linux */
 	wbc_attach_fdatawrite_inode(&wbc, mapping->host);
 	ret = do_writepages(mapping, &wbc);
 	wbc_detach_inode(&wbc);
