@@ -261,7 +261,7 @@ unsigned int find_get_pages_range(struct address_space *mapping, pgoff_t *start,
 
 static int read_page_sync(struct file *file, struct address_space *mapping, struct page *page)
 {
-	int err = mapping->a_ops->read_folio(file, page);
+	int err = mapping->a_ops->readpage(file, page);
 
 	if (err)
 		return err;
@@ -329,7 +329,7 @@ static void do_page_cache_ra(struct file *file, struct address_space *mapping, p
 		mapping->a_ops->readahead(&ractl);
 	} else {
 		for (unsigned int i = 0; i < n; i++)
-			mapping->a_ops->read_folio(file, pages[i]);
+			mapping->a_ops->readpage(file, pages[i]);
 	}
 	for (unsigned int i = 0; i < n; i++)
 		put_page(pages[i]);
