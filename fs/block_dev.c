@@ -76,7 +76,7 @@ static struct inode *bdev_inode(struct block_device *bdev)
 /* Change the size of the device's buffers (a filesystem mounts with its block size). */
 int set_blocksize(struct block_device *bdev, unsigned int size)
 {
-	if (size < 512 || size > PAGE_SIZE || !is_power_of_2(size) ||
+	if (size < SECTOR_SIZE || size > PAGE_SIZE || !is_power_of_2(size) ||
 	    size < bdev_logical_block_size(bdev))
 		return -EINVAL;
 	if (bdev->bd_block_size == size)

@@ -143,7 +143,7 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned
 	struct page *page;
 	struct buffer_head *bh;
 
-	if (WARN_ON_ONCE(size < 512 || size > PAGE_SIZE || !is_power_of_2(size)))
+	if (WARN_ON_ONCE(size < SECTOR_SIZE || size > PAGE_SIZE || !is_power_of_2(size)))
 		return NULL;
 	if (((u64)block + 1) * size > (u64)bdev_nr_sectors(bdev) << SECTOR_SHIFT) {
 		pr_err("%s: block %llu (size %u) is beyond the end of the device\n",

@@ -551,11 +551,6 @@ int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t
 	return ret;
 }
 
-int filemap_fdatawrite(struct address_space *mapping)
-{
-	return filemap_fdatawrite_range(mapping, 0, LLONG_MAX);
-}
-
 int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end)
 {
 	pgoff_t index = (pgoff_t)(start >> PAGE_SHIFT);

@@ -155,7 +155,7 @@ void blk_mq_submit_bio(struct bio *bio);
 
 /*
  * The io controller's hook (cg/blk-throttle.c): returns true if it took the bio to release
- * it later through blk_mq_submit_bio(). The block layer's weak default takes nothing.
+ * it later through blk_mq_submit_bio().
  */
 bool blk_throtl_bio(struct bio *bio);
 
@@ -204,7 +204,7 @@ ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t 
 ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,
 			unsigned int flags);
 
-/* Change the size of the device's buffers: 512 to PAGE_SIZE, a power of two (fs/block_dev.c). */
+/* Change the size of the device's buffers: SECTOR_SIZE to PAGE_SIZE, a power of two. */
 int set_blocksize(struct block_device *bdev, unsigned int size);
 
 #endif

@@ -141,7 +141,6 @@ void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, lo
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
 
 /* ---------------------------------------------------------------- writeback of a mapping */
-int filemap_fdatawrite(struct address_space *mapping);
 int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end);
 int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end);
 int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end);
