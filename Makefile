@@ -5,6 +5,8 @@
 #   make test       host unit/simulation tests, then QEMU system tests
 #   make bench      benchmarks, printed beside reference figures from the same run
 #   make debug      like run, with a gdb stub on :1234, stopped at the first instruction
+#   make lint       declarations checked (fatal), clang-format on changed lines (advisory)
+#   make format     clang-format the lines changed since main (F=files: those whole files)
 #   make clean
 #
 # CROSS=x86_64-elf- uses a cross toolchain for the kernel; host tests always use the host gcc.
@@ -143,10 +145,22 @@ test-system: all
 bench: all
 	$(Q)scripts/bench/run
 
+# Lines changed since LINT_BASE only: the tree predates .clang-format (see scripts/lint).
+LINT_BASE ?= main
+lint:
+	$(Q)scripts/lint $(LINT_BASE)
+
+format:
+ifneq ($(F),)
+	$(Q)clang-format -i $(F)
+else
+	$(Q)git clang-format --extensions c,h $(LINT_BASE)
+endif
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all kernel iso deps run debug disk clean test test-system bench
+.PHONY: all kernel iso deps run debug disk clean test test-system bench lint format
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)
