@@ -154,7 +154,7 @@ format:
 ifneq ($(F),)
 	$(Q)clang-format -i $(F)
 else
-	$(Q)git clang-format --extensions c,h $(LINT_BASE)
+	$(Q)git clang-format --extensions c,h $$(git merge-base $(LINT_BASE) HEAD)
 endif
 
 clean:

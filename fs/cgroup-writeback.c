@@ -1,6 +1,5 @@
 /*
- * The writeback_control's cgroup side (Linux's wbc_attach_and_unlock_inode(), wbc_init_bio(),
- * wbc_account_cgroup_owner() and wbc_detach_inode() in fs/fs-writeback.c).
+ * The writeback_control's cgroup side (shared/spec/writeback.md 1.8, 6.1, 6.3, 7).
  *
  * For an inode with cgroup writeback (its bdi does writeback and its filesystem set
  * SB_I_CGROUPWB), each writeback round runs with wbc->wb = the inode's wb: the bios it
@@ -14,7 +13,6 @@
 #include <cgwb/blk-cgroup.h>
 #include <cgwb/writeback.h>
 #include <cgwb/bio.h>
-#include "internal.h"
 
 void wbc_attach_and_unlock_inode(struct writeback_control *wbc, struct inode *inode)
 {
@@ -53,7 +51,7 @@ void wbc_detach_inode(struct writeback_control *wbc)
 {
 	if (!wbc->wb)
 		return;
-	/* the round's owner vote is decided here once foreign detection exists (as Linux does) */
+	/* the round's owner vote is decided here once foreign detection exists (6.4) */
 	wb_put(wbc->wb);
 	wbc->wb = NULL;
 }

@@ -1,4 +1,4 @@
-/* Shared inside fs/: writeback work items, wb list helpers, inode switching, block device aops. */
+/* Shared inside fs/: writeback work items, wb list helpers, the block device aops. */
 #ifndef CGWB_FS_INTERNAL_H
 #define CGWB_FS_INTERNAL_H
 
@@ -53,9 +53,6 @@ void inode_sync_complete_locked(struct inode *inode);
 void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work);
 void wb_wait_for_completion(struct wb_completion *done);
 long wb_split_bdi_pages(struct bdi_writeback *wb, long nr_pages);
-
-/* wb-switch.c: move the inode to the wb of memcg new_memcg_id (a foreign owner won). */
-void inode_switch_wbs(struct inode *inode, int new_memcg_id);
 
 /* buffer.c: the page cache of a block device (its inode in the bdev filesystem) */
 extern const struct address_space_operations def_blk_aops;

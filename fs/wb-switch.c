@@ -1,6 +1,5 @@
 /*
- * Switching an inode's writeback to another wb (Linux's inode_switch_wbs() and
- * cleanup_offline_cgwb() in fs/fs-writeback.c).
+ * Switching an inode's writeback to another wb (shared/spec/writeback.md 6.6-6.8, 1.6).
  *
  * Phase 1 marks the inode I_WB_SWITCH, pins it and queues a context; phase 2 (a worker)
  * moves each inode's dirty and writeback page counts from the old wb to the new one, its
@@ -39,7 +38,7 @@ struct inode_switch_wbs_context {
 static int isw_nr_in_flight;
 static DECLARE_WAIT_QUEUE_HEAD(isw_wait);
 
-static int wb_switches_in_flight(void)
+int wb_switches_in_flight(void)
 {
 	return READ_ONCE(isw_nr_in_flight);
 }
@@ -156,7 +155,7 @@ static void inode_switch_wbs_work_fn(struct work_struct *work)
 }
 
 /*
- * Mark the inode as switching and pin it (phase 1 step 4). False if it cannot switch:
+ * Mark the inode as switching and pin it (phase 1). False if it cannot switch:
  * being freed, already switching, already on new_wb, or its filesystem going away.
  */
 static bool inode_prepare_wbs_switch(struct inode *inode, struct bdi_writeback *new_wb)

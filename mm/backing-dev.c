@@ -1,6 +1,6 @@
 /*
  * Backing devices and writeback contexts: creation, registration, the flusher workqueue,
- * counters, wakeups and the inode <-> wb association (Linux's mm/backing-dev.c).
+ * counters, wakeups and the inode <-> wb association.
  */
 #include <cgwb/backing-dev.h>
 #include <cgwb/fs.h>

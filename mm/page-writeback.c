@@ -1,10 +1,9 @@
 /*
  * Dirty pages: their accounting at each state transition, the dirty limits, the write
- * bandwidth estimate, the generic writepages walk, and dirty throttling, as Linux's
- * mm/page-writeback.c (see docs/writeback.md).
+ * bandwidth estimate, the generic writepages walk, and dirty throttling
+ * (shared/spec/writeback.md 3, 4, 5).
  *
- * Throttling here is the global domain's control law (Linux's domain_dirty_limits() and the
- * cubic of wb_position_ratio(), pos_ratio_polynom()): writers run free
+ * Throttling here is the global domain's control law (4.3, 5.2, 5.3.1): writers run free
  * below the freerun ceiling, are paused in proportion to a cubic position ratio between it
  * and the limit, and stop at the limit. The per-wb shares (fprop), the wb control line,
  * the dirty ratelimit estimator and the memcg domain belong to the wb_domain work and slot
@@ -35,7 +34,7 @@ unsigned long ratelimit_pages = 32;
 #define DIRTY_POLL_THRESH (128 >> (PAGE_SHIFT - 10))
 #define RATELIMIT_CALC_SHIFT 10
 
-/* One domain's view during one throttling decision (Linux's struct dirty_throttle_control). */
+/* One domain's view during one throttling decision (5.1). */
 struct dirty_throttle_control {
 	struct bdi_writeback *wb;
 	unsigned long avail;      /* dirtyable memory */
@@ -46,7 +45,7 @@ struct dirty_throttle_control {
 	unsigned long pos_ratio;
 };
 
-/* ---------------------------------------------------------------- limits */
+/* ---------------------------------------------------------------- limits (4.2, 4.3) */
 
 unsigned long global_dirtyable_memory(void)
 {
@@ -110,7 +109,7 @@ static unsigned long dirty_poll_interval(unsigned long dirty, unsigned long thre
 
 /*
  * Background writeback goes on while the domain's dirty pages exceed its background level,
- * or the wb's own dirty pages exceed its share of it.
+ * or the wb's own dirty pages exceed its share of it (2.12).
  */
 bool wb_over_bg_thresh(struct bdi_writeback *wb)
 {
@@ -127,7 +126,7 @@ bool wb_over_bg_thresh(struct bdi_writeback *wb)
 	       wb_calc_thresh(wb, gdtc.bg_thresh, gdtc.dirty);
 }
 
-/* ---------------------------------------------------------------- bandwidth */
+/* ---------------------------------------------------------------- bandwidth (3.2) */
 
 static void wb_update_write_bandwidth(struct bdi_writeback *wb, unsigned long elapsed,
 				      unsigned long written)
@@ -219,7 +218,7 @@ void __wb_writeout_add(struct bdi_writeback *wb, long n)
 	wb_domain_writeout_add(&global_wb_domain, &wb->completions, wb->bdi->max_prop_frac, n);
 }
 
-/* ---------------------------------------------------------------- page state */
+/* ---------------------------------------------------------------- page state (3.1) */
 
 static bool mapping_can_writeback(struct address_space *mapping)
 {
@@ -537,9 +536,9 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 	return ret;
 }
 
-/* ---------------------------------------------------------------- throttling */
+/* ---------------------------------------------------------------- throttling (5) */
 
-/* f(dirty) = 1 + ((setpoint - dirty) / (limit - setpoint))^3 in 1/1024 units, in [0, 2]. */
+/* f(dirty) = 1 + ((setpoint - dirty) / (limit - setpoint))^3 in 1/1024 units, in [0, 2] (5.3.1). */
 static long pos_ratio_polynom(unsigned long setpoint, unsigned long dirty, unsigned long limit)
 {
 	/* a multiplication, not <<: the difference may be negative */
@@ -560,8 +559,8 @@ static void wb_start_background_writeback(struct bdi_writeback *wb)
 }
 
 /*
- * Sleep the current task in proportion to how far dirty memory is above the freerun ceiling (of the
- * global domain only, for now): one pause per call, or repeated pauses at the limit.
+ * Sleep the current task in proportion to how far dirty memory is above the freerun
+ * ceiling (5.4 for the global domain): one pause per call, or repeated pauses at the limit.
  */
 static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_dirtied)
 {

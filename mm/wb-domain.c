@@ -1,7 +1,6 @@
 /*
- * wb_domains (Linux's struct wb_domain, wb_domain_writeout_add(), __wb_calc_thresh()): writeback
- * completions counted per wb in flexible proportions with a 3 s half-life, and a wb's share of a
- * domain threshold.
+ * wb_domains (shared/spec/writeback.md 4.1, 4.6, 4.7): writeback completions counted per
+ * wb in flexible proportions with a 3 s half-life, and a wb's share of a domain threshold.
  */
 #include <cgwb/writeback.h>
 #include <cgwb/backing-dev.h>
@@ -68,7 +67,7 @@ void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl, unsig
 }
 
 /*
- * wb's part of a domain threshold: its share of recent completions, plus its bdi's
+ * wb's part of a domain threshold (4.7): its share of recent completions, plus its bdi's
  * min_ratio, scaled by its bandwidth share among the bdi's wbs; at least an eighth of the
  * room left (so an idle wb is not blocked on its first writes), at most its max_ratio.
  */

@@ -1,5 +1,5 @@
 /*
- * Backing devices and writeback contexts (Linux 4.2+ model: include/linux/backing-dev-defs.h).
+ * Backing devices and writeback contexts (Linux 4.2+ model).
  *
  * A backing_dev_info (bdi) per disk holds device-wide configuration and the set of its
  * writeback contexts; a bdi_writeback (wb) holds everything "per writeback stream": the dirty
@@ -68,9 +68,9 @@ struct bdi_writeback {
 	unsigned long written_stamp;
 	unsigned long write_bandwidth;    /* pages/s */
 	unsigned long avg_write_bandwidth;
-	unsigned long dirty_ratelimit;    /* base per-task throttle rate */
-	unsigned long balanced_dirty_ratelimit;
-	int dirty_exceeded;
+	unsigned long dirty_ratelimit;    /* per-task dirty rate at the setpoint, pages/s */
+	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
+	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
 
 	spinlock_t work_lock;             /* work_list and the arming of dwork */
 	struct list_head work_list;

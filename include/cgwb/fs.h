@@ -216,7 +216,7 @@ struct inode {
 	struct bdi_writeback *i_wb;       /* the wb that writes this inode back (NULL until dirtied) */
 	unsigned long dirtied_when;       /* jiffies of the first dirtying */
 	unsigned long dirtied_time_when;
-	int i_wb_frn_winner;              /* foreign-owner detection history (wbc_detach_inode()) */
+	int i_wb_frn_winner;              /* foreign-owner detection history (6.3-6.4) */
 	u16 i_wb_frn_avg_time;
 	u16 i_wb_frn_history;
 };

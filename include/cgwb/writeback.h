@@ -1,5 +1,5 @@
 /*
- * Writeback control: how much to write and how (Linux's include/linux/writeback.h), the
+ * Writeback control: how much to write and how (shared/spec/writeback.md 2, 6.1, 7), the
  * flusher's entry points, and the dirty-memory sysctls.
  */
 #ifndef CGWB_WRITEBACK_H
@@ -17,7 +17,6 @@ struct super_block;
 struct bdi_writeback;
 struct backing_dev_info;
 struct address_space;
-struct work_struct;
 
 enum writeback_sync_modes {
 	WB_SYNC_NONE,   /* best effort: skip busy pages and inodes */
@@ -89,19 +88,24 @@ int sync_inode_metadata(struct inode *inode, int wait);
 void inode_io_list_del(struct inode *inode);
 /* Wait until no flusher is writing the inode (I_SYNC clear). */
 void inode_wait_for_writeback(struct inode *inode);
+/* The flusher of one wb (fs/flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
+struct work_struct;
+void wb_workfn(struct work_struct *work);
+
+/* Inode wb switching (fs/wb-switch.c). Ask for inode's writeback to move to the wb of memcg
+ * new_memcg_id (may run in atomic context). */
+void inode_switch_wbs(struct inode *inode, int new_memcg_id);
+/* Switch contexts queued and not yet done. */
+int wb_switches_in_flight(void);
+/* Move a dying wb's clean inodes to its nearest live ancestor; true: call again (more left). */
+bool cleanup_offline_cgwb(struct bdi_writeback *wb);
+/* A superblock stopped being active: wait until no queued switch can touch it. */
+void cgroup_writeback_umount(void);
 /* Called at the first start/last end of writeback of a mapping's pages. */
 void sb_mark_inode_writeback(struct inode *inode);
 void sb_clear_inode_writeback(struct inode *inode);
-/* The flusher of one wb (fs/flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
-void wb_workfn(struct work_struct *work);
 
-/* ---------------------------------------------------------------- inode switching (fs/wb-switch.c) */
-/* Move a dying wb's clean inodes to its nearest live ancestor; true: call again (more left). */
-bool cleanup_offline_cgwb(struct bdi_writeback *wb);
-/* Unmount: wait until no switch is in flight. */
-void cgroup_writeback_umount(void);
-
-/* ---------------------------------------------------------------- wb_domain */
+/* ---------------------------------------------------------------- wb_domain (4) */
 /*
  * A group of wbs measured against each other for dirty limits: the global domain holds
  * every wb; each memory cgroup's domain holds that memcg's wbs. A wb's share of a domain's
@@ -112,7 +116,7 @@ struct wb_domain {
 	struct fprop_global completions;
 	struct timer_list period_timer;   /* ages the completions every 3 s while active */
 	unsigned long period_time;        /* when the current period ends; 0: timer idle */
-	unsigned long dirty_limit;        /* smoothed hard limit (Linux's update_dirty_limit()) */
+	unsigned long dirty_limit;        /* smoothed hard limit (4.5) */
 	unsigned long dirty_limit_tstamp;
 };
 
@@ -122,8 +126,7 @@ void wb_domain_exit(struct wb_domain *dom);
 /* Count n completions of wb in dom (pl: wb's local counter there). */
 void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl, unsigned long max_prop_frac,
 			    long n);
-/* wb's share of a threshold of the global domain, given the domain's dirty count
- * (Linux's wb_calc_thresh(), __wb_calc_thresh()). */
+/* wb's share of a threshold of the global domain, given the domain's dirty count (4.7). */
 unsigned long wb_calc_thresh(struct bdi_writeback *wb, unsigned long thresh, unsigned long dirty);
 
 /* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
@@ -135,19 +138,18 @@ extern unsigned int dirty_writeback_interval; /* centiseconds, default 500 */
 extern unsigned int dirty_expire_interval;    /* centiseconds, default 3000 */
 extern unsigned int dirtytime_expire_interval; /* seconds, default 43200 */
 
-/* Pages that could become dirty (free + file cache), the base of the ratio limits. */
+/* Pages that could become dirty (free + file cache), the base of the ratio limits (4.2). */
 unsigned long global_dirtyable_memory(void);
-/* Global background and hard thresholds in pages (Linux's domain_dirty_limits()). */
+/* Global background and hard thresholds in pages (4.3). */
 void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
-/* Should background writeback of wb continue? */
+/* Should background writeback of wb continue (2.12)? */
 bool wb_over_bg_thresh(struct bdi_writeback *wb);
-/* Refresh wb's write bandwidth estimate if BANDWIDTH_INTERVAL has passed. */
+/* Refresh wb's write bandwidth estimate if BANDWIDTH_INTERVAL has passed (3.2). */
 void wb_update_bandwidth(struct bdi_writeback *wb);
 /* Reset the bandwidth checkpoints of a wb that was idle, before it starts writing again. */
 void wb_bandwidth_estimate_start(struct bdi_writeback *wb);
 
-/* Pages written back per task pause before balance_dirty_pages is consulted
- * (Linux's balance_dirty_pages_ratelimited()). */
+/* Pages written back per task pause before balance_dirty_pages is consulted (5.6). */
 extern unsigned long ratelimit_pages;
 void writeback_set_ratelimit(void);
 void page_writeback_init(void);
