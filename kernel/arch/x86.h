@@ -58,6 +58,23 @@ struct pt_regs {
 	u64 rip, cs, rflags, rsp, ss;
 };
 
+/* clock.c: the wall-clock time at boot, from the RTC (rtc.c) */
+void rtc_set_boot_epoch(u64 seconds);
+
+/* Called from assembly: kmain by boot/entry.S, do_interrupt by isr.S (idt.c). */
+void kmain(u32 magic, u32 info);
+void do_interrupt(struct pt_regs *regs);
+
+/* Tasks: switch.S saves callee-saved registers on prev's stack and resumes next's;
+ * a new task's first switch returns into ret_from_kthread. task.c checks the stack canary. */
+struct task_struct;
+void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
+void ret_from_kthread(void);
+bool arch_stack_corrupted(const struct task_struct *task);
+
+/* idt.c: install the handler of an IDT vector (32..254); -EBUSY if it has one. */
+int register_vector(unsigned int vector, void (*handler)(void *data), void *data);
+
 /* kernel/arch */
 void gdt_init(void);
 void idt_init(void);
@@ -77,24 +94,8 @@ void timer_tick_init(void);
 void dump_regs_and_backtrace(const struct pt_regs *regs);
 void show_backtrace(u64 rbp);
 
-/* clock.c: the wall-clock time at boot, from the RTC (rtc.c) */
-void rtc_set_boot_epoch(u64 seconds);
-
-/* Called from assembly: boot/entry.S (kernel/main.c) and isr.S (idt.c). */
-void kmain(u32 magic, u32 info);
-void do_interrupt(struct pt_regs *regs);
-
-/* Tasks: switch.S saves callee-saved registers on prev's stack and resumes next's;
- * a new task's first switch returns into ret_from_kthread. task.c checks the stack canary. */
-struct task_struct;
-void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
-void ret_from_kthread(void);
-bool arch_stack_corrupted(const struct task_struct *task);
-
 /* Interrupt lines: ISA IRQ numbers are translated through the ACPI overrides. */
 typedef void (*irq_handler_t)(void *data);
-/* Install the handler of an IDT vector (32..254); -EBUSY if it has one (idt.c). */
-int register_vector(unsigned int vector, irq_handler_t handler, void *data);
 int request_isa_irq(unsigned int isa_irq, irq_handler_t handler, void *data);
 int request_gsi(unsigned int gsi, bool level_low, irq_handler_t handler, void *data);
 /* Allocate a vector for MSI/MSI-X; returns it (>= 48) or -ENOSPC. */
