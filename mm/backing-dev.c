@@ -120,6 +120,16 @@ void for_each_bdi(void (*fn)(struct backing_dev_info *, void *), void *arg)
 		fn(bdi, arg);
 }
 
+struct backing_dev_info *bdi_get_by_id(u64 id)
+{
+	struct backing_dev_info *bdi;
+
+	list_for_each_entry(bdi, &bdi_list, bdi_list)
+		if (bdi->id == id)
+			return bdi;
+	return NULL;
+}
+
 bool bdi_has_dirty_io(struct backing_dev_info *bdi)
 {
 	return READ_ONCE(bdi->tot_write_bandwidth) != 0;

@@ -116,6 +116,7 @@ int bdi_register(struct backing_dev_info *bdi, const char *fmt, ...) __printf(2,
 void bdi_unregister(struct backing_dev_info *bdi);
 void bdi_put(struct backing_dev_info *bdi);
 void for_each_bdi(void (*fn)(struct backing_dev_info *, void *), void *arg);
+struct backing_dev_info *bdi_get_by_id(u64 id);
 void backing_dev_init(void);
 
 static inline bool bdi_cap_writeback(const struct backing_dev_info *bdi)
