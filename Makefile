@@ -5,6 +5,8 @@
 #   make test       host unit/simulation tests, then QEMU system tests
 #   make bench      benchmarks, printed beside reference figures from the same run
 #   make debug      like run, with a gdb stub on :1234, stopped at the first instruction
+#   make lint       declarations checked (fatal), clang-format on changed lines (advisory)
+#   make format     clang-format the lines changed since main (F=files: those whole files)
 #   make clean
 #
 # CROSS=x86_64-elf- uses a cross toolchain for the kernel; host tests always use the host gcc.
@@ -47,7 +49,7 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie -m
 	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -fno-asynchronous-unwind-tables -fno-common \
 	-fno-strict-aliasing -fno-delete-null-pointer-checks \
-	-Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+	-Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Iinclude -DCGWB_KERNEL -MMD -MP
 KERNEL_ASFLAGS := -Iinclude -DCGWB_KERNEL -MMD -MP -g
 KERNEL_LDFLAGS := -nostdlib -n -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
@@ -133,10 +135,22 @@ test-system: all
 bench: all
 	$(Q)scripts/bench/run
 
+# Lines changed since LINT_BASE only: the tree predates .clang-format (see scripts/lint).
+LINT_BASE ?= main
+lint:
+	$(Q)scripts/lint $(LINT_BASE)
+
+format:
+ifneq ($(F),)
+	$(Q)clang-format -i $(F)
+else
+	$(Q)git clang-format --extensions c,h $$(git merge-base $(LINT_BASE) HEAD)
+endif
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all kernel iso deps run debug disk clean test test-system bench
+.PHONY: all kernel iso deps run debug disk clean test test-system bench lint format
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)

@@ -11,12 +11,8 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include "internal.h"
 
-extern const struct address_space_operations def_blk_aops;
-ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t pos,
-		       unsigned int flags);
-ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,
-			unsigned int flags);
 
 static struct file_system_type bdev_fs_type = { .name = "bdev" };
 static const struct super_operations bdev_sops = { 0 };
@@ -72,7 +68,7 @@ int bdev_attach_disk(struct gendisk *disk)
 	return 0;
 }
 
-struct inode *bdev_inode(struct block_device *bdev)
+static struct inode *bdev_inode(struct block_device *bdev)
 {
 	return ((struct address_space *)bdev->bd_mapping)->host;
 }
@@ -80,7 +76,7 @@ struct inode *bdev_inode(struct block_device *bdev)
 /* Change the size of the device's buffers (a filesystem mounts with its block size). */
 int set_blocksize(struct block_device *bdev, unsigned int size)
 {
-	if (size < 512 || size > PAGE_SIZE || !is_power_of_2(size) ||
+	if (size < SECTOR_SIZE || size > PAGE_SIZE || !is_power_of_2(size) ||
 	    size < bdev_logical_block_size(bdev))
 		return -EINVAL;
 	if (bdev->bd_block_size == size)

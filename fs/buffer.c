@@ -138,7 +138,7 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned
 	struct page *page;
 	struct buffer_head *bh;
 
-	if (WARN_ON_ONCE(size < 512 || size > PAGE_SIZE || !is_power_of_2(size)))
+	if (WARN_ON_ONCE(size < SECTOR_SIZE || size > PAGE_SIZE || !is_power_of_2(size)))
 		return NULL;
 	if (((u64)block + 1) * size > (u64)bdev_nr_sectors(bdev) << SECTOR_SHIFT) {
 		pr_err("%s: block %llu (size %u) is beyond the end of the device\n",
@@ -381,7 +381,7 @@ static void end_page_read(struct bio *bio)
 	bio_put(bio);
 }
 
-static int blkdev_read_folio(struct file *file, struct page *page)
+static int blkdev_readpage(struct file *file, struct page *page)
 {
 	struct block_device *bdev = page->mapping->host->i_bdev;
 	struct buffer_head *head, *bh;
@@ -502,7 +502,7 @@ static int blkdev_write_end(struct file *file, struct address_space *mapping, lo
 	return (int)copied;
 }
 
-static void blkdev_invalidate_folio(struct page *page, size_t offset, size_t length)
+static void blkdev_invalidatepage(struct page *page, size_t offset, size_t length)
 {
 	struct buffer_head *head = page_buffers(page), *bh = head;
 	size_t start = 0;
@@ -522,19 +522,19 @@ static void blkdev_invalidate_folio(struct page *page, size_t offset, size_t len
 		try_to_free_buffers(page);
 }
 
-static bool blkdev_release_folio(struct page *page, gfp_t gfp)
+static bool blkdev_releasepage(struct page *page, gfp_t gfp)
 {
 	(void)gfp;
 	return try_to_free_buffers(page);
 }
 
 const struct address_space_operations def_blk_aops = {
-	.read_folio = blkdev_read_folio,
+	.readpage = blkdev_readpage,
 	.writepage = blkdev_writepage,
 	.write_begin = blkdev_write_begin,
 	.write_end = blkdev_write_end,
-	.invalidate_folio = blkdev_invalidate_folio,
-	.release_folio = blkdev_release_folio,
+	.invalidatepage = blkdev_invalidatepage,
+	.releasepage = blkdev_releasepage,
 };
 
 int sync_blockdev(struct block_device *bdev)

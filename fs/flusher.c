@@ -1,5 +1,5 @@
 /*
- * The flusher (shared/spec/writeback.md 2.4-2.7, 2.10, 2.11): per-wb work items and the
+ * The flusher (the wb_workfn() half of Linux's fs/fs-writeback.c): per-wb work items and the
  * delayed work that runs them, periodic (kupdate) and background writeback, and the
  * bdi- and superblock-wide requests (sync, vmscan) split over a device's wbs.
  */
@@ -97,7 +97,7 @@ static struct wb_writeback_work *get_next_work_item(struct bdi_writeback *wb)
 }
 
 /*
- * How much of an inode to write before moving to the next (2.7): everything for integrity
+ * How much of an inode to write before moving to the next: everything for integrity
  * writeback; otherwise about half a second of the device's bandwidth, in whole 4 MiB
  * units, at least 4 MiB.
  */
@@ -115,7 +115,7 @@ static long writeback_chunk_size(struct bdi_writeback *wb, struct wb_writeback_w
 }
 
 /*
- * Write the inodes of sb at the tail of b_io (2.7). Returns pages written plus one for each
+ * Write the inodes of sb at the tail of b_io. Returns pages written plus one for each
  * inode that became clean. list_lock held on entry and return.
  */
 static long writeback_sb_inodes(struct super_block *sb, struct bdi_writeback *wb,
@@ -201,7 +201,7 @@ static long writeback_sb_inodes(struct super_block *sb, struct bdi_writeback *wb
 	return total_wrote;
 }
 
-/* All superblocks at the tail of b_io, one after the other (2.6 step 5). */
+/* All superblocks at the tail of b_io, one after the other. */
 static long __writeback_inodes_wb(struct bdi_writeback *wb, struct wb_writeback_work *work,
 				  unsigned long dirtied_before)
 {
@@ -229,7 +229,7 @@ static long __writeback_inodes_wb(struct bdi_writeback *wb, struct wb_writeback_
 	return wrote;
 }
 
-/* One work item (2.6): returns the pages written. */
+/* One work item: returns the pages written. */
 static long wb_writeback(struct bdi_writeback *wb, struct wb_writeback_work *work)
 {
 	long nr_pages = work->nr_pages;
@@ -304,7 +304,7 @@ static long wb_check_start_all(struct bdi_writeback *wb)
 	return nr_pages;
 }
 
-/* Periodic writeback of expired inodes (2.5 step 4). */
+/* Periodic writeback of expired inodes (kupdate). */
 static long wb_check_old_data_flush(struct bdi_writeback *wb)
 {
 	unsigned long expired;
@@ -358,7 +358,7 @@ static long wb_do_writeback(struct bdi_writeback *wb)
 	return wrote;
 }
 
-/* The per-wb flusher work (2.5). */
+/* The per-wb flusher work. */
 void wb_workfn(struct work_struct *work)
 {
 	struct bdi_writeback *wb = container_of(to_delayed_work(work), struct bdi_writeback, dwork);
@@ -374,7 +374,7 @@ void wb_workfn(struct work_struct *work)
 }
 
 /*
- * A bdi-wide page budget split by a wb's share of the device's write bandwidth (2.11):
+ * A bdi-wide page budget split by a wb's share of the device's write bandwidth:
  * erring towards writing more.
  */
 long wb_split_bdi_pages(struct bdi_writeback *wb, long nr_pages)
@@ -387,7 +387,7 @@ long wb_split_bdi_pages(struct bdi_writeback *wb, long nr_pages)
 	return (long)DIV_ROUND_UP((u64)nr_pages * this_bw, tot_bw);
 }
 
-/* Ask one wb to write everything (2.10): at most one such request pending. */
+/* Ask one wb to write everything: at most one such request pending. */
 static void wb_start_writeback(struct bdi_writeback *wb, enum wb_reason reason)
 {
 	if (!wb_has_dirty_io(wb))
@@ -419,7 +419,7 @@ void wakeup_flusher_threads(enum wb_reason reason)
 
 /*
  * Queue a copy of base to every wb of the bdi with dirty IO (for integrity work, also with
- * dirty-time inodes), with the budget split by bandwidth (2.11).
+ * dirty-time inodes), with the budget split by bandwidth.
  */
 static void bdi_split_work_to_wbs(struct backing_dev_info *bdi, struct wb_writeback_work *base,
 				  bool skip_if_busy)
@@ -507,7 +507,7 @@ static void wait_sb_inodes(struct super_block *sb)
 	mutex_unlock(&sb->s_sync_lock);
 }
 
-/* Integrity writeback of every dirty inode of sb, waited for (2.9, sync(2)'s core). */
+/* Integrity writeback of every dirty inode of sb, waited for (sync(2)'s core). */
 void sync_inodes_sb(struct super_block *sb)
 {
 	struct backing_dev_info *bdi = sb->s_bdi;
@@ -525,7 +525,7 @@ void sync_inodes_sb(struct super_block *sb)
 
 	if (!bdi || !bdi_cap_writeback(bdi))
 		return;
-	/* no inode may change wb while this runs (6.6) */
+	/* no inode may change wb while this runs (see inode_switch_wbs()) */
 	down_write(&bdi->wb_switch_rwsem);
 	bdi_split_work_to_wbs(bdi, &work, false);
 	wb_wait_for_completion(&done);

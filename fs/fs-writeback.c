@@ -1,5 +1,5 @@
 /*
- * Dirty inodes and their wb lists (shared/spec/writeback.md 2.1-2.3, 2.8, 2.9): marking an
+ * Dirty inodes and their wb lists (the list half of Linux's fs/fs-writeback.c): marking an
  * inode dirty, keeping b_dirty ordered by dirtied_when, selecting inodes for a flusher pass,
  * putting them back afterwards, and writing one inode. The flusher loop that drives this
  * is fs/flusher.c.
@@ -87,7 +87,7 @@ struct bdi_writeback *inode_to_wb_and_lock_list(struct inode *inode)
 	}
 }
 
-/* Same with i_lock held on entry and on return (1.7's dance). */
+/* Same with i_lock held on entry and on return (drop i_lock, lock the list, recheck i_wb). */
 static struct bdi_writeback *locked_inode_to_wb_and_lock_list(struct inode *inode)
 {
 	for (;;) {
@@ -118,7 +118,7 @@ void inode_io_list_del(struct inode *inode)
 
 /*
  * Put an inode back on b_dirty for a later pass, keeping b_dirty sorted newest-first: if it
- * is older than the newest inode there, it is refreshed to now (2.8).
+ * is older than the newest inode there, it is refreshed to now.
  */
 void redirty_tail_locked(struct inode *inode, struct bdi_writeback *wb)
 {
@@ -220,7 +220,7 @@ static int move_expired_inodes(struct list_head *delaying_queue, struct list_hea
 }
 
 /*
- * Fill b_io for a pass (2.3): b_more_io first (they keep their order), then b_dirty inodes
+ * Fill b_io for a pass: b_more_io first (they keep their order), then b_dirty inodes
  * old enough, then b_dirty_time inodes whose timestamps expired. list_lock held.
  */
 void queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work,
@@ -246,7 +246,7 @@ static int write_inode(struct inode *inode, struct writeback_control *wbc)
 }
 
 /*
- * Write an inode's dirty pages and, if needed, the inode itself (2.8). The caller holds
+ * Write an inode's dirty pages and, if needed, the inode itself. The caller holds
  * I_SYNC. Only WB_SYNC_ALL waits for the data IO to finish.
  */
 int __writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
@@ -289,7 +289,7 @@ int __writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 }
 
 /*
- * Put an inode back after a flusher wrote it (2.8). list_lock and i_lock held.
+ * Put an inode back after a flusher wrote it. list_lock and i_lock held.
  */
 void requeue_inode(struct inode *inode, struct bdi_writeback *wb, struct writeback_control *wbc,
 		   unsigned long dirtied_before)
@@ -326,7 +326,7 @@ void requeue_inode(struct inode *inode, struct bdi_writeback *wb, struct writeba
 
 /*
  * Write one inode outside the flusher (eviction, write_inode_now, fsync of metadata) and
- * put it on the list its new state calls for (2.9).
+ * put it on the list its new state calls for.
  */
 int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 {
@@ -394,7 +394,7 @@ int sync_inode_metadata(struct inode *inode, int wait)
 }
 
 /*
- * Mark an inode dirty (2.2). flags: I_DIRTY_SYNC / I_DIRTY_DATASYNC (metadata),
+ * Mark an inode dirty. flags: I_DIRTY_SYNC / I_DIRTY_DATASYNC (metadata),
  * I_DIRTY_PAGES (its mapping has dirty pages), I_DIRTY_TIME (lazy timestamps).
  */
 void __mark_inode_dirty(struct inode *inode, int flags)

@@ -1,4 +1,4 @@
-/* Shared inside fs/: writeback work items and list helpers (fs-writeback.c, flusher.c). */
+/* Shared inside fs/: writeback work items, wb list helpers, the block device aops. */
 #ifndef CGWB_FS_INTERNAL_H
 #define CGWB_FS_INTERNAL_H
 
@@ -27,7 +27,6 @@ bool inode_io_list_move_locked(struct inode *inode, struct bdi_writeback *wb,
 			       struct list_head *head);
 void wb_io_lists_populated(struct bdi_writeback *wb);
 void wb_io_lists_depopulated(struct bdi_writeback *wb);
-void cgwb_schedule_cleanup(void);
 void inode_cgwb_move_to_attached(struct inode *inode, struct bdi_writeback *wb);
 struct bdi_writeback *inode_to_wb_and_lock_list(struct inode *inode);
 void redirty_tail_locked(struct inode *inode, struct bdi_writeback *wb);
@@ -44,8 +43,10 @@ void inode_sync_complete_locked(struct inode *inode);
 
 /* flusher.c */
 void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work);
-void wb_workfn(struct work_struct *work);
 void wb_wait_for_completion(struct wb_completion *done);
 long wb_split_bdi_pages(struct bdi_writeback *wb, long nr_pages);
+
+/* buffer.c: the page cache of a block device (its inode in the bdev filesystem) */
+extern const struct address_space_operations def_blk_aops;
 
 #endif

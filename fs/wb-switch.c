@@ -32,8 +32,9 @@ struct inode_switch_wbs_context {
 };
 
 /* a batch fits a 1 KiB allocation, like Linux's */
+#define ISW_ALLOC_SIZE 1024
 #define WB_MAX_INODES_PER_ISW \
-	((1024 - sizeof(struct inode_switch_wbs_context)) / sizeof(struct inode *))
+	((ISW_ALLOC_SIZE - sizeof(struct inode_switch_wbs_context)) / sizeof(struct inode *))
 
 /* contexts queued and not finished; raised before the SB_ACTIVE check (see umount) */
 static int isw_nr_in_flight;
@@ -187,7 +188,7 @@ static bool inode_prepare_wbs_switch(struct inode *inode, struct bdi_writeback *
 
 static struct inode_switch_wbs_context *isw_alloc(struct bdi_writeback *new_wb)
 {
-	struct inode_switch_wbs_context *isw = kzalloc(1024, GFP_ATOMIC | __GFP_NOWARN);
+	struct inode_switch_wbs_context *isw = kzalloc(ISW_ALLOC_SIZE, GFP_ATOMIC | __GFP_NOWARN);
 
 	if (!isw)
 		return NULL;

@@ -66,5 +66,8 @@ void arch_finish_switch(struct task_struct *self, struct task_struct *from);
 /* kernel/platform/sched.c */
 void sched_init(void);
 __noreturn void cpu_idle_loop(void);
+/* Called by kernel/arch: the timer tick, and interrupt exit (may switch). */
+void sched_tick(void);
+void preempt_schedule_irq(void);
 
 #endif

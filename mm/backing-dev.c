@@ -1,6 +1,6 @@
 /*
  * Backing devices and writeback contexts: creation, registration, the flusher workqueue,
- * counters, wakeups and the inode <-> wb association (shared/spec/writeback.md 1).
+ * counters, wakeups and the inode <-> wb association.
  */
 #include <cgwb/backing-dev.h>
 #include <cgwb/fs.h>

@@ -1,5 +1,6 @@
 /*
- * Per-cgroup writeback contexts (shared/spec/writeback.md 1.3, 1.4, 1.6).
+ * Per-cgroup writeback contexts, as the cgwb half of Linux's mm/backing-dev.c (wb_get_create(),
+ * cgwb_kill(), cleanup_offline_cgwbs_workfn()).
  *
  * A cgwb is keyed by the memory cgroup's css id on its bdi; its io cgroup is the effective
  * io css of that memcg's cgroup. Lookup checks that association, so enabling or disabling
@@ -21,8 +22,6 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include "internal.h"
-
-bool cleanup_offline_cgwb(struct bdi_writeback *wb);
 
 static DEFINE_SPINLOCK(cgwb_lock);
 static LIST_HEAD(offline_cgwbs);
@@ -97,7 +96,7 @@ void wb_put(struct bdi_writeback *wb)
 		queue_work(cgwb_release_wq, &wb->release_work);
 }
 
-/* Stop the wb's flusher for good: queued works complete without running (1.4). */
+/* Stop the wb's flusher for good: queued works complete without running. */
 void wb_shutdown(struct bdi_writeback *wb)
 {
 	unsigned long flags;
@@ -270,9 +269,9 @@ struct bdi_writeback *wb_get_create(struct backing_dev_info *bdi, struct mem_cgr
 }
 
 /*
- * Give an inode its wb on first dirtying (1.5): the wb of the memcg the page is charged to,
- * or of the current task's memcg without a page; the root wb if cgroup writeback does not
- * apply or the wb cannot be made (always correct, merely unattributed).
+ * Give an inode its wb on first dirtying (Linux's __inode_attach_wb()): the wb of the memcg the
+ * page is charged to, or of the current task's memcg without a page; the root wb if cgroup
+ * writeback does not apply or the wb cannot be made (always correct, merely unattributed).
  */
 void inode_attach_wb(struct inode *inode, struct page *page)
 {

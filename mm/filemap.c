@@ -272,7 +272,7 @@ unsigned int find_get_pages_range(struct address_space *mapping, pgoff_t *start,
 
 static int read_page_sync(struct file *file, struct address_space *mapping, struct page *page)
 {
-	int err = mapping->a_ops->read_folio(file, page);
+	int err = mapping->a_ops->readpage(file, page);
 
 	if (err)
 		return err;
@@ -340,7 +340,7 @@ static void do_page_cache_ra(struct file *file, struct address_space *mapping, p
 		mapping->a_ops->readahead(&ractl);
 	} else {
 		for (unsigned int i = 0; i < n; i++)
-			mapping->a_ops->read_folio(file, pages[i]);
+			mapping->a_ops->readpage(file, pages[i]);
 	}
 	for (unsigned int i = 0; i < n; i++)
 		put_page(pages[i]);
@@ -555,16 +555,11 @@ int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t
 
 	if (!mapping->host || !bdi_cap_writeback(inode_to_bdi(mapping->host)))
 		return 0;
-	/* the IO goes to the inode's wb (its io cgroup), whoever asks for it (2.9) */
+	/* the IO goes to the inode's wb (its io cgroup), whoever asks for it, as in Linux */
 	wbc_attach_fdatawrite_inode(&wbc, mapping->host);
 	ret = do_writepages(mapping, &wbc);
 	wbc_detach_inode(&wbc);
 	return ret;
-}
-
-int filemap_fdatawrite(struct address_space *mapping)
-{
-	return filemap_fdatawrite_range(mapping, 0, LLONG_MAX);
 }
 
 int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end)

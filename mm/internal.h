@@ -6,7 +6,8 @@
 
 /* backing-dev.c */
 void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi);
-void wb_workfn(struct work_struct *work);
+
+/* page-writeback.c: wb->bw_dwork, the bandwidth refresh after writeback goes idle */
 void wb_update_bandwidth_workfn(struct work_struct *work);
 
 /* cgwb.c */

@@ -18,6 +18,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include "internal.h"
 
 int dirty_background_ratio = 10;
 unsigned long dirty_background_bytes;
@@ -252,7 +253,7 @@ static void account_page_cleaned(struct page *page, struct address_space *mappin
 	wb_stat_mod(inode_to_wb(mapping->host), WB_RECLAIMABLE, -1);
 }
 
-bool filemap_dirty_folio(struct address_space *mapping, struct page *page)
+bool __set_page_dirty_nobuffers(struct address_space *mapping, struct page *page)
 {
 	unsigned long flags;
 
@@ -276,9 +277,9 @@ bool set_page_dirty(struct page *page)
 
 	if (!mapping)
 		return !TestSetPageDirty(page);
-	if (mapping->a_ops && mapping->a_ops->dirty_folio)
-		return mapping->a_ops->dirty_folio(mapping, page);
-	return filemap_dirty_folio(mapping, page);
+	if (mapping->a_ops && mapping->a_ops->set_page_dirty)
+		return mapping->a_ops->set_page_dirty(mapping, page);
+	return __set_page_dirty_nobuffers(mapping, page);
 }
 
 void redirty_page_for_writepage(struct writeback_control *wbc, struct page *page)

@@ -15,8 +15,8 @@ static void truncate_complete_page(struct address_space *mapping, struct page *p
 	wait_on_page_writeback(page);
 	if (page->mapping != mapping)
 		return;
-	if (PagePrivate(page) && mapping->a_ops->invalidate_folio)
-		mapping->a_ops->invalidate_folio(page, 0, PAGE_SIZE);
+	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
+		mapping->a_ops->invalidatepage(page, 0, PAGE_SIZE);
 	ClearPageUptodate(page);
 	delete_from_page_cache(page);
 }
@@ -35,8 +35,8 @@ static void truncate_partial_page(struct address_space *mapping, loff_t lstart, 
 	wait_on_page_writeback(page);
 	if (PageUptodate(page))
 		memset((char *)page_address(page) + from, 0, to - from);
-	if (PagePrivate(page) && mapping->a_ops->invalidate_folio)
-		mapping->a_ops->invalidate_folio(page, from, to - from);
+	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
+		mapping->a_ops->invalidatepage(page, from, to - from);
 	unlock_page(page);
 	put_page(page);
 }
@@ -90,8 +90,8 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 			if (trylock_page(page)) {
 				/* buffers hold a page reference: release them before counting users */
 				if (page->mapping == mapping && !PageDirty(page) && !PageWriteback(page) &&
-				    (!PagePrivate(page) || (mapping->a_ops->release_folio &&
-							    mapping->a_ops->release_folio(page, GFP_KERNEL))) &&
+				    (!PagePrivate(page) || (mapping->a_ops->releasepage &&
+							    mapping->a_ops->releasepage(page, GFP_KERNEL))) &&
 				    page_count(page) == 2) {
 					delete_from_page_cache(page);
 					dropped++;

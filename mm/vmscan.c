@@ -192,7 +192,7 @@ static bool reclaim_page(struct page *page, gfp_t gfp, struct scan_result *sr)
 	if (page_count(page) > 2 + PagePrivate(page))
 		goto keep;
 	if (PagePrivate(page) &&
-	    (!mapping->a_ops->release_folio || !mapping->a_ops->release_folio(page, gfp)))
+	    (!mapping->a_ops->releasepage || !mapping->a_ops->releasepage(page, gfp)))
 		goto keep;
 	delete_from_page_cache(page);
 	unlock_page(page);

@@ -9,7 +9,7 @@
 HOST_BUILD := $(BUILD)/host
 HOST_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform -Itests/host/unit \
 	-fsanitize=address,undefined -fno-omit-frame-pointer \
-	-Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
+	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined
 HOST_LDLIBS := -lcriterion
 

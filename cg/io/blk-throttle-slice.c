@@ -1,5 +1,5 @@
 /*
- * The token bucket of one direction of one throttle group (shared/spec/writeback.md 8.2):
+ * The token bucket of one direction of one throttle group (Linux's throtl_slice logic):
  * slices, the allowance for the time elapsed in them, the wait for a bio that exceeds it,
  * charging and trimming. Pure arithmetic on the group: the caller holds td->lock and
  * passes the time, so the host tests can drive it with any clock.

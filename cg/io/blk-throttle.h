@@ -1,5 +1,5 @@
 /*
- * blk-throttle: io.max enforced on bios (shared/spec/writeback.md 8.2). Internal to cg/.
+ * blk-throttle: io.max enforced on bios (Linux's block/blk-throttle.c). Internal to cg/.
  *
  * One throtl_grp per (io cgroup, disk), embedded in the blkcg_gq (cg/io/blk-cgroup-internal.h).
  * Groups form the cgroup tree of their disk: a bio is checked against its own group, then

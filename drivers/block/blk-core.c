@@ -10,13 +10,6 @@
 #include <cgwb/blk-cgroup.h>
 #include <cgwb/bug.h>
 
-/* The block layer alone throttles nothing: cg/io/blk-throttle.c has the real hook. */
-__weak bool blk_throtl_bio(struct bio *bio)
-{
-	(void)bio;
-	return false;
-}
-
 static int bio_check_ro(struct bio *bio)
 {
 	struct gendisk *disk = bio->bi_bdev->bd_disk;

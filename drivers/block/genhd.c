@@ -61,8 +61,8 @@ void blk_queue_set_limits(struct request_queue *q, const struct queue_limits *li
 {
 	struct queue_limits l = *lim;
 
-	if (WARN_ON_ONCE(!is_power_of_2(l.logical_block_size) || l.logical_block_size < 512 ||
-			 l.logical_block_size > PAGE_SIZE))
+	if (WARN_ON_ONCE(!is_power_of_2(l.logical_block_size) ||
+			 l.logical_block_size < SECTOR_SIZE || l.logical_block_size > PAGE_SIZE))
 		l.logical_block_size = SECTOR_SIZE;
 	if (l.physical_block_size < l.logical_block_size)
 		l.physical_block_size = l.logical_block_size;

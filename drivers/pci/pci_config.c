@@ -6,6 +6,7 @@
 #include <cgwb/pci.h>
 #include <cgwb/io.h>
 #include <cgwb/spinlock.h>
+#include "pci_internal.h"
 
 #define PCI_CONFIG_ADDRESS 0xcf8
 #define PCI_CONFIG_DATA 0xcfc

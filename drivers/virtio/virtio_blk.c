@@ -1,9 +1,9 @@
 /*
- * virtio-blk (spec 5.2): one request queue per disk on virtqueue 0. Each request is a
- * device-readable header, the data segments, and a device-writable status byte; with
- * indirect descriptors the whole chain sits in the request's own table page and takes one
- * ring slot, so the ring holds as many requests as it has entries. Completions arrive by
- * interrupt; the block layer is told once per interrupt to refill the ring.
+ * virtio-blk (VIRTIO 1.1 specification, 5.2): one request queue per disk on virtqueue 0. Each
+ * request is a device-readable header, the data segments, and a device-writable status byte; with
+ * indirect descriptors the whole chain sits in the request's own table page and takes one ring
+ * slot, so the ring holds as many requests as it has entries. Completions arrive by interrupt; the
+ * block layer is told once per interrupt to refill the ring.
  */
 #define pr_fmt(fmt) "virtio_blk: " fmt
 

@@ -1,6 +1,6 @@
 /*
- * The virtio 1.x PCI transport (spec 4.1): the common, notify, ISR and device-specific
- * configuration structures found through vendor capabilities, the status handshake,
+ * The virtio 1.x PCI transport (VIRTIO 1.1 specification, 4.1): the common, notify, ISR and
+ * device-specific configuration structures found through vendor capabilities, the status handshake,
  * feature negotiation, queue setup and interrupts (MSI-X, else INTx).
  */
 #ifndef CGWB_DRIVERS_VIRTIO_PCI_H

@@ -1,8 +1,8 @@
 /*
- * Virtio 1.x over PCI (spec 4.1.4): each configuration structure is announced by a vendor
- * capability naming a BAR, an offset and a length. QEMU's transitional virtio-blk-pci
- * (device 0x1001) has them as well as the legacy IO BAR, and disable-legacy=on gives
- * 0x1042 with only them, so this one transport serves both.
+ * Virtio 1.x over PCI (VIRTIO 1.1 specification, 4.1.4): each configuration structure is announced
+ * by a vendor capability naming a BAR, an offset and a length. QEMU's transitional virtio-blk-pci
+ * (device 0x1001) has them as well as the legacy IO BAR, and disable-legacy=on gives 0x1042 with
+ * only them, so this one transport serves both.
  */
 #define pr_fmt(fmt) "virtio-pci: " fmt
 

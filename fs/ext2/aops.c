@@ -164,7 +164,7 @@ int ext2_zero_tail(struct inode *inode, loff_t size)
 }
 
 const struct address_space_operations ext2_aops = {
-	.read_folio = ext2_read_folio,
+	.readpage = ext2_readpage,
 	.readahead = ext2_readahead,
 	.writepage = ext2_writepage,
 	.writepages = ext2_writepages,

@@ -427,7 +427,7 @@ extern const struct file_operations ext2_file_operations;
 extern const struct inode_operations ext2_file_inode_operations;
 
 /* readpage.c, writeback.c, aops.c */
-int ext2_read_folio(struct file *file, struct page *page);
+int ext2_readpage(struct file *file, struct page *page);
 void ext2_readahead(struct readahead_control *ractl);
 int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc);
 int ext2_writepage(struct page *page, struct writeback_control *wbc);

@@ -115,7 +115,7 @@ static int ext2_read_one(struct ext2_read_ctx *ctx, struct page *page)
 	return err;
 }
 
-int ext2_read_folio(struct file *file, struct page *page)
+int ext2_readpage(struct file *file, struct page *page)
 {
 	struct ext2_read_ctx ctx = { .inode = page->mapping->host, .pages_left = 1 };
 	int err;

@@ -21,7 +21,7 @@ static const struct super_operations ramfs_ops;
 static const struct inode_operations ramfs_dir_inode_operations;
 
 /* A page never written reads as zeros. */
-static int ramfs_read_folio(struct file *file, struct page *page)
+static int ramfs_readpage(struct file *file, struct page *page)
 {
 	(void)file;
 	memset(page_address(page), 0, PAGE_SIZE);
@@ -45,7 +45,7 @@ static int ramfs_write_end(struct file *file, struct address_space *mapping, lof
 }
 
 static const struct address_space_operations ramfs_aops = {
-	.read_folio = ramfs_read_folio,
+	.readpage = ramfs_readpage,
 	.write_begin = simple_write_begin,
 	.write_end = ramfs_write_end,
 };

@@ -1,5 +1,5 @@
 /*
- * Backing devices and writeback contexts (Linux 4.2+ model; shared/spec/writeback.md 1).
+ * Backing devices and writeback contexts (Linux 4.2+ model).
  *
  * A backing_dev_info (bdi) per disk holds device-wide configuration and the set of its
  * writeback contexts; a bdi_writeback (wb) holds everything "per writeback stream": the dirty
@@ -63,14 +63,14 @@ struct bdi_writeback {
 	s64 stat[NR_WB_STAT_ITEMS];       /* exact counters (one CPU) */
 	unsigned long writeback_inodes;   /* inodes with pages under writeback */
 
-	unsigned long bw_time_stamp;      /* bandwidth estimation checkpoints (3.2) */
+	unsigned long bw_time_stamp;      /* bandwidth estimation checkpoints */
 	unsigned long dirtied_stamp;
 	unsigned long written_stamp;
 	unsigned long write_bandwidth;    /* pages/s */
 	unsigned long avg_write_bandwidth;
-	unsigned long dirty_ratelimit;    /* base per-task throttle rate (3.3) */
-	unsigned long balanced_dirty_ratelimit;
-	int dirty_exceeded;
+	unsigned long dirty_ratelimit;    /* per-task dirty rate at the setpoint, pages/s */
+	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
+	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
 
 	spinlock_t work_lock;             /* work_list and the arming of dwork */
 	struct list_head work_list;
@@ -186,10 +186,12 @@ struct blkcg *wb_blkcg(const struct bdi_writeback *wb);
 /* Controllers going offline: kill their wbs; the inodes follow the nearest live ancestor. */
 void wb_memcg_offline(struct mem_cgroup *memcg);
 void wb_blkcg_offline(struct blkcg *blkcg);
+/* Queue the switching of killed wbs' remaining inodes (after an offline; when one turns clean). */
+void cgwb_schedule_cleanup(void);
 /* cgwbs that exist now (live and dying), for tests and debug files. */
 unsigned long nr_cgwbs(void);
 void cgwb_init(void);
-/* Does writeback of this inode go per cgroup (1.8)? */
+/* Does writeback of this inode go per cgroup? */
 bool inode_cgwb_enabled(struct inode *inode);
 
 #endif

@@ -156,7 +156,7 @@ void blk_mq_submit_bio(struct bio *bio);
 
 /*
  * The io controller's hook (cg/io/blk-throttle.c): returns true if it took the bio to release
- * it later through blk_mq_submit_bio(). The block layer's weak default takes nothing.
+ * it later through blk_mq_submit_bio().
  */
 bool blk_throtl_bio(struct bio *bio);
 
@@ -204,5 +204,8 @@ ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t 
 		       unsigned int flags);
 ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,
 			unsigned int flags);
+
+/* Change the size of the device's buffers: SECTOR_SIZE to PAGE_SIZE, a power of two. */
+int set_blocksize(struct block_device *bdev, unsigned int size);
 
 #endif

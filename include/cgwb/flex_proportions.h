@@ -1,5 +1,5 @@
 /*
- * Flexible proportions (shared/spec/writeback.md 4.6): each participant's share of recent
+ * Flexible proportions (Linux's lib/flex_proportions.c): each participant's share of recent
  * events with exponentially decaying history. Declaring a new period halves the weight of
  * everything before it; a local counter is aged lazily to the current period when used.
  */

@@ -35,17 +35,18 @@ struct iattr;
 
 struct readahead_control;
 
+/* Named as in Linux before folios (5.x): every operation takes a struct page. */
 struct address_space_operations {
 	/* Fill a locked page that is not uptodate, then unlock it (synchronously or at IO end). */
-	int (*read_folio)(struct file *file, struct page *page);
+	int (*readpage)(struct file *file, struct page *page);
 	/* Optional: start reads for ractl's pages (locked, in the cache), unlocking each at IO end. */
 	void (*readahead)(struct readahead_control *ractl);
 	/* Write one locked dirty page (clear_page_dirty_for_io already done); unlocks it. */
 	int (*writepage)(struct page *page, struct writeback_control *wbc);
 	/* Write many: defaults to write_cache_pages + writepage. */
 	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
-	/* Mark a page dirty (defaults to filemap_dirty_folio); returns true if it was clean. */
-	bool (*dirty_folio)(struct address_space *mapping, struct page *page);
+	/* Mark a page dirty (defaults to __set_page_dirty_nobuffers); returns true if it was clean. */
+	bool (*set_page_dirty)(struct address_space *mapping, struct page *page);
 	/* Prepare [pos, pos+len) of a page for a copy from the writer: returns it locked. */
 	int (*write_begin)(struct file *file, struct address_space *mapping, loff_t pos,
 			   unsigned int len, struct page **pagep, void **fsdata);
@@ -53,9 +54,9 @@ struct address_space_operations {
 	int (*write_end)(struct file *file, struct address_space *mapping, loff_t pos,
 			 unsigned int len, unsigned int copied, struct page *page, void *fsdata);
 	/* The page is being removed from the cache (truncate): drop private state. */
-	void (*invalidate_folio)(struct page *page, size_t offset, size_t length);
+	void (*invalidatepage)(struct page *page, size_t offset, size_t length);
 	/* May the clean page's private state be freed so reclaim can drop it? */
-	bool (*release_folio)(struct page *page, gfp_t gfp);
+	bool (*releasepage)(struct page *page, gfp_t gfp);
 };
 
 struct address_space {
@@ -114,7 +115,7 @@ struct page *find_or_create_page(struct address_space *mapping, pgoff_t index, g
 int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index,
 			  gfp_t gfp);
 void delete_from_page_cache(struct page *page);
-/* An uptodate page at index, reading it through read_folio if needed; ERR_PTR on error. */
+/* An uptodate page at index, reading it through readpage if needed; ERR_PTR on error. */
 struct page *read_mapping_page(struct address_space *mapping, pgoff_t index, struct file *file);
 /* Up to nr pages from *start with tag (references taken); advances *start past the last. */
 unsigned int find_get_pages_tag(struct address_space *mapping, pgoff_t *start, pgoff_t end,
@@ -142,7 +143,6 @@ void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, lo
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
 
 /* ---------------------------------------------------------------- writeback of a mapping */
-int filemap_fdatawrite(struct address_space *mapping);
 int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end);
 int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end);
 int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end);
@@ -159,7 +159,7 @@ int write_cache_pages(struct address_space *mapping, struct writeback_control *w
 
 /* ---------------------------------------------------------------- page dirty/writeback state */
 bool set_page_dirty(struct page *page);
-bool filemap_dirty_folio(struct address_space *mapping, struct page *page);
+bool __set_page_dirty_nobuffers(struct address_space *mapping, struct page *page);
 /* Before writing a page: clear its dirty bit and move its count to "about to be written". */
 bool clear_page_dirty_for_io(struct page *page);
 /* The filesystem declined to write a dirty page now: keep it dirty. */

@@ -1,4 +1,4 @@
-/* Virtio 1.x constants shared by transports and device drivers (spec sections 2, 4.1, 5.2). */
+/* Virtio 1.x constants shared by transports and drivers (VIRTIO 1.1 specification 2, 4.1, 5.2). */
 #ifndef CGWB_VIRTIO_H
 #define CGWB_VIRTIO_H
 

@@ -95,13 +95,6 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
  */
 extern int vm_dirty_foreign_fast_switch;
 
-/* Move inode's writeback to the wb of memcg new_memcg_id, from a worker (any context). */
-void inode_switch_wbs(struct inode *inode, int new_memcg_id);
-/* Switch contexts queued and not yet done. */
-int wb_switches_in_flight(void);
-/* A superblock stopped being active: wait until no queued switch can touch it. */
-void cgroup_writeback_umount(void);
-
 /*
  * The attribution audit (fs/wb-audit.c), opt-in per device: bytes written back per inode
  * and owner cgroup, and how many were charged to another group.
@@ -141,6 +134,21 @@ int sync_inode_metadata(struct inode *inode, int wait);
 void inode_io_list_del(struct inode *inode);
 /* Wait until no flusher is writing the inode (I_SYNC clear). */
 void inode_wait_for_writeback(struct inode *inode);
+/* The flusher of one wb (fs/flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
+struct work_struct;
+void wb_workfn(struct work_struct *work);
+
+/*
+ * Inode wb switching (fs/wb-switch.c). Ask for inode's writeback to move to the wb of memcg
+ * new_memcg_id; the move runs from a worker (callable in any context).
+ */
+void inode_switch_wbs(struct inode *inode, int new_memcg_id);
+/* Switch contexts queued and not yet done. */
+int wb_switches_in_flight(void);
+/* Move a dying wb's clean inodes to its nearest live ancestor; true: call again (more left). */
+bool cleanup_offline_cgwb(struct bdi_writeback *wb);
+/* A superblock stopped being active: wait until no queued switch can touch it. */
+void cgroup_writeback_umount(void);
 /* Called at the first start/last end of writeback of a mapping's pages. */
 void sb_mark_inode_writeback(struct inode *inode);
 void sb_clear_inode_writeback(struct inode *inode);

@@ -35,8 +35,6 @@
 #define MSI_VECTOR_FIRST 64
 #define MSI_VECTOR_LAST 239
 
-int register_vector(unsigned int vector, irq_handler_t handler, void *data);
-
 static volatile u8 *lapic;
 static volatile u8 *ioapic;
 static unsigned int ioapic_gsi_base, ioapic_nr_pins;

@@ -9,6 +9,7 @@
 #include <cgwb/timer.h>
 #include <cgwb/io.h>
 #include "x86.h"
+#include "../sched-internal.h"
 
 #define PIT_HZ 1193182ULL
 #define PIT_CH0 0x40
@@ -22,8 +23,6 @@ static u64 tsc_at_boot;
 static u64 tsc_mult;         /* ns = (tsc * tsc_mult) >> 32 */
 static u64 tsc_khz;
 static u64 boot_epoch_seconds;
-
-void sched_tick(void);
 
 static u64 tsc_to_ns(u64 delta)
 {

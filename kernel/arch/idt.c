@@ -12,6 +12,7 @@
 #include "x86.h"
 #include "../platform/ksyms.h"
 #include "../platform/panic.h"
+#include "../sched-internal.h"
 
 struct idt_entry {
 	u16 offset_lo;
@@ -34,7 +35,6 @@ static struct idt_entry idt[256] __aligned(16);
 struct irq_action {
 	irq_handler_t handler;
 	void *data;
-	unsigned long count;
 };
 static struct irq_action irq_actions[256];
 
@@ -83,11 +83,6 @@ int register_vector(unsigned int vector, irq_handler_t handler, void *data)
 	irq_actions[vector].handler = handler;
 	irq_actions[vector].data = data;
 	return 0;
-}
-
-unsigned long vector_count(unsigned int vector)
-{
-	return vector < 256 ? irq_actions[vector].count : 0;
 }
 
 void show_backtrace(u64 rbp)
@@ -141,8 +136,6 @@ static __noreturn void die(const struct pt_regs *r)
 	panic_stop(PANIC_EXIT_CODE);
 }
 
-void preempt_schedule_irq(void);
-
 void do_interrupt(struct pt_regs *regs)
 {
 	unsigned int vec = (unsigned int)regs->vector;
@@ -154,7 +147,6 @@ void do_interrupt(struct pt_regs *regs)
 
 	preempt_count += HARDIRQ_OFFSET;
 	struct irq_action *act = &irq_actions[vec];
-	act->count++;
 	if (act->handler)
 		act->handler(act->data);
 	else

@@ -4,8 +4,6 @@
 #include <cgwb/io.h>
 #include "x86.h"
 
-void rtc_set_boot_epoch(u64 seconds);
-
 static u8 cmos_read(u8 reg)
 {
 	outb(0x70, reg);

@@ -9,8 +9,6 @@
 #define KSTACK_ORDER 3 /* 32 KiB */
 #define STACK_CANARY 0x57ac4ca7a1c0ffeeULL
 
-extern void ret_from_kthread(void);
-
 int arch_task_init(struct task_struct *task)
 {
 	void *stack = __get_free_pages(GFP_KERNEL, KSTACK_ORDER);

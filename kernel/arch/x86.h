@@ -60,6 +60,23 @@ struct pt_regs {
 	u64 rip, cs, rflags, rsp, ss;
 };
 
+/* clock.c: the wall-clock time at boot, from the RTC (rtc.c) */
+void rtc_set_boot_epoch(u64 seconds);
+
+/* Called from assembly: kmain by boot/entry.S, do_interrupt by isr.S (idt.c). */
+void kmain(u32 magic, u32 info);
+void do_interrupt(struct pt_regs *regs);
+
+/* Tasks: switch.S saves callee-saved registers on prev's stack and resumes next's;
+ * a new task's first switch returns into ret_from_kthread. task.c checks the stack canary. */
+struct task_struct;
+void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
+void ret_from_kthread(void);
+bool arch_stack_corrupted(const struct task_struct *task);
+
+/* idt.c: install the handler of an IDT vector (32..254); -EBUSY if it has one. */
+int register_vector(unsigned int vector, void (*handler)(void *data), void *data);
+
 /* kernel/arch */
 extern u64 boot_pml4[512];
 /* The page table entry e points to, made (zeroed) if not present; NULL if out of memory. */

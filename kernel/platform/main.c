@@ -32,8 +32,6 @@
 
 #define CGWB_VERSION "0.1"
 
-void mem_init(void);
-
 static void apply_early_args(void)
 {
 	const char *v;

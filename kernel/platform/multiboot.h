@@ -24,5 +24,7 @@ struct boot_info {
 
 extern struct boot_info boot_info;
 int multiboot_parse(u32 magic, u64 info_phys);
+/* meminit.c: give the memory map's available RAM to the page allocator. */
+void mem_init(void);
 
 #endif

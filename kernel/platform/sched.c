@@ -11,9 +11,6 @@
 int preempt_count;
 static struct task_struct idle_task;
 
-void __switch_to(unsigned long *prev_sp, unsigned long next_sp);
-bool arch_stack_corrupted(const struct task_struct *task);
-
 struct task_struct *pick_next_task(void)
 {
 	struct task_struct *t = runqueue_pop();

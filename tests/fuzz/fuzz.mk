@@ -15,8 +15,9 @@ FUZZ_SMOKE_RUNS ?= 2000
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform \
 	$(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link -fno-omit-frame-pointer \
-	-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers \
-	-Wno-gnu-variable-sized-type-not-at-end -Wno-unknown-warning-option -MMD -MP
+	-Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter -Wno-sign-compare \
+	-Wno-missing-field-initializers -Wno-gnu-variable-sized-type-not-at-end \
+	-Wno-unknown-warning-option -MMD -MP
 FUZZ_SRCS := $(PORTABLE_SRCS) $(wildcard tests/host/platform/*.c) tests/fuzz/ext2_fuzz.c
 FUZZ_OBJS := $(patsubst %,$(FUZZ_BUILD)/%.o,$(FUZZ_SRCS))
 FUZZ_BIN := $(FUZZ_BUILD)/ext2-fuzz

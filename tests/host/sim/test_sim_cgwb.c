@@ -36,7 +36,7 @@ TestSuite(sim_cgwb, .fini = teardown, .timeout = 600);
  * A writes through io.max wbps far below the disk while B's file holds 16 MiB of dirty
  * pages. Writing B's file back (fsync, through B's wb and B's io cgroup) runs at disk
  * speed although A's flusher has a queue of throttled bios (a wb stuck behind io.max never
- * delays another, property 12), and A's writeback converges to its limit.
+ * delays another), and A's writeback converges to its limit.
  */
 Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 {
@@ -100,7 +100,7 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 	cr_log_info("A wrote back at %.0f B/s (limit %llu)", a_rate, limit);
 	cr_assert(a_rate > 0.95 * (double)limit && a_rate < 1.05 * (double)limit,
 		  "A wrote back at %.0f B/s, limit %llu", a_rate, limit);
-	/* and in every 1 s window never above limit x (1 + 0.1) + one bio (8.2) */
+	/* and in every 1 s window never above limit x (1 + 0.1) + one bio (blk-throttle's slice) */
 	for (int i = 100; i + 10 <= SAMPLES; i++)
 		cr_assert_leq(a_bytes[i + 10] - a_bytes[i], limit + limit / 10 + MiB,
 			      "A wrote %llu bytes in the second after t=%d ms",

@@ -1,5 +1,5 @@
 /*
- * io.max in virtual time (shared/spec/writeback.md property 31): writers in io cgroups keep
+ * io.max in virtual time: writers in io cgroups keep
  * a few bios of 4 KiB to 1 MiB in flight on an in-memory disk that completes at once, for
  * 10 s, through the real submit_bio, throttler, timers and issuing work. Every completion
  * is recorded, which on this disk is the instant the bio left the throttler.
