@@ -1,6 +1,6 @@
 /*
  * Backing devices and writeback contexts: creation, registration, the flusher workqueue,
- * counters, wakeups and the inode <-> wb association (shared/spec/writeback.md 1).
+ * counters, wakeups and the inode <-> wb association.
  */
 #include <cgwb/backing-dev.h>
 #include <cgwb/fs.h>
@@ -58,7 +58,7 @@ static void bdi_init(struct backing_dev_info *bdi)
 	xa_init(&bdi->cgwb_tree);
 	init_rwsem(&bdi->wb_switch_rwsem);
 	bdi->min_ratio = 0;
-	bdi->max_ratio = 100;
+	bdi->max_ratio = 100 * BDI_RATIO_SCALE;
 	bdi->max_prop_frac = FPROP_FRAC_BASE;
 	bdi->refcnt = 1;
 	wb_init(&bdi->wb, bdi);

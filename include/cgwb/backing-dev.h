@@ -1,5 +1,5 @@
 /*
- * Backing devices and writeback contexts (Linux 4.2+ model; shared/spec/writeback.md 1).
+ * Backing devices and writeback contexts (Linux 4.2+ model).
  *
  * A backing_dev_info (bdi) per disk holds device-wide configuration and the set of its
  * writeback contexts; a bdi_writeback (wb) holds everything "per writeback stream": the dirty
@@ -63,14 +63,14 @@ struct bdi_writeback {
 	s64 stat[NR_WB_STAT_ITEMS];       /* exact counters (one CPU) */
 	unsigned long writeback_inodes;   /* inodes with pages under writeback */
 
-	unsigned long bw_time_stamp;      /* bandwidth estimation checkpoints (3.2) */
+	unsigned long bw_time_stamp;      /* bandwidth estimation checkpoints */
 	unsigned long dirtied_stamp;
 	unsigned long written_stamp;
 	unsigned long write_bandwidth;    /* pages/s */
 	unsigned long avg_write_bandwidth;
-	unsigned long dirty_ratelimit;    /* base per-task throttle rate (3.3) */
-	unsigned long balanced_dirty_ratelimit;
-	int dirty_exceeded;
+	unsigned long dirty_ratelimit;    /* per-task dirty rate at the setpoint, pages/s */
+	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
+	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
 
 	spinlock_t work_lock;             /* work_list and the arming of dwork */
 	struct list_head work_list;
@@ -97,8 +97,8 @@ struct backing_dev_info {
 	struct list_head bdi_list;        /* all bdis */
 	char dev_name[32];                /* "254:0" */
 	unsigned int capabilities;
-	unsigned int min_ratio, max_ratio;   /* percent */
-	unsigned long max_prop_frac;         /* FPROP_FRAC_BASE x max_ratio / 100 */
+	unsigned int min_ratio, max_ratio;   /* share of the dirty threshold, BDI_RATIO_SCALE units */
+	unsigned long max_prop_frac;         /* FPROP_FRAC_BASE x max_ratio / 100 % */
 	unsigned long tot_write_bandwidth;   /* sum of avg_write_bandwidth over wbs with dirty IO */
 	struct bdi_writeback wb;          /* the root wb */
 	struct list_head wb_list;         /* root first, then cgwbs (cgwb_lock) */
@@ -123,6 +123,21 @@ static inline bool bdi_cap_writeback(const struct backing_dev_info *bdi)
 {
 	return bdi->capabilities & BDI_CAP_WRITEBACK;
 }
+
+/*
+ * The bdi's guaranteed (min) and capped (max) share of the dirty threshold, as in Linux's
+ * /sys/class/bdi knobs: -EINVAL out of 0..100 %, when min would pass max, or when the sum of
+ * every bdi's min_ratio would reach 100 %. Ratios in BDI_RATIO_SCALE units; bytes are turned
+ * into ratios of the current global dirty threshold.
+ */
+extern unsigned int bdi_min_ratio;   /* sum over bdis */
+int bdi_set_min_ratio(struct backing_dev_info *bdi, unsigned int min_ratio);
+int bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio);
+int bdi_set_min_bytes(struct backing_dev_info *bdi, u64 min_bytes);
+int bdi_set_max_bytes(struct backing_dev_info *bdi, u64 max_bytes);
+u64 bdi_get_min_bytes(struct backing_dev_info *bdi);
+u64 bdi_get_max_bytes(struct backing_dev_info *bdi);
+int bdi_set_strict_limit(struct backing_dev_info *bdi, unsigned int strict_limit);
 
 /* ---------------------------------------------------------------- counters */
 static inline s64 wb_stat(const struct bdi_writeback *wb, enum wb_stat_item item)

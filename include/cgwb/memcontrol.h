@@ -10,6 +10,7 @@
 #include <cgwb/cgroup.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/gfp.h>
+#include <cgwb/writeback.h>
 
 struct page;
 struct bdi_writeback;
@@ -39,6 +40,7 @@ struct mem_cgroup {
 	unsigned long events[NR_MEMCG_EVENTS];
 	unsigned long pgscan, pgsteal;
 	struct list_head cgwb_list;         /* its bdi_writebacks (mm/backing-dev.c) */
+	struct wb_domain cgwb_domain;       /* its wbs' dirty domain (unused in the root) */
 	void *lruvec;                       /* its LRU lists (mm/vmscan.c) */
 };
 
@@ -86,7 +88,22 @@ extern struct cgroup_subsys memory_cgrp_subsys;
 struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev);
 void mem_cgroup_iter_break(struct mem_cgroup *root, struct mem_cgroup *prev);
 
-/* memory.max/high changed: the hook lets writeback reset the memcg's dirty-limit state. */
+/* memory.max/high changed: the memcg's dirty domain forgets its smoothed limit. */
 void mem_cgroup_limits_changed(struct mem_cgroup *memcg);
+
+/*
+ * Cgroup writeback's view of a memcg (cg/memcg_writeback.c). The dirty domain of wb's
+ * memcg, NULL for the root memcg (its wbs are only in the global domain).
+ */
+struct wb_domain *mem_cgroup_wb_domain(struct bdi_writeback *wb);
+/*
+ * The memcg domain's inputs for wb, hierarchical (the memcg and its descendants): file
+ * pages on the LRU lists, dirty and writeback pages, and the headroom, the least room left
+ * under memory.max/memory.high in the memcg and its ancestors below the root
+ * (PAGE_COUNTER_MAX without limits).
+ */
+void mem_cgroup_wb_stats(struct bdi_writeback *wb, unsigned long *pfilepages,
+			 unsigned long *pheadroom, unsigned long *pdirty,
+			 unsigned long *pwriteback);
 
 #endif
