@@ -9,6 +9,8 @@
 #include <cgwb/timer.h>
 #include <cgwb/spinlock.h>
 #include <cgwb/flex_proportions.h>
+#include <cgwb/jiffies.h>
+#include <cgwb/mm.h>
 
 struct inode;
 struct page;
