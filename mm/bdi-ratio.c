@@ -15,7 +15,7 @@
 unsigned int bdi_min_ratio;
 static DEFINE_SPINLOCK(bdi_ratio_lock);
 
-static int __bdi_set_min_ratio(struct backing_dev_info *bdi, unsigned int min_ratio)
+int bdi_set_min_ratio_no_scale(struct backing_dev_info *bdi, unsigned int min_ratio)
 {
 	unsigned long flags;
 	int ret = 0;
@@ -38,7 +38,7 @@ static int __bdi_set_min_ratio(struct backing_dev_info *bdi, unsigned int min_ra
 	return ret;
 }
 
-static int __bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio)
+int bdi_set_max_ratio_no_scale(struct backing_dev_info *bdi, unsigned int max_ratio)
 {
 	unsigned long flags;
 	int ret = 0;
@@ -60,14 +60,14 @@ int bdi_set_min_ratio(struct backing_dev_info *bdi, unsigned int min_ratio)
 {
 	if (min_ratio > 100)
 		return -EINVAL;
-	return __bdi_set_min_ratio(bdi, min_ratio * BDI_RATIO_SCALE);
+	return bdi_set_min_ratio_no_scale(bdi, min_ratio * BDI_RATIO_SCALE);
 }
 
 int bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio)
 {
 	if (max_ratio > 100)
 		return -EINVAL;
-	return __bdi_set_max_ratio(bdi, max_ratio * BDI_RATIO_SCALE);
+	return bdi_set_max_ratio_no_scale(bdi, max_ratio * BDI_RATIO_SCALE);
 }
 
 static u64 bdi_get_bytes(unsigned int ratio)
@@ -105,14 +105,14 @@ int bdi_set_min_bytes(struct backing_dev_info *bdi, u64 min_bytes)
 {
 	long ratio = bdi_ratio_from_pages(min_bytes >> PAGE_SHIFT);
 
-	return ratio < 0 ? (int)ratio : __bdi_set_min_ratio(bdi, (unsigned int)ratio);
+	return ratio < 0 ? (int)ratio : bdi_set_min_ratio_no_scale(bdi, (unsigned int)ratio);
 }
 
 int bdi_set_max_bytes(struct backing_dev_info *bdi, u64 max_bytes)
 {
 	long ratio = bdi_ratio_from_pages(max_bytes >> PAGE_SHIFT);
 
-	return ratio < 0 ? (int)ratio : __bdi_set_max_ratio(bdi, (unsigned int)ratio);
+	return ratio < 0 ? (int)ratio : bdi_set_max_ratio_no_scale(bdi, (unsigned int)ratio);
 }
 
 /* Throttle on the bdi's own share even while the domain runs free (FUSE in Linux). */

@@ -133,6 +133,9 @@ static inline bool bdi_cap_writeback(const struct backing_dev_info *bdi)
 extern unsigned int bdi_min_ratio;   /* sum over bdis */
 int bdi_set_min_ratio(struct backing_dev_info *bdi, unsigned int min_ratio);
 int bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio);
+/* The same in BDI_RATIO_SCALE units (the _fine files). */
+int bdi_set_min_ratio_no_scale(struct backing_dev_info *bdi, unsigned int min_ratio);
+int bdi_set_max_ratio_no_scale(struct backing_dev_info *bdi, unsigned int max_ratio);
 int bdi_set_min_bytes(struct backing_dev_info *bdi, u64 min_bytes);
 int bdi_set_max_bytes(struct backing_dev_info *bdi, u64 max_bytes);
 u64 bdi_get_min_bytes(struct backing_dev_info *bdi);
