@@ -30,7 +30,7 @@ PORTABLE_SRCS := \
 	$(wildcard cg/*.c) \
 	fs/file.c fs/chrdev.c \
 	mm/vmstat.c mm/backing-dev.c mm/cgwb.c mm/wb-domain.c mm/page-writeback.c \
-	mm/dirty-limits.c mm/dirty-throttle.c mm/wb-bandwidth.c mm/bdi-ratio.c mm/filemap.c mm/truncate.c mm/vmscan.c \
+	mm/dirty-limits.c mm/dirty-throttle.c mm/wb-bandwidth.c mm/bdi-ratio.c mm/dirty-bandwidth-cap.c mm/filemap.c mm/truncate.c mm/vmscan.c \
 	fs/fs-writeback.c fs/flusher.c fs/cgroup-writeback.c fs/wb-switch.c fs/buffer.c fs/block_dev.c fs/sync.c \
 	fs/dcache.c fs/inode.c fs/super.c fs/namespace.c fs/namei.c fs/namei_ops.c fs/rename.c \
 	fs/open.c fs/read_write.c fs/stat.c fs/fs_struct.c fs/libfs.c fs/devfs.c fs/init.c \

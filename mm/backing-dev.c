@@ -32,6 +32,7 @@ void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
 	INIT_LIST_HEAD(&wb->b_dirty_time);
 	INIT_LIST_HEAD(&wb->b_attached);
 	wb->bw_time_stamp = jiffies;
+	wb_bw_window_reset(wb, jiffies, 0);
 	wb->write_bandwidth = INIT_BW;
 	wb->avg_write_bandwidth = INIT_BW;
 	wb->dirty_ratelimit = INIT_BW;

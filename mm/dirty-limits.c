@@ -225,9 +225,14 @@ static bool domain_over_bg_thresh(struct dirty_throttle_control *dtc)
 bool wb_over_bg_thresh(struct bdi_writeback *wb)
 {
 	struct dirty_throttle_control gdtc, mdtc;
+	unsigned long cap;
 
 	gdtc_init(&gdtc, wb);
 	if (domain_over_bg_thresh(&gdtc))
+		return true;
+	/* past Linux: a wb held by its bandwidth cap must write above half of it */
+	cap = wb_bw_cap(wb, &gdtc);
+	if (cap && (unsigned long)wb_stat(wb, WB_RECLAIMABLE) > cap / 2)
 		return true;
 	return mdtc_init(&mdtc, wb, &gdtc) && domain_over_bg_thresh(&mdtc);
 }

@@ -192,14 +192,32 @@ static void balance_wb_limits(struct dirty_throttle_control *dtc, bool strictlim
 	wb_position_ratio(dtc);
 }
 
-/* Below both freerun ceilings: look again after about sqrt(room left) pages. */
+/* dirty_bandwidth_seconds: the cap's position, if stricter than the domain's. */
+static void wb_bw_cap_position(struct dirty_throttle_control *dtc, unsigned long cap)
+{
+	unsigned long pos;
+
+	dtc->cap_setpoint = 0;
+	if (!cap)
+		return;
+	pos = wb_bw_cap_pos_ratio(dtc->wb_dirty, cap);
+	if (pos < dtc->pos_ratio) {
+		dtc->pos_ratio = pos;
+		dtc->cap_setpoint = (dirty_freerun_ceiling(cap, cap / 2) + cap) / 2;
+	}
+}
+
+/* Below every freerun ceiling: look again after about sqrt(room left) pages. */
 static void dirty_freerun(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
-			  bool strictlimit, unsigned long now)
+			  bool strictlimit, unsigned long cap, unsigned long wb_dirty,
+			  unsigned long now)
 {
 	unsigned long intv = domain_poll_intv(gdtc, strictlimit);
 
 	if (mdtc)
 		intv = min(intv, domain_poll_intv(mdtc, strictlimit));
+	if (cap)
+		intv = min(intv, dirty_poll_interval(wb_dirty, cap));
 	current->dirty_paused_when = now;
 	current->nr_dirtied = 0;
 	current->nr_dirtied_pause = (int)min(intv, (unsigned long)INT_MAX);
@@ -217,17 +235,20 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 	for (;;) {
 		unsigned long now = jiffies;
 		unsigned long nr_dirty = global_node_page_state(NR_FILE_DIRTY);
-		unsigned long task_ratelimit, dirty_ratelimit;
+		unsigned long task_ratelimit, dirty_ratelimit, cap, wb_dirty;
 		long period, pause, max_pause, min_pause;
 		int nr_dirtied_pause;
 
 		balance_domain_limits(gdtc, strictlimit);
 		if (mdtc)
 			balance_domain_limits(mdtc, strictlimit);
+		cap = wb_bw_cap(wb, gdtc);
+		wb_dirty = (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
 		if (nr_dirty > gdtc->bg_thresh && !writeback_in_progress(wb))
 			wb_wakeup(wb);
-		if (gdtc->freerun && (!mdtc || mdtc->freerun)) {
-			dirty_freerun(gdtc, mdtc, strictlimit, now);
+		if (gdtc->freerun && (!mdtc || mdtc->freerun) &&
+		    (!cap || wb_dirty <= dirty_freerun_ceiling(cap, cap / 2))) {
+			dirty_freerun(gdtc, mdtc, strictlimit, cap, wb_dirty, now);
 			return;
 		}
 		/* over a freerun ceiling: the flusher must be at work */
@@ -235,9 +256,11 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 			wb_wakeup(wb);
 
 		balance_wb_limits(gdtc, strictlimit);
+		wb_bw_cap_position(gdtc, cap);
 		sdtc = gdtc;
 		if (mdtc) {
 			balance_wb_limits(mdtc, strictlimit);
+			wb_bw_cap_position(mdtc, cap);
 			if (mdtc->pos_ratio < gdtc->pos_ratio)
 				sdtc = mdtc;
 		}

@@ -94,6 +94,10 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long
 	if (wb->bdi->capabilities & BDI_CAP_STRICTLIMIT) {
 		dirty = dtc->wb_dirty;
 		setpoint = (dtc->wb_thresh + dtc->wb_bg_thresh) / 2;
+	} else if (dtc->cap_setpoint) {
+		/* dirty_bandwidth_seconds governs: judge the position on the wb's own count */
+		dirty = dtc->wb_dirty;
+		setpoint = dtc->cap_setpoint;
 	}
 	if (dirty < setpoint) {
 		x = min3ul(wb->balanced_dirty_ratelimit, balanced, task_ratelimit);
@@ -140,6 +144,7 @@ void __wb_update_bandwidth(struct dirty_throttle_control *gdtc,
 		}
 	}
 	wb_update_write_bandwidth(wb, elapsed, written);
+	wb_bw_window_add(wb, now, written);
 	wb->dirtied_stamp = dirtied;
 	wb->written_stamp = written;
 	WRITE_ONCE(wb->bw_time_stamp, now);
@@ -166,6 +171,7 @@ void wb_bandwidth_estimate_start(struct bdi_writeback *wb)
 		wb->dirtied_stamp = (unsigned long)wb_stat(wb, WB_DIRTIED);
 		wb->written_stamp = (unsigned long)wb_stat(wb, WB_WRITTEN);
 		WRITE_ONCE(wb->bw_time_stamp, now);
+		wb_bw_window_reset(wb, now, wb->written_stamp);
 		spin_unlock(&wb->list_lock);
 	}
 }

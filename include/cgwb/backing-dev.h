@@ -43,6 +43,8 @@ enum wb_state {
 #define BDI_CAP_WRITEBACK_ACCT (1U << 1)  /* pages under writeback are counted in WB_WRITEBACK */
 #define BDI_CAP_STRICTLIMIT (1U << 2)
 
+#define WB_BW_WINDOW 8
+
 /* 100 MB/s in pages per second: the first estimate of a new wb's bandwidth */
 #define INIT_BW (100 << (20 - PAGE_SHIFT))
 
@@ -68,6 +70,11 @@ struct bdi_writeback {
 	unsigned long written_stamp;
 	unsigned long write_bandwidth;    /* pages/s */
 	unsigned long avg_write_bandwidth;
+	/* completions over the last 8 estimator intervals (dirty_bandwidth_seconds policy) */
+	struct wb_bw_sample {
+		unsigned long time, written;
+	} bw_window[WB_BW_WINDOW];
+	unsigned int bw_window_head;      /* the oldest sample */
 	unsigned long dirty_ratelimit;    /* per-task dirty rate at the setpoint, pages/s */
 	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
 	int dirty_exceeded;               /* over its share and its domain over thresh: check often */

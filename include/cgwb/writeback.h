@@ -165,6 +165,7 @@ struct dirty_throttle_control {
 	unsigned long wb_bg_thresh;
 
 	unsigned long pos_ratio;  /* 1/1024 units */
+	unsigned long cap_setpoint; /* dirty_bandwidth_seconds governs: the wb's setpoint, else 0 */
 	bool freerun;
 	bool dirty_exceeded;
 };
@@ -211,6 +212,24 @@ void wb_update_write_bandwidth(struct bdi_writeback *wb, unsigned long elapsed,
 			       unsigned long written);
 void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long dirtied,
 			       unsigned long elapsed);
+
+/*
+ * Past Linux, off by default (mm/dirty-bandwidth-cap.c): with dirty_bandwidth_seconds = N,
+ * a wb may hold as dirty + writeback at most N seconds of the write bandwidth it was
+ * measured to complete over its last estimator intervals, or a small floor while it has
+ * no history, so that a group throttled below the disk's speed cannot park the pool.
+ */
+extern unsigned int dirty_bandwidth_seconds;
+/* Start the measurement window afresh (a new wb, or one back from idle). */
+void wb_bw_window_reset(struct bdi_writeback *wb, unsigned long now, unsigned long written);
+/* Record a sample at an estimator update. */
+void wb_bw_window_add(struct bdi_writeback *wb, unsigned long now, unsigned long written);
+/* Pages/s completed over the window up to now; 0 before the first completion. */
+unsigned long wb_measured_bandwidth(struct bdi_writeback *wb, unsigned long now);
+/* The pages the wb may hold (gdtc: the global domain's figures); 0: the policy is off. */
+unsigned long wb_bw_cap(struct bdi_writeback *wb, const struct dirty_throttle_control *gdtc);
+/* Position ratio against the cap: the cubic of a domain from cap/2 (bg) to cap. */
+unsigned long wb_bw_cap_pos_ratio(unsigned long wb_dirty, unsigned long cap);
 
 /* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
 extern int dirty_background_ratio;          /* percent of dirtyable memory, default 10 */

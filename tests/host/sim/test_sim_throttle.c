@@ -89,6 +89,8 @@ struct isolation {
 	double a_rate;              /* A's MiB/s */
 	double a_peak_ratio;        /* max over samples of A's dirty+writeback / A's domain limit */
 	double a_peak_global;       /* ... / the global domain's thresh */
+	unsigned long a_ratelimit;  /* A's dirty_ratelimit once it wrote 80 MiB */
+	unsigned long a_written_rate; /* A's wb completions over its last 5 s, pages/s */
 };
 
 #define ISO_MB 96
@@ -109,12 +111,23 @@ static double mib_per_s(u64 bytes, u64 ns)
 	return (double)bytes / MiB / ((double)ns / SEC);
 }
 
-static void run_isolation(const char *memory_max, struct isolation *r)
+/*
+ * The isolation workload on a disk of disk_mib MiB/s: B writes 96 MiB alone (dd
+ * conv=fsync), then A (io.max wbps = 4 MiB/s) and B write 96 MiB each at once.
+ * bw_seconds: the dirty_bandwidth_seconds policy (0: Linux's behaviour).
+ */
+static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigned int bw_seconds,
+			  struct isolation *r)
 {
+	struct sim_config c = cfg;
 	struct sim_writer *a, *b;
+	char knob[16];
 
 	memset(r, 0, sizeof(*r));
-	sim_boot(&cfg);
+	c.disk_bps = disk_mib * MiB;
+	sim_boot(&c);
+	snprintf(knob, sizeof(knob), "%u", bw_seconds);
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_bandwidth_seconds", knob), 0);
 	iso_groups(memory_max);
 	b = sim_writer_start("B", "/mnt/b1", MiB, ISO_MB * MiB, ISO_MB * MiB, 2000);
 	sim_writer_fsync_at_end(b);
@@ -134,6 +147,10 @@ static void run_isolation(const char *memory_max, struct isolation *r)
 		host_run_for(100 * MSEC);
 		if (sim_writer_elapsed_ns(a) || sim_writer_bytes(a) < MiB)
 			continue;
+		if (!r->a_ratelimit && sim_writer_bytes(a) >= 80 * MiB) {
+			r->a_ratelimit = file_wb("/mnt/a")->dirty_ratelimit;
+			r->a_written_rate = wb_measured_bandwidth(file_wb("/mnt/a"), jiffies);
+		}
 		struct domain_view v = memcg_view(file_wb("/mnt/a"));
 		struct dirty_throttle_control g;
 		double ratio = (double)v.dirty / (double)v.limit;
@@ -154,10 +171,17 @@ static void run_isolation(const char *memory_max, struct isolation *r)
 	sim_writers_stop();
 	check_log_clean();
 	sim_shutdown();
-	cr_log_info("isolation (memory.max %s): B alone %.1f MiB/s, with A %.1f MiB/s (ratio %.2f), "
+	cr_log_info("isolation (memory.max %s, disk %u MiB/s, dirty_bandwidth_seconds %u): B alone %.1f MiB/s, with A %.1f MiB/s (ratio %.2f), "
 		    "A %.2f MiB/s, A's peak dirty+writeback %.2f of its domain limit, %.2f of the "
-		    "global thresh", memory_max ? memory_max : "max", r->b_alone, r->b_with_a,
+		    "global thresh", memory_max ? memory_max : "max", disk_mib, bw_seconds, r->b_alone, r->b_with_a,
 		    r->b_with_a / r->b_alone, r->a_rate, r->a_peak_ratio, r->a_peak_global);
+}
+
+/* A's rate through its io.max limit of 4 MiB/s: within 2 % in every mode. */
+static void check_a(const struct isolation *r)
+{
+	cr_assert(r->a_rate > 3.92 && r->a_rate < 4.08, "A wrote at %.2f MiB/s through 4 MiB/s",
+		  r->a_rate);
 }
 
 /*
@@ -169,31 +193,95 @@ Test(sim_throttle, isolation_with_memory_max_b_keeps_most_of_its_throughput)
 {
 	struct isolation r;
 
-	run_isolation("64M", &r);
-	cr_assert_geq(r.b_with_a / r.b_alone, 0.75, "B kept %.2f of its alone-throughput",
+	run_isolation("64M", 128, 0, &r);
+	cr_assert_geq(r.b_with_a / r.b_alone, 0.90, "B kept %.2f of its alone-throughput",
 		      r.b_with_a / r.b_alone);
-	cr_assert(r.a_rate > 3.6 && r.a_rate < 4.4, "A wrote at %.2f MiB/s through 4 MiB/s",
-		  r.a_rate);
+	check_a(&r);
 	cr_assert_leq(r.a_peak_ratio, 1.10, "A held %.2f x its domain limit", r.a_peak_ratio);
 	cr_assert_lt(r.a_peak_global, 0.5, "A held %.2f of the global thresh", r.a_peak_global);
 }
 
 /*
  * Linux mode without memory.max: A's memcg domain is as large as the global one, so A's
- * dirty and writeback pages, draining at 4 MiB/s, take most of the global pool and B is
+ * dirty and writeback pages, draining at 4 MiB/s, take the whole global pool and B is
  * throttled by the global domain (Linux: 0.26 to 0.58).
  */
 Test(sim_throttle, isolation_without_memory_max_a_takes_the_global_pool)
 {
 	struct isolation r;
 
-	run_isolation(NULL, &r);
-	cr_assert_lt(r.b_with_a / r.b_alone, 0.7, "B kept %.2f: A did not take the pool?",
+	run_isolation(NULL, 128, 0, &r);
+	cr_assert_lt(r.b_with_a / r.b_alone, 0.5, "B kept %.2f: A did not take the pool?",
 		     r.b_with_a / r.b_alone);
-	cr_assert(r.a_rate > 3.6 && r.a_rate < 4.4, "A wrote at %.2f MiB/s", r.a_rate);
+	check_a(&r);
 	cr_assert_leq(r.a_peak_ratio, 1.05, "A held %.2f x its domain limit", r.a_peak_ratio);
 	cr_assert_gt(r.a_peak_global, 0.75, "A held only %.2f of the global thresh",
 		     r.a_peak_global);
+}
+
+/*
+ * Past Linux (dirty_bandwidth_seconds = 3), no memory.max: A may hold only about 3 s of
+ * its measured 4 MiB/s, the global pool stays with B, and A's dirty_ratelimit converges to
+ * its bandwidth (within 25 %).
+ */
+Test(sim_throttle, past_linux_isolation_without_memory_max)
+{
+	struct isolation r;
+
+	run_isolation(NULL, 128, 3, &r);
+	cr_assert_geq(r.b_with_a / r.b_alone, 0.90, "B kept %.2f of its alone-throughput",
+		      r.b_with_a / r.b_alone);
+	check_a(&r);
+	cr_assert_lt(r.a_peak_global, 0.4, "A held %.2f of the global thresh", r.a_peak_global);
+	/* 4 MiB/s is 1024 pages/s (A's rate is checked above) */
+	cr_assert(r.a_ratelimit > 0.75 * 1024 && r.a_ratelimit < 1.25 * 1024,
+		  "A's dirty_ratelimit %lu, its bandwidth 1024 pages/s (measured now: %lu)",
+		  r.a_ratelimit, r.a_written_rate);
+}
+
+Test(sim_throttle, past_linux_isolation_with_memory_max)
+{
+	struct isolation r;
+
+	run_isolation("64M", 128, 3, &r);
+	cr_assert_geq(r.b_with_a / r.b_alone, 0.95, "B kept %.2f of its alone-throughput",
+		      r.b_with_a / r.b_alone);
+	check_a(&r);
+}
+
+/*
+ * Past Linux: a fresh group, and the same group back from 5 s idle, have no measured
+ * bandwidth yet; the floor and their first completions let them write at disk speed.
+ */
+Test(sim_throttle, past_linux_policy_lets_a_fresh_fast_group_run)
+{
+	struct sim_config c = cfg;
+	struct sim_writer *w;
+	double first, again;
+
+	c.disk_bps = 128 * MiB;
+	sim_boot(&c);
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_bandwidth_seconds", "3"), 0);
+	sim_mkcg("F");
+	w = sim_writer_start("F", "/mnt/f1", MiB, 96 * MiB, 96 * MiB, 2000);
+	sim_writer_fsync_at_end(w);
+	while (!sim_writer_elapsed_ns(w))
+		host_run_for(10 * MSEC);
+	first = mib_per_s(96 * MiB, sim_writer_elapsed_ns(w));
+	sim_writers_stop();
+	host_run_for(5 * SEC);
+	w = sim_writer_start("F", "/mnt/f2", MiB, 32 * MiB, 32 * MiB, 2000);
+	sim_writer_fsync_at_end(w);
+	while (!sim_writer_elapsed_ns(w))
+		host_run_for(10 * MSEC);
+	again = mib_per_s(32 * MiB, sim_writer_elapsed_ns(w));
+	cr_log_info("fresh group with the cap: %.1f MiB/s, after 5 s idle %.1f MiB/s (disk 128)",
+		    first, again);
+	cr_assert_geq(first, 0.9 * 128, "a fresh group wrote at %.1f MiB/s", first);
+	cr_assert_geq(again, 0.85 * 128, "after idling the group wrote at %.1f MiB/s", again);
+	sim_writers_stop();
+	check_log_clean();
+	sim_shutdown();
 }
 
 /* ---------------------------------------------------------------- one group's dirty bound */

@@ -448,3 +448,39 @@ Test(dirty_throttle, bdi_bytes_are_ratios_of_the_global_threshold)
 		     "a guarantee of the whole threshold");
 	cr_assert_eq(bdi_set_max_bytes(&bdi, (u64)thresh * PAGE_SIZE * 2), -EINVAL);
 }
+
+/* Past Linux (dirty_bandwidth_seconds): the cap from measured completions, and its line. */
+Test(dirty_throttle, bandwidth_cap_from_measured_completions)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+	unsigned long now = 10000;
+
+	cr_assert_eq(wb_bw_cap(&wb, &g), 0, "the policy is off by default");
+	dirty_bandwidth_seconds = 3;
+	wb_bw_window_reset(&wb, now, 0);
+	/* nothing completed yet: the floor, 1/32 of the global threshold */
+	cr_assert_eq(wb_bw_cap(&wb, &g), 52416 / 32);
+	/* 8 intervals of 200 ms at 1024 pages/s: the window says 1024, the cap 3 s of it */
+	for (int i = 1; i <= 8; i++) {
+		wb.stat[WB_WRITTEN] += 205;
+		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb.stat[WB_WRITTEN]);
+	}
+	wb.stat[WB_WRITTEN] += 205;
+	cr_assert_eq(wb_measured_bandwidth(&wb, now + 1800), 205 * 8 * 1000 / 1600);
+	/* the oldest sample is forgotten: faster completions show within one window */
+	for (int i = 9; i <= 16; i++) {
+		wb.stat[WB_WRITTEN] += 2050;
+		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb.stat[WB_WRITTEN]);
+	}
+	cr_assert_eq(wb_measured_bandwidth(&wb, now + 3200), 2050 * 7 * 1000 / 1400);
+	dirty_bandwidth_seconds = 0;
+}
+
+Test(dirty_throttle, bandwidth_cap_line)
+{
+	/* cap 4000: background at 2000, freerun 3000, setpoint 3500 */
+	cr_assert_eq(wb_bw_cap_pos_ratio(3500, 4000), 1024);
+	cr_assert_eq(wb_bw_cap_pos_ratio(3000, 4000), (unsigned long)pos_ratio_polynom(3500, 3000, 4000));
+	cr_assert_eq(wb_bw_cap_pos_ratio(4000, 4000), 0);
+	cr_assert_eq(wb_bw_cap_pos_ratio(9000, 4000), 0);
+}
