@@ -213,7 +213,7 @@ void wb_blkcg_offline(struct blkcg *blkcg);
 /* cgwbs that exist now (live and dying), for tests and debug files. */
 unsigned long nr_cgwbs(void);
 void cgwb_init(void);
-/* Does writeback of this inode go per cgroup (1.8)? */
+/* Does writeback of this inode go per cgroup (a disk with writeback, an SB_I_CGROUPWB fs)? */
 bool inode_cgwb_enabled(struct inode *inode);
 
 #endif

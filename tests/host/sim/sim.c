@@ -89,6 +89,17 @@ struct backing_dev_info *sim_bdi(void)
 	return sim.disk->bdi;
 }
 
+struct bdi_writeback *sim_file_wb(const char *path)
+{
+	struct path p;
+	struct bdi_writeback *wb;
+
+	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
+	wb = inode_to_wb(p.dentry->d_inode);
+	path_put(&p);
+	return wb;
+}
+
 int sim_echo(const char *path, const char *s)
 {
 	struct file *f = filp_open(path, O_WRONLY, 0);

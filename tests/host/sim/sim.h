@@ -10,6 +10,10 @@
 #include <cgwb/types.h>
 #include <cgwb/backing-dev.h>
 
+#define MiB (1024ULL * 1024)
+#define SEC NSEC_PER_SEC
+#define MSEC NSEC_PER_MSEC
+
 struct sim_config {
 	size_t mem_mib;            /* RAM (the page allocator's arena) */
 	unsigned int disk_mib;     /* ext2 image size */
@@ -22,6 +26,9 @@ void sim_boot(const struct sim_config *cfg);
 void sim_shutdown(void);
 struct backing_dev_info *sim_bdi(void);
 
+/* The wb that writes the file at path back (the root wb is not refcounted; cgwbs are kept
+ * alive by the inode, which the test keeps). */
+struct bdi_writeback *sim_file_wb(const char *path);
 /* Write a string to a (pseudo) file, like `echo s > path`: 0 or -errno. */
 int sim_echo(const char *path, const char *s);
 /* A cgroup /sys/fs/cgroup/NAME with memory and io enabled for its children's level. */

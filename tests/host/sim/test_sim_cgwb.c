@@ -16,9 +16,6 @@
 #include "host.h"
 #include "sim.h"
 
-#define MiB (1024ULL * 1024)
-#define SEC NSEC_PER_SEC
-#define MSEC NSEC_PER_MSEC
 
 static const struct sim_config cfg = {
 	.mem_mib = 192,
@@ -49,17 +46,6 @@ static void check_counters(const char *when)
 	cr_assert_geq(c.nr_writeback, 0);
 }
 
-/* The wb (referenced) that writes the file at path back. */
-static struct bdi_writeback *file_wb(const char *path)
-{
-	struct path p;
-
-	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
-	struct bdi_writeback *wb = inode_to_wb(p.dentry->d_inode);
-	path_put(&p);
-	return wb;
-}
-
 #define SAMPLES 300 /* 30 s at 100 ms */
 
 /*
@@ -86,7 +72,7 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 	/* new data all the time (not the same pages redirtied): writeback has work to do */
 	sim_writer_start("A", "/mnt/a", 64 * 1024, 192 * MiB, 0, 2000);
 	host_run_for(2 * SEC); /* A's dirty pool and its throttle queue fill up */
-	cr_assert_gt(wb_stat(file_wb("/mnt/a"), WB_WRITEBACK), 256, "A has no queue of throttled IO");
+	cr_assert_gt(wb_stat(sim_file_wb("/mnt/a"), WB_WRITEBACK), 256, "A has no queue of throttled IO");
 	cr_assert_eq(sim_cg_value("B", "io.stat", "wbytes"), 0, "B's pages were written early");
 
 	u64 t0 = host_now_ns();
@@ -100,7 +86,7 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 	cr_assert_leq(took_ms, 800, "B's 16 MiB took %llu ms on a 32 MiB/s disk (A's rate: 8 s)",
 		      took_ms);
 
-	struct bdi_writeback *wb_a = file_wb("/mnt/a"), *wb_b = file_wb("/mnt/b");
+	struct bdi_writeback *wb_a = sim_file_wb("/mnt/a"), *wb_b = sim_file_wb("/mnt/b");
 	cr_assert_neq(wb_a, wb_b);
 	cr_assert_neq(wb_b, &sim_bdi()->wb);
 	cr_assert_eq(mem_cgroup_id(wb_memcg(wb_b)),
@@ -117,7 +103,7 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 		if (getenv("SIM_TRACE") && i % 10 == 0) {
 			unsigned long bg, th;
 			global_dirty_limits(&bg, &th);
-			struct bdi_writeback *w = file_wb("/mnt/a");
+			struct bdi_writeback *w = sim_file_wb("/mnt/a");
 			fprintf(stderr, "t=%d A io=%llu bw=%lu rec=%lld wb=%lld dirty=%lu wbk=%lu bg=%lu th=%lu run=%d\n", i * 100,
 				a_bytes[i], w->avg_write_bandwidth, wb_stat(w, WB_RECLAIMABLE), wb_stat(w, WB_WRITEBACK),
 				global_node_page_state(NR_FILE_DIRTY), global_node_page_state(NR_WRITEBACK), bg, th,
@@ -149,7 +135,7 @@ Test(sim_cgwb, removing_a_group_moves_its_inodes_to_the_parent_and_loses_nothing
 		host_run_for(10 * MSEC);
 	sim_writers_stop();
 	check_counters("after the writer");
-	struct bdi_writeback *wb_c = file_wb("/mnt/c");
+	struct bdi_writeback *wb_c = sim_file_wb("/mnt/c");
 	cr_assert_neq(wb_c, &sim_bdi()->wb, "the file was dirtied in C: it belongs to C's wb");
 	cr_assert_eq(nr_cgwbs(), 1);
 
@@ -158,12 +144,12 @@ Test(sim_cgwb, removing_a_group_moves_its_inodes_to_the_parent_and_loses_nothing
 	 * periodic writeback (30 s expiry) has written it, then hands it to the parent.
 	 */
 	cr_assert_eq(do_rmdir("/sys/fs/cgroup/C"), 0);
-	cr_assert_eq(file_wb("/mnt/c"), wb_c, "a dirty inode left a dying wb before being written");
-	for (int i = 0; i < 600 && (nr_cgwbs() || file_wb("/mnt/c") != &sim_bdi()->wb); i++) {
+	cr_assert_eq(sim_file_wb("/mnt/c"), wb_c, "a dirty inode left a dying wb before being written");
+	for (int i = 0; i < 600 && (nr_cgwbs() || sim_file_wb("/mnt/c") != &sim_bdi()->wb); i++) {
 		check_counters("after rmdir");
 		host_run_for(100 * MSEC);
 	}
-	cr_assert_eq(file_wb("/mnt/c"), &sim_bdi()->wb, "the inode was not moved to the parent's wb");
+	cr_assert_eq(sim_file_wb("/mnt/c"), &sim_bdi()->wb, "the inode was not moved to the parent's wb");
 	cr_assert_eq(nr_cgwbs(), 0, "the dead group's wb was not released");
 	ksys_sync();
 	check_counters("after sync");

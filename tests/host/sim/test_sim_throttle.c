@@ -18,9 +18,6 @@
 #include <math.h>
 #include <cgwb/errno.h>
 
-#define MiB (1024ULL * 1024)
-#define SEC NSEC_PER_SEC
-#define MSEC NSEC_PER_MSEC
 
 static const struct sim_config cfg = {
 	.mem_mib = 256,
@@ -30,17 +27,6 @@ static const struct sim_config cfg = {
 };
 
 TestSuite(sim_throttle, .timeout = 600);
-
-/* The wb (referenced) that writes the file at path back. */
-static struct bdi_writeback *file_wb(const char *path)
-{
-	struct path p;
-
-	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
-	struct bdi_writeback *wb = inode_to_wb(p.dentry->d_inode);
-	path_put(&p);
-	return wb;
-}
 
 /* A memcg domain's figures as balance_dirty_pages() sees them now. */
 struct domain_view {
@@ -82,6 +68,33 @@ static void check_log_clean(void)
 	cr_assert(!host_log_contains("WARNING"), "the kernel log has a warning:\n%s", host_log());
 }
 
+/* Boot with a group cg (memory.max as given, or none). */
+static void boot_with_group(const struct sim_config *c, const char *cg, const char *memory_max)
+{
+	char path[64];
+
+	sim_boot(c);
+	sim_mkcg(cg);
+	if (memory_max) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/memory.max", cg);
+		cr_assert_eq(sim_echo(path, memory_max), 0);
+	}
+}
+
+/* Stop the writers, check the kernel log, shut down. */
+static void finish(void)
+{
+	sim_writers_stop();
+	check_log_clean();
+	sim_shutdown();
+}
+
+static void wait_done(struct sim_writer *w)
+{
+	while (!sim_writer_done(w))
+		host_run_for(MSEC);
+}
+
 /* ---------------------------------------------------------------- isolation */
 
 struct isolation {
@@ -89,8 +102,8 @@ struct isolation {
 	double a_rate;              /* A's MiB/s */
 	double a_peak_ratio;        /* max over samples of A's dirty+writeback / A's domain limit */
 	double a_peak_global;       /* ... / the global domain's thresh */
-	unsigned long a_ratelimit;  /* A's dirty_ratelimit once it wrote 80 MiB */
-	unsigned long a_written_rate; /* A's wb completions over its last 5 s, pages/s */
+	double a_ratelimit;         /* A's dirty_ratelimit, averaged from 60 MiB written on */
+	unsigned long a_written_rate; /* A's wb completions over its window at 60 MiB */
 };
 
 #define ISO_MB 96
@@ -121,6 +134,7 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 {
 	struct sim_config c = cfg;
 	struct sim_writer *a, *b;
+	unsigned long rl_sum = 0, rl_samples = 0;
 	char knob[16];
 
 	memset(r, 0, sizeof(*r));
@@ -131,8 +145,7 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 	iso_groups(memory_max);
 	b = sim_writer_start("B", "/mnt/b1", MiB, ISO_MB * MiB, ISO_MB * MiB, 2000);
 	sim_writer_fsync_at_end(b);
-	while (!sim_writer_elapsed_ns(b))
-		host_run_for(10 * MSEC);
+	wait_done(b);
 	r->b_alone = mib_per_s(ISO_MB * MiB, sim_writer_elapsed_ns(b));
 	sim_writers_stop();
 	cr_assert_eq(do_unlink("/mnt/b1"), 0);
@@ -147,11 +160,13 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 		host_run_for(100 * MSEC);
 		if (sim_writer_elapsed_ns(a) || sim_writer_bytes(a) < MiB)
 			continue;
-		if (!r->a_ratelimit && sim_writer_bytes(a) >= 80 * MiB) {
-			r->a_ratelimit = file_wb("/mnt/a")->dirty_ratelimit;
-			r->a_written_rate = wb_measured_bandwidth(file_wb("/mnt/a"), jiffies);
+		if (sim_writer_bytes(a) >= 60 * MiB) {
+			if (!rl_samples)
+				r->a_written_rate = wb_measured_bandwidth(sim_file_wb("/mnt/a"), jiffies);
+			rl_sum += sim_file_wb("/mnt/a")->dirty_ratelimit;
+			rl_samples++;
 		}
-		struct domain_view v = memcg_view(file_wb("/mnt/a"));
+		struct domain_view v = memcg_view(sim_file_wb("/mnt/a"));
 		struct dirty_throttle_control g;
 		double ratio = (double)v.dirty / (double)v.limit;
 
@@ -159,22 +174,26 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 		r->a_peak_ratio = max(r->a_peak_ratio, ratio);
 		r->a_peak_global = max(r->a_peak_global, (double)v.dirty / (double)g.thresh);
 		if (getenv("SIM_TRACE") && i % 5 == 0) {
-			struct bdi_writeback *wa = file_wb("/mnt/a"), *wbb = file_wb("/mnt/b2");
-			fprintf(stderr, "t=%d A dirty+wb=%lu thresh=%lu limit=%lu rl=%lu bw=%lu | B rl=%lu bw=%lu bytes=%llu | global %lu+%lu\n",
-				i * 100, v.dirty, v.thresh, v.limit, wa->dirty_ratelimit, wa->avg_write_bandwidth,
-				wbb->dirty_ratelimit, wbb->avg_write_bandwidth, sim_writer_bytes(b) / MiB,
-				global_node_page_state(NR_FILE_DIRTY), global_node_page_state(NR_WRITEBACK));
+			struct bdi_writeback *wa = sim_file_wb("/mnt/a");
+
+			fprintf(stderr, "t=%d A dirty+wb=%lu limit=%lu rl=%lu bw=%lu | B %llu MiB | "
+				"global %lu+%lu\n", i * 100, v.dirty, v.limit, wa->dirty_ratelimit,
+				wa->avg_write_bandwidth, sim_writer_bytes(b) / MiB,
+				global_node_page_state(NR_FILE_DIRTY),
+				global_node_page_state(NR_WRITEBACK));
 		}
 	}
+	r->a_ratelimit = rl_samples ? (double)rl_sum / rl_samples : 0;
 	r->b_with_a = mib_per_s(ISO_MB * MiB, sim_writer_elapsed_ns(b));
 	r->a_rate = mib_per_s(ISO_MB * MiB, sim_writer_elapsed_ns(a));
-	sim_writers_stop();
-	check_log_clean();
-	sim_shutdown();
-	cr_log_info("isolation (memory.max %s, disk %u MiB/s, dirty_bandwidth_seconds %u): B alone %.1f MiB/s, with A %.1f MiB/s (ratio %.2f), "
-		    "A %.2f MiB/s, A's peak dirty+writeback %.2f of its domain limit, %.2f of the "
-		    "global thresh", memory_max ? memory_max : "max", disk_mib, bw_seconds, r->b_alone, r->b_with_a,
-		    r->b_with_a / r->b_alone, r->a_rate, r->a_peak_ratio, r->a_peak_global);
+	finish();
+	cr_log_info("isolation (memory.max %s, disk %u MiB/s, dirty_bandwidth_seconds %u): "
+		    "B alone %.1f MiB/s, with A %.1f MiB/s (ratio %.2f), A %.2f MiB/s, A's peak "
+		    "dirty+writeback %.2f of its domain limit, %.2f of the global thresh, its "
+		    "dirty_ratelimit %.0f pages/s late in the run",
+		    memory_max ? memory_max : "max", disk_mib, bw_seconds, r->b_alone, r->b_with_a,
+		    r->b_with_a / r->b_alone, r->a_rate, r->a_peak_ratio, r->a_peak_global,
+		    r->a_ratelimit);
 }
 
 /* A's rate through its io.max limit of 4 MiB/s: within 2 % in every mode. */
@@ -235,7 +254,7 @@ Test(sim_throttle, past_linux_isolation_without_memory_max)
 	cr_assert_lt(r.a_peak_global, 0.4, "A held %.2f of the global thresh", r.a_peak_global);
 	/* 4 MiB/s is 1024 pages/s (A's rate is checked above) */
 	cr_assert(r.a_ratelimit > 0.75 * 1024 && r.a_ratelimit < 1.25 * 1024,
-		  "A's dirty_ratelimit %lu, its bandwidth 1024 pages/s (measured now: %lu)",
+		  "A's dirty_ratelimit %.0f, its bandwidth 1024 pages/s (measured: %lu)",
 		  r.a_ratelimit, r.a_written_rate);
 }
 
@@ -260,28 +279,23 @@ Test(sim_throttle, past_linux_policy_lets_a_fresh_fast_group_run)
 	double first, again;
 
 	c.disk_bps = 128 * MiB;
-	sim_boot(&c);
+	boot_with_group(&c, "F", NULL);
 	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_bandwidth_seconds", "3"), 0);
-	sim_mkcg("F");
 	w = sim_writer_start("F", "/mnt/f1", MiB, 96 * MiB, 96 * MiB, 2000);
 	sim_writer_fsync_at_end(w);
-	while (!sim_writer_elapsed_ns(w))
-		host_run_for(10 * MSEC);
+	wait_done(w);
 	first = mib_per_s(96 * MiB, sim_writer_elapsed_ns(w));
 	sim_writers_stop();
 	host_run_for(5 * SEC);
 	w = sim_writer_start("F", "/mnt/f2", MiB, 32 * MiB, 32 * MiB, 2000);
 	sim_writer_fsync_at_end(w);
-	while (!sim_writer_elapsed_ns(w))
-		host_run_for(10 * MSEC);
+	wait_done(w);
 	again = mib_per_s(32 * MiB, sim_writer_elapsed_ns(w));
 	cr_log_info("fresh group with the cap: %.1f MiB/s, after 5 s idle %.1f MiB/s (disk 128)",
 		    first, again);
 	cr_assert_geq(first, 0.9 * 128, "a fresh group wrote at %.1f MiB/s", first);
 	cr_assert_geq(again, 0.85 * 128, "after idling the group wrote at %.1f MiB/s", again);
-	sim_writers_stop();
-	check_log_clean();
-	sim_shutdown();
+	finish();
 }
 
 /* ---------------------------------------------------------------- one group's dirty bound */
@@ -304,10 +318,7 @@ static void run_bound(const char *memory_max, u64 total, struct bound_run *r)
 	unsigned long sum_d = 0, sum_f = 0, sum_l = 0, n = 0;
 
 	memset(r, 0, sizeof(*r));
-	sim_boot(&cfg);
-	sim_mkcg("M");
-	if (memory_max)
-		cr_assert_eq(sim_echo("/sys/fs/cgroup/M/memory.max", memory_max), 0);
+	boot_with_group(&cfg, "M", memory_max);
 	w = sim_writer_start("M", "/mnt/m", MiB, total, total, 2000);
 	sim_writer_fsync_at_end(w);
 	for (int i = 0; !sim_writer_elapsed_ns(w); i++) {
@@ -315,7 +326,7 @@ static void run_bound(const char *memory_max, u64 total, struct bound_run *r)
 		host_run_for(10 * MSEC);
 		if (sim_writer_bytes(w) >= total)
 			continue; /* the fsync */
-		struct domain_view v = memcg_view(file_wb("/mnt/m"));
+		struct domain_view v = memcg_view(sim_file_wb("/mnt/m"));
 		struct dirty_throttle_control g;
 
 		global_view(&g);
@@ -339,12 +350,11 @@ static void run_bound(const char *memory_max, u64 total, struct bound_run *r)
 	r->avg_freerun = (double)sum_f / n;
 	r->avg_limit = (double)sum_l / n;
 	cr_assert_eq(sim_cg_value("M", "memory.events", "oom"), 0, "M went out of memory");
-	check_log_clean();
 	cr_log_info("M (memory.max %s): peak dirty+writeback %lu pages = %.3f x its limit %lu; "
 		    "steady average %.0f between freerun %.0f and limit %.0f; %.1f MiB/s",
 		    memory_max ? memory_max : "max", r->peak, r->peak_ratio, r->limit_at_peak,
 		    r->avg_dirty, r->avg_freerun, r->avg_limit, r->mib_s);
-	sim_shutdown();
+	finish();
 }
 
 /*
@@ -387,21 +397,17 @@ Test(sim_throttle, stricter_memcg_domain_wins_while_global_runs_free)
  */
 Test(sim_throttle, unlimited_group_is_governed_by_the_global_domain)
 {
-	struct bound_run r;
 	struct dirty_throttle_control g;
 
-	sim_boot(&cfg);
-	sim_mkcg("M");
+	boot_with_group(&cfg, "M", NULL);
 	struct sim_writer *w = sim_writer_start("M", "/mnt/m", MiB, 128 * MiB, 0, 2000);
 	host_run_for(5 * SEC);
-	struct domain_view v = memcg_view(file_wb("/mnt/m"));
+	struct domain_view v = memcg_view(sim_file_wb("/mnt/m"));
 	global_view(&g);
 	cr_assert_lt(labs((long)v.thresh - (long)g.thresh), (long)g.thresh / 100 + 1,
 		     "memcg thresh %lu, global %lu", v.thresh, g.thresh);
 	cr_assert_gt(sim_writer_bytes(w), 0);
-	sim_writers_stop();
-	sim_shutdown();
-	(void)r;
+	finish();
 }
 
 /* ---------------------------------------------------------------- estimators */
@@ -414,11 +420,10 @@ Test(sim_throttle, unlimited_group_is_governed_by_the_global_domain)
  */
 Test(sim_throttle, write_bandwidth_estimate_tracks_the_disk_and_ignores_idle_time)
 {
-	sim_boot(&cfg);
-	sim_mkcg("G");
+	boot_with_group(&cfg, "G", NULL);
 	sim_writer_start("G", "/mnt/g", MiB, 96 * MiB, 0, 2000);
 	host_run_for(14 * SEC);
-	struct bdi_writeback *wb = file_wb("/mnt/g");
+	struct bdi_writeback *wb = sim_file_wb("/mnt/g");
 	s64 w0 = wb_stat(wb, WB_WRITTEN);
 	host_run_for(6 * SEC);
 	double rate = (double)(wb_stat(wb, WB_WRITTEN) - w0) / 6.0;
@@ -440,9 +445,7 @@ Test(sim_throttle, write_bandwidth_estimate_tracks_the_disk_and_ignores_idle_tim
 	}
 	cr_assert_geq(lowest, (unsigned long)(0.5 * rate), "avg_write_bandwidth fell to %lu after idling",
 		      lowest);
-	sim_writers_stop();
-	check_log_clean();
-	sim_shutdown();
+	finish();
 }
 
 static double task_rate_pages(u64 bytes, u64 ns)
@@ -463,12 +466,11 @@ Test(sim_throttle, dirty_ratelimit_converges_to_bandwidth_per_dirtier)
 	struct sim_writer *w[2];
 	u64 b0[2];
 
-	sim_boot(&big);
-	sim_mkcg("G");
+	boot_with_group(&big, "G", NULL);
 	w[0] = sim_writer_start("G", "/mnt/g0", 64 * 1024, 160 * MiB, 0, 2000);
 	w[1] = sim_writer_start("G", "/mnt/g1", 64 * 1024, 160 * MiB, 0, 2000);
 	host_run_for(20 * SEC);
-	struct bdi_writeback *wb = file_wb("/mnt/g0");
+	struct bdi_writeback *wb = sim_file_wb("/mnt/g0");
 	s64 written0 = wb_stat(wb, WB_WRITTEN);
 	b0[0] = sim_writer_bytes(w[0]);
 	b0[1] = sim_writer_bytes(w[1]);
@@ -486,9 +488,7 @@ Test(sim_throttle, dirty_ratelimit_converges_to_bandwidth_per_dirtier)
 		cr_assert(fabs(r - share) <= 0.20 * share, "dirtier %d at %.0f pages/s, B/2 %.0f", i,
 			  r, share);
 	}
-	sim_writers_stop();
-	check_log_clean();
-	sim_shutdown();
+	finish();
 }
 
 /* ---------------------------------------------------------------- freerun and background */
@@ -496,20 +496,15 @@ Test(sim_throttle, dirty_ratelimit_converges_to_bandwidth_per_dirtier)
 /* Below both domains' freerun ceilings a dirtier never sleeps: it takes only its CPU time. */
 Test(sim_throttle, freerun_dirtier_never_sleeps)
 {
-	sim_boot(&cfg);
-	sim_mkcg("M");
-	cr_assert_eq(sim_echo("/sys/fs/cgroup/M/memory.max", "128M"), 0);
+	boot_with_group(&cfg, "M", "128M");
 	/* 4 MiB: far below M's freerun ceiling of some 19 MiB */
 	struct sim_writer *w = sim_writer_start("M", "/mnt/m", 64 * 1024, 4 * MiB, 4 * MiB, 2000);
-	while (!sim_writer_elapsed_ns(w))
-		host_run_for(MSEC);
+	wait_done(w);
 	u64 cpu_ns = 1024 * 2000ULL;
 	cr_assert_lt(sim_writer_elapsed_ns(w), cpu_ns + 2 * MSEC,
 		     "the writer took %llu ns for %llu ns of CPU: it slept", sim_writer_elapsed_ns(w),
 		     cpu_ns);
-	sim_writers_stop();
-	check_log_clean();
-	sim_shutdown();
+	finish();
 }
 
 /*
@@ -519,14 +514,12 @@ Test(sim_throttle, freerun_dirtier_never_sleeps)
  */
 Test(sim_throttle, memcg_background_writeback_stops_at_its_bg_thresh)
 {
-	sim_boot(&cfg);
-	sim_mkcg("M");
-	cr_assert_eq(sim_echo("/sys/fs/cgroup/M/memory.max", "64M"), 0);
+	boot_with_group(&cfg, "M", "64M");
 	struct sim_writer *w = sim_writer_start("M", "/mnt/m", 64 * 1024, 12 * MiB, 12 * MiB, 2000);
 	while (sim_writer_bytes(w) < 12 * MiB)
 		host_run_for(MSEC);
 	host_run_for(3 * SEC);
-	struct domain_view v = memcg_view(file_wb("/mnt/m"));
+	struct domain_view v = memcg_view(sim_file_wb("/mnt/m"));
 	u64 dirty = sim_cg_value("M", "memory.stat", "file_dirty") / PAGE_SIZE;
 	cr_log_info("M: %llu dirty pages 3 s after the writer, bg_thresh %lu", dirty, v.bg_thresh);
 	cr_assert_leq(dirty, v.bg_thresh, "M still holds %llu dirty pages, bg_thresh %lu", dirty,
@@ -535,20 +528,16 @@ Test(sim_throttle, memcg_background_writeback_stops_at_its_bg_thresh)
 	host_run_for(10 * SEC);
 	cr_assert_eq(sim_cg_value("M", "memory.stat", "file_dirty") / PAGE_SIZE, dirty,
 		     "writeback went on before the pages expired");
-	sim_writers_stop();
-	check_log_clean();
-	sim_shutdown();
+	finish();
 }
 
 /* A new memory.max: the smoothed limit restarts from the domain's thresh at once. */
 Test(sim_throttle, memory_max_write_resets_the_smoothed_limit)
 {
-	sim_boot(&cfg);
-	sim_mkcg("M");
-	cr_assert_eq(sim_echo("/sys/fs/cgroup/M/memory.max", "128M"), 0);
+	boot_with_group(&cfg, "M", "128M");
 	sim_writer_start("M", "/mnt/m", MiB, 256 * MiB, 0, 2000);
 	host_run_for(4 * SEC);
-	struct bdi_writeback *wb = file_wb("/mnt/m");
+	struct bdi_writeback *wb = sim_file_wb("/mnt/m");
 	struct wb_domain *dom = mem_cgroup_wb_domain(wb);
 	unsigned long before = READ_ONCE(dom->dirty_limit);
 	cr_assert_gt(before, 0, "the smoothed limit was never updated");
@@ -560,9 +549,7 @@ Test(sim_throttle, memory_max_write_resets_the_smoothed_limit)
 		    v.thresh);
 	cr_assert_lt(dom->dirty_limit, before / 2);
 	cr_assert_leq(v.limit, v.thresh + v.thresh / 20);
-	sim_writers_stop();
-	check_log_clean();
-	sim_shutdown();
+	finish();
 }
 
 /*
@@ -577,8 +564,7 @@ Test(sim_throttle, short_lived_dirtiers_are_throttled_in_aggregate)
 	double peak = 0;
 	char path[32];
 
-	sim_boot(&cfg);
-	sim_mkcg("M");
+	boot_with_group(&cfg, "M", NULL);
 	cr_assert_eq(sim_echo("/sys/fs/cgroup/M/io.max", "254:0 wbps=4194304"), 0);
 	t0 = host_now_ns();
 	for (int i = 0; host_now_ns() - t0 < 30 * SEC; i++) {
@@ -591,7 +577,7 @@ Test(sim_throttle, short_lived_dirtiers_are_throttled_in_aggregate)
 		if (!total_at_10s && host_now_ns() - t0 >= 10 * SEC)
 			total_at_10s = total;
 		if (host_now_ns() >= next_sample) {
-			struct domain_view v = memcg_view(file_wb(path));
+			struct domain_view v = memcg_view(sim_file_wb(path));
 			peak = max(peak, (double)v.dirty / (double)v.limit);
 			next_sample = host_now_ns() + 10 * MSEC;
 		}
@@ -602,8 +588,7 @@ Test(sim_throttle, short_lived_dirtiers_are_throttled_in_aggregate)
 	cr_assert_leq(peak, 1.10, "M held %.2f x its domain limit", peak);
 	cr_assert_leq(rate, 6.0, "short-lived dirtiers ran at %.2f MiB/s through a 4 MiB/s group",
 		      rate);
-	check_log_clean();
-	sim_shutdown();
+	finish();
 }
 
 /* The harness: a missing key fails instead of reading as 0. */
