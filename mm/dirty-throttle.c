@@ -223,6 +223,46 @@ static void dirty_freerun(struct dirty_throttle_control *gdtc, struct dirty_thro
 	current->nr_dirtied_pause = (int)min(intv, (unsigned long)INT_MAX);
 }
 
+/*
+ * How long to sleep for pages_dirtied at task_ratelimit: the time they should have taken,
+ * less the think time since the last pause; max_pause at the hard limit (task_ratelimit 0).
+ * False when it is too short to sleep: the task's virtual clock carries it instead. A pause
+ * over max_pause is cut to it, and up to one more max_pause of debt goes to the next one
+ * (*now moves ahead).
+ */
+static bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtied,
+			long min_pause, long max_pause, unsigned long *now, long *pause)
+{
+	long period;
+
+	if (!task_ratelimit) {
+		*pause = max_pause;
+		return true;
+	}
+	period = (long)(HZ * pages_dirtied / task_ratelimit);
+	*pause = period;
+	if (current->dirty_paused_when)
+		*pause -= (long)(*now - current->dirty_paused_when);
+	if (*pause < min_pause) {
+		if (*pause < -HZ) {
+			/* a light dirtier: more than 1 s of think time */
+			current->dirty_paused_when = *now;
+			current->nr_dirtied = 0;
+		} else if (period) {
+			current->dirty_paused_when += (unsigned long)period;
+			current->nr_dirtied = 0;
+		} else if (current->nr_dirtied_pause <= (int)pages_dirtied) {
+			current->nr_dirtied_pause += (int)pages_dirtied;
+		}
+		return false;
+	}
+	if (*pause > max_pause) {
+		*now += (unsigned long)min(*pause - max_pause, max_pause);
+		*pause = max_pause;
+	}
+	return true;
+}
+
 static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_dirtied)
 {
 	struct dirty_throttle_control gdtc_stor, mdtc_stor;
@@ -236,7 +276,7 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		unsigned long now = jiffies;
 		unsigned long nr_dirty = global_node_page_state(NR_FILE_DIRTY);
 		unsigned long task_ratelimit, dirty_ratelimit, cap, wb_dirty;
-		long period, pause, max_pause, min_pause;
+		long pause, max_pause, min_pause;
 		int nr_dirtied_pause;
 
 		balance_domain_limits(gdtc, strictlimit);
@@ -254,6 +294,7 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		/* over a freerun ceiling: the flusher must be at work */
 		if (!writeback_in_progress(wb))
 			wb_wakeup(wb);
+		/* Linux flushes the memcg's foreign-dirty records here (mem_cgroup_flush_foreign) */
 
 		balance_wb_limits(gdtc, strictlimit);
 		wb_bw_cap_position(gdtc, cap);
@@ -274,35 +315,8 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		max_pause = wb_max_pause(wb, sdtc->wb_dirty);
 		min_pause = wb_min_pause(wb, max_pause, task_ratelimit, dirty_ratelimit,
 					 &nr_dirtied_pause);
-		if (!task_ratelimit) {
-			/* at the hard limit */
-			period = pause = max_pause;
-		} else {
-			/* the time these pages should have taken, less the think time since */
-			period = (long)(HZ * pages_dirtied / task_ratelimit);
-			pause = period;
-			if (current->dirty_paused_when)
-				pause -= (long)(now - current->dirty_paused_when);
-			if (pause < min_pause) {
-				/* too short to sleep: carry it in the task's virtual clock */
-				if (pause < -HZ) {
-					/* a light dirtier: more than 1 s of think time */
-					current->dirty_paused_when = now;
-					current->nr_dirtied = 0;
-				} else if (period) {
-					current->dirty_paused_when += (unsigned long)period;
-					current->nr_dirtied = 0;
-				} else if (current->nr_dirtied_pause <= (int)pages_dirtied) {
-					current->nr_dirtied_pause += (int)pages_dirtied;
-				}
-				return;
-			}
-			if (pause > max_pause) {
-				/* carry up to one more max_pause of debt into the next period */
-				now += (unsigned long)min(pause - max_pause, max_pause);
-				pause = max_pause;
-			}
-		}
+		if (!dirty_pause(task_ratelimit, pages_dirtied, min_pause, max_pause, &now, &pause))
+			return;
 		__set_current_state(TASK_KILLABLE);
 		schedule_timeout(pause);
 		current->dirty_paused_when = now + (unsigned long)pause;
