@@ -259,10 +259,6 @@ static long wb_writeback(struct bdi_writeback *wb, struct wb_writeback_work *wor
 		else
 			progress = __writeback_inodes_wb(wb, work, dirtied_before);
 
-		spin_unlock(&wb->list_lock);
-		wb_update_bandwidth(wb);
-		spin_lock(&wb->list_lock);
-
 		if (progress)
 			continue;
 		if (list_empty(&wb->b_more_io))

@@ -35,6 +35,7 @@ static void add_disk_files(struct gendisk *disk, void *arg)
 {
 	(void)arg;
 	sysfs_add_disk(disk);
+	sysfs_add_bdi(disk->bdi);
 	debugfs_add_bdi(disk->bdi);
 }
 

@@ -2,6 +2,8 @@
 #include <cgwb/sched.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/fs.h>
+#include <cgwb/writeback.h>
+#include <cgwb/irqflags.h>
 #include "sched-internal.h"
 
 #define DIRTY_THROTTLE_INITIAL_PAUSE 32 /* 128 KiB in pages, as in Linux */
@@ -19,6 +21,12 @@ void task_init_defaults(struct task_struct *t)
 
 void task_exit_hook(struct task_struct *t)
 {
+	unsigned long flags;
+
+	/* pages dirtied since its last throttling check: charged to the next dirtiers */
+	local_irq_save(flags);
+	dirty_throttle_leaks += t->nr_dirtied;
+	local_irq_restore(flags);
 	for (int fd = 0; fd < TASK_NR_FILES; fd++) {
 		struct file *f = t->files[fd];
 		t->files[fd] = NULL;

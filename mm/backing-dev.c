@@ -32,6 +32,7 @@ void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
 	INIT_LIST_HEAD(&wb->b_dirty_time);
 	INIT_LIST_HEAD(&wb->b_attached);
 	wb->bw_time_stamp = jiffies;
+	wb_bw_window_reset(wb, jiffies, 0);
 	wb->write_bandwidth = INIT_BW;
 	wb->avg_write_bandwidth = INIT_BW;
 	wb->dirty_ratelimit = INIT_BW;
@@ -58,7 +59,7 @@ static void bdi_init(struct backing_dev_info *bdi)
 	xa_init(&bdi->cgwb_tree);
 	init_rwsem(&bdi->wb_switch_rwsem);
 	bdi->min_ratio = 0;
-	bdi->max_ratio = 100;
+	bdi->max_ratio = 100 * BDI_RATIO_SCALE;
 	bdi->max_prop_frac = FPROP_FRAC_BASE;
 	bdi->refcnt = 1;
 	wb_init(&bdi->wb, bdi);

@@ -1,9 +1,15 @@
 /*
- * wb_domains (shared/spec/writeback.md 4.1, 4.6, 4.7): writeback completions counted per
- * wb in flexible proportions with a 3 s half-life, and a wb's share of a domain threshold.
+ * wb_domains: writeback completions counted per wb in flexible proportions with a 3 s
+ * half-life, and the domain's smoothed hard limit.
+ *
+ * The global domain is static and lives for ever. A memcg domain is embedded in its
+ * mem_cgroup (cgwb_domain) and lives as long as it: every wb of the memcg holds a css
+ * reference, so no completion can be added to a freed domain; wb_domain_exit() stops the
+ * period timer when the memcg is freed.
  */
 #include <cgwb/writeback.h>
 #include <cgwb/backing-dev.h>
+#include <cgwb/memcontrol.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/compiler.h>
 
@@ -21,9 +27,17 @@ struct wb_domain global_wb_domain = {
 	},
 };
 
+/* The end of the period that starts at cur; never 0, which means "timer idle". */
+static unsigned long wp_next_time(unsigned long cur)
+{
+	cur += VM_COMPLETIONS_PERIOD_LEN;
+	return cur ? cur : 1;
+}
+
 /*
- * The period timer: declare the periods that passed (one per 3 s, more if the timer ran
- * late); stop when nothing is left to decay, the next completion restarts it.
+ * The period timer, at dom->period_time (the end of the current period): declare that
+ * period and any the timer missed; stop when nothing is left to decay, the next completion
+ * restarts it.
  */
 static void writeout_period(struct timer_list *t)
 {
@@ -31,10 +45,9 @@ static void writeout_period(struct timer_list *t)
 	int miss = (int)((jiffies - dom->period_time) / VM_COMPLETIONS_PERIOD_LEN);
 
 	if (fprop_new_period(&dom->completions, miss + 1)) {
-		dom->period_time += (unsigned long)(miss + 1) * VM_COMPLETIONS_PERIOD_LEN;
-		if (!dom->period_time)
-			dom->period_time = 1;
-		mod_timer(&dom->period_timer, dom->period_time + VM_COMPLETIONS_PERIOD_LEN);
+		dom->period_time = wp_next_time(dom->period_time +
+						(unsigned long)miss * VM_COMPLETIONS_PERIOD_LEN);
+		mod_timer(&dom->period_timer, dom->period_time);
 	} else {
 		dom->period_time = 0;
 	}
@@ -56,45 +69,77 @@ void wb_domain_exit(struct wb_domain *dom)
 	del_timer_sync(&dom->period_timer);
 }
 
-void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl, unsigned long max_prop_frac,
-			    long n)
+void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl,
+			    unsigned long max_prop_frac, long n)
 {
 	fprop_add_max(&dom->completions, pl, max_prop_frac, n);
 	if (!READ_ONCE(dom->period_time)) {
-		dom->period_time = jiffies ? jiffies : 1;
-		mod_timer(&dom->period_timer, dom->period_time + VM_COMPLETIONS_PERIOD_LEN);
+		dom->period_time = wp_next_time(jiffies);
+		mod_timer(&dom->period_timer, dom->period_time);
 	}
 }
 
 /*
- * wb's part of a domain threshold (4.7): its share of recent completions, plus its bdi's
- * min_ratio, scaled by its bandwidth share among the bdi's wbs; at least an eighth of the
- * room left (so an idle wb is not blocked on its first writes), at most its max_ratio.
+ * memory.max or memory.high changed: a limit smoothed from the old size could let dirty
+ * pages overshoot a shrunken group, so it restarts from the domain's thresh.
  */
-static unsigned long __wb_calc_thresh(struct bdi_writeback *wb, struct wb_domain *dom,
-				      struct fprop_local *pl, unsigned long thresh,
-				      unsigned long dirty)
+void wb_domain_size_changed(struct wb_domain *dom)
 {
-	struct backing_dev_info *bdi = wb->bdi;
-	unsigned long num, den, wb_min = bdi->min_ratio, wb_max = bdi->max_ratio;
-	u64 wb_thresh;
+	unsigned long flags;
 
-	fprop_fraction(&dom->completions, pl, &num, &den);
-	if (wb->avg_write_bandwidth < bdi->tot_write_bandwidth) {
-		unsigned long this_bw = wb->avg_write_bandwidth, tot_bw = bdi->tot_write_bandwidth;
-		if (wb_min)
-			wb_min = wb_min * this_bw / tot_bw;
-		if (wb_max < 100)
-			wb_max = wb_max * this_bw / tot_bw;
-	}
-	wb_thresh = (u64)thresh * num / den + (u64)thresh * wb_min / 100;
-	if (thresh > dirty)
-		wb_thresh = max(wb_thresh, (u64)(thresh - dirty) / 8);
-	wb_thresh = min(wb_thresh, (u64)thresh * wb_max / 100);
-	return (unsigned long)wb_thresh;
+	spin_lock_irqsave(&dom->lock, flags);
+	dom->dirty_limit_tstamp = jiffies;
+	dom->dirty_limit = 0;
+	spin_unlock_irqrestore(&dom->lock, flags);
 }
 
-unsigned long wb_calc_thresh(struct bdi_writeback *wb, unsigned long thresh, unsigned long dirty)
+unsigned long hard_dirty_limit(struct wb_domain *dom, unsigned long thresh)
 {
-	return __wb_calc_thresh(wb, &global_wb_domain, &wb->completions, thresh, dirty);
+	return max(thresh, READ_ONCE(dom->dirty_limit));
+}
+
+/*
+ * Up to thresh at once; down toward max(thresh, dirty) by 1/32 of the gap (the gap halves
+ * in about 4.4 s at one step per 200 ms), so that a sudden drop of thresh, e.g. a burst of
+ * other allocations, does not stop every dirtier at once.
+ */
+static void update_dirty_limit(struct dirty_throttle_control *dtc)
+{
+	struct wb_domain *dom = dtc->dom;
+	unsigned long thresh = dtc->thresh;
+	unsigned long limit = dom->dirty_limit;
+
+	if (limit < thresh) {
+		dom->dirty_limit = thresh;
+		return;
+	}
+	thresh = max(thresh, dtc->dirty);
+	if (limit > thresh)
+		dom->dirty_limit = limit - ((limit - thresh) >> 5);
+}
+
+void domain_update_dirty_limit(struct dirty_throttle_control *dtc, unsigned long now)
+{
+	struct wb_domain *dom = dtc->dom;
+	unsigned long flags;
+
+	if (time_before(now, READ_ONCE(dom->dirty_limit_tstamp) + BANDWIDTH_INTERVAL))
+		return;
+	spin_lock_irqsave(&dom->lock, flags);
+	if (time_after_eq(now, dom->dirty_limit_tstamp + BANDWIDTH_INTERVAL)) {
+		update_dirty_limit(dtc);
+		dom->dirty_limit_tstamp = now;
+	}
+	spin_unlock_irqrestore(&dom->lock, flags);
+}
+
+/* Writeback completion of n pages: the wb's history and its share in both its domains. */
+void __wb_writeout_add(struct bdi_writeback *wb, long n)
+{
+	struct wb_domain *cgdom = mem_cgroup_wb_domain(wb);
+
+	wb_stat_mod(wb, WB_WRITTEN, n);
+	wb_domain_writeout_add(&global_wb_domain, &wb->completions, wb->bdi->max_prop_frac, n);
+	if (cgdom)
+		wb_domain_writeout_add(cgdom, &wb->memcg_completions, wb->bdi->max_prop_frac, n);
 }

@@ -65,13 +65,10 @@ void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_event_item event)
 	local_irq_restore(flags);
 }
 
-/*
- * Nothing in the memcg uses the limits yet; the writeback side resets the memcg's
- * dirty-limit state here (its wb_domain), filled in with that code.
- */
+/* A smoothed dirty limit of the old size could let dirty pages overshoot the new one. */
 void mem_cgroup_limits_changed(struct mem_cgroup *memcg)
 {
-	(void)memcg;
+	wb_domain_size_changed(&memcg->cgwb_domain);
 }
 
 static struct cgroup_subsys_state *mem_cgroup_css_alloc(struct cgroup_subsys_state *parent_css)
@@ -88,6 +85,7 @@ static struct cgroup_subsys_state *mem_cgroup_css_alloc(struct cgroup_subsys_sta
 	}
 	page_counter_init(&memcg->memory, parent ? &parent->memory : NULL);
 	INIT_LIST_HEAD(&memcg->cgwb_list);
+	wb_domain_init(&memcg->cgwb_domain);
 	if (!parent)
 		root_mem_cgroup = memcg;
 	return &memcg->css;
@@ -110,6 +108,7 @@ static void mem_cgroup_css_free(struct cgroup_subsys_state *css)
 	if (parent)
 		memcg_stat_fold(memcg, parent);
 	mem_cgroup_foreign_wait(memcg); /* a queued flush completes into memcg's records */
+	wb_domain_exit(&memcg->cgwb_domain);
 	lruvec_free(memcg->lruvec);
 	kfree(memcg);
 }

@@ -152,6 +152,20 @@ static int store_fast_switch(const char *buf, size_t len, void *private)
 	return 0;
 }
 
+/* Past Linux: seconds of measured write bandwidth a wb may hold dirty; 0 (off) to 60. */
+static int store_bandwidth_seconds(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 0, 60, &v);
+
+	(void)len;
+	(void)private;
+	if (err)
+		return err;
+	WRITE_ONCE(dirty_bandwidth_seconds, (unsigned int)v);
+	return 0;
+}
+
 static int store_drop_caches(const char *buf, size_t len, void *private)
 {
 	long v;
@@ -193,6 +207,8 @@ static const struct vm_knob vm_knobs[] = {
 	  &dirty_expire_interval },
 	{ "dirty_foreign_fast_switch", 0644, show_int, store_fast_switch,
 	  &vm_dirty_foreign_fast_switch },
+	{ "dirty_bandwidth_seconds", 0644, show_uint, store_bandwidth_seconds,
+	  &dirty_bandwidth_seconds },
 	{ "drop_caches", 0200, NULL, store_drop_caches, NULL },
 };
 

@@ -16,10 +16,12 @@
 
 #define K(pages) ((unsigned long)(pages) << (PAGE_SHIFT - 10))
 
+/* A wb's dirty threshold in its own domain: its memcg's, the global one for the root's. */
 static unsigned long wb_thresh_of(struct bdi_writeback *wb, unsigned long thresh)
 {
-	return wb_calc_thresh(wb, thresh, global_node_page_state(NR_FILE_DIRTY) +
-					  global_node_page_state(NR_WRITEBACK));
+	if (mem_cgroup_wb_domain(wb))
+		return cgwb_calc_thresh(wb);
+	return wb_calc_thresh(wb, thresh);
 }
 
 struct wb_lists {
@@ -39,10 +41,11 @@ static void count_lists(struct bdi_writeback *wb, struct wb_lists *n)
 struct wb_sums {
 	s64 stat[NR_WB_STAT_ITEMS];
 	unsigned long bw;
+	unsigned long thresh;   /* sum of the wbs' thresholds (Linux 6.10's BdiDirtyThresh) */
 	struct wb_lists n;
 };
 
-static void collect(struct backing_dev_info *bdi, struct wb_sums *t)
+static void collect(struct backing_dev_info *bdi, unsigned long thresh, struct wb_sums *t)
 {
 	struct bdi_writeback *wb;
 
@@ -53,6 +56,7 @@ static void collect(struct backing_dev_info *bdi, struct wb_sums *t)
 		for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
 			t->stat[i] += wb_stat(wb, i);
 		t->bw += wb->avg_write_bandwidth;
+		t->thresh += wb_thresh_of(wb, thresh);
 		count_lists(wb, &n);
 		t->n.dirty += n.dirty;
 		t->n.io += n.io;
@@ -68,7 +72,7 @@ static int bdi_stats_show(struct seq_buf *s, void *private)
 	struct wb_sums t;
 
 	global_dirty_limits(&bg, &thresh);
-	collect(bdi, &t);
+	collect(bdi, thresh, &t);
 	return seq_printf(s,
 			  "BdiWriteback:       %10lu kB\n"
 			  "BdiReclaimable:     %10lu kB\n"
@@ -85,7 +89,7 @@ static int bdi_stats_show(struct seq_buf *s, void *private)
 			  "bdi_list:           %10u\n"
 			  "state:              %10lx\n",
 			  K(t.stat[WB_WRITEBACK]), K(t.stat[WB_RECLAIMABLE]),
-			  K(wb_thresh_of(&bdi->wb, thresh)), K(thresh), K(bg),
+			  K(t.thresh), K(thresh), K(bg),
 			  K(t.stat[WB_DIRTIED]), K(t.stat[WB_WRITTEN]), K(t.bw), t.n.dirty, t.n.io,
 			  t.n.more_io, t.n.dirty_time, !list_empty(&bdi->bdi_list), bdi->wb.state);
 }

@@ -6,5 +6,7 @@ struct pseudo_node;
 struct backing_dev_info;
 
 void debugfs_add_bdi(struct backing_dev_info *bdi);
+/* /sys/class/bdi/MAJ:MIN and its knobs. */
+void sysfs_add_bdi(struct backing_dev_info *bdi);
 
 #endif

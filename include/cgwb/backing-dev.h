@@ -43,6 +43,8 @@ enum wb_state {
 #define BDI_CAP_WRITEBACK_ACCT (1U << 1)  /* pages under writeback are counted in WB_WRITEBACK */
 #define BDI_CAP_STRICTLIMIT (1U << 2)
 
+#define WB_BW_WINDOW 8
+
 /* 100 MB/s in pages per second: the first estimate of a new wb's bandwidth */
 #define INIT_BW (100 << (20 - PAGE_SHIFT))
 
@@ -68,6 +70,11 @@ struct bdi_writeback {
 	unsigned long written_stamp;
 	unsigned long write_bandwidth;    /* pages/s */
 	unsigned long avg_write_bandwidth;
+	/* completions over the last 8 estimator intervals (dirty_bandwidth_seconds policy) */
+	struct wb_bw_sample {
+		unsigned long time, written;
+	} bw_window[WB_BW_WINDOW];
+	unsigned int bw_window_head;      /* the oldest sample */
 	unsigned long dirty_ratelimit;    /* per-task dirty rate at the setpoint, pages/s */
 	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
 	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
@@ -97,8 +104,8 @@ struct backing_dev_info {
 	struct list_head bdi_list;        /* all bdis */
 	char dev_name[32];                /* "254:0" */
 	unsigned int capabilities;
-	unsigned int min_ratio, max_ratio;   /* percent */
-	unsigned long max_prop_frac;         /* FPROP_FRAC_BASE x max_ratio / 100 */
+	unsigned int min_ratio, max_ratio;   /* share of the dirty threshold, BDI_RATIO_SCALE units */
+	unsigned long max_prop_frac;         /* FPROP_FRAC_BASE x max_ratio / 100 % */
 	unsigned long tot_write_bandwidth;   /* sum of avg_write_bandwidth over wbs with dirty IO */
 	struct bdi_writeback wb;          /* the root wb */
 	struct list_head wb_list;         /* root first, then cgwbs (cgwb_lock) */
@@ -124,6 +131,24 @@ static inline bool bdi_cap_writeback(const struct backing_dev_info *bdi)
 {
 	return bdi->capabilities & BDI_CAP_WRITEBACK;
 }
+
+/*
+ * The bdi's guaranteed (min) and capped (max) share of the dirty threshold, as in Linux's
+ * /sys/class/bdi knobs: -EINVAL out of 0..100 %, when min would pass max, or when the sum of
+ * every bdi's min_ratio would reach 100 %. Ratios in BDI_RATIO_SCALE units; bytes are turned
+ * into ratios of the current global dirty threshold.
+ */
+extern unsigned int bdi_min_ratio;   /* sum over bdis */
+int bdi_set_min_ratio(struct backing_dev_info *bdi, unsigned int min_ratio);
+int bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio);
+/* The same in BDI_RATIO_SCALE units (the _fine files). */
+int bdi_set_min_ratio_no_scale(struct backing_dev_info *bdi, unsigned int min_ratio);
+int bdi_set_max_ratio_no_scale(struct backing_dev_info *bdi, unsigned int max_ratio);
+int bdi_set_min_bytes(struct backing_dev_info *bdi, u64 min_bytes);
+int bdi_set_max_bytes(struct backing_dev_info *bdi, u64 max_bytes);
+u64 bdi_get_min_bytes(struct backing_dev_info *bdi);
+u64 bdi_get_max_bytes(struct backing_dev_info *bdi);
+int bdi_set_strict_limit(struct backing_dev_info *bdi, unsigned int strict_limit);
 
 /* ---------------------------------------------------------------- counters */
 static inline s64 wb_stat(const struct bdi_writeback *wb, enum wb_stat_item item)
@@ -191,7 +216,7 @@ void cgwb_schedule_cleanup(void);
 /* cgwbs that exist now (live and dying), for tests and debug files. */
 unsigned long nr_cgwbs(void);
 void cgwb_init(void);
-/* Does writeback of this inode go per cgroup? */
+/* Does writeback of this inode go per cgroup (a disk with writeback, an SB_I_CGROUPWB fs)? */
 bool inode_cgwb_enabled(struct inode *inode);
 
 #endif

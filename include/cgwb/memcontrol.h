@@ -55,6 +55,7 @@ struct mem_cgroup {
 	unsigned long events[NR_MEMCG_EVENTS];
 	unsigned long pgscan, pgsteal;
 	struct list_head cgwb_list;         /* its bdi_writebacks (mm/backing-dev.c) */
+	struct wb_domain cgwb_domain;       /* its wbs' dirty domain (unused in the root) */
 	void *lruvec;                       /* its LRU lists (mm/vmscan.c) */
 	struct memcg_cgwb_frn cgwb_frn[MEMCG_CGWB_FRN_CNT]; /* foreign wbs it dirtied for */
 };
@@ -111,7 +112,22 @@ void mem_cgroup_track_foreign_dirty(struct page *page, struct bdi_writeback *wb)
 /* Throttled with wb: queue writeback of the foreign wbs recently dirtied for by its memcg. */
 void mem_cgroup_flush_foreign(struct bdi_writeback *wb);
 
-/* memory.max/high changed: the hook lets writeback reset the memcg's dirty-limit state. */
+/* memory.max/high changed: the memcg's dirty domain forgets its smoothed limit. */
 void mem_cgroup_limits_changed(struct mem_cgroup *memcg);
+
+/*
+ * Cgroup writeback's view of a memcg (cg/memcg/memcg-writeback.c). The dirty domain of wb's
+ * memcg, NULL for the root memcg (its wbs are only in the global domain).
+ */
+struct wb_domain *mem_cgroup_wb_domain(struct bdi_writeback *wb);
+/*
+ * The memcg domain's inputs for wb, hierarchical (the memcg and its descendants): file
+ * pages on the LRU lists, dirty and writeback pages, and the headroom, the least room left
+ * under memory.max/memory.high in the memcg and its ancestors below the root
+ * (PAGE_COUNTER_MAX without limits).
+ */
+void mem_cgroup_wb_stats(struct bdi_writeback *wb, unsigned long *pfilepages,
+			 unsigned long *pheadroom, unsigned long *pdirty,
+			 unsigned long *pwriteback);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * Writeback control: how much to write and how, the cgroup side of a writeback round
  * (wbc_attach_and_unlock_inode ... wbc_detach_inode) with foreign-owner detection and inode
- * wb switching, the flusher's entry points, and the dirty-memory sysctls.
+ * wb switching, the flusher's entry points, the wb_domains, the dirty throttling control
+ * law and the dirty-memory sysctls.
  */
 #ifndef CGWB_WRITEBACK_H
 #define CGWB_WRITEBACK_H
@@ -11,6 +12,8 @@
 #include <cgwb/spinlock.h>
 #include <cgwb/flex_proportions.h>
 #include <cgwb/wait.h>
+#include <cgwb/jiffies.h>
+#include <cgwb/mm.h>
 
 struct inode;
 struct page;
@@ -153,29 +156,142 @@ void cgroup_writeback_umount(void);
 void sb_mark_inode_writeback(struct inode *inode);
 void sb_clear_inode_writeback(struct inode *inode);
 
-/* ---------------------------------------------------------------- wb_domain (4) */
+/* ---------------------------------------------------------------- wb_domain */
 /*
  * A group of wbs measured against each other for dirty limits: the global domain holds
- * every wb; each memory cgroup's domain holds that memcg's wbs. A wb's share of a domain's
- * threshold follows its share of the domain's recent writeback completions.
+ * every wb (through wb->completions); each non-root memory cgroup's domain holds that
+ * memcg's wbs (through wb->memcg_completions). A wb's share of a domain's threshold follows
+ * its share of the domain's recent writeback completions (fprop, 3 s half-life). Memcg
+ * domains are not nested: ancestors act through the hierarchical counters and headroom
+ * that mem_cgroup_wb_stats() reports.
  */
 struct wb_domain {
-	spinlock_t lock;
+	spinlock_t lock;                  /* dirty_limit and its timestamp */
 	struct fprop_global completions;
 	struct timer_list period_timer;   /* ages the completions every 3 s while active */
 	unsigned long period_time;        /* when the current period ends; 0: timer idle */
-	unsigned long dirty_limit;        /* smoothed hard limit (4.5) */
+	/*
+	 * The smoothed hard limit: follows the domain's thresh up at once and down by 1/32 of
+	 * the gap per BANDWIDTH_INTERVAL, so that a sudden drop of thresh does not slam every
+	 * dirtier into the limit (domain_update_dirty_limit()). 0 until the first update.
+	 */
+	unsigned long dirty_limit;
 	unsigned long dirty_limit_tstamp;
 };
 
 extern struct wb_domain global_wb_domain;
 void wb_domain_init(struct wb_domain *dom);
 void wb_domain_exit(struct wb_domain *dom);
-/* Count n completions of wb in dom (pl: wb's local counter there). */
-void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl, unsigned long max_prop_frac,
-			    long n);
-/* wb's share of a threshold of the global domain, given the domain's dirty count (4.7). */
-unsigned long wb_calc_thresh(struct bdi_writeback *wb, unsigned long thresh, unsigned long dirty);
+/* Count n completions of a wb in dom (pl: the wb's local counter there). Any context. */
+void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl,
+			    unsigned long max_prop_frac, long n);
+/* The domain's memory shrank or grew (memory.max/high): forget the smoothed limit. */
+void wb_domain_size_changed(struct wb_domain *dom);
+
+/* ---------------------------------------------------------------- dirty throttling */
+/*
+ * The control law of balance_dirty_pages(), as in Linux. Each domain (global, and the
+ * wb's memcg unless it is the root) has three marks: freerun = (thresh + bg_thresh) / 2,
+ * below which nobody is throttled; limit = the smoothed hard limit, where dirtiers stop;
+ * setpoint halfway between. A dirtier is paused so that it dirties at
+ * task_ratelimit = wb->dirty_ratelimit x pos_ratio, where pos_ratio (1/1024 units, 1.0
+ * at the setpoint) comes from the domain's cubic and the wb's linear control line, and
+ * the stricter domain wins. dirty_ratelimit converges to the wb's write bandwidth divided
+ * by the number of dirtiers (wb_update_dirty_ratelimit()).
+ */
+#define BANDWIDTH_INTERVAL max(HZ / 5, 1)          /* estimator and smoothing period */
+#define MAX_PAUSE max(HZ / 5, 1)                   /* longest sleep per call */
+#define DIRTY_POLL_THRESH (128 >> (PAGE_SHIFT - 10)) /* 32 pages: shortest useful interval */
+#define RATELIMIT_CALC_SHIFT 10                    /* pos_ratio 1024 = 1.0 */
+#define BDI_RATIO_SCALE 10000                      /* bdi min/max_ratio: 100 % = 1000000 */
+
+/*
+ * One domain's view during one throttling decision. gdtc: the global domain; mdtc: the
+ * wb's memcg domain, which points at its global sibling (memcg byte limits and avail are
+ * derived from the global figures).
+ */
+struct dirty_throttle_control {
+	struct wb_domain *dom;
+	struct dirty_throttle_control *gdtc; /* mdtc only: the global sibling; NULL in a gdtc */
+	struct bdi_writeback *wb;
+	struct fprop_local *wb_completions;  /* wb's share counter in dom */
+
+	unsigned long avail;      /* dirtyable memory */
+	unsigned long dirty;      /* dirty pages (+ writeback when throttling) */
+	unsigned long thresh;     /* hard threshold */
+	unsigned long bg_thresh;  /* background threshold */
+	unsigned long limit;      /* the smoothed hard limit (set by wb_position_ratio) */
+
+	unsigned long wb_dirty;   /* this wb's dirty + writeback pages */
+	unsigned long wb_thresh;  /* this wb's share of thresh */
+	unsigned long wb_bg_thresh;
+
+	unsigned long pos_ratio;  /* 1/1024 units */
+	unsigned long cap_setpoint; /* dirty_bandwidth_seconds governs: the wb's setpoint, else 0 */
+	bool freerun;
+	bool dirty_exceeded;
+};
+
+/* Pages that could become dirty (free + file cache), the base of the ratio limits. */
+unsigned long global_dirtyable_memory(void);
+/* Global background and hard thresholds in pages. */
+void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
+/* dtc->thresh and bg_thresh from dtc->avail and the sysctls (bytes become ratios in a memcg). */
+void domain_dirty_limits(struct dirty_throttle_control *dtc);
+/* A memcg domain's dirtyable memory: its file pages plus what it may still grow by. */
+void mdtc_calc_avail(struct dirty_throttle_control *mdtc, unsigned long filepages,
+		     unsigned long headroom);
+/* max(thresh, dom->dirty_limit): the limit where pos_ratio reaches 0. */
+unsigned long hard_dirty_limit(struct wb_domain *dom, unsigned long thresh);
+/* Move dom->dirty_limit toward the domain's thresh, at most once per BANDWIDTH_INTERVAL. */
+void domain_update_dirty_limit(struct dirty_throttle_control *dtc, unsigned long now);
+/* The wb's share of a domain threshold (thresh or bg_thresh of dtc's domain). */
+unsigned long __wb_calc_thresh(struct dirty_throttle_control *dtc, unsigned long thresh);
+/* dtc->wb_thresh, wb_bg_thresh and wb_dirty. */
+void wb_dirty_limits(struct dirty_throttle_control *dtc);
+/* wb's share of a threshold of the global domain / its thresh in its memcg domain. */
+unsigned long wb_calc_thresh(struct bdi_writeback *wb, unsigned long thresh);
+unsigned long cgwb_calc_thresh(struct bdi_writeback *wb);
+
+static inline unsigned long dirty_freerun_ceiling(unsigned long thresh, unsigned long bg_thresh)
+{
+	return (thresh + bg_thresh) / 2;
+}
+/* f(dirty) = 1 + ((setpoint - dirty) / (limit - setpoint))^3, in [0, 2048]. */
+long long pos_ratio_polynom(unsigned long setpoint, unsigned long dirty, unsigned long limit);
+/* dtc->pos_ratio (and dtc->limit) from the domain and wb figures already in dtc. */
+void wb_position_ratio(struct dirty_throttle_control *dtc);
+/* Pages a task may dirty before looking again: about the square root of the room left. */
+unsigned long dirty_poll_interval(unsigned long dirty, unsigned long thresh);
+/* Longest sleep that cannot let the wb's dirty pool run dry. */
+long wb_max_pause(struct bdi_writeback *wb, unsigned long wb_dirty);
+/* Shortest sleep worth taking, and the pages to dirty before the next check. */
+long wb_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_ratelimit,
+		  unsigned long dirty_ratelimit, int *nr_dirtied_pause);
+
+/* Estimators (wb->list_lock held): write bandwidth, and the dirty ratelimit. */
+void wb_update_write_bandwidth(struct bdi_writeback *wb, unsigned long elapsed,
+			       unsigned long written);
+void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long dirtied,
+			       unsigned long elapsed);
+
+/*
+ * Past Linux, off by default (mm/dirty-bandwidth-cap.c): with dirty_bandwidth_seconds = N,
+ * a wb may hold as dirty + writeback at most N seconds of the write bandwidth it was
+ * measured to complete over its last estimator intervals, or a small floor while it has
+ * no history, so that a group throttled below the disk's speed cannot park the pool.
+ */
+extern unsigned int dirty_bandwidth_seconds;
+/* Start the measurement window afresh (a new wb, or one back from idle). */
+void wb_bw_window_reset(struct bdi_writeback *wb, unsigned long now, unsigned long written);
+/* Record a sample at an estimator update. */
+void wb_bw_window_add(struct bdi_writeback *wb, unsigned long now, unsigned long written);
+/* Pages/s completed over the window up to now; 0 before the first completion. */
+unsigned long wb_measured_bandwidth(struct bdi_writeback *wb, unsigned long now);
+/* The pages the wb may hold (gdtc: the global domain's figures); 0: the policy is off. */
+unsigned long wb_bw_cap(struct bdi_writeback *wb, const struct dirty_throttle_control *gdtc);
+/* Position ratio against the cap: the cubic of a domain from cap/2 (bg) to cap. */
+unsigned long wb_bw_cap_pos_ratio(unsigned long wb_dirty, unsigned long cap);
 
 /* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
 extern int dirty_background_ratio;          /* percent of dirtyable memory, default 10 */
@@ -186,19 +302,21 @@ extern unsigned int dirty_writeback_interval; /* centiseconds, default 500 */
 extern unsigned int dirty_expire_interval;    /* centiseconds, default 3000 */
 extern unsigned int dirtytime_expire_interval; /* seconds, default 43200 */
 
-/* Pages that could become dirty (free + file cache), the base of the ratio limits (4.2). */
-unsigned long global_dirtyable_memory(void);
-/* Global background and hard thresholds in pages (4.3). */
-void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
-/* Should background writeback of wb continue (2.12)? */
+/* Should background writeback of wb continue (its global or its memcg domain over bg)? */
 bool wb_over_bg_thresh(struct bdi_writeback *wb);
-/* Refresh wb's write bandwidth estimate if BANDWIDTH_INTERVAL has passed (3.2). */
+/* Refresh wb's write bandwidth estimate if BANDWIDTH_INTERVAL has passed. */
 void wb_update_bandwidth(struct bdi_writeback *wb);
 /* Reset the bandwidth checkpoints of a wb that was idle, before it starts writing again. */
 void wb_bandwidth_estimate_start(struct bdi_writeback *wb);
 
-/* Pages written back per task pause before balance_dirty_pages is consulted (5.6). */
+/*
+ * Rate limiting of balance_dirty_pages() calls: a CPU that dirtied ratelimit_pages (max(16,
+ * thresh / 32)) through any tasks makes the next dirtier check; pages dirtied by tasks that
+ * exited before being checked are charged to the next dirtiers (dirty_throttle_leaks).
+ */
 extern unsigned long ratelimit_pages;
+extern int bdp_ratelimits;
+extern int dirty_throttle_leaks;
 void writeback_set_ratelimit(void);
 void page_writeback_init(void);
 

@@ -28,6 +28,8 @@ struct sim_writer {
 	u64 span, total, cpu_ns_per_page;
 	u64 bytes;
 	struct task_struct *task;
+	bool fsync;                /* fsync after the last write, like dd conv=fsync */
+	u64 start_ns, done_ns;
 	bool done;
 };
 
@@ -87,6 +89,17 @@ struct backing_dev_info *sim_bdi(void)
 	return sim.disk->bdi;
 }
 
+struct bdi_writeback *sim_file_wb(const char *path)
+{
+	struct path p;
+	struct bdi_writeback *wb;
+
+	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
+	wb = inode_to_wb(p.dentry->d_inode);
+	path_put(&p);
+	return wb;
+}
+
 int sim_echo(const char *path, const char *s)
 {
 	struct file *f = filp_open(path, O_WRONLY, 0);
@@ -107,13 +120,33 @@ void sim_mkcg(const char *name)
 	cr_assert_eq(do_mkdir(path, 0755), 0, "mkdir %s", path);
 }
 
-/* The value of "key=N" (io.stat) or "key N" (memory.stat) in the file; 0 if absent. */
+int sim_parse_key(char *text, const char *key, u64 *val)
+{
+	size_t klen = strlen(key);
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(text, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+		if (!strncmp(tok, key, klen) && tok[klen] == '=') {
+			*val = strtoull(tok + klen + 1, NULL, 10);
+			return 0;
+		}
+		if (!strcmp(tok, key)) {
+			tok = strtok_r(NULL, " \n", &save);
+			if (!tok)
+				return -ENOENT;
+			*val = strtoull(tok, NULL, 10);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 u64 sim_cg_value(const char *cg, const char *file, const char *key)
 {
-	char path[128], buf[4096], *tok, *save = NULL;
-	size_t klen = strlen(key);
+	char path[128], buf[4096];
 	struct file *f;
 	ssize_t n;
+	u64 val;
 
 	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", cg, file);
 	f = filp_open(path, O_RDONLY, 0);
@@ -122,15 +155,10 @@ u64 sim_cg_value(const char *cg, const char *file, const char *key)
 	fput(f);
 	cr_assert_geq(n, 0);
 	buf[n] = '\0';
-	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
-		if (!strncmp(tok, key, klen) && tok[klen] == '=')
-			return strtoull(tok + klen + 1, NULL, 10);
-		if (!strcmp(tok, key)) {
-			tok = strtok_r(NULL, " \n", &save);
-			return tok ? strtoull(tok, NULL, 10) : 0;
-		}
-	}
-	return 0; /* no IO yet: no line */
+	if (!strcmp(file, "io.stat") && !strstr(buf, "254:0 "))
+		return 0; /* no IO yet: no line */
+	cr_assert_eq(sim_parse_key(buf, key, &val), 0, "%s has no key %s", path, key);
+	return val;
 }
 
 static int writer_main(void *arg)
@@ -143,6 +171,7 @@ static int writer_main(void *arg)
 	cr_assert_not_null(buf);
 	cr_assert(!IS_ERR(f));
 	memset(buf, 0x5a, w->chunk);
+	w->start_ns = host_now_ns();
 	while (!READ_ONCE(sim.stop) && (!w->total || w->bytes < w->total)) {
 		f->f_pos = (loff_t)pos;
 		ssize_t n = file_write(f, buf, w->chunk);
@@ -152,6 +181,9 @@ static int writer_main(void *arg)
 		w->bytes += (u64)n;
 		pos = (pos + (u64)n) % w->span;
 	}
+	if (w->fsync && !READ_ONCE(sim.stop))
+		cr_assert_eq(vfs_fsync(f, 0), 0);
+	w->done_ns = host_now_ns();
 	fput(f);
 	kfree(buf);
 	w->done = true;
@@ -166,6 +198,7 @@ struct sim_writer *sim_writer_start(const char *cg, const char *path, size_t chu
 
 	cr_assert_lt(sim.nr_writers, MAX_WRITERS);
 	w = &sim.writers[sim.nr_writers++];
+	memset(w, 0, sizeof(*w)); /* a slot may be reused after sim_writers_stop() */
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	w->chunk = chunk;
 	w->span = span;
@@ -183,6 +216,21 @@ struct sim_writer *sim_writer_start(const char *cg, const char *path, size_t chu
 	}
 	wake_up_process(w->task);
 	return w;
+}
+
+void sim_writer_fsync_at_end(struct sim_writer *w)
+{
+	w->fsync = true;
+}
+
+u64 sim_writer_elapsed_ns(const struct sim_writer *w)
+{
+	return READ_ONCE(w->done) ? w->done_ns - w->start_ns : 0;
+}
+
+bool sim_writer_done(const struct sim_writer *w)
+{
+	return READ_ONCE(w->done);
 }
 
 u64 sim_writer_bytes(const struct sim_writer *w)
@@ -229,16 +277,6 @@ void sim_assert_counters(const char *when)
 		     c.memcg_dirty, c.nr_dirty);
 	cr_assert_geq(c.nr_dirty, 0);
 	cr_assert_geq(c.nr_writeback, 0);
-}
-
-struct bdi_writeback *sim_file_wb(const char *path)
-{
-	struct path p;
-
-	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
-	struct bdi_writeback *wb = inode_to_wb(p.dentry->d_inode);
-	path_put(&p);
-	return wb;
 }
 
 int sim_memcg_id(const char *cg)

@@ -27,12 +27,20 @@ void sim_boot(const struct sim_config *cfg);
 void sim_shutdown(void);
 struct backing_dev_info *sim_bdi(void);
 
+/* The wb that writes the file at path back (the root wb is not refcounted; cgwbs are kept
+ * alive by the inode, which the test keeps). */
+struct bdi_writeback *sim_file_wb(const char *path);
 /* Write a string to a (pseudo) file, like `echo s > path`: 0 or -errno. */
 int sim_echo(const char *path, const char *s);
 /* A cgroup /sys/fs/cgroup/NAME with memory and io enabled for its children's level. */
 void sim_mkcg(const char *name);
-/* A field of a cgroup file: "wbytes" of io.stat (device 254:0), "file_dirty" of memory.stat. */
+/*
+ * A field of a cgroup file: "wbytes" of io.stat (device 254:0; 0 before the first IO),
+ * "file_dirty" of memory.stat. A missing key fails the test.
+ */
 u64 sim_cg_value(const char *cg, const char *file, const char *key);
+/* "key=N" or "key N" in text (modified): 0 and *val, or -ENOENT if the key is missing. */
+int sim_parse_key(char *text, const char *key, u64 *val);
 
 /*
  * A writer task in cgroup cg writing path in chunks of chunk bytes, cycling over the first
@@ -43,6 +51,11 @@ struct sim_writer;
 struct sim_writer *sim_writer_start(const char *cg, const char *path, size_t chunk, u64 span,
 				    u64 total, u64 cpu_ns_per_page);
 u64 sim_writer_bytes(const struct sim_writer *w);
+/* Call right after sim_writer_start (before the writer runs): fsync after the last write. */
+void sim_writer_fsync_at_end(struct sim_writer *w);
+/* From the first write to the end of the fsync; 0 while the writer runs. */
+u64 sim_writer_elapsed_ns(const struct sim_writer *w);
+bool sim_writer_done(const struct sim_writer *w);
 void sim_writers_stop(void);
 
 /* Run fn(arg) as a task in cgroup cg (NULL: the root) in the background / to its end. */
@@ -52,8 +65,6 @@ int sim_run_in(const char *cg, int (*fn)(void *), void *arg);
 long sim_write_range(const char *cg, const char *path, u64 off, u64 len);
 /* The css id of cg's memory cgroup (what wb_memcg() of its wbs has). */
 int sim_memcg_id(const char *cg);
-/* The wb that writes the file at path back (not referenced: the inode keeps it). */
-struct bdi_writeback *sim_file_wb(const char *path);
 
 /* Per-wb counters summed over the device's wbs, and the global counters they must equal. */
 struct sim_counters {

@@ -1,0 +1,486 @@
+/*
+ * The dirty throttling control law against worked values (Linux's formulas, HZ = 1000,
+ * 4 KiB pages): a domain's thresholds, a memcg domain's avail, a wb's share of a
+ * threshold, the position ratio (domain cubic, wb line, reserve area, strictlimit), the
+ * pause bounds, the bandwidth and ratelimit estimators, the smoothed limit, the period of
+ * the completion shares, and the bdi ratio knobs' rules.
+ *
+ * The example machine: global avail 262144 pages with 12000 dirty; memcg M with avail
+ * 55536 and 10000 dirty (8000 + 2000 writeback), all in M's wb, which has share 1 in M's
+ * domain and 1/2 in the global one, avg_write_bandwidth 25600 and dirty_ratelimit 12800.
+ */
+#include <criterion/criterion.h>
+#include <cgwb/writeback.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/memcontrol.h>
+#include <cgwb/errno.h>
+#include "host.h"
+
+static struct backing_dev_info bdi;
+static struct bdi_writeback wb;
+static struct wb_domain dom;
+static struct fprop_local share;
+
+static void setup(void)
+{
+	host_platform_init(16 << 20);
+	bdi.min_ratio = 0;
+	bdi.max_ratio = 100 * BDI_RATIO_SCALE;
+	bdi.max_prop_frac = FPROP_FRAC_BASE;
+	wb.bdi = &bdi;
+	wb.avg_write_bandwidth = wb.write_bandwidth = 25600;
+	wb.dirty_ratelimit = wb.balanced_dirty_ratelimit = 12800;
+	wb_domain_init(&dom);
+	fprop_local_init(&share);
+}
+
+static void teardown(void)
+{
+	wb_domain_exit(&dom);
+	host_platform_exit();
+}
+
+TestSuite(dirty_throttle, .init = setup, .fini = teardown);
+
+/* A dtc of the example's memcg domain, or of the global one with mdtc = false. */
+static struct dirty_throttle_control example_dtc(bool memcg, struct dirty_throttle_control *gdtc)
+{
+	struct dirty_throttle_control dtc = {
+		.dom = &dom, .wb = &wb, .wb_completions = &share,
+		.gdtc = memcg ? gdtc : NULL,
+		.avail = memcg ? 55536 : 262144,
+		.dirty = memcg ? 10000 : 12000,
+		.wb_dirty = 10000,
+	};
+	domain_dirty_limits(&dtc);
+	return dtc;
+}
+
+/* The wb's share of dom's completions: exactly num / den. */
+static void set_share(s64 num, s64 den)
+{
+	dom.completions.events = den;
+	share.events = num;
+	share.period = dom.completions.period;
+}
+
+Test(dirty_throttle, domain_thresholds_of_the_global_and_the_memcg_example)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL), m = example_dtc(true, &g);
+
+	cr_assert_eq(g.thresh, 52416);
+	cr_assert_eq(g.bg_thresh, 26176);
+	cr_assert_eq(m.thresh, 11104);
+	cr_assert_eq(m.bg_thresh, 5545);
+	cr_assert_eq(dirty_freerun_ceiling(m.thresh, m.bg_thresh), 8324);
+}
+
+Test(dirty_throttle, byte_limits_become_ratios_of_global_avail_in_a_memcg)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL), m;
+
+	vm_dirty_bytes = 64ULL << 20;            /* 16384 pages */
+	dirty_background_bytes = 16ULL << 20;
+	g.avail = 262144;
+	domain_dirty_limits(&g);
+	cr_assert_eq(g.thresh, 16384);
+	cr_assert_eq(g.bg_thresh, 4096);
+	/* ratio = ceil(bytes / global avail) per PAGE_SIZE: 256 and 64 */
+	m = example_dtc(true, &g);
+	cr_assert_eq(m.thresh, 256UL * 55536 / 4096);
+	cr_assert_eq(m.bg_thresh, 64UL * 55536 / 4096);
+	vm_dirty_bytes = dirty_background_bytes = 0;
+}
+
+Test(dirty_throttle, bg_thresh_is_halved_when_not_below_thresh)
+{
+	struct dirty_throttle_control g = { .avail = 262144 };
+
+	dirty_background_ratio = 30;
+	domain_dirty_limits(&g);
+	cr_assert_eq(g.thresh, 52416);
+	cr_assert_eq(g.bg_thresh, 52416 / 2);
+	dirty_background_ratio = 10;
+}
+
+Test(dirty_throttle, memcg_avail_is_its_file_pages_plus_capped_headroom)
+{
+	struct dirty_throttle_control g = { .avail = 262144, .dirty = 12000 };
+	struct dirty_throttle_control m = { .gdtc = &g, .dirty = 10000 };
+
+	mdtc_calc_avail(&m, 50000, 5536);
+	cr_assert_eq(m.avail, 55536);
+	/* no limit anywhere: the other clean memory of the system caps it */
+	mdtc_calc_avail(&m, 50000, PAGE_COUNTER_MAX);
+	cr_assert_eq(m.avail, 50000 + (262144 - 12000) - (50000 - 10000));
+	/* dirtier than its file pages (writeback counted): no clean pages of its own */
+	m.dirty = 60000;
+	mdtc_calc_avail(&m, 50000, 1000);
+	cr_assert_eq(m.avail, 51000);
+}
+
+Test(dirty_throttle, pos_ratio_cubic_at_freerun_setpoint_and_limit)
+{
+	/* M's domain: freerun 8324, setpoint 9714, limit 11104 */
+	cr_assert_eq(pos_ratio_polynom(9714, 9714, 11104), 1024);
+	cr_assert_eq(pos_ratio_polynom(9714, 8324, 11104), 2045);
+	/* 0 in exact arithmetic; the integer cubic leaves 2, and the limit test makes it 0 */
+	cr_assert_eq(pos_ratio_polynom(9714, 11104, 11104), 2);
+	cr_assert_eq(pos_ratio_polynom(9714, 10000, 11104), 1015);
+	cr_assert_eq(pos_ratio_polynom(9714, 10400, 11104), 901);
+	cr_assert_eq(pos_ratio_polynom(9714, 10800, 11104), 537);
+	cr_assert_eq(pos_ratio_polynom(9714, 11000, 11104), 217);
+	/* clamped to [0, 2.0] far outside */
+	cr_assert_eq(pos_ratio_polynom(9714, 0, 11104), 2048);
+	cr_assert_eq(pos_ratio_polynom(9714, 20000, 11104), 0);
+}
+
+Test(dirty_throttle, memcg_wins_in_the_worked_example)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL), m = example_dtc(true, &g);
+
+	/* M's domain: share 1, its floor (11104 - 10000) / 8 = 138 is lower */
+	set_share(1000, 1000);
+	wb_dirty_limits(&m);
+	m.wb_dirty = 10000;
+	cr_assert_eq(m.wb_thresh, 11104);
+	wb_position_ratio(&m);
+	cr_assert_eq(m.limit, 11104);
+	cr_assert_eq(m.pos_ratio, 1013);
+
+	/* the global domain: share 1/2; the reserve area lifts it to 2983 */
+	set_share(1000, 2000);
+	wb_dirty_limits(&g);
+	g.wb_dirty = 10000;
+	cr_assert_eq(g.wb_thresh, 26208);
+	wb_position_ratio(&g);
+	cr_assert_eq(g.pos_ratio, 2983);
+	cr_assert_lt(m.pos_ratio, g.pos_ratio, "the memcg domain governs");
+	cr_assert_eq((u64)wb.dirty_ratelimit * m.pos_ratio >> RATELIMIT_CALC_SHIFT, 12662);
+}
+
+/* M's pos_ratio along its dirty count (the wb holds all of it). */
+Test(dirty_throttle, memcg_pos_ratio_table)
+{
+	static const unsigned long dirty[] = { 8324, 9714, 10400, 10800, 11000, 11104, 12000 };
+	static const unsigned long want[] = { 2058, 1023, 897, 534, 215, 0, 0 };
+	struct dirty_throttle_control g = example_dtc(false, NULL), m = example_dtc(true, &g);
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirty); i++) {
+		m.dirty = m.wb_dirty = dirty[i];
+		m.wb_thresh = 11104;
+		m.wb_bg_thresh = 5545;
+		wb_position_ratio(&m);
+		cr_assert_eq(m.pos_ratio, want[i], "dirty %lu: pos_ratio %lu, want %lu", dirty[i],
+			     m.pos_ratio, want[i]);
+	}
+}
+
+Test(dirty_throttle, wb_line_floor_is_a_quarter_and_reserve_area_at_most_8x)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+
+	/* at the domain setpoint the cubic is 1.0; the wb far above its share: 1/4 */
+	g.dirty = (dirty_freerun_ceiling(g.thresh, g.bg_thresh) + g.thresh) / 2;
+	g.wb_thresh = 1000;
+	g.wb_dirty = 1000000;
+	wb_position_ratio(&g);
+	cr_assert_eq(g.pos_ratio, 1024 / 4);
+	/* a wb with almost nothing dirty: 8 x the line's value */
+	g.wb_thresh = 26208;
+	g.wb_dirty = 1;
+	wb_position_ratio(&g);
+	u64 x = ((u64)26208 << 16) / (52416 | 1);
+	unsigned long wb_setpoint = (unsigned long)((u64)g.dirty * x >> 16);
+	unsigned long span = (unsigned long)(((u64)52416 - 26208 + 8 * 25600) * x >> 16);
+	unsigned long line = (unsigned long)(1024ULL * (wb_setpoint + span - 1) / (span | 1));
+	cr_assert_eq(g.pos_ratio, line * 8);
+	/* inside the reserve area, at 1/4 of its thresh: the line's value, doubled */
+	g.wb_dirty = 6552;
+	wb_position_ratio(&g);
+	line = (unsigned long)(1024ULL * (wb_setpoint + span - 6552) / (span | 1));
+	cr_assert_eq(g.pos_ratio, line * 13104 / 6552);
+}
+
+Test(dirty_throttle, strictlimit_uses_the_wbs_own_cubic)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+
+	bdi.capabilities |= BDI_CAP_STRICTLIMIT;
+	g.dirty = 1000;                       /* the domain far below freerun: cubic 2.0 */
+	g.wb_thresh = 2000;
+	g.wb_bg_thresh = 1000;
+	g.wb_dirty = 1500;                    /* the wb's freerun ceiling: its cubic is 1.0 */
+	wb_position_ratio(&g);
+	cr_assert_eq(g.pos_ratio, 1024);
+	g.wb_dirty = 2000;                    /* at its own thresh */
+	wb_position_ratio(&g);
+	cr_assert_eq(g.pos_ratio, 0);
+	g.wb_dirty = 1800;
+	wb_position_ratio(&g);
+	cr_assert_eq(g.pos_ratio, (unsigned long)pos_ratio_polynom(1500, 1800, 2000));
+}
+
+Test(dirty_throttle, wb_calc_thresh_share_min_and_max_ratio)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+
+	set_share(1000, 4000);
+	g.dirty = g.thresh; /* no room left: no inactive-device floor */
+	cr_assert_eq(__wb_calc_thresh(&g, 52416), 52416 / 4);
+	/* a 10 % guarantee: the shared part shrinks by the sum of guarantees */
+	bdi.min_ratio = 10 * BDI_RATIO_SCALE;
+	bdi_min_ratio = 10 * BDI_RATIO_SCALE;
+	cr_assert_eq(__wb_calc_thresh(&g, 52416), 52416 * 9 / 10 / 4 + 52416 / 10);
+	/* scaled by the wb's part of the bdi's bandwidth: 1/4 of it */
+	bdi.tot_write_bandwidth = 4 * wb.avg_write_bandwidth;
+	cr_assert_eq(__wb_calc_thresh(&g, 52416), 52416 * 9 / 10 / 4 + 52416 * 25 / 1000);
+	bdi.tot_write_bandwidth = 0;
+	bdi.min_ratio = bdi_min_ratio = 0;
+	/* a 20 % cap */
+	bdi.max_ratio = 20 * BDI_RATIO_SCALE;
+	set_share(3000, 4000);
+	cr_assert_eq(__wb_calc_thresh(&g, 52416), 52416 * 20 / 100);
+	/* an idle wb gets an eighth of the room left (a hundredth with strictlimit) */
+	bdi.max_ratio = 100 * BDI_RATIO_SCALE;
+	set_share(0, 4000);
+	g.dirty = 12000;
+	cr_assert_eq(__wb_calc_thresh(&g, 52416), (52416 - 12000) / 8);
+	bdi.capabilities |= BDI_CAP_STRICTLIMIT;
+	cr_assert_eq(__wb_calc_thresh(&g, 52416), (52416 - 12000) / 100);
+}
+
+Test(dirty_throttle, pause_bounds_of_the_example)
+{
+	int nr_dirtied_pause = 0;
+	long max_pause = wb_max_pause(&wb, 10000);
+
+	cr_assert_eq(max_pause, 50);
+	cr_assert_eq(wb_min_pause(&wb, max_pause, 12662, 12800, &nr_dirtied_pause), 10);
+	cr_assert_eq(nr_dirtied_pause, 237);
+	/* bounds: never above MAX_PAUSE, at least one jiffy */
+	cr_assert_eq(wb_max_pause(&wb, 100000000), MAX_PAUSE);
+	cr_assert_eq(wb_max_pause(&wb, 0), 1);
+}
+
+Test(dirty_throttle, min_pause_of_a_slow_wb_keeps_32_pages_per_check)
+{
+	int pages = 0;
+	long t;
+
+	wb.avg_write_bandwidth = 1024;        /* 4 MiB/s */
+	wb.dirty_ratelimit = 1024;
+	/* 10 ms at 1024 pages/s is 10 pages: too few, so the pause grows to 32 pages' worth */
+	t = wb_min_pause(&wb, 200, 1024, 1024, &pages);
+	cr_assert_eq(pages, DIRTY_POLL_THRESH);
+	cr_assert_eq(t, 1 + (HZ * DIRTY_POLL_THRESH / 1024) / 2);
+	/* task_ratelimit 0 (at the limit): no pages until the next check */
+	t = wb_min_pause(&wb, 200, 0, 1024, &pages);
+	cr_assert_eq(pages, 0);
+	cr_assert_eq(t, 200);
+}
+
+Test(dirty_throttle, poll_interval_is_about_the_root_of_the_room)
+{
+	cr_assert_eq(dirty_poll_interval(0, 1 << 20), 1 << 10);
+	cr_assert_eq(dirty_poll_interval(12000, 52416), 1 << 7);  /* ilog2(40416) = 15 */
+	cr_assert_eq(dirty_poll_interval(60000, 52416), 1);
+}
+
+/* 10240 pages per 200 ms: the estimate climbs from 25600 toward 51200 with ~4 s constant. */
+Test(dirty_throttle, write_bandwidth_sequence)
+{
+	static const unsigned long bw[] = { 26850, 28038, 29168, 30243 };
+	static const unsigned long avg[] = { 25600, 25756, 26041, 26431 };
+	unsigned long written = 0;
+
+	wb.write_bandwidth = wb.avg_write_bandwidth = 25600;
+	for (size_t i = 0; i < ARRAY_SIZE(bw); i++) {
+		written += 10240;
+		wb_update_write_bandwidth(&wb, 200, written);
+		wb.written_stamp = written;
+		cr_assert_eq(wb.write_bandwidth, bw[i], "update %zu: bw %lu", i, wb.write_bandwidth);
+		cr_assert_eq(wb.avg_write_bandwidth, avg[i], "update %zu: avg %lu", i,
+			     wb.avg_write_bandwidth);
+	}
+	/* after more than a period, the sample replaces the estimate; never 0 */
+	wb_update_write_bandwidth(&wb, 5000, written);
+	cr_assert_eq(wb.write_bandwidth, 0);
+	cr_assert_eq(wb.avg_write_bandwidth, 1);
+}
+
+/*
+ * Two dirtiers at task_ratelimit = dirty_ratelimit x 0.5 on a 25600 pages/s wb above the
+ * setpoint: balanced is 12800 and dirty_ratelimit steps down 24800, 24050, 23346...
+ */
+Test(dirty_throttle, dirty_ratelimit_steps_toward_balanced)
+{
+	static const unsigned long want[] = { 25600, 24800, 24050, 23346, 22687, 22069 };
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+	unsigned long dirtied = 0;
+
+	g.dirty = g.thresh - 1;  /* above the setpoint */
+	g.pos_ratio = 512;
+	wb.dirty_ratelimit = wb.balanced_dirty_ratelimit = 25600;
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		unsigned long task_rl = wb.dirty_ratelimit * 512 >> RATELIMIT_CALC_SHIFT;
+
+		wb.dirtied_stamp = dirtied;
+		dirtied += 2 * task_rl * 200 / HZ;
+		wb_update_dirty_ratelimit(&g, dirtied, 200);
+		cr_assert_eq(wb.dirty_ratelimit, want[i], "update %zu: %lu", i, wb.dirty_ratelimit);
+	}
+	cr_assert_eq(wb.balanced_dirty_ratelimit, 12801);
+}
+
+/* Below the setpoint the rate never goes down, above it never up. */
+Test(dirty_throttle, dirty_ratelimit_moves_only_when_position_agrees)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+
+	g.dirty = 0;               /* below the setpoint */
+	g.pos_ratio = 1024;
+	wb.dirty_ratelimit = wb.balanced_dirty_ratelimit = 12800;
+	wb.dirtied_stamp = 0;
+	/* dirtying twice as fast as the disk: balanced is lower, but the position says "up" */
+	wb_update_dirty_ratelimit(&g, 51200 / 5, 200);
+	cr_assert_eq(wb.dirty_ratelimit, 12800);
+	cr_assert_eq(wb.balanced_dirty_ratelimit, 6400);
+}
+
+Test(dirty_throttle, smoothed_limit_follows_thresh_up_at_once_and_down_by_1_32)
+{
+	struct dirty_throttle_control d = { .dom = &dom, .thresh = 60000, .dirty = 30000 };
+	unsigned long now = 1000, limit;
+
+	dom.dirty_limit_tstamp = 0;
+	domain_update_dirty_limit(&d, now);
+	cr_assert_eq(dom.dirty_limit, 60000, "up at once");
+	d.thresh = 40000;
+	limit = 60000;
+	for (int k = 0; k < 20; k++) {
+		domain_update_dirty_limit(&d, now + 100); /* too early: no change */
+		cr_assert_eq(dom.dirty_limit, limit);
+		now += BANDWIDTH_INTERVAL;
+		domain_update_dirty_limit(&d, now);
+		limit -= (limit - 40000) >> 5;
+		cr_assert_eq(dom.dirty_limit, limit, "update %d", k);
+		cr_assert_eq(hard_dirty_limit(&dom, d.thresh), limit);
+	}
+	/* never below the dirty pages */
+	d.dirty = limit - 10;
+	now += BANDWIDTH_INTERVAL;
+	domain_update_dirty_limit(&d, now);
+	cr_assert_eq(dom.dirty_limit, limit - (10 >> 5));
+	/* a new memory.max: the limit restarts from thresh */
+	wb_domain_size_changed(&dom);
+	cr_assert_eq(hard_dirty_limit(&dom, 40000), 40000);
+}
+
+/* A share's weight halves once per 3 s period (not twice). */
+Test(dirty_throttle, completion_shares_halve_every_3_seconds)
+{
+	struct fprop_local a, b;
+	unsigned long num, den;
+
+	fprop_local_init(&a);
+	fprop_local_init(&b);
+	wb_domain_writeout_add(&dom, &a, FPROP_FRAC_BASE, 1000);
+	wb_domain_writeout_add(&dom, &b, FPROP_FRAC_BASE, 1000);
+	host_run_for(3 * NSEC_PER_SEC - NSEC_PER_MSEC * 10);
+	fprop_fraction(&dom.completions, &a, &num, &den);
+	cr_assert_eq(num, 1000, "no period yet");
+	host_run_for(NSEC_PER_MSEC * 20);
+	wb_domain_writeout_add(&dom, &b, FPROP_FRAC_BASE, 1000);
+	fprop_fraction(&dom.completions, &a, &num, &den);
+	cr_assert_eq(num, 500);
+	cr_assert_eq(den, 1000 + 1000);
+	/* nothing more: four more periods in 12 s, the ratio stays */
+	host_run_for(12 * NSEC_PER_SEC);
+	fprop_fraction(&dom.completions, &a, &num, &den);
+	cr_assert_eq(num, 500 >> 4);
+	cr_assert_eq(den, 2000 >> 4);
+	/* once everything has decayed the timer stops */
+	host_run_for(60 * NSEC_PER_SEC);
+	cr_assert_eq(dom.period_time, 0, "the period timer did not stop when all had decayed");
+}
+
+Test(dirty_throttle, bdi_ratio_rules)
+{
+	struct backing_dev_info other = { .max_ratio = 100 * BDI_RATIO_SCALE };
+
+	bdi.min_ratio = 0;
+	bdi_min_ratio = 0;
+	cr_assert_eq(bdi_set_min_ratio(&bdi, 101), -EINVAL);
+	cr_assert_eq(bdi_set_max_ratio(&bdi, 101), -EINVAL);
+	cr_assert_eq(bdi_set_min_ratio(&bdi, 60), 0);
+	cr_assert_eq(bdi_min_ratio, 60 * BDI_RATIO_SCALE);
+	/* the guarantees of all bdis must stay below 100 % */
+	cr_assert_eq(bdi_set_min_ratio(&other, 40), -EINVAL);
+	cr_assert_eq(bdi_set_min_ratio(&other, 39), 0);
+	cr_assert_eq(bdi_min_ratio, 99 * BDI_RATIO_SCALE);
+	/* max below min, min above max */
+	cr_assert_eq(bdi_set_max_ratio(&bdi, 50), -EINVAL);
+	cr_assert_eq(bdi_set_max_ratio(&other, 39), 0);
+	cr_assert_eq(other.max_prop_frac, FPROP_FRAC_BASE * 39 / 100);
+	cr_assert_eq(bdi_set_min_ratio(&other, 40), -EINVAL);
+	/* lowering gives the guarantee back */
+	cr_assert_eq(bdi_set_min_ratio(&bdi, 0), 0);
+	cr_assert_eq(bdi_min_ratio, 39 * BDI_RATIO_SCALE);
+	cr_assert_eq(bdi_set_strict_limit(&bdi, 2), -EINVAL);
+	cr_assert_eq(bdi_set_strict_limit(&bdi, 1), 0);
+	cr_assert(bdi.capabilities & BDI_CAP_STRICTLIMIT);
+}
+
+Test(dirty_throttle, bdi_bytes_are_ratios_of_the_global_threshold)
+{
+	unsigned long bg, thresh;
+
+	global_dirty_limits(&bg, &thresh);
+	cr_assert_gt(thresh, 100);
+	bdi.min_ratio = bdi_min_ratio = 0;
+	unsigned int half = (unsigned int)((u64)(thresh / 2) * 100 * BDI_RATIO_SCALE / thresh);
+
+	cr_assert_eq(bdi_set_max_bytes(&bdi, (u64)thresh * PAGE_SIZE / 2), 0);
+	cr_assert_eq(bdi.max_ratio, half);
+	cr_assert_eq(bdi_get_max_bytes(&bdi), (u64)thresh * PAGE_SIZE * half / BDI_RATIO_SCALE / 100);
+	cr_assert_eq(bdi_set_min_bytes(&bdi, (u64)thresh * PAGE_SIZE), -EINVAL,
+		     "a guarantee of the whole threshold");
+	cr_assert_eq(bdi_set_max_bytes(&bdi, (u64)thresh * PAGE_SIZE * 2), -EINVAL);
+}
+
+/* Past Linux (dirty_bandwidth_seconds): the cap from measured completions, and its line. */
+Test(dirty_throttle, bandwidth_cap_from_measured_completions)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+	unsigned long now = 10000;
+
+	cr_assert_eq(wb_bw_cap(&wb, &g), 0, "the policy is off by default");
+	dirty_bandwidth_seconds = 3;
+	wb_bw_window_reset(&wb, now, 0);
+	/* nothing completed yet: the floor, 1/32 of the global threshold */
+	cr_assert_eq(wb_bw_cap(&wb, &g), 52416 / 32);
+	/* 8 intervals of 200 ms at 1024 pages/s: the window says 1024, the cap 3 s of it */
+	for (int i = 1; i <= 8; i++) {
+		wb.stat[WB_WRITTEN] += 205;
+		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb.stat[WB_WRITTEN]);
+	}
+	wb.stat[WB_WRITTEN] += 205;
+	cr_assert_eq(wb_measured_bandwidth(&wb, now + 1800), 205 * 8 * 1000 / 1600);
+	/* the oldest sample is forgotten: faster completions show within one window */
+	for (int i = 9; i <= 16; i++) {
+		wb.stat[WB_WRITTEN] += 2050;
+		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb.stat[WB_WRITTEN]);
+	}
+	cr_assert_eq(wb_measured_bandwidth(&wb, now + 3200), 2050 * 7 * 1000 / 1400);
+	dirty_bandwidth_seconds = 0;
+}
+
+Test(dirty_throttle, bandwidth_cap_line)
+{
+	/* cap 4000: background at 2000, freerun 3000, setpoint 3500 */
+	cr_assert_eq(wb_bw_cap_pos_ratio(3500, 4000), 1024);
+	cr_assert_eq(wb_bw_cap_pos_ratio(3000, 4000), (unsigned long)pos_ratio_polynom(3500, 3000, 4000));
+	cr_assert_eq(wb_bw_cap_pos_ratio(4000, 4000), 0);
+	cr_assert_eq(wb_bw_cap_pos_ratio(9000, 4000), 0);
+}
