@@ -30,7 +30,8 @@ static unsigned long nr_free;
 static unsigned long alloc_calls, free_calls, failed_calls;
 static DEFINE_SPINLOCK(zone_lock);
 
-#define RECLAIM_RETRIES 16
+#define RECLAIM_RETRIES 16     /* rounds of reclaim that free nothing, then fail */
+#define RECLAIM_MAX_ROUNDS 1024 /* in all: a livelock ends with a failure too */
 
 void page_alloc_init(struct page *map, unsigned long nr_pfns, uintptr_t map_offset)
 {
@@ -124,14 +125,21 @@ static struct page *try_alloc(gfp_t gfp, unsigned int order)
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
-	int tries = 0;
+	int tries = 0, rounds = 0;
 
 	if (WARN_ON_ONCE(order > MAX_ORDER))
 		return NULL;
 	while (!(page = try_alloc(gfp, order))) {
-		if (!gfpflags_allow_blocking(gfp) || !page_alloc_reclaim || tries++ >= RECLAIM_RETRIES)
+		if (!gfpflags_allow_blocking(gfp) || !page_alloc_reclaim || tries >= RECLAIM_RETRIES ||
+		    ++rounds > RECLAIM_MAX_ROUNDS)
 			break;
-		page_alloc_reclaim(gfp, order);
+		/*
+		 * As Linux: only rounds that free nothing count against the retries. Pages a round
+		 * freed can be taken by other tasks before this one looks again, and giving up then
+		 * would fail an allocation while reclaim is working.
+		 */
+		if (!page_alloc_reclaim(gfp, order))
+			tries++;
 	}
 	if (!page) {
 		failed_calls++;

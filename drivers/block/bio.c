@@ -9,8 +9,37 @@
 #include <cgwb/errno.h>
 #include <cgwb/blk-cgroup.h>
 #include <cgwb/bug.h>
+#include <cgwb/wait.h>
+#include <cgwb/gfp.h>
 
 static struct kmem_cache *bio_cache;
+
+/*
+ * The reserve, as Linux's bio mempool: writing pages back is how memory gets freed, so
+ * writeback must be able to send a bio when memory is short. A blocking allocation that
+ * finds no memory takes a reserve bio (room for BIO_MAX_VECS pages, so a caller gets the
+ * vectors it asked for) and, with the reserve empty, waits for one to come back; bio_put()
+ * returns reserve bios there first (any context).
+ */
+#define BIO_RESERVE 16
+
+static LIST_HEAD(bio_reserve);           /* by bi_list */
+static unsigned int bio_reserve_free;
+static DEFINE_SPINLOCK(bio_reserve_lock);
+static DECLARE_WAIT_QUEUE_HEAD(bio_reserve_wait);
+
+static void bio_reserve_fill(void)
+{
+	for (int i = 0; i < BIO_RESERVE; i++) {
+		struct bio *bio = kmem_cache_zalloc(bio_cache, GFP_KERNEL);
+		struct bio_vec *vecs = bio ? kmalloc(sizeof(*vecs) * BIO_MAX_VECS, GFP_KERNEL) : NULL;
+
+		BUG_ON(!vecs); /* at the first bio of the boot: memory is plentiful */
+		bio->bi_io_vec = vecs;
+		list_add(&bio->bi_list, &bio_reserve);
+		bio_reserve_free++;
+	}
+}
 
 static struct kmem_cache *get_bio_cache(void)
 {
@@ -18,16 +47,58 @@ static struct kmem_cache *get_bio_cache(void)
 	if (unlikely(!bio_cache)) {
 		bio_cache = kmem_cache_create("bio", sizeof(struct bio), 8);
 		BUG_ON(!bio_cache);
+		bio_reserve_fill();
 	}
 	return bio_cache;
 }
 
-struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf,
-		      gfp_t gfp)
+static struct bio *bio_reserve_pop(void)
 {
-	if (WARN_ON_ONCE(nr_vecs > BIO_MAX_VECS))
-		return NULL;
+	struct bio *bio = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&bio_reserve_lock, flags);
+	if (!list_empty(&bio_reserve)) {
+		bio = list_first_entry(&bio_reserve, struct bio, bi_list);
+		list_del(&bio->bi_list);
+		bio_reserve_free--;
+	}
+	spin_unlock_irqrestore(&bio_reserve_lock, flags);
+	return bio;
+}
+
+/* A reserve bio, waiting for one to come back if none is free. */
+static struct bio *bio_reserve_take(void)
+{
+	struct bio *bio;
+	struct bio_vec *vecs;
+
+	while (!(bio = bio_reserve_pop()))
+		wait_event(bio_reserve_wait, READ_ONCE(bio_reserve_free) > 0);
+	vecs = bio->bi_io_vec;
+	memset(bio, 0, sizeof(*bio));
+	bio->bi_io_vec = vecs;
+	bio->bi_max_vecs = BIO_MAX_VECS;
+	bio->bi_flags = BIO_RESERVED;
+	return bio;
+}
+
+static void bio_reserve_put(struct bio *bio)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&bio_reserve_lock, flags);
+	list_add(&bio->bi_list, &bio_reserve);
+	bio_reserve_free++;
+	spin_unlock_irqrestore(&bio_reserve_lock, flags);
+	wake_up(&bio_reserve_wait);
+}
+
+/* From the bio cache, vectors included; NULL if memory is short. */
+static struct bio *bio_alloc_cache(unsigned short nr_vecs, gfp_t gfp)
+{
 	struct bio *bio = kmem_cache_zalloc(get_bio_cache(), gfp);
+
 	if (!bio)
 		return NULL;
 	if (nr_vecs > BIO_INLINE_VECS) {
@@ -41,6 +112,23 @@ struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigne
 		bio->bi_io_vec = bio->bi_inline_vecs;
 		bio->bi_max_vecs = BIO_INLINE_VECS;
 	}
+	return bio;
+}
+
+/* Never NULL when gfp may sleep (the reserve backs it); NULL from atomic context only. */
+struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf,
+		      gfp_t gfp)
+{
+	struct bio *bio;
+
+	if (WARN_ON_ONCE(nr_vecs > BIO_MAX_VECS))
+		return NULL;
+	if (!gfpflags_allow_blocking(gfp))
+		bio = bio_alloc_cache(nr_vecs, gfp);
+	else if (!(bio = bio_alloc_cache(nr_vecs, gfp | __GFP_NOWARN)))
+		bio = bio_reserve_take();
+	if (!bio)
+		return NULL;
 	bio->bi_bdev = bdev;
 	bio->bi_opf = opf;
 	bio->bi_remaining = 1;
@@ -54,6 +142,10 @@ void bio_put(struct bio *bio)
 		return;
 	WARN_ON_ONCE(bio->bi_next);
 	bio_release_blkcg(bio);
+	if (bio->bi_flags & BIO_RESERVED) {
+		bio_reserve_put(bio);
+		return;
+	}
 	if (bio->bi_io_vec != bio->bi_inline_vecs)
 		kfree(bio->bi_io_vec);
 	kmem_cache_free(bio_cache, bio);

@@ -200,7 +200,7 @@ int blk_bio_split(struct bio *bio, struct list_head *children)
 			return -ENOMEM;
 		child->bi_sector = sector;
 		child->bi_blkcg = bio->bi_blkcg;
-		child->bi_flags = bio->bi_flags & BIO_THROTTLED;
+		child->bi_flags |= bio->bi_flags & BIO_THROTTLED;
 		child->bi_start_ns = bio->bi_start_ns;
 		i = blk_split_fill(bio, child, i, lim);
 		sector += child->bi_size >> SECTOR_SHIFT;

@@ -42,6 +42,7 @@ static inline enum req_op bio_op_of(unsigned int opf)
 #define BIO_THROTTLED 0x1         /* already charged by the io controller */
 #define BIO_CHAIN 0x2
 #define BIO_BLKCG_REF 0x4         /* bi_blkcg holds a css reference (bio_put drops it) */
+#define BIO_RESERVED 0x8          /* from the reserve: bio_put gives it back there */
 
 struct bio_vec {
 	struct page *bv_page;
