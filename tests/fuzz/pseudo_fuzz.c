@@ -23,11 +23,11 @@
 #include <cgwb/bug.h>
 #include "host.h"
 #include "filedisk.h"
+#include "fuzz_dir.h"
 
 #define DISK_BYTES (1u << 20)
 #define MAX_FILES 128
 #define MAX_DEPTH 6
-#define MAX_ENTRIES 96
 #define READ_MAX 8192
 #define CG "/sys/fs/cgroup"
 
@@ -70,38 +70,11 @@ static long read_str(const char *path)
 	return n < 0 ? n : total;
 }
 
-struct walk_ctx {
-	struct dir_context ctx;
-	int n;
-	char names[MAX_ENTRIES][NAME_MAX + 1];
-};
-
-static bool collect(struct dir_context *ctx, const char *name, int len, loff_t off, u64 ino,
-		    unsigned int type)
-{
-	struct walk_ctx *w = container_of(ctx, struct walk_ctx, ctx);
-
-	(void)off;
-	(void)ino;
-	(void)type;
-	if (w->n >= MAX_ENTRIES || len > NAME_MAX || (len == 1 && name[0] == '.') ||
-	    (len == 2 && name[0] == '.' && name[1] == '.'))
-		return true;
-	memcpy(w->names[w->n], name, (size_t)len);
-	w->names[w->n][len] = 0;
-	w->n++;
-	return true;
-}
-
 static void find_knobs(const char *dir, int depth)
 {
-	struct walk_ctx *w = kzalloc(sizeof(*w), GFP_KERNEL);
-	struct file *f = filp_open(dir, O_RDONLY | O_DIRECTORY, 0);
+	struct fuzz_dir *w = fuzz_dir_read(dir);
 
-	BUG_ON(!w || IS_ERR(f));
-	w->ctx.actor = collect;
-	iterate_dir(f, &w->ctx);
-	fput(f);
+	BUG_ON(!w);
 	for (int i = 0; i < w->n; i++) {
 		char path[160];
 		struct kstat st;
