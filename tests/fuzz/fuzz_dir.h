@@ -10,7 +10,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 
-#define FUZZ_DIR_MAX 96                /* names kept per directory; the rest are skipped */
+#define FUZZ_DIR_MAX 96 /* names kept per directory; the rest are skipped */
 
 struct fuzz_dir {
 	struct dir_context ctx;
@@ -18,8 +18,8 @@ struct fuzz_dir {
 	char names[FUZZ_DIR_MAX][NAME_MAX + 1];
 };
 
-static inline bool fuzz_dir_collect(struct dir_context *ctx, const char *name, int len,
-				    loff_t off, u64 ino, unsigned int type)
+static inline bool fuzz_dir_collect(struct dir_context *ctx, const char *name, int len, loff_t off,
+				    u64 ino, unsigned int type)
 {
 	struct fuzz_dir *d = container_of(ctx, struct fuzz_dir, ctx);
 
@@ -28,7 +28,8 @@ static inline bool fuzz_dir_collect(struct dir_context *ctx, const char *name, i
 	(void)type;
 	if (d->n >= FUZZ_DIR_MAX)
 		return false;
-	if (len <= 0 || len > NAME_MAX || memchr(name, '/', (size_t)len) || memchr(name, 0, (size_t)len))
+	if (len <= 0 || len > NAME_MAX || memchr(name, '/', (size_t)len) ||
+	    memchr(name, 0, (size_t)len))
 		return true; /* not a name a path can hold (a corrupt directory may have one) */
 	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;

@@ -30,18 +30,19 @@
 #define MAX_DEPTH 6
 #define READ_MAX 8192
 #define CG "/sys/fs/cgroup"
+#define VM "/proc/sys/vm/"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 struct knob {
 	char path[160];
-	char *initial;          /* the content at start, NULL if write-only */
+	char *initial; /* the content at start, NULL if write-only */
 };
 
 static struct knob knobs[MAX_FILES];
 static int nr_knobs;
-static char io_max_reset[80];  /* "MAJ:MIN rbps=max ...": io.max reads empty when unlimited */
+static char io_max_reset[80]; /* "MAJ:MIN rbps=max ...": io.max reads empty when unlimited */
 static char read_buf[READ_MAX];
 
 static long write_str(const char *path, const void *buf, size_t len)
@@ -201,10 +202,9 @@ static void check_value(const char *path)
 			panic("%s = %lld: not a percentage", path, v);
 	}
 	/* a dirty limit is a ratio or bytes, never both */
-	if (read_number("/proc/sys/vm/dirty_ratio") && read_number("/proc/sys/vm/dirty_bytes"))
+	if (read_number(VM "dirty_ratio") && read_number(VM "dirty_bytes"))
 		panic("dirty_ratio and dirty_bytes both set");
-	if (read_number("/proc/sys/vm/dirty_background_ratio") &&
-	    read_number("/proc/sys/vm/dirty_background_bytes"))
+	if (read_number(VM "dirty_background_ratio") && read_number(VM "dirty_background_bytes"))
 		panic("dirty_background_ratio and dirty_background_bytes both set");
 }
 

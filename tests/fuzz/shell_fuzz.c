@@ -22,9 +22,9 @@
 #include "../../shell/lang/vars.h"
 #include "../../shell/lang/regex.h"
 
-#define MAX_INPUT 4096          /* longer inputs teach nothing more, only slow the run */
+#define SHELL_FUZZ_MAX_INPUT 4096 /* longer inputs teach nothing more, only slow the run */
 #define MAX_COMMANDS 64
-#define MAX_EXPANSIONS 256      /* words expanded per input */
+#define MAX_EXPANSIONS 256 /* words expanded per input */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -212,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text;
 	s64 v;
 
-	if (size > MAX_INPUT)
+	if (size > SHELL_FUZZ_MAX_INPUT)
 		return -1; /* not added to the corpus */
 	env_reset();
 	text = kmalloc(size + 1, GFP_KERNEL);
@@ -222,7 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	lex_all(text, size);
 	parse_all(text, size);
-	sh_arith(&E.env, text, &v);     /* up to the first NUL, as the shell passes it */
+	sh_arith(&E.env, text, &v); /* up to the first NUL, as the shell passes it */
 	regex_try(text);
 
 	kfree(text);

@@ -22,7 +22,7 @@
 #include "host.h"
 
 #define MAX_SGS 6
-#define MAX_REQS 512            /* requests per input: each token is used once */
+#define MAX_REQS 512 /* requests per input: each token is used once */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -31,8 +31,8 @@ enum req_state { REQ_UNUSED, REQ_OUTSTANDING, REQ_DONE };
 
 struct req {
 	enum req_state state;
-	u32 in_bytes;                   /* what the device may write */
-	struct vring_desc *indir;       /* the indirect table, owned until the token returns */
+	u32 in_bytes;             /* what the device may write */
+	struct vring_desc *indir; /* the indirect table, owned until the token returns */
 };
 
 struct script {
@@ -44,7 +44,7 @@ static unsigned int nr_reqs;
 
 /* The device's side. */
 static u16 dev_last_avail;
-static u16 pending[1024];              /* heads taken from avail, not yet used */
+static u16 pending[1024]; /* heads taken from avail, not yet used */
 static unsigned int nr_pending;
 
 static u8 next_u8(struct script *s)
@@ -181,17 +181,16 @@ static void run_op(struct virtqueue *vq, struct script *s)
 	case 4:
 		dev_complete(vq, s);
 		break;
-	case 5: {       /* any id, any length */
+	case 5: { /* any id, any length */
 		u32 id = next_u32(s);
 
 		dev_put(vq, id, next_u32(s));
 		break;
 	}
-	case 6:         /* the last entry again */
-		dev_put(vq, vq->used->ring[(u16)(vq->used->idx - 1) & (vq->num - 1)].id,
-			next_u8(s));
+	case 6: /* the last entry again */
+		dev_put(vq, vq->used->ring[(u16)(vq->used->idx - 1) & (vq->num - 1)].id, next_u8(s));
 		break;
-	case 7: {       /* used->idx moved anywhere */
+	case 7: { /* used->idx moved anywhere */
 		u16 idx = (u16)next_u8(s);
 
 		idx |= (u16)(next_u8(s) << 8);
@@ -204,7 +203,7 @@ static void run_op(struct virtqueue *vq, struct script *s)
 		else
 			virtqueue_enable_cb(vq);
 		break;
-	case 9:         /* a reset: the ring is done with, as after Linux's remove */
+	case 9: /* a reset: the ring is done with, as after Linux's remove */
 		driver_reset(vq);
 		s->p = s->end;
 		break;

@@ -293,7 +293,7 @@ Test(virtqueue, used_len_beyond_chain_breaks_queue)
 	unsigned int len = 0;
 	int t[2];
 
-	add_one(vq, &t[0], 1, 1, NULL);   /* 1024 writable bytes */
+	add_one(vq, &t[0], 1, 1, NULL); /* 1024 writable bytes */
 	add_one(vq, &t[1], 1, 1, NULL);
 	fake_fetch();
 	vq->used->ring[0] = (struct vring_used_elem){ dev.pending[0], 1024 };
@@ -317,8 +317,8 @@ Test(virtqueue, used_idx_ahead_of_avail_breaks_queue)
 	fake_fetch();
 	fake_use(0);
 	cr_assert_eq(virtqueue_get_buf(vq, NULL), &t[0]);
-	add_one(vq, &t[1], 1, 1, NULL);   /* the same head again, in flight once */
-	vq->used->idx += 2;               /* two entries, one of them the stale one */
+	add_one(vq, &t[1], 1, 1, NULL); /* the same head again, in flight once */
+	vq->used->idx += 2;             /* two entries, one of them the stale one */
 	cr_assert_null(virtqueue_get_buf(vq, NULL));
 	cr_assert(vq->broken);
 	cr_assert(host_log_contains("device used 2 entries, 1 in flight"));
