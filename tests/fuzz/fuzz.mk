@@ -90,11 +90,12 @@ fuzz-targets:
 fuzz-smoke:
 	$(Q)for t in $(FUZZ_TARGETS); do $(MAKE) --no-print-directory fuzz-$$t-smoke || exit 1; done
 
-# Only inputs that add coverage to the committed seeds are copied in (libFuzzer's -merge=1).
+# Only inputs that add coverage to the committed seeds are copied in (libFuzzer's -merge=1);
+# edges alone count (-use_counters=0), which keeps the committed set to a few hundred files.
 fuzz-merge: $(patsubst %,$(FUZZ_BUILD)/%-fuzz,$(FUZZ_MERGE_TARGETS))
 	$(Q)for t in $(FUZZ_MERGE_TARGETS); do \
 		mkdir -p tests/fuzz/corpus/$$t $(FUZZ_BUILD)/corpus/$$t && \
-		$(FUZZ_ENV) $(FUZZ_NICE) $(FUZZ_BUILD)/$$t-fuzz -merge=1 -max_len=4096 \
+		$(FUZZ_ENV) $(FUZZ_NICE) $(FUZZ_BUILD)/$$t-fuzz -merge=1 -use_counters=0 -max_len=4096 \
 			tests/fuzz/corpus/$$t $(FUZZ_BUILD)/corpus/$$t > $(FUZZ_BUILD)/merge-$$t.log 2>&1 \
 			|| { tail -n 20 $(FUZZ_BUILD)/merge-$$t.log; exit 1; }; \
 		echo "fuzz-merge $$t: $$(ls tests/fuzz/corpus/$$t | wc -l) seeds"; \
