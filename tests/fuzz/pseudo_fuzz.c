@@ -157,9 +157,10 @@ static void restore(void)
 			write_str(CG "/cgroup.procs", p, (size_t)(nl - p));
 		}
 	}
+	/* off from the bottom, on from the top: a child can only have what its parent gives */
 	set_controllers("/a/b", "-memory -io");
-	set_controllers("/a", "+memory +io");
 	set_controllers("", "+memory +io");
+	set_controllers("/a", "+memory +io");
 	for (int i = 0; i < nr_knobs; i++) {
 		const char *s = knobs[i].initial;
 
