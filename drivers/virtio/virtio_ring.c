@@ -75,7 +75,8 @@ struct virtqueue *vring_create_virtqueue(unsigned int index, unsigned int num, u
 	vq->event_idx = features & (1ULL << VIRTIO_RING_F_EVENT_IDX);
 	vq->data = kcalloc(num, sizeof(*vq->data), GFP_KERNEL);
 	vq->chain_len = kcalloc(num, sizeof(*vq->chain_len), GFP_KERNEL);
-	if (!vq->data || !vq->chain_len || vq_alloc_ring(vq)) {
+	vq->in_len = kcalloc(num, sizeof(*vq->in_len), GFP_KERNEL);
+	if (!vq->data || !vq->chain_len || !vq->in_len || vq_alloc_ring(vq)) {
 		vring_del_virtqueue(vq);
 		return NULL;
 	}
@@ -94,6 +95,7 @@ void vring_del_virtqueue(struct virtqueue *vq)
 		free_pages(vq->ring_mem, vq->ring_order);
 	kfree(vq->data);
 	kfree(vq->chain_len);
+	kfree(vq->in_len);
 	kfree(vq);
 }
 
@@ -159,6 +161,7 @@ int virtqueue_add_sgs(struct virtqueue *vq, const struct vq_sg *sgs, unsigned in
 	unsigned int total = out_sgs + in_sgs;
 	bool indirect = indir && vq->use_indirect && total > 1;
 	unsigned int needed = indirect ? 1 : total;
+	u32 in_len = 0;
 	u16 head;
 
 	BUG_ON(!data);
@@ -176,6 +179,9 @@ int virtqueue_add_sgs(struct virtqueue *vq, const struct vq_sg *sgs, unsigned in
 	BUG_ON(vq->data[head]);
 	vq->data[head] = data;
 	vq->chain_len[head] = (u16)needed;
+	for (unsigned int i = out_sgs; i < total; i++)
+		in_len += sgs[i].len;
+	vq->in_len[head] = in_len;
 
 	vq->avail->ring[vq->avail_idx_shadow & (vq->num - 1)] = head;
 	smp_wmb(); /* the entry before the index that publishes it */
@@ -251,6 +257,15 @@ void *virtqueue_get_buf(struct virtqueue *vq, unsigned int *len)
 {
 	if (unlikely(vq->broken) || !virtqueue_more_used(vq))
 		return NULL;
+	/* used->idx may not run ahead of what was made available: stale entries lie beyond */
+	u16 in_flight = (u16)(vq->avail_idx_shadow - vq->last_used_idx);
+	u16 used = (u16)(READ_ONCE(vq->used->idx) - vq->last_used_idx);
+	if (unlikely(used > in_flight)) {
+		pr_err("virtqueue %u: device used %u entries, %u in flight\n", vq->index, used,
+		       in_flight);
+		vq->broken = true;
+		return NULL;
+	}
 	smp_rmb(); /* the entry after the index that announced it */
 	const struct vring_used_elem *e = &vq->used->ring[vq->last_used_idx & (vq->num - 1)];
 	u32 id = READ_ONCE(e->id);
@@ -259,9 +274,17 @@ void *virtqueue_get_buf(struct virtqueue *vq, unsigned int *len)
 		vq->broken = true;
 		return NULL;
 	}
+	/* more bytes than the chain can take: the device broke the protocol, as with a bad id */
+	u32 used_len = READ_ONCE(e->len);
+	if (unlikely(used_len > vq->in_len[id])) {
+		pr_err("virtqueue %u: device used %u bytes of id %u, which has %u\n", vq->index,
+		       used_len, id, vq->in_len[id]);
+		vq->broken = true;
+		return NULL;
+	}
 	void *data = vq->data[id];
 	if (len)
-		*len = READ_ONCE(e->len);
+		*len = used_len;
 	vq_detach(vq, (u16)id);
 	vq->last_used_idx++;
 	vq->nr_used++;

@@ -99,6 +99,8 @@ struct virtqueue {
 
 	void **data;               /* per head: the caller's token (NULL = free) */
 	u16 *chain_len;            /* per head: descriptors the head holds in the table */
+	u32 *in_len;               /* per head: bytes the device may write (a longer used len
+	                              breaks the queue) */
 
 	unsigned long nr_kicks, nr_kicks_skipped, nr_added, nr_used;
 };
@@ -131,7 +133,12 @@ bool virtqueue_kick_prepare(struct virtqueue *vq);
 bool virtqueue_notify(struct virtqueue *vq);
 bool virtqueue_kick(struct virtqueue *vq);
 
-/* The next completed token and the bytes the device wrote into it, or NULL. */
+/*
+ * The next completed token and the bytes the device wrote into it, or NULL. A used index
+ * ahead of the entries in flight, a used entry with an id that is not in flight, or a
+ * length beyond the chain's writable bytes breaks the queue (logged): nothing more is
+ * returned or added.
+ */
 void *virtqueue_get_buf(struct virtqueue *vq, unsigned int *len);
 bool virtqueue_more_used(const struct virtqueue *vq);
 

@@ -23,6 +23,7 @@
 #include <cgwb/errno.h>
 #include "host.h"
 #include "filedisk.h"
+#include "fuzz_dir.h"
 
 #define DISK_BYTES (1u << 20)          /* inputs are cut (or zero-padded) to this */
 #define CHUNK 4096
@@ -76,32 +77,6 @@ static void load_image(const uint8_t *data, size_t size)
 	fput(f);
 }
 
-struct walk_ctx {
-	struct dir_context ctx;
-	int n;
-	char names[MAX_ENTRIES][NAME_MAX + 1];
-};
-
-static bool collect(struct dir_context *ctx, const char *name, int len, loff_t off, u64 ino,
-		    unsigned int type)
-{
-	struct walk_ctx *w = container_of(ctx, struct walk_ctx, ctx);
-
-	(void)off;
-	(void)ino;
-	(void)type;
-	if (w->n >= MAX_ENTRIES)
-		return false;
-	if (len <= 0 || len > NAME_MAX || memchr(name, '/', (size_t)len) || memchr(name, 0, (size_t)len))
-		return true; /* not a name a path can hold */
-	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
-		return true;
-	memcpy(w->names[w->n], name, (size_t)len);
-	w->names[w->n][len] = 0;
-	w->n++;
-	return true;
-}
-
 static void read_file(const char *path, loff_t size)
 {
 	struct file *f = filp_open(path, O_RDONLY, 0);
@@ -137,21 +112,14 @@ static void visit(const char *path, int depth)
 
 static void walk(const char *dir, int depth)
 {
-	struct walk_ctx *w;
-	struct file *f;
+	struct fuzz_dir *w;
 
 	if (depth > MAX_DEPTH)
 		return;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	w = fuzz_dir_read(dir);
 	if (!w)
 		return;
-	w->ctx.actor = collect;
-	f = filp_open(dir, O_RDONLY | O_DIRECTORY, 0);
-	if (!IS_ERR(f)) {
-		iterate_dir(f, &w->ctx);
-		fput(f);
-	}
-	for (int i = 0; i < w->n; i++) {
+	for (int i = 0; i < w->n && i < MAX_ENTRIES; i++) {
 		size_t len = strlen(dir) + 1 + strlen(w->names[i]) + 1;
 		char *path = kmalloc(len, GFP_KERNEL);
 

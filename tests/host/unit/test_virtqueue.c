@@ -286,6 +286,45 @@ Test(virtqueue, bad_used_id_breaks_queue)
 	cr_assert_eq(add_one(vq, &t, 1, 1, NULL), -EIO);
 }
 
+/* Found by the virtqueue fuzzer: a used length beyond the chain was handed to the driver. */
+Test(virtqueue, used_len_beyond_chain_breaks_queue)
+{
+	struct virtqueue *vq = make_vq(8, 0);
+	unsigned int len = 0;
+	int t[2];
+
+	add_one(vq, &t[0], 1, 1, NULL); /* 1024 writable bytes */
+	add_one(vq, &t[1], 1, 1, NULL);
+	fake_fetch();
+	vq->used->ring[0] = (struct vring_used_elem){ dev.pending[0], 1024 };
+	vq->used->ring[1] = (struct vring_used_elem){ dev.pending[1], 1025 };
+	vq->used->idx = 2;
+	cr_assert_eq(virtqueue_get_buf(vq, &len), &t[0]);
+	cr_assert_eq(len, 1024);
+	cr_assert_null(virtqueue_get_buf(vq, &len));
+	cr_assert(vq->broken);
+	cr_assert(host_log_contains("device used 1025 bytes"));
+	cr_assert_eq(virtqueue_check(vq), 0);
+}
+
+/* Found by the virtqueue fuzzer: stale entries past the ones in flight were consumed. */
+Test(virtqueue, used_idx_ahead_of_avail_breaks_queue)
+{
+	struct virtqueue *vq = make_vq(8, 0);
+	int t[2];
+
+	add_one(vq, &t[0], 1, 1, NULL);
+	fake_fetch();
+	fake_use(0);
+	cr_assert_eq(virtqueue_get_buf(vq, NULL), &t[0]);
+	add_one(vq, &t[1], 1, 1, NULL); /* the same head again, in flight once */
+	vq->used->idx += 2;             /* two entries, one of them the stale one */
+	cr_assert_null(virtqueue_get_buf(vq, NULL));
+	cr_assert(vq->broken);
+	cr_assert(host_log_contains("device used 2 entries, 1 in flight"));
+	cr_assert_eq(virtqueue_check(vq), 0);
+}
+
 Test(virtqueue, detach_unused_returns_every_token)
 {
 	struct virtqueue *vq = make_vq(8, F_INDIRECT);
