@@ -6,6 +6,7 @@
 #include "lexer.h"
 #include "arith.h"
 #include "expand.h"
+#include "pattern.h"
 
 struct xp {
 	struct sh_env *env;
@@ -13,6 +14,7 @@ struct xp {
 	bool started;           /* the field exists, even if empty (quotes were seen) */
 	struct strv *fields;    /* NULL: build one string, no field splitting */
 	bool split_literals;    /* in the word of an unquoted ${x:-word}: its blanks split too */
+	bool pattern;           /* building a pattern: quoted * ? [ ] \ are escaped */
 	int depth;
 	int err;
 };
@@ -40,9 +42,24 @@ static bool is_ifs(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
+/* Quoted text in a pattern matches itself: escape what would be special. */
+static void add_pattern_quoted(struct xp *x, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("*?[]\\", s[i]))
+			sb_addc(&x->cur, '\\');
+		sb_addc(&x->cur, s[i]);
+	}
+	x->started = true;
+}
+
 /* The result of an expansion: split on blanks unless quoted (or building one string). */
 static void add_expansion(struct xp *x, const char *s, size_t n, bool quoted)
 {
+	if (quoted && x->pattern) {
+		add_pattern_quoted(x, s, n);
+		return;
+	}
 	if (quoted || !x->fields) {
 		sb_addn(&x->cur, s, n);
 		x->started |= quoted;
@@ -254,6 +271,61 @@ static void expand_param_op(struct xp *x, const char *name, const char *op, cons
 	}
 }
 
+/* Expand the pattern word of ${x%pat} and its kin: quoted parts match literally. */
+static int expand_pattern(struct xp *x, const char *s, size_t len, struct strbuf *out)
+{
+	struct xp sub = { .env = x->env, .depth = x->depth, .pattern = true };
+
+	walk(&sub, s, len);
+	if (!sub.err && sub.cur.failed)
+		sub.err = -ENOMEM;
+	if (sub.err) {
+		x->err = sub.err;
+		sb_release(&sub.cur);
+		return sub.err;
+	}
+	*out = sub.cur;
+	return 0;
+}
+
+/*
+ * ${name%pat} ${name%%pat}: remove the shortest (longest) suffix matching pat;
+ * ${name#pat} ${name##pat}: the same for a prefix. No match leaves the value whole.
+ */
+static void expand_trim(struct xp *x, const char *name, const char *op, const char *end,
+			bool quoted)
+{
+	bool suffix = *op == '%', longest = op[1] == *op;
+	const char *word = op + 1 + longest;
+	const char *val;
+	size_t n, keep_from = 0, keep_len;
+	struct strbuf pat;
+
+	/* The pattern first: get()'s result is valid only until the next call. */
+	if (expand_pattern(x, word, (size_t)(end - word), &pat))
+		return;
+	val = x->env->ops->get(x->env, name);
+	n = val ? strlen(val) : 0;
+	keep_len = n;
+	for (size_t k = 0; val && k <= n; k++) {
+		/* cut: how many characters the candidate prefix or suffix has */
+		size_t cut = longest ? n - k : k;
+
+		if (suffix && sh_pattern_match(sb_str(&pat), val + n - cut, cut)) {
+			keep_len = n - cut;
+			break;
+		}
+		if (!suffix && sh_pattern_match(sb_str(&pat), val, cut)) {
+			keep_from = cut;
+			keep_len = n - cut;
+			break;
+		}
+	}
+	if (val)
+		add_expansion(x, val + keep_from, keep_len, quoted);
+	sb_release(&pat);
+}
+
 static void expand_braces(struct xp *x, const char *body, size_t len, bool quoted)
 {
 	char name[64];
@@ -276,6 +348,10 @@ static void expand_braces(struct xp *x, const char *body, size_t len, bool quote
 	op = body + n;
 	if (strchr("-=+?", op[0]) || (op[0] == ':' && n + 1 < len && strchr("-=+?", op[1]))) {
 		expand_param_op(x, name, op, body + len, quoted);
+		return;
+	}
+	if (op[0] == '%' || op[0] == '#') {
+		expand_trim(x, name, op, body + len, quoted);
 		return;
 	}
 bad:
@@ -325,14 +401,14 @@ static int walk_dquoted(struct xp *x, const char *s, size_t len)
 
 		if (c == '\\' && i + 1 < len && strchr("$`\"\\\n", s[i + 1])) {
 			if (s[i + 1] != '\n')
-				add_literal(x, s + i + 1, 1);
+				add_expansion(x, s + i + 1, 1, true);
 			i += 2;
 		} else if (c == '$') {
 			expand_dollar(x, s, len, &i, true);
 		} else if (c == '`') {
 			expand_backquote(x, s, len, &i, true);
 		} else {
-			add_literal(x, &c, 1);
+			add_expansion(x, &c, 1, true);
 			i++;
 		}
 	}
@@ -349,7 +425,7 @@ static void walk_quote(struct xp *x, const char *s, size_t len, size_t *i)
 		return;
 	}
 	if (s[*i] == '\'') {
-		add_literal(x, s + *i + 1, end - *i - 2);
+		add_expansion(x, s + *i + 1, end - *i - 2, true);
 	} else {
 		walk_dquoted(x, s + *i + 1, end - *i - 2);
 	}
@@ -367,9 +443,9 @@ static int walk(struct xp *x, const char *s, size_t len)
 			walk_quote(x, s, len, &i);
 		} else if (c == '\\') {
 			if (i + 1 < len && s[i + 1] != '\n')
-				add_literal(x, s + i + 1, 1);
+				add_expansion(x, s + i + 1, 1, true);
 			else if (i + 1 >= len)
-				add_literal(x, "\\", 1);
+				add_expansion(x, "\\", 1, true);
 			i += 2;
 		} else if (c == '$') {
 			expand_dollar(x, s, len, &i, false);

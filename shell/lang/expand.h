@@ -1,6 +1,7 @@
 /*
  * Word expansion, in POSIX order: parameter expansion ($x ${x} ${x:-w} ${x:=w} ${x:+w}
- * ${x:?w} ${#x} and the colon-less forms, specials $? $$ $! $# $0..$9), command substitution
+ * ${x:?w} ${#x} and the colon-less forms, ${x%pat} ${x%%pat} ${x#pat} ${x##pat} with sh
+ * patterns (pattern.h), specials $? $$ $! $# $0..$9), command substitution
  * ($(...) and `...`, trailing newlines removed), arithmetic ($((...))), then field splitting
  * of unquoted results on blanks (space, tab, newline), then quote removal. No tilde or
  * pathname expansion.

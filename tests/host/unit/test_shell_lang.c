@@ -18,6 +18,7 @@
 #include "../../../shell/lang/arith.h"
 #include "../../../shell/lang/vars.h"
 #include "../../../shell/lang/test.h"
+#include "../../../shell/lang/pattern.h"
 
 /*
  * Memory: the real kmalloc on the host platform, or malloc when built standalone. Every
@@ -607,7 +608,7 @@ SHELL_TEST(shell_expand, parameter_operators)
 	cr_assert_str_eq(fields("${new:=val}"), "[val]");
 	cr_assert_str_eq(sh_var_get(&T.vars, "new"), "val");
 	cr_assert_str_eq(fields("${nope:?is missing}"), "error: nope: is missing");
-	cr_assert_str_eq(fields("${x%.c}"), "error: ${x%.c}: bad substitution");
+	cr_assert_str_eq(fields("${x/l/L}"), "error: ${x/l/L}: bad substitution");
 }
 
 SHELL_TEST(shell_expand, field_splitting)
@@ -668,6 +669,70 @@ SHELL_TEST(shell_expand, errors_are_reported)
 }
 
 /* ------------------------------------------------------------------ arithmetic */
+
+SHELL_TEST(shell_expand, trim_prefix_suffix)
+{
+	sh_var_set(&T.vars, "u", "123.45 678.90", 0);
+	sh_var_set(&T.vars, "f", "/a/b.tar.gz", 0);
+	cr_assert_str_eq(fields("${u%% *}"), "[123.45]");
+	cr_assert_str_eq(fields("${u% *}"), "[123.45]");
+	cr_assert_str_eq(fields("${u#* }"), "[678.90]");
+	cr_assert_str_eq(fields("${f%.*}"), "[/a/b.tar]");
+	cr_assert_str_eq(fields("${f%%.*}"), "[/a/b]");
+	cr_assert_str_eq(fields("${f#*/}"), "[a/b.tar.gz]");
+	cr_assert_str_eq(fields("${f##*/}"), "[b.tar.gz]");
+	cr_assert_str_eq(fields("${f%[.]gz}"), "[/a/b.tar]");
+	cr_assert_str_eq(fields("${f#/?/}"), "[b.tar.gz]");
+	cr_assert_str_eq(fields("${f%x}"), "[/a/b.tar.gz]");
+	cr_assert_str_eq(fields("${nope%x}"), "");
+	/* Quoted pattern characters match only themselves. */
+	sh_var_set(&T.vars, "s", "a*b*c", 0);
+	cr_assert_str_eq(fields("${s%\"*\"*}"), "[a*b]");
+	cr_assert_str_eq(fields("${s#'a*'}"), "[b*c]");
+	cr_assert_str_eq(fields("${s#\\a}"), "[*b*c]");
+	cr_assert_str_eq(fields("${x#\"$nope\"h}"), "[ello]");
+	cr_assert_str_eq(fields("\"${sp# }\""), "[a  b ]");
+}
+
+TestSuite(shell_pattern, .init = setup, .fini = teardown);
+
+static bool pm(const char *pat, const char *s)
+{
+	return sh_pattern_match(pat, s, strlen(s));
+}
+
+SHELL_TEST(shell_pattern, match)
+{
+	cr_assert(pm("abc", "abc"));
+	cr_assert(!pm("abc", "abcd"));
+	cr_assert(pm("*", ""));
+	cr_assert(pm("a*c", "abbbc"));
+	cr_assert(pm("a*b*c", "axxbyyc"));
+	cr_assert(!pm("a*b*c", "axxbyy"));
+	cr_assert(pm("?.txt", "a.txt"));
+	cr_assert(!pm("?.txt", ".txt"));
+	cr_assert(pm("[abc]x", "bx"));
+	cr_assert(!pm("[!abc]x", "bx"));
+	cr_assert(pm("[^abc]x", "dx"));
+	cr_assert(pm("[a-c0-9]", "7"));
+	cr_assert(pm("[]]", "]"));
+	cr_assert(pm("[", "["));
+	cr_assert(pm("\\*", "*"));
+	cr_assert(!pm("\\*", "x"));
+	cr_assert(pm("*.[ch]", "main.c"));
+}
+
+SHELL_TEST(shell_pattern, magic_and_unescape)
+{
+	char buf[16] = "a\\*b\\\\";
+
+	cr_assert(sh_pattern_has_magic("a*"));
+	cr_assert(sh_pattern_has_magic("[ab]"));
+	cr_assert(!sh_pattern_has_magic("a\\*"));
+	cr_assert(!sh_pattern_has_magic("plain"));
+	sh_pattern_unescape(buf);
+	cr_assert_str_eq(buf, "a*b\\");
+}
 
 static s64 ar(const char *expr)
 {
