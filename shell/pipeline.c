@@ -68,6 +68,7 @@ int sh_exec_simple(struct shell *sh, struct sh_node *n)
 {
 	struct strv argv = STRV_INIT;
 	const struct shell_cmd *cmd;
+	const struct sh_func *func;
 	struct sh_files fs;
 	int status;
 
@@ -81,6 +82,8 @@ int sh_exec_simple(struct shell *sh, struct sh_node *n)
 		status = sh_assign(sh, n->cmd.assigns);
 		if (!status && sh->env.subst_status >= 0)
 			status = sh->env.subst_status;
+	} else if (!status && (func = sh_func_find(sh, argv.v[0]))) {
+		status = sh_func_call(sh, func, argv.n, argv.v, &fs);
 	} else if (!status) {
 		/* VAR=value before a command is accepted but has no effect: no environments */
 		cmd = find_cmd(argv.v[0], &fs);
@@ -152,11 +155,11 @@ static bool has_substitution(const char *word)
 
 /*
  * Whether a simple command must run in a subshell task rather than be expanded here and
- * started as a task: a special command (its name written plainly; expanded, it is found
- * later), assignments alone (they must not touch this shell), or, in the background, a
+ * started as a task: a special command or a function (its name written plainly; expanded,
+ * it is found later), assignments alone (they must not touch this shell), or, in the background, a
  * command substitution (the shell must not wait for it).
  */
-static bool needs_subshell(const struct sh_node *n, bool background)
+static bool needs_subshell(const struct shell *sh, const struct sh_node *n, bool background)
 {
 	const struct sh_word *w = n->cmd.words;
 	const struct shell_cmd *cmd;
@@ -173,6 +176,8 @@ static bool needs_subshell(const struct sh_node *n, bool background)
 	}
 	if (w->text[strcspn(w->text, "'\"\\$`")])
 		return false;
+	if (sh_func_find(sh, w->text))
+		return true;
 	cmd = shell_find_cmd(w->text);
 	return cmd && (cmd->flags & SHELL_CMD_SPECIAL);
 }
@@ -186,6 +191,8 @@ static void start_simple(struct shell *sh, struct sh_node *n, struct sh_files *f
 
 	if (status || !argv.n) {
 		proc_finish_now(proc, status);
+	} else if (sh_func_find(sh, argv.v[0])) {
+		start_subshell(sh, n, fs, proc);
 	} else if (!(cmd = find_cmd(argv.v[0], fs))) {
 		proc_finish_now(proc, 127);
 	} else if (cmd->flags & SHELL_CMD_SPECIAL) {
@@ -209,7 +216,7 @@ static int start_one(struct shell *sh, struct sh_node *n, struct sh_files *fs,
 
 	if (!proc)
 		return -ENOMEM;
-	if (n->type == SH_CMD && !needs_subshell(n, background))
+	if (n->type == SH_CMD && !needs_subshell(sh, n, background))
 		start_simple(sh, n, fs, proc);
 	else
 		start_subshell(sh, n, fs, proc);

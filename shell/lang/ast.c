@@ -94,6 +94,18 @@ static struct sh_node *node_free_parts(struct sh_node *n)
 		sh_node_free(n->cond.cond);
 		sh_node_free(n->cond.body);
 		break;
+	case SH_CASE:
+		sh_words_free(n->kase.word);
+		kids_free(n->kase.items);
+		break;
+	case SH_CASE_ITEM:
+		sh_words_free(n->item.patterns);
+		sh_node_free(n->item.body);
+		break;
+	case SH_FUNCDEF:
+		kfree(n->func.name);
+		sh_node_free(n->func.body);
+		break;
 	case SH_FOR:
 		kfree(n->loop.var);
 		sh_words_free(n->loop.words);

@@ -21,6 +21,9 @@ enum sh_node_type {
 	SH_WHILE,       /* while cond; do body; done */
 	SH_UNTIL,
 	SH_FOR,         /* for var in words; do body; done */
+	SH_CASE,        /* case word in items esac */
+	SH_CASE_ITEM,   /* pat|pat) body ;; (a kid of SH_CASE) */
+	SH_FUNCDEF,     /* name() compound-command */
 };
 
 /* node flags */
@@ -66,6 +69,18 @@ struct sh_node {
 			bool has_in;                   /* "for x; do": no word list */
 			struct sh_node *body;
 		} loop;
+		struct {
+			struct sh_word *word;
+			struct sh_node *items;         /* SH_CASE_ITEMs, in order */
+		} kase;
+		struct {
+			struct sh_word *patterns;
+			struct sh_node *body;          /* NULL: an empty item "a) ;;" */
+		} item;
+		struct {
+			char *name;
+			struct sh_node *body;          /* the compound command */
+		} func;
 	};
 };
 

@@ -1,6 +1,6 @@
 /*
  * What the language core needs from the shell that runs it: variables (including the
- * special parameters ? $ ! # 0) and command substitution. The kernel's shell implements
+ * special parameters ? $ ! 0), positional parameters and command substitution. The kernel's shell implements
  * these with tasks; the host unit tests with plain tables.
  */
 #ifndef CGWB_SHELL_ENV_H
@@ -21,6 +21,11 @@ struct sh_env_ops {
 
 struct sh_env {
 	const struct sh_env_ops *ops;
+	/* Positional parameters: argv[0] is $1. The shell owns them (a function call or
+	 * `sh FILE ARG...` sets them); the expander answers $1.. $# $@ $* from here. */
+	int argc;
+	char **argv;
+	char num[24];           /* $# formatted */
 	char err[128];          /* why the last expansion failed */
 	int subst_status;       /* exit status of the last command substitution, -1 if none */
 };

@@ -149,10 +149,53 @@ static void expand_backquote(struct xp *x, const char *s, size_t len, size_t *po
 	sb_release(&cmd);
 }
 
+/* A parameter's value: positional ones and $# from env, the rest from the shell. */
+static const char *lookup(struct xp *x, const char *name)
+{
+	struct sh_env *env = x->env;
+
+	if (sh_is_digit(name[0]) && name[0] != '0') {
+		u64 i;
+
+		if (kstrtoull(name, 10, &i) || i > (u64)env->argc)
+			return NULL;
+		return env->argv[i - 1];
+	}
+	if (!strcmp(name, "#")) {
+		snprintf(env->num, sizeof(env->num), "%d", env->argc);
+		return env->num;
+	}
+	return env->ops->get(env, name);
+}
+
+/*
+ * $@ and $*: the positional parameters. Quoted, "$@" keeps each one a field of its own
+ * and "$*" joins them with a space; unquoted, both are split like any expansion.
+ */
+static void expand_all_args(struct xp *x, bool at, bool quoted)
+{
+	for (int i = 0; i < x->env->argc; i++) {
+		const char *a = x->env->argv[i];
+
+		if (i && quoted && at && x->fields) {
+			strv_push(x->fields, sb_detach(&x->cur));
+			x->started = true;
+		} else if (i) {
+			add_expansion(x, " ", 1, quoted);
+		}
+		add_expansion(x, a, strlen(a), quoted);
+	}
+}
+
 static void expand_var(struct xp *x, const char *name, size_t len, bool quoted)
 {
 	char buf[64];
 	const char *val;
+
+	if (len == 1 && (name[0] == '@' || name[0] == '*')) {
+		expand_all_args(x, name[0] == '@', quoted);
+		return;
+	}
 
 	if (len >= sizeof(buf)) {
 		xp_fail(x, "%.20s...: name too long", name);
@@ -160,7 +203,7 @@ static void expand_var(struct xp *x, const char *name, size_t len, bool quoted)
 	}
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	val = x->env->ops->get(x->env, buf);
+	val = lookup(x, buf);
 	if (val)
 		add_expansion(x, val, strlen(val), quoted);
 }
@@ -195,7 +238,7 @@ static void expand_length(struct xp *x, const char *name, size_t len, bool quote
 	}
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	val = x->env->ops->get(x->env, buf);
+	val = lookup(x, buf);
 	snprintf(num, sizeof(num), "%zu", val ? strlen(val) : (size_t)0);
 	add_expansion(x, num, strlen(num), quoted);
 }
@@ -240,7 +283,7 @@ static void expand_param_op(struct xp *x, const char *name, const char *op, cons
 	char kind = op[colon];
 	const char *word = op + colon + 1;
 	size_t wlen = (size_t)(end - word);
-	const char *val = x->env->ops->get(x->env, name);
+	const char *val = lookup(x, name);
 	bool set = colon ? val && *val : val != NULL;
 
 	switch (kind) {
@@ -304,7 +347,7 @@ static void expand_trim(struct xp *x, const char *name, const char *op, const ch
 	/* The pattern first: get()'s result is valid only until the next call. */
 	if (expand_pattern(x, word, (size_t)(end - word), &pat))
 		return;
-	val = x->env->ops->get(x->env, name);
+	val = lookup(x, name);
 	n = val ? strlen(val) : 0;
 	keep_len = n;
 	for (size_t k = 0; val && k <= n; k++) {
@@ -477,10 +520,25 @@ int sh_expand_fields(struct sh_env *env, const char *word, struct strv *out)
 {
 	struct xp x = { .env = env, .fields = out };
 
+	/* "$@" without parameters is no field at all, not an empty one. */
+	if (!strcmp(word, "\"$@\"") && !env->argc)
+		return 0;
 	if (!walk(&x, word, strlen(word)) && x.started)
 		strv_push(out, sb_detach(&x.cur));
 	sb_release(&x.cur);
 	return expand_result(&x, out->failed);
+}
+
+int sh_expand_pattern(struct sh_env *env, const char *word, char **out)
+{
+	struct xp x = { .env = env };
+	struct strbuf pat;
+
+	*out = NULL;
+	if (!expand_pattern(&x, word, strlen(word), &pat))
+		*out = sb_detach(&pat);
+	sb_release(&pat);
+	return expand_result(&x, !*out);
 }
 
 int sh_expand_string(struct sh_env *env, const char *word, char **out)

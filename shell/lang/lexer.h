@@ -19,7 +19,7 @@ enum sh_tok_type {
 	TOK_PIPE,       /* | */
 	TOK_LPAREN,     /* ( */
 	TOK_RPAREN,     /* ) */
-	TOK_DSEMI,      /* ;; (case, which the parser refuses) */
+	TOK_DSEMI,      /* ;; (ends a case item) */
 	TOK_REDIR,      /* [n]< [n]> [n]>> [n]<& [n]>& [n]<> [n]>| */
 };
 

@@ -175,6 +175,30 @@ static struct sh_node *parse_simple(struct sh_parser *p)
 	return n;
 }
 
+/*
+ * "name()" starts a function definition; telling it from a command needs the token after
+ * the name, so the parser looks ahead on a copy of itself and backs out if it is not "(".
+ */
+static struct sh_node *parse_funcdef_or_simple(struct sh_parser *p)
+{
+	const struct sh_token *t = peek(p);
+	struct sh_mark start = mark(p);
+	struct sh_parser saved;
+	struct sh_token name;
+
+	if (t->type != TOK_WORD || t->quoted || !sh_is_name(t->start, t->len))
+		return parse_simple(p);
+	saved = *p;
+	name = *t;
+	consume(p);
+	if (peek(p)->type == TOK_LPAREN) {
+		consume(p);
+		return parse_funcdef(p, &name, start);
+	}
+	*p = saved;
+	return parse_simple(p);
+}
+
 static struct sh_node *parse_command(struct sh_parser *p)
 {
 	static const char *const misplaced[] = {
@@ -187,14 +211,10 @@ static struct sh_node *parse_command(struct sh_parser *p)
 			return NULL;
 		}
 	}
-	if (at_word(p, "case")) {
-		parse_fail(p, -EINVAL, "'case' is not supported");
-		return NULL;
-	}
 	if (peek(p)->type == TOK_LPAREN || at_word(p, "if") || at_word(p, "while") ||
-	    at_word(p, "until") || at_word(p, "for") || at_word(p, "{"))
+	    at_word(p, "until") || at_word(p, "for") || at_word(p, "{") || at_word(p, "case"))
 		return parse_compound(p);
-	return parse_simple(p);
+	return parse_funcdef_or_simple(p);
 }
 
 /* Append kid to the chain ending at *tail. */

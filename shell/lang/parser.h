@@ -1,7 +1,7 @@
 /*
  * Shell parser: POSIX grammar subset (lists, && ||, pipelines with !, simple commands with
- * assignments and redirections, if/while/until/for, { } and ( ) groups), one complete
- * command (a list ended by a newline) at a time, so a script runs line by line like sh and
+ * assignments and redirections, if/while/until/for/case, { } and ( ) groups, name()
+ * function definitions), one complete command (a list ended by a newline) at a time, so a script runs line by line like sh and
  * an interactive shell can tell when a command needs another line.
  */
 #ifndef CGWB_SHELL_PARSER_H

@@ -406,6 +406,58 @@ SHELL_TEST(shell_parser, compound_commands)
 	sh_node_free(n);
 }
 
+SHELL_TEST(shell_parser, case_items)
+{
+	int err;
+	struct sh_node *n = parse1("case $x in\n(a|b*) echo 1;;\n c) ;;\n *) echo 2; echo 3\nesac > out", &err);
+	struct sh_node *it;
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_CASE);
+	cr_assert_str_eq(n->kase.word->text, "$x");
+	it = n->kase.items;
+	cr_assert_eq(sh_words_count(it->item.patterns), 2);
+	cr_assert_str_eq(it->item.patterns->next->text, "b*");
+	cr_assert_eq(it->item.body->type, SH_CMD);
+	it = it->next;
+	cr_assert_null(it->item.body);
+	it = it->next;
+	cr_assert_eq(it->item.body->type, SH_LIST);
+	cr_assert_null(it->next);
+	cr_assert_str_eq(n->redirs->target->text, "out");
+	sh_node_free(n);
+	n = parse1("case a in esac", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_null(n->kase.items);
+	sh_node_free(n);
+	n = parse1("case a in\n a)", &err);
+	cr_assert_eq(err, -EAGAIN);
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, function_definitions)
+{
+	int err;
+	struct sh_node *n = parse1("f() { echo $1; } ; g ()\n{ f x; }", &err);
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_LIST);
+	cr_assert_eq(n->kids->type, SH_FUNCDEF);
+	cr_assert_str_eq(n->kids->func.name, "f");
+	cr_assert_eq(n->kids->func.body->type, SH_BRACE);
+	cr_assert_eq(n->kids->next->type, SH_FUNCDEF);
+	cr_assert_str_eq(n->kids->next->func.name, "g");
+	sh_node_free(n);
+	/* Not a definition: the lookahead backs out. */
+	n = parse1("f x (", &err);
+	cr_assert_eq(err, -EINVAL);
+	sh_node_free(n);
+	n = parse1("f", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_CMD);
+	sh_node_free(n);
+}
+
 SHELL_TEST(shell_parser, reserved_words_only_in_command_position)
 {
 	int err;
@@ -466,8 +518,9 @@ SHELL_TEST(shell_parser, syntax_errors)
 	cr_assert_str_eq(parse_msg("a )"), "unexpected ')'");
 	cr_assert_str_eq(parse_msg("echo >"), "unexpected end of file");
 	cr_assert_str_eq(parse_msg("echo > ;"), "unexpected ';'");
-	cr_assert_str_eq(parse_msg("case x in esac"), "'case' is not supported");
-	cr_assert_str_eq(parse_msg("f() { a; }"), "unexpected '('");
+	cr_assert_str_eq(parse_msg("case x in a b) ;; esac"), "unexpected 'b'");
+	cr_assert_str_eq(parse_msg("case x in a) y esac"), "unexpected end of file");
+	cr_assert_str_eq(parse_msg("f() echo x"), "unexpected 'echo'");
 	cr_assert_str_eq(parse_msg("echo ok\n"), "ok");
 }
 
@@ -692,6 +745,28 @@ SHELL_TEST(shell_expand, trim_prefix_suffix)
 	cr_assert_str_eq(fields("${s#\\a}"), "[*b*c]");
 	cr_assert_str_eq(fields("${x#\"$nope\"h}"), "[ello]");
 	cr_assert_str_eq(fields("\"${sp# }\""), "[a  b ]");
+}
+
+SHELL_TEST(shell_expand, positional_parameters)
+{
+	char *args[] = { "a b", "c", NULL };
+
+	cr_assert_str_eq(fields("$#$1"), "[0]");
+	cr_assert_str_eq(fields("\"$@\""), "");
+	T.env.argc = 2;
+	T.env.argv = args;
+	cr_assert_str_eq(fields("$#"), "[2]");
+	cr_assert_str_eq(fields("$1"), "[a][b]");
+	cr_assert_str_eq(fields("\"$1\"${2}"), "[a bc]");
+	cr_assert_str_eq(fields("$3"), "");
+	cr_assert_str_eq(fields("\"$@\""), "[a b][c]");
+	cr_assert_str_eq(fields("\"x$@y\""), "[xa b][cy]");
+	cr_assert_str_eq(fields("\"$*\""), "[a b c]");
+	cr_assert_str_eq(fields("$@"), "[a][b][c]");
+	cr_assert_str_eq(fields("${1%% *}"), "[a]");
+	cr_assert_str_eq(fields("${#1}"), "[3]");
+	T.env.argc = 0;
+	T.env.argv = NULL;
 }
 
 TestSuite(shell_pattern, .init = setup, .fini = teardown);

@@ -1,0 +1,49 @@
+# Runs unchanged under cgwb's shell and busybox sh (tests/system/shell_portable.sh compares
+# the two outputs line by line). Only POSIX sh and the commands both have.
+u="123.45 678.90"
+echo "trim: ${u%% *} ${u#* } ${u% *}"
+f=/a/b.tar.gz
+echo "path: ${f##*/} ${f%/*} ${f%.*} ${f%%.*} ${f#/}"
+s='a*b'
+echo "quoted: ${s%"*"b} ${s#a\*}"
+
+greet() {
+	local who="$1"
+	echo "hello $who ($# args: $*)"
+	shift
+	for a in "$@"; do echo "  arg [$a]"; done
+	return 3
+}
+who=outer
+greet world "x y" z
+echo "status=$? who=$who"
+
+early() {
+	if [ "$1" -gt 1 ]; then
+		return 0
+	fi
+	echo "early $1 falls through"
+}
+early 1; early 2
+
+kind() {
+	case $1 in
+	[0-9]*) echo "$1: number" ;;
+	*.sh | *.c) echo "$1: source" ;;
+	"") echo "empty" ;;
+	*) echo "$1: other"
+	esac
+}
+kind 42; kind run.sh; kind main.c; kind ""; kind x
+case abc in a?c) echo "case ?" ;; esac
+case '*' in "*") echo "case quoted star" ;; esac
+
+{ echo brace1; echo brace2; } > /tmp/brace.out
+cat /tmp/brace.out
+rm /tmp/brace.out
+
+n=0
+count() { n=$((n + 1)); }
+count; count; count
+echo "count=$n"
+echo "sub=$(greet sub)"
