@@ -9,12 +9,16 @@
  * It saves the positional parameters and sets $1... to its arguments; `local` saves a
  * variable's value in a frame of the call, restored when the call returns; `return` stops
  * the body like `break` stops a loop (sh->returning, seen by sh_unwinding()).
+ *
+ * NAME=value before a function or a builtin (`IFS=: read a b`) is saved the same way and
+ * given back when it ends; before a command task it has no effect (no environments).
  */
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/shell.h>
 #include "internal.h"
+#include "lang/lexer.h"
 
 struct sh_func {
 	struct sh_func *next;
@@ -118,33 +122,30 @@ int sh_args_set(struct sh_env *env, int argc, char *const *argv)
 	return 0;
 }
 
-int sh_local(struct shell *sh, const char *name)
+/* Save name's value on *list, marked with depth: 0 or -ENOMEM. */
+static int save_var(struct shell *sh, struct sh_local **list, const char *name, int depth)
 {
 	const char *old = sh_var_get(&sh->vars, name);
-	struct sh_local *l;
+	struct sh_local *l = kzalloc(sizeof(*l) + strlen(name) + 1, GFP_KERNEL);
 
-	for (l = sh->locals; l && l->depth == sh->func_depth; l = l->next)
-		if (!strcmp(l->name, name))
-			return 0;       /* already local to this call */
-	l = kzalloc(sizeof(*l) + strlen(name) + 1, GFP_KERNEL);
 	if (!l || (old && !(l->value = kstrdup(old, GFP_KERNEL)))) {
 		kfree(l);
 		return -ENOMEM;
 	}
-	l->depth = sh->func_depth;
+	l->depth = depth;
 	memcpy(l->name, name, strlen(name) + 1);
-	l->next = sh->locals;
-	sh->locals = l;
+	l->next = *list;
+	*list = l;
 	return 0;
 }
 
-/* Give back the values the returning call made local. */
-static void locals_restore(struct shell *sh)
+/* Give back the saved values of depth (newest first, so the oldest value wins). */
+static void restore_vars(struct shell *sh, struct sh_local **list, int depth)
 {
-	while (sh->locals && sh->locals->depth == sh->func_depth) {
-		struct sh_local *l = sh->locals;
+	while (*list && (*list)->depth == depth) {
+		struct sh_local *l = *list;
 
-		sh->locals = l->next;
+		*list = l->next;
 		if (l->value)
 			sh_var_set(&sh->vars, l->name, l->value, 0);
 		else
@@ -152,6 +153,44 @@ static void locals_restore(struct shell *sh)
 		kfree(l->value);
 		kfree(l);
 	}
+}
+
+int sh_local(struct shell *sh, const char *name)
+{
+	for (struct sh_local *l = sh->locals; l && l->depth == sh->func_depth; l = l->next)
+		if (!strcmp(l->name, name))
+			return 0;       /* already local to this call */
+	return save_var(sh, &sh->locals, name, sh->func_depth);
+}
+
+static void locals_restore(struct shell *sh)
+{
+	restore_vars(sh, &sh->locals, sh->func_depth);
+}
+
+int sh_assign_push(struct shell *sh, const struct sh_word *w, struct sh_local **saved)
+{
+	*saved = NULL;
+	for (const struct sh_word *a = w; a; a = a->next) {
+		size_t n = sh_assignment_name_len(a->text, strlen(a->text));
+		char name[64];
+
+		if (n >= sizeof(name))
+			break;  /* sh_assign() reports it */
+		memcpy(name, a->text, n);
+		name[n] = '\0';
+		if (save_var(sh, saved, name, 0)) {
+			sh_assign_pop(sh, saved);
+			shell_msg(NULL, "%s: out of memory", name);
+			return 1;
+		}
+	}
+	return sh_assign(sh, w);
+}
+
+void sh_assign_pop(struct shell *sh, struct sh_local **saved)
+{
+	restore_vars(sh, saved, 0);
 }
 
 int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **argv,

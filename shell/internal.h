@@ -109,6 +109,9 @@ int sh_args_set(struct sh_env *env, int argc, char *const *argv);
 void sh_args_free(struct sh_env *env);
 /* `local name`: its value is given back when the running function returns. */
 int sh_local(struct shell *sh, const char *name);
+/* NAME=value words for one builtin or function call; *saved gives the old values back. */
+int sh_assign_push(struct shell *sh, const struct sh_word *w, struct sh_local **saved);
+void sh_assign_pop(struct shell *sh, struct sh_local **saved);
 /* Call f with argv (argv[0] its name) and fs installed (fs's references stay the caller's). */
 int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **argv,
 		 struct sh_files *fs);

@@ -69,6 +69,7 @@ int sh_exec_simple(struct shell *sh, struct sh_node *n)
 	struct strv argv = STRV_INIT;
 	const struct shell_cmd *cmd;
 	const struct sh_func *func;
+	struct sh_local *saved = NULL;
 	struct sh_files fs;
 	int status;
 
@@ -83,16 +84,23 @@ int sh_exec_simple(struct shell *sh, struct sh_node *n)
 		if (!status && sh->env.subst_status >= 0)
 			status = sh->env.subst_status;
 	} else if (!status && (func = sh_func_find(sh, argv.v[0]))) {
-		status = sh_func_call(sh, func, argv.n, argv.v, &fs);
+		status = sh_assign_push(sh, n->cmd.assigns, &saved);
+		if (!status)
+			status = sh_func_call(sh, func, argv.n, argv.v, &fs);
+		sh_assign_pop(sh, &saved);
 	} else if (!status) {
-		/* VAR=value before a command is accepted but has no effect: no environments */
+		/* VAR=value before a command task is accepted but has no effect: no environments */
 		cmd = find_cmd(argv.v[0], &fs);
-		if (!cmd)
+		if (!cmd) {
 			status = 127;
-		else if (cmd->flags & SHELL_CMD_SPECIAL)
-			status = sh_run_builtin(cmd, argv.n, argv.v, &fs);
-		else
+		} else if (cmd->flags & SHELL_CMD_SPECIAL) {
+			status = sh_assign_push(sh, n->cmd.assigns, &saved);
+			if (!status)
+				status = sh_run_builtin(cmd, argv.n, argv.v, &fs);
+			sh_assign_pop(sh, &saved);
+		} else {
 			status = run_task(sh, cmd, argv.v, NULL, &fs, NULL);
+		}
 	}
 	files_put(&fs);
 	strv_free(&argv);

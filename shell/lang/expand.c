@@ -15,6 +15,8 @@ struct xp {
 	struct strv *fields;    /* NULL: build one string, no field splitting */
 	bool split_literals;    /* in the word of an unquoted ${x:-word}: its blanks split too */
 	bool pattern;           /* building a pattern: quoted * ? [ ] \ are escaped */
+	const char *ifs;        /* field separators (IFS, or blanks if it is unset) */
+	bool after_white;       /* a field just ended at IFS white space */
 	int depth;
 	int err;
 };
@@ -37,9 +39,36 @@ static void add_literal(struct xp *x, const char *s, size_t n)
 	x->started = true;
 }
 
-static bool is_ifs(char c)
+static bool is_ifs_white(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/*
+ * Split on IFS (POSIX "Field Splitting"): a run of IFS white space separates fields; any
+ * other IFS character ends one, even an empty one, and the white space around it belongs
+ * to it (IFS=: splits "a::b" into a, "", b).
+ */
+static void split_char(struct xp *x, char c)
+{
+	if (!strchr(x->ifs, c)) {
+		sb_addc(&x->cur, c);
+		x->started = true;
+		x->after_white = false;
+		return;
+	}
+	if (is_ifs_white(c)) {
+		if (x->started) {
+			strv_push(x->fields, sb_detach(&x->cur));
+			x->started = false;
+			x->after_white = true;
+		}
+		return;
+	}
+	if (x->started || !x->after_white)
+		strv_push(x->fields, sb_detach(&x->cur));
+	x->started = false;
+	x->after_white = false;
 }
 
 /* Quoted text in a pattern matches itself: escape what would be special. */
@@ -65,15 +94,8 @@ static void add_expansion(struct xp *x, const char *s, size_t n, bool quoted)
 		x->started |= quoted;
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (!is_ifs(s[i])) {
-			sb_addc(&x->cur, s[i]);
-			x->started = true;
-		} else if (x->started) {
-			strv_push(x->fields, sb_detach(&x->cur));
-			x->started = false;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		split_char(x, s[i]);
 }
 
 static int walk(struct xp *x, const char *s, size_t len);
@@ -519,13 +541,23 @@ static int expand_result(struct xp *x, bool failed)
 int sh_expand_fields(struct sh_env *env, const char *word, struct strv *out)
 {
 	struct xp x = { .env = env, .fields = out };
+	const char *ifs = env->ops->get(env, "IFS");
 
+	/* A copy: get()'s result lasts only until the next call. */
+	x.ifs = ifs ? kstrdup(ifs, GFP_KERNEL) : SH_IFS_DEFAULT;
+	if (!x.ifs) {
+		strlcpy(env->err, "out of memory", sizeof(env->err));
+		return -ENOMEM;
+	}
 	/* "$@" without parameters is no field at all, not an empty one. */
 	if (!strcmp(word, "\"$@\"") && !env->argc)
-		return 0;
+		goto out;
 	if (!walk(&x, word, strlen(word)) && x.started)
 		strv_push(out, sb_detach(&x.cur));
 	sb_release(&x.cur);
+out:
+	if (ifs)
+		kfree(x.ifs);
 	return expand_result(&x, out->failed);
 }
 

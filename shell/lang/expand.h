@@ -3,7 +3,7 @@
  * ${x:?w} ${#x} and the colon-less forms, ${x%pat} ${x%%pat} ${x#pat} ${x##pat} with sh
  * patterns (pattern.h), specials $? $$ $! $# $0..$9), command substitution
  * ($(...) and `...`, trailing newlines removed), arithmetic ($((...))), then field splitting
- * of unquoted results on blanks (space, tab, newline), then quote removal. No tilde or
+ * of unquoted results on IFS (blanks if unset), then quote removal. No tilde or
  * pathname expansion.
  */
 #ifndef CGWB_SHELL_EXPAND_H
@@ -11,6 +11,9 @@
 
 #include "env.h"
 #include "strbuf.h"
+
+/* Field separators when IFS is unset. */
+#define SH_IFS_DEFAULT " \t\n"
 
 /* Nested expansions (${x:-${y:-...}}) go at most this deep. */
 #define SH_EXPAND_MAX_DEPTH 8

@@ -19,6 +19,7 @@
 #include "../../../shell/lang/vars.h"
 #include "../../../shell/lang/test.h"
 #include "../../../shell/lang/pattern.h"
+#include "../../../shell/lang/read.h"
 
 /*
  * Memory: the real kmalloc on the host platform, or malloc when built standalone. Every
@@ -767,6 +768,53 @@ SHELL_TEST(shell_expand, positional_parameters)
 	cr_assert_str_eq(fields("${#1}"), "[3]");
 	T.env.argc = 0;
 	T.env.argv = NULL;
+}
+
+SHELL_TEST(shell_expand, ifs)
+{
+	sh_var_set(&T.vars, "p", "a:b::c", 0);
+	sh_var_set(&T.vars, "q", " x , y ,z", 0);
+	cr_assert_str_eq(fields("$p"), "[a:b::c]");
+	sh_var_set(&T.vars, "IFS", ":", 0);
+	cr_assert_str_eq(fields("$p"), "[a][b][][c]");
+	cr_assert_str_eq(fields("\"$p\""), "[a:b::c]");
+	sh_var_set(&T.vars, "IFS", ", ", 0);
+	cr_assert_str_eq(fields("$q"), "[x][y][z]");
+	sh_var_set(&T.vars, "IFS", "", 0);
+	cr_assert_str_eq(fields("$sp"), "[ a  b ]");
+	sh_var_unset(&T.vars, "IFS");
+	cr_assert_str_eq(fields("$sp"), "[a][b]");
+}
+
+TestSuite(shell_read, .init = setup, .fini = teardown);
+
+/* `read` with n names: the values joined as "[v1][v2]...". */
+static char *rd(const char *line, const char *ifs, bool raw, int n)
+{
+	static char out[256];
+	struct strv sv = STRV_INIT;
+
+	cr_assert_eq(sh_read_split(line, ifs, raw, n, &sv), 0);
+	out[0] = '\0';
+	for (int i = 0; i < sv.n; i++) {
+		strcat(out, "[");
+		strcat(out, sv.v[i]);
+		strcat(out, "]");
+	}
+	strv_free(&sv);
+	return out;
+}
+
+SHELL_TEST(shell_read, split)
+{
+	cr_assert_str_eq(rd("  a  b   c  ", " \t\n", false, 2), "[a][b   c]");
+	cr_assert_str_eq(rd("a b", " \t\n", false, 3), "[a][b][]");
+	cr_assert_str_eq(rd("  one  ", " \t\n", false, 1), "[one]");
+	cr_assert_str_eq(rd("a:b::c", ":", false, 4), "[a][b][][c]");
+	cr_assert_str_eq(rd("a:b:c", ":", false, 2), "[a][b:c]");
+	cr_assert_str_eq(rd("a\\ b c", " ", false, 2), "[a b][c]");
+	cr_assert_str_eq(rd("a\\ b c", " ", true, 2), "[a\\][b c]");
+	cr_assert_str_eq(rd("x  ", "", false, 1), "[x  ]");
 }
 
 TestSuite(shell_pattern, .init = setup, .fini = teardown);

@@ -47,3 +47,24 @@ count() { n=$((n + 1)); }
 count; count; count
 echo "count=$n"
 echo "sub=$(greet sub)"
+
+printf 'one two three\n  lead  trail  \nesc\\ aped x\nlast' > /tmp/read.in
+while read a b; do echo "read [$a] [$b]"; done < /tmp/read.in
+while read -r line; do echo "raw [$line]"; done < /tmp/read.in
+{ read x; read y z; } < /tmp/read.in
+echo "x=[$x] y=[$y] z=[$z]"
+IFS=: read p q r < /tmp/read.in
+echo "p=[$p] q=[$q]"
+rm /tmp/read.in
+path=/usr/local/bin:/usr/bin::/bin
+old_ifs=$IFS
+IFS=:
+for d in $path; do echo "dir [$d]"; done
+IFS=$old_ifs
+
+sh -c 'exit 3' & pb=$!
+false & pc=$!
+sh -c 'exit 5' & pa=$!
+wait $pa; echo "wait a=$?"
+wait $pb; echo "wait b=$?"
+wait $pc; echo "wait c=$?"
