@@ -68,6 +68,11 @@ struct shell *shell_alloc(void)
 	sh->task = current;
 	sh->pid = current->pid;
 	INIT_LIST_HEAD(&sh->jobs);
+	/* as in sh, IFS starts as space, tab, newline: old_ifs=$IFS ... IFS=$old_ifs works */
+	if (sh_var_set(&sh->vars, "IFS", SH_IFS_DEFAULT, 0)) {
+		shell_free(sh);
+		return NULL;
+	}
 	return sh;
 }
 
@@ -83,6 +88,8 @@ struct shell *shell_clone(const struct shell *parent)
 		shell_free(sh);
 		return NULL;
 	}
+	if (!sh_var_get(&parent->vars, "IFS"))
+		sh_var_unset(&sh->vars, "IFS");
 	sh->status = parent->status;
 	sh->pid = parent->pid;
 	sh->last_bg_pid = parent->last_bg_pid;

@@ -138,6 +138,8 @@ int sh_command_subst(struct shell *sh, const char *src, size_t len, struct strbu
 
 /* capture.c: a file that collects what is written to it (command substitution) */
 struct file *capture_open(void);
+/* A file that reads back text (a here-document); NULL if out of memory. */
+struct file *memfile_open(const char *text, size_t len);
 /* The captured output; -EFBIG if some of it was refused (over the bound). */
 int capture_take(struct file *file, struct strbuf *out);
 

@@ -49,6 +49,7 @@ static void redirs_free(struct sh_redir *r)
 		struct sh_redir *next = r->next;
 
 		sh_words_free(r->target);
+		sh_words_free(r->body);
 		kfree(r);
 		r = next;
 	}

@@ -42,7 +42,9 @@ struct sh_redir {
 	struct sh_redir *next;
 	int fd;                 /* the fd redirected */
 	enum sh_redir_type type;
-	struct sh_word *target; /* file name, or fd number for <& >& */
+	struct sh_word *target; /* file name, fd number for <& >&, delimiter for << */
+	struct sh_word *body;   /* <<: the here-document's lines, raw */
+	bool literal;           /* <<: the delimiter was quoted, the body is not expanded */
 };
 
 struct sh_node {

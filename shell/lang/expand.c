@@ -15,6 +15,7 @@ struct xp {
 	struct strv *fields;    /* NULL: build one string, no field splitting */
 	bool split_literals;    /* in the word of an unquoted ${x:-word}: its blanks split too */
 	bool pattern;           /* building a pattern: quoted * ? [ ] \ are escaped */
+	bool heredoc;           /* a here-document's body: " is an ordinary character */
 	const char *ifs;        /* field separators (IFS, or blanks if it is unset) */
 	bool after_white;       /* a field just ended at IFS white space */
 	int depth;
@@ -464,7 +465,7 @@ static int walk_dquoted(struct xp *x, const char *s, size_t len)
 	while (i < len && !x->err) {
 		char c = s[i];
 
-		if (c == '\\' && i + 1 < len && strchr("$`\"\\\n", s[i + 1])) {
+		if (c == '\\' && i + 1 < len && strchr(x->heredoc ? "$`\\\n" : "$`\"\\\n", s[i + 1])) {
 			if (s[i + 1] != '\n')
 				add_expansion(x, s + i + 1, 1, true);
 			i += 2;
@@ -570,6 +571,17 @@ int sh_expand_pattern(struct sh_env *env, const char *word, char **out)
 	if (!expand_pattern(&x, word, strlen(word), &pat))
 		*out = sb_detach(&pat);
 	sb_release(&pat);
+	return expand_result(&x, !*out);
+}
+
+int sh_expand_heredoc(struct sh_env *env, const char *body, char **out)
+{
+	struct xp x = { .env = env, .heredoc = true };
+
+	*out = NULL;
+	if (!walk_dquoted(&x, body, strlen(body)))
+		*out = sb_detach(&x.cur);
+	sb_release(&x.cur);
 	return expand_result(&x, !*out);
 }
 

@@ -22,6 +22,8 @@
 int sh_expand_fields(struct sh_env *env, const char *word, struct strv *out);
 /* Expand a raw word to one string, without field splitting (assignment values, file names). */
 int sh_expand_string(struct sh_env *env, const char *word, char **out);
+/* A here-document's body: expanded as between double quotes, but " stays itself. */
+int sh_expand_heredoc(struct sh_env *env, const char *body, char **out);
 /* Expand a raw word to an sh pattern (pattern.h): its quoted characters are escaped. */
 int sh_expand_pattern(struct sh_env *env, const char *word, char **out);
 

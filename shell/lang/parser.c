@@ -34,6 +34,12 @@ const struct sh_token *peek(struct sh_parser *p)
 			p->tok.type = TOK_EOF;
 		}
 		p->peeked = true;
+		/* The bodies of here-documents start after this newline; at the end: missing. */
+		if (p->nheredocs && p->tok.type == TOK_NEWLINE)
+			heredoc_read_bodies(p);
+		else if (p->nheredocs && p->tok.type == TOK_EOF)
+			parse_fail(p, -EAGAIN, "here-document ends before '%.40s'",
+				   p->heredocs[0]->target->text);
 	}
 	return &p->tok;
 }
@@ -124,7 +130,8 @@ bool parse_redirect(struct sh_parser *p, struct sh_redir ***tail)
 	}
 	r->type = t->redir;
 	r->fd = t->fd >= 0 ? t->fd :
-		(t->redir == REDIR_IN || t->redir == REDIR_DUP_IN || t->redir == REDIR_RDWR) ? 0 : 1;
+		(t->redir == REDIR_IN || t->redir == REDIR_DUP_IN || t->redir == REDIR_RDWR ||
+		 t->redir == REDIR_HEREDOC || t->redir == REDIR_HEREDOC_STRIP) ? 0 : 1;
 	**tail = r;
 	*tail = &r->next;
 	consume(p);
@@ -133,6 +140,8 @@ bool parse_redirect(struct sh_parser *p, struct sh_redir ***tail)
 		return false;
 	}
 	r->target = take_word(p);
+	if (r->target && (r->type == REDIR_HEREDOC || r->type == REDIR_HEREDOC_STRIP))
+		heredoc_expect(p, r);
 	return r->target != NULL;
 }
 

@@ -313,7 +313,10 @@ SHELL_TEST(shell_lexer, incomplete_input)
 	cr_assert_eq(lex_all("echo $(abc", t, 4), -EAGAIN);
 	cr_assert_eq(lex_all("echo abc\\", t, 4), -EAGAIN);
 	cr_assert_eq(lex_all("echo abc \\\n", t, 4), -EAGAIN);
-	cr_assert_eq(lex_all("cat <<EOF", t, 4), -EINVAL);
+	/* << and <<- are redirections; the parser reads the body */
+	cr_assert_eq(lex_all("cat <<-EOF", t, 4), 4);
+	cr_assert_eq(t[1].redir, REDIR_HEREDOC_STRIP);
+	cr_assert_eq(t[1].len, 3);
 }
 
 /* ------------------------------------------------------------------ parser */
@@ -456,6 +459,46 @@ SHELL_TEST(shell_parser, function_definitions)
 	n = parse1("f", &err);
 	cr_assert_eq(err, 0);
 	cr_assert_eq(n->type, SH_CMD);
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, here_documents)
+{
+	int err;
+	struct sh_node *n = parse1("cat <<EOF; cat <<-'E2' >out\nhi $x\nEOF\n\t\ttabbed\n\tE2\necho after", &err);
+	struct sh_redir *r;
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_LIST);
+	r = n->kids->redirs;
+	cr_assert_eq(r->type, REDIR_HEREDOC);
+	cr_assert_eq(r->fd, 0);
+	cr_assert_str_eq(r->body->text, "hi $x\n");
+	cr_assert(!r->literal);
+	r = n->kids->next->redirs;
+	cr_assert_eq(r->type, REDIR_HEREDOC_STRIP);
+	cr_assert(r->literal);
+	cr_assert_str_eq(r->body->text, "tabbed\n");
+	sh_node_free(n);
+
+	/* The body is not the next command; the one after it is. */
+	{
+		static struct sh_parser p;
+		const char *src = "cat <<X\necho no\nX\necho yes\n";
+
+		sh_parser_init(&p, src, strlen(src));
+		cr_assert_eq(sh_parse_next(&p, &n), 0);
+		sh_node_free(n);
+		cr_assert_eq(sh_parse_next(&p, &n), 0);
+		cr_assert_str_eq(n->cmd.words->next->text, "yes");
+		sh_node_free(n);
+	}
+	n = parse1("cat <<EOF\nline\n", &err);
+	cr_assert_eq(err, -EAGAIN);
+	sh_node_free(n);
+	n = parse1("cat <<EOF\nline\nEOF", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_str_eq(n->redirs->body->text, "line\n");
 	sh_node_free(n);
 }
 
@@ -768,6 +811,15 @@ SHELL_TEST(shell_expand, positional_parameters)
 	cr_assert_str_eq(fields("${#1}"), "[3]");
 	T.env.argc = 0;
 	T.env.argv = NULL;
+}
+
+SHELL_TEST(shell_expand, heredoc_body)
+{
+	char *s;
+
+	cr_assert_eq(sh_expand_heredoc(&T.env, "a \"$x\" \\$x '$n' \\\"\n", &s), 0);
+	cr_assert_str_eq(s, "a \"hello\" $x '7' \\\"\n");
+	kfree(s);
 }
 
 SHELL_TEST(shell_expand, ifs)

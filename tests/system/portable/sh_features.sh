@@ -68,3 +68,25 @@ sh -c 'exit 5' & pa=$!
 wait $pa; echo "wait a=$?"
 wait $pb; echo "wait b=$?"
 wait $pc; echo "wait c=$?"
+
+name=world
+cat <<EOF
+heredoc: hello $name $((1 + 2)) "quotes" \$literal
+EOF
+cat <<'EOF'
+literal: $name `x` \n
+EOF
+	cat <<-EOF
+	stripped $name
+		two tabs
+	EOF
+while read -r k v; do echo "kv $k=$v"; done <<EOF
+a 1
+b 2
+EOF
+f2() {
+	cat <<EOF
+in function: $1
+EOF
+}
+f2 arg
