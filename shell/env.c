@@ -55,6 +55,7 @@ static const struct sh_env_ops shell_env_ops = {
 	.get = env_get,
 	.set = env_set,
 	.subst = env_subst,
+	.glob = sh_glob,
 };
 
 struct shell *shell_alloc(void)

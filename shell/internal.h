@@ -116,6 +116,9 @@ void sh_assign_pop(struct shell *sh, struct sh_local **saved);
 int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **argv,
 		 struct sh_files *fs);
 
+/* glob.c: pathname expansion (sh_env's glob op) */
+int sh_glob(struct sh_env *env, const char *pattern, struct strv *out);
+
 /* script.c: run shell text (the boot script, a subshell's): the last status */
 int shell_run_script(struct shell *sh, const char *src, size_t len);
 

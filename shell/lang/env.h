@@ -10,6 +10,7 @@
 
 struct sh_env;
 struct strbuf;
+struct strv;
 
 struct sh_env_ops {
 	/* A variable's or special parameter's value; NULL if unset. Valid until the next call. */
@@ -17,6 +18,9 @@ struct sh_env_ops {
 	int (*set)(struct sh_env *env, const char *name, const char *value);
 	/* Run src as a command, appending its output to out; returns its exit status or -errno. */
 	int (*subst)(struct sh_env *env, const char *src, size_t len, struct strbuf *out);
+	/* Pathname expansion: append the paths matching pattern (pattern.h), sorted; returns
+	 * how many (0: the word stays as it is). NULL: no pathname expansion. */
+	int (*glob)(struct sh_env *env, const char *pattern, struct strv *out);
 };
 
 struct sh_env {

@@ -11,6 +11,8 @@
 struct xp {
 	struct sh_env *env;
 	struct strbuf cur;      /* the field being built */
+	struct strbuf pat;      /* the same as a pattern: quoted * ? [ ] \ escaped */
+	bool magic;             /* an unquoted * ? [ is in it: pathname expansion */
 	bool started;           /* the field exists, even if empty (quotes were seen) */
 	struct strv *fields;    /* NULL: build one string, no field splitting */
 	bool split_literals;    /* in the word of an unquoted ${x:-word}: its blanks split too */
@@ -34,9 +36,44 @@ static __printf(2, 3) void xp_fail(struct xp *x, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void add_literal(struct xp *x, const char *s, size_t n)
+/*
+ * Text into the field. When building fields it goes into the field's pattern form too,
+ * its quoted characters escaped, so pathname expansion knows a "*" from a *.
+ */
+static void put(struct xp *x, const char *s, size_t n, bool quoted)
 {
 	sb_addn(&x->cur, s, n);
+	if (!x->fields)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		bool special = strchr("*?[]\\", s[i]) != NULL;
+
+		if (quoted && special)
+			sb_addc(&x->pat, '\\');
+		else if (special && s[i] != ']' && s[i] != '\\')
+			x->magic = true;
+		sb_addc(&x->pat, s[i]);
+	}
+}
+
+/* The field is complete: its pathname expansion if it is a pattern that matches. */
+static void push_field(struct xp *x)
+{
+	int n = 0;
+
+	if (x->magic && x->env->ops->glob)
+		n = x->env->ops->glob(x->env, sb_str(&x->pat), x->fields);
+	if (n > 0)
+		sb_release(&x->cur);
+	else
+		strv_push(x->fields, sb_detach(&x->cur));
+	sb_truncate(&x->pat, 0);
+	x->magic = false;
+}
+
+static void add_literal(struct xp *x, const char *s, size_t n)
+{
+	put(x, s, n, false);
 	x->started = true;
 }
 
@@ -53,21 +90,21 @@ static bool is_ifs_white(char c)
 static void split_char(struct xp *x, char c)
 {
 	if (!strchr(x->ifs, c)) {
-		sb_addc(&x->cur, c);
+		put(x, &c, 1, false);
 		x->started = true;
 		x->after_white = false;
 		return;
 	}
 	if (is_ifs_white(c)) {
 		if (x->started) {
-			strv_push(x->fields, sb_detach(&x->cur));
+			push_field(x);
 			x->started = false;
 			x->after_white = true;
 		}
 		return;
 	}
 	if (x->started || !x->after_white)
-		strv_push(x->fields, sb_detach(&x->cur));
+		push_field(x);
 	x->started = false;
 	x->after_white = false;
 }
@@ -91,7 +128,7 @@ static void add_expansion(struct xp *x, const char *s, size_t n, bool quoted)
 		return;
 	}
 	if (quoted || !x->fields) {
-		sb_addn(&x->cur, s, n);
+		put(x, s, n, quoted);
 		x->started |= quoted;
 		return;
 	}
@@ -201,7 +238,7 @@ static void expand_all_args(struct xp *x, bool at, bool quoted)
 		const char *a = x->env->argv[i];
 
 		if (i && quoted && at && x->fields) {
-			strv_push(x->fields, sb_detach(&x->cur));
+			push_field(x);
 			x->started = true;
 		} else if (i) {
 			add_expansion(x, " ", 1, quoted);
@@ -554,8 +591,9 @@ int sh_expand_fields(struct sh_env *env, const char *word, struct strv *out)
 	if (!strcmp(word, "\"$@\"") && !env->argc)
 		goto out;
 	if (!walk(&x, word, strlen(word)) && x.started)
-		strv_push(out, sb_detach(&x.cur));
+		push_field(&x);
 	sb_release(&x.cur);
+	sb_release(&x.pat);
 out:
 	if (ifs)
 		kfree(x.ifs);

@@ -3,8 +3,8 @@
  * ${x:?w} ${#x} and the colon-less forms, ${x%pat} ${x%%pat} ${x#pat} ${x##pat} with sh
  * patterns (pattern.h), specials $? $$ $! $# $0..$9), command substitution
  * ($(...) and `...`, trailing newlines removed), arithmetic ($((...))), then field splitting
- * of unquoted results on IFS (blanks if unset), then quote removal. No tilde or
- * pathname expansion.
+ * of unquoted results on IFS (blanks if unset), then pathname expansion (through the env's
+ * glob op), then quote removal. No tilde expansion.
  */
 #ifndef CGWB_SHELL_EXPAND_H
 #define CGWB_SHELL_EXPAND_H

@@ -172,7 +172,27 @@ static int t_subst(struct sh_env *env, const char *src, size_t len, struct strbu
 	return 127;
 }
 
-static const struct sh_env_ops t_ops = { .get = t_get, .set = t_set, .subst = t_subst };
+/* A stand-in for the filesystem: these paths exist, in this (sorted) order. */
+static int t_glob(struct sh_env *env, const char *pattern, struct strv *out)
+{
+	static const char *const paths[] = { "a b.c", "b.c", "b.h", "dir/x.c", "star*" };
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		/* as in a directory listing, * never crosses a / */
+		if (!strchr(pattern, '/') != !strchr(paths[i], '/'))
+			continue;
+		if (sh_pattern_match(pattern, paths[i], strlen(paths[i]))) {
+			strv_push(out, kstrdup(paths[i], GFP_KERNEL));
+			n++;
+		}
+	}
+	return n;
+}
+
+static const struct sh_env_ops t_ops = {
+	.get = t_get, .set = t_set, .subst = t_subst, .glob = t_glob,
+};
 
 static void env_setup(void)
 {
@@ -784,9 +804,9 @@ SHELL_TEST(shell_expand, trim_prefix_suffix)
 	cr_assert_str_eq(fields("${nope%x}"), "");
 	/* Quoted pattern characters match only themselves. */
 	sh_var_set(&T.vars, "s", "a*b*c", 0);
-	cr_assert_str_eq(fields("${s%\"*\"*}"), "[a*b]");
-	cr_assert_str_eq(fields("${s#'a*'}"), "[b*c]");
-	cr_assert_str_eq(fields("${s#\\a}"), "[*b*c]");
+	cr_assert_str_eq(str("${s%\"*\"*}"), "a*b");
+	cr_assert_str_eq(str("${s#'a*'}"), "b*c");
+	cr_assert_str_eq(str("${s#\\a}"), "*b*c");
 	cr_assert_str_eq(fields("${x#\"$nope\"h}"), "[ello]");
 	cr_assert_str_eq(fields("\"${sp# }\""), "[a  b ]");
 }
@@ -820,6 +840,28 @@ SHELL_TEST(shell_expand, heredoc_body)
 	cr_assert_eq(sh_expand_heredoc(&T.env, "a \"$x\" \\$x '$n' \\\"\n", &s), 0);
 	cr_assert_str_eq(s, "a \"hello\" $x '7' \\\"\n");
 	kfree(s);
+}
+
+SHELL_TEST(shell_expand, pathname_expansion)
+{
+	sh_var_set(&T.vars, "pc", "*.c", 0);
+	cr_assert_str_eq(fields("*.c"), "[a b.c][b.c]");
+	cr_assert_str_eq(fields("b.?"), "[b.c][b.h]");
+	cr_assert_str_eq(fields("[ab]*.[ch]"), "[a b.c][b.c][b.h]");
+	cr_assert_str_eq(fields("dir/*"), "[dir/x.c]");
+	/* no match: the word stays */
+	cr_assert_str_eq(fields("*.o"), "[*.o]");
+	/* quoted: no expansion */
+	cr_assert_str_eq(fields("\"*.c\""), "[*.c]");
+	cr_assert_str_eq(fields("'*'.c"), "[*.c]");
+	cr_assert_str_eq(fields("\\*.c"), "[*.c]");
+	cr_assert_str_eq(fields("star\\*"), "[star*]");
+	cr_assert_str_eq(fields("\"star\"*"), "[star*]");
+	/* from a variable: unquoted it is a pattern, quoted it is not */
+	cr_assert_str_eq(fields("$pc"), "[a b.c][b.c]");
+	cr_assert_str_eq(fields("\"$pc\""), "[*.c]");
+	/* a string (an assignment) is never expanded */
+	cr_assert_str_eq(str("*.c"), "*.c");
 }
 
 SHELL_TEST(shell_expand, ifs)

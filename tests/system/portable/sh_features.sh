@@ -90,3 +90,16 @@ in function: $1
 EOF
 }
 f2 arg
+
+g=/tmp/glob.$$
+mkdir -p $g/sub
+for f in b.c a.c a.h .hidden sub/x.c 'sp ace.c'; do echo > "$g/$f"; done
+cd $g
+echo glob: *.c
+echo glob: ?.?
+echo glob: [ab].[!h]
+echo glob: */*.c
+echo glob: *.none "*.c"
+for f in $g/a*; do echo "abs ${f#$g/}"; done
+cd /
+rm -r $g
