@@ -392,7 +392,7 @@ static bool match_node(struct regex *re, int id, int count, int start, const cha
 	return found;
 }
 
-/* The end of a whole match: remember where it is. */
+/* The end of a whole match: remember where it is (regex_search reports it). */
 static bool cont_end(struct regex *re, const struct cont *k, const char *s, int pos)
 {
 	re->match_end = pos;
@@ -413,6 +413,7 @@ bool regex_search(struct regex *re, const char *line, int from, int *so, int *eo
 		}
 		if (!line[start])
 			return false;
+		/* ^ anchors at the line start only */
 		if (re->nodes[re->nodes[re->start].alt].type == N_BOL &&
 		    re->nodes[re->nodes[re->start].alt].next_alt < 0)
 			return false;
@@ -421,16 +422,7 @@ bool regex_search(struct regex *re, const char *line, int from, int *so, int *eo
 
 bool regex_match(struct regex *re, const char *line)
 {
-	for (int start = 0;; start++) {
-		re->steps = 0;
-		re->depth = 0;
-		if (match_node(re, re->start, 0, start, line, start, NULL))
-			return true;
-		/* ^ anchors at the line start only */
-		if (!line[start])
-			return false;
-		if (re->nodes[re->nodes[re->start].alt].type == N_BOL &&
-		    re->nodes[re->nodes[re->start].alt].next_alt < 0)
-			return false;
-	}
+	int so, eo;
+
+	return regex_search(re, line, 0, &so, &eo);
 }
