@@ -103,3 +103,10 @@ echo glob: *.none "*.c"
 for f in $g/a*; do echo "abs ${f#$g/}"; done
 cd /
 rm -r $g
+
+set -- one "two words" three
+echo "set: $# [$2]"
+shift 2
+echo "after shift: $# $1"
+set --
+echo "cleared: $#"
