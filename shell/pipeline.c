@@ -136,10 +136,33 @@ int shell_run_command(int argc, char **argv, struct cgroup *cg, u64 *cpu_ns)
 	return status;
 }
 
+struct subshell_text {
+	struct strbuf sb;
+	const char *span_end;   /* the end of the node's own text */
+	bool bodies;            /* a here-document's body was added */
+};
+
+/*
+ * A here-document whose body lies after the node's text goes after it. Such bodies all
+ * follow the node's last line, one after the other: one newline ends that line first.
+ */
+static void add_heredoc_body(const struct sh_redir *r, void *arg)
+{
+	struct subshell_text *t = arg;
+
+	if (!r->body_src || r->body_src < t->span_end)
+		return;         /* not a << , or its body is inside the text already */
+	if (!t->bodies)
+		sb_addc(&t->sb, '\n');
+	t->bodies = true;
+	sb_addn(&t->sb, r->body_src, r->body_src_len);
+}
+
 /* Run a node's text in a subshell task ("( list )" runs its list). */
 static void start_subshell(struct shell *sh, struct sh_node *n, struct sh_files *fs,
 			   struct sh_proc *proc)
 {
+	struct subshell_text t = { STRBUF_INIT, NULL, false };
 	int err;
 
 	if (n->type == SH_SUBSHELL) {
@@ -149,7 +172,11 @@ static void start_subshell(struct shell *sh, struct sh_node *n, struct sh_files 
 		}
 		n = n->body;
 	}
-	err = sh_start_subshell(sh, n->src, n->src_len, fs, proc);
+	t.span_end = n->src + n->src_len;
+	sb_addn(&t.sb, n->src, n->src_len);
+	sh_node_for_each_redir(n, add_heredoc_body, &t);
+	err = t.sb.failed ? -ENOMEM : sh_start_subshell(sh, sb_str(&t.sb), t.sb.len, fs, proc);
+	sb_release(&t.sb);
 	if (err) {
 		shell_msg(fs->f[2], "cannot start a subshell: %s", errstr(err));
 		proc_finish_now(proc, 126);

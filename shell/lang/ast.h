@@ -45,6 +45,10 @@ struct sh_redir {
 	struct sh_word *target; /* file name, fd number for <& >&, delimiter for << */
 	struct sh_word *body;   /* <<: the here-document's lines, raw */
 	bool literal;           /* <<: the delimiter was quoted, the body is not expanded */
+	/* <<: the body's lines and the delimiter line in the source (a subshell that gets the
+	 * command's text gets these after it: they are outside the command's span) */
+	const char *body_src;
+	size_t body_src_len;
 };
 
 struct sh_node {
@@ -91,5 +95,8 @@ void sh_node_free(struct sh_node *node);
 struct sh_word *sh_word_alloc(const char *text, size_t len);
 void sh_words_free(struct sh_word *w);
 int sh_words_count(const struct sh_word *w);
+/* Call fn for every redirection in n and the nodes below it, in source order. */
+void sh_node_for_each_redir(const struct sh_node *n,
+			    void (*fn)(const struct sh_redir *r, void *arg), void *arg);
 
 #endif

@@ -40,7 +40,7 @@ static void heredoc_delimiter(struct sh_redir *r, struct strbuf *delim)
 static int read_body(struct sh_parser *p, struct sh_redir *r, size_t *pos)
 {
 	const char *src = p->lx.src;
-	size_t len = p->lx.len, i = *pos;
+	size_t len = p->lx.len, i = *pos, start = *pos;
 	struct strbuf delim = STRBUF_INIT, body = STRBUF_INIT;
 	int err = -EAGAIN;
 
@@ -64,6 +64,10 @@ static int read_body(struct sh_parser *p, struct sh_redir *r, size_t *pos)
 		i = end + 1;
 	}
 	if (!err) {
+		r->body_src = src + start;
+		r->body_src_len = i - start;
+		/* read before, by a lookahead the parser backed out of ("name" then "(")? */
+		sh_words_free(r->body);
 		r->body = sh_word_alloc(sb_str(&body), body.len);
 		if (!r->body || body.failed || delim.failed)
 			err = -ENOMEM;

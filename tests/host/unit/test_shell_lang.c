@@ -482,6 +482,11 @@ SHELL_TEST(shell_parser, function_definitions)
 	sh_node_free(n);
 }
 
+static void count_redir(const struct sh_redir *r, void *arg)
+{
+	*(int *)arg += r->type == REDIR_HEREDOC;
+}
+
 SHELL_TEST(shell_parser, here_documents)
 {
 	int err;
@@ -511,6 +516,21 @@ SHELL_TEST(shell_parser, here_documents)
 		sh_node_free(n);
 		cr_assert_eq(sh_parse_next(&p, &n), 0);
 		cr_assert_str_eq(n->cmd.words->next->text, "yes");
+		sh_node_free(n);
+	}
+	/* where each body is in the source, for a subshell re-parsing the command's text */
+	{
+		static const char src[] = "{ cat <<A; cat <<B; } | sort\na\nA\nb\nB\n";
+		int count = 0;
+
+		n = parse1(src, &err);
+		cr_assert_eq(err, 0);
+		sh_node_for_each_redir(n, count_redir, &count);
+		cr_assert_eq(count, 2);
+		r = n->kids->body->kids->redirs;
+		cr_assert_eq(r->body_src, src + strlen("{ cat <<A; cat <<B; } | sort\n"));
+		cr_assert_eq(r->body_src_len, strlen("a\nA\n"));
+		cr_assert_eq(n->kids->body->kids->next->redirs->body_src, r->body_src + 4);
 		sh_node_free(n);
 	}
 	n = parse1("cat <<EOF\nline\n", &err);

@@ -110,3 +110,13 @@ shift 2
 echo "after shift: $# $1"
 set --
 echo "cleared: $#"
+
+while read -r w; do echo "piped $w"; done <<EOF | sort -r
+apple
+cherry
+EOF
+{ cat <<A; cat <<B; } | tr a-z A-Z
+first
+A
+second
+B
