@@ -196,7 +196,8 @@ void sh_assign_pop(struct shell *sh, struct sh_local **saved)
 int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **argv,
 		 struct sh_files *fs)
 {
-	struct sh_env saved_args = sh->env;
+	int saved_argc = sh->env.argc;
+	char **saved_argv = sh->env.argv;
 	struct sh_files saved;
 	char *src;
 	int status;
@@ -207,8 +208,8 @@ int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **arg
 	sh->env.argv = NULL;
 	if (!src || sh_args_set(&sh->env, argc - 1, argv + 1)) {
 		kfree(src);
-		sh->env.argc = saved_args.argc;
-		sh->env.argv = saved_args.argv;
+		sh->env.argc = saved_argc;
+		sh->env.argv = saved_argv;
 		shell_msg(fs->f[2], "%s: out of memory", argv[0]);
 		return 1;
 	}
@@ -220,8 +221,8 @@ int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **arg
 	sh->func_depth--;
 	sh->returning = false;
 	sh_args_free(&sh->env);
-	sh->env.argc = saved_args.argc;
-	sh->env.argv = saved_args.argv;
+	sh->env.argc = saved_argc;
+	sh->env.argv = saved_argv;
 	kfree(src);
 	return status;
 }
