@@ -61,7 +61,7 @@ static void push_field(struct xp *x)
 {
 	int n = 0;
 
-	if (x->magic && x->env->ops->glob)
+	if (x->magic && x->env->ops->glob && sh_pattern_has_magic(sb_str(&x->pat)))
 		n = x->env->ops->glob(x->env, sb_str(&x->pat), x->fields);
 	if (n > 0)
 		sb_release(&x->cur);

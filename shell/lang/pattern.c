@@ -99,7 +99,10 @@ bool sh_pattern_has_magic(const char *pat)
 	for (; *pat; pat++) {
 		if (*pat == '\\' && pat[1])
 			pat++;
-		else if (*pat == '*' || *pat == '?' || *pat == '[')
+		else if (*pat == '*' || *pat == '?')
+			return true;
+		/* a '[' without its ']' is an ordinary character: "[" (test) is no pattern */
+		else if (*pat == '[' && pat[1] && strchr(pat + 2, ']'))
 			return true;
 	}
 	return false;

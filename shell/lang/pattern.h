@@ -11,7 +11,7 @@
 
 /* Does the whole of s[0..len) match pat (NUL-terminated)? */
 bool sh_pattern_match(const char *pat, const char *s, size_t len);
-/* Does pat contain an unescaped * ? or [ (is it a pattern at all)? */
+/* Does pat contain an unescaped * ? or [...] (is it a pattern at all)? */
 bool sh_pattern_has_magic(const char *pat);
 /* Remove the backslashes that escape characters: what a pattern means as plain text. */
 void sh_pattern_unescape(char *pat);

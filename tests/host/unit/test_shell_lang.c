@@ -967,6 +967,8 @@ SHELL_TEST(shell_pattern, magic_and_unescape)
 	cr_assert(sh_pattern_has_magic("[ab]"));
 	cr_assert(!sh_pattern_has_magic("a\\*"));
 	cr_assert(!sh_pattern_has_magic("plain"));
+	cr_assert(!sh_pattern_has_magic("["), "the test command is no pattern");
+	cr_assert(!sh_pattern_has_magic("a[]"));
 	sh_pattern_unescape(buf);
 	cr_assert_str_eq(buf, "a*b\\");
 }
