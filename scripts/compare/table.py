@@ -8,10 +8,15 @@ import statistics
 import sys
 
 
+def num(v):
+    """Whole numbers as they are (32772, not 3.2772e+04), others with two decimals."""
+    return "%d" % v if v == int(v) else "%.2f" % v
+
+
 def cell(values):
     if not values:
         return "-"
-    return "%g (%g..%g)" % (statistics.median(values), min(values), max(values))
+    return "%s (%s..%s)" % (num(statistics.median(values)), num(min(values)), num(max(values)))
 
 
 def main():
