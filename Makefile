@@ -135,6 +135,12 @@ test-system: all
 bench: all
 	$(Q)scripts/bench/run
 
+# The workloads of examples/workloads/ on Debian's Linux and on cgwb, on the same QEMU
+# hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel.
+N ?= 3
+compare: all
+	$(Q)KVER="$(KVER)" scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
+
 # Lines changed since LINT_BASE only: the tree predates .clang-format (see scripts/lint).
 LINT_BASE ?= main
 lint:
@@ -150,7 +156,7 @@ endif
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all kernel iso deps run debug disk clean test test-system bench lint format
+.PHONY: all kernel iso deps run debug disk clean test test-system bench compare lint format
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)

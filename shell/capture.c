@@ -2,11 +2,13 @@
  * The output file of a command substitution: writes append to a memory buffer, so the
  * shell can wait for the command first and read the result after (a pipe would need a
  * reader running alongside). Bounded, so $(yes) ends with an error instead of eating RAM.
+ * The same file, filled first, gives a here-document to the command reading it.
  */
 #include <cgwb/file.h>
 #include <cgwb/mutex.h>
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
+#include <cgwb/string.h>
 #include "internal.h"
 
 #define CAPTURE_MAX (1024 * 1024)
@@ -35,9 +37,20 @@ static ssize_t capture_write(struct file *file, const char *buf, size_t len, lof
 	return ret;
 }
 
+/* A here-document reads its text back from the start. */
 static ssize_t capture_read(struct file *file, char *buf, size_t len, loff_t *pos)
 {
-	return 0;
+	struct capture *c = file->private_data;
+	size_t n = 0;
+
+	mutex_lock(&c->lock);
+	if (*pos >= 0 && (size_t)*pos < c->out.len) {
+		n = min(len, c->out.len - (size_t)*pos);
+		memcpy(buf, c->out.buf + *pos, n);
+		*pos += (loff_t)n;
+	}
+	mutex_unlock(&c->lock);
+	return (ssize_t)n;
 }
 
 static int capture_release(struct inode *inode, struct file *file)
@@ -55,7 +68,7 @@ static const struct file_operations capture_fops = {
 	.release = capture_release,
 };
 
-struct file *capture_open(void)
+static struct file *capture_alloc(unsigned int flags)
 {
 	struct capture *c = kzalloc(sizeof(*c), GFP_KERNEL);
 	struct file *f;
@@ -64,9 +77,26 @@ struct file *capture_open(void)
 		return NULL;
 	mutex_init(&c->lock);
 	sb_init(&c->out);
-	f = alloc_file(&capture_fops, O_WRONLY, c);
+	f = alloc_file(&capture_fops, flags, c);
 	if (!f)
 		kfree(c);
+	return f;
+}
+
+struct file *capture_open(void)
+{
+	return capture_alloc(O_WRONLY);
+}
+
+struct file *memfile_open(const char *text, size_t len)
+{
+	struct file *f = capture_alloc(O_RDONLY);
+	loff_t pos = 0;
+
+	if (f && capture_write(f, text, len, &pos) < 0) {
+		fput(f);
+		return NULL;
+	}
 	return f;
 }
 

@@ -4,6 +4,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "cmd_fs_util.h"
+#include "lang/strbuf.h"
 
 static void print_time(const char *label, const struct timespec64 *t)
 {
@@ -43,11 +44,49 @@ static void print_stat(const char *path, const struct kstat *st)
 	sh_out(" Birth: -\n");
 }
 
+/* stat -c FORMAT: %s size, %i inode, %b blocks of %B bytes, %o I/O block, %h links,
+ * %a access rights in octal, %F the type, %n the name, %% a percent sign. */
+static void print_format(const char *fmt, const char *path, const struct kstat *st)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = fmt; *p; p++) {
+		if (*p != '%' || !p[1]) {
+			sb_addc(&sb, *p);
+			continue;
+		}
+		switch (*++p) {
+		case 's': sb_addf(&sb, "%lld", (long long)st->size); break;
+		case 'i': sb_addf(&sb, "%lu", (unsigned long)st->ino); break;
+		case 'b': sb_addf(&sb, "%llu", (unsigned long long)st->blocks); break;
+		case 'B': sb_adds(&sb, "512"); break;
+		case 'o': sb_addf(&sb, "%u", st->blksize); break;
+		case 'h': sb_addf(&sb, "%u", st->nlink); break;
+		case 'a': sb_addf(&sb, "%o", st->mode & 07777); break;
+		case 'F': sb_adds(&sb, fs_type_name(st->mode, st->size)); break;
+		case 'n': sb_adds(&sb, path); break;
+		case '%': sb_addc(&sb, '%'); break;
+		default: sb_addc(&sb, '?'); break; /* coreutils prints ? for an unknown one */
+		}
+	}
+	sb_addc(&sb, '\n');
+	sh_write(sb_str(&sb), sb.len);
+	sb_release(&sb);
+}
+
 static int cmd_stat(int argc, char **argv)
 {
+	const char *format = NULL;
 	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "", &flags), status = 0;
+	int first, status = 0;
 
+	if (argc > 2 && !strcmp(argv[1], "-c")) {
+		format = argv[2];
+		argv[2] = argv[0];      /* the options parser names argv[0] in its messages */
+		argv += 2;
+		argc -= 2;
+	}
+	first = fs_parse_flags(argc, argv, "", &flags);
 	if (first < 0)
 		return 2;
 	if (first == argc) {
@@ -60,12 +99,14 @@ static int cmd_stat(int argc, char **argv)
 
 		if (err)
 			status = sh_error("stat", "cannot statx '%s': %s", argv[i], errstr(err));
+		else if (format)
+			print_format(format, argv[i], &st);
 		else
 			print_stat(argv[i], &st);
 	}
 	return status;
 }
-DEFINE_SHELL_CMD(stat, "stat", "stat PATH...", "show file status", cmd_stat, 0);
+DEFINE_SHELL_CMD(stat, "stat", "stat [-c FORMAT] PATH...", "show file status", cmd_stat, 0);
 
 /* ---------------------------------------------------------------- df */
 

@@ -12,7 +12,7 @@
 struct grep {
 	struct regex *re;
 	const char *fixed;
-	bool invert, count, quiet, icase, number, names;
+	bool invert, count, quiet, icase, number, names, only;
 	unsigned long matches;
 };
 
@@ -32,6 +32,44 @@ static bool fixed_match(const struct grep *g, const char *line)
 	return !n;
 }
 
+/* The prefix of an output line: "name:" and "lineno:" when asked for. */
+static int grep_prefix(struct grep *g, const char *name, unsigned long lineno)
+{
+	if (g->names && sh_out("%s:", name) < 0)
+		return -EPIPE;
+	if (g->number && sh_out("%lu:", lineno) < 0)
+		return -EPIPE;
+	return 0;
+}
+
+/* -o: each non-empty match on a line of its own (a regex; -F matches are the string). */
+static int grep_only(struct grep *g, const char *name, unsigned long lineno, const char *line)
+{
+	int from = 0, so, eo;
+	size_t flen = g->fixed ? strlen(g->fixed) : 0;
+
+	while (line[from]) {
+		if (g->fixed) {
+			const char *at = strstr(line + from, g->fixed);
+
+			if (!at || !flen)
+				break;
+			so = (int)(at - line);
+			eo = so + (int)flen;
+		} else if (!regex_search(g->re, line, from, &so, &eo)) {
+			break;
+		}
+		if (eo == so) {         /* an empty match prints nothing: try further on */
+			from = so + 1;
+			continue;
+		}
+		if (grep_prefix(g, name, lineno) || sh_out("%.*s\n", eo - so, line + so) < 0)
+			return -EPIPE;
+		from = eo;
+	}
+	return 0;
+}
+
 static int grep_line(struct grep *g, const char *name, unsigned long lineno, const char *line)
 {
 	bool hit = (g->fixed ? fixed_match(g, line) : regex_match(g->re, line)) != g->invert;
@@ -41,9 +79,11 @@ static int grep_line(struct grep *g, const char *name, unsigned long lineno, con
 	g->matches++;
 	if (g->quiet || g->count)
 		return 0;
-	if (g->names && sh_out("%s:", name) < 0)
-		return -EPIPE;
-	if (g->number && sh_out("%lu:", lineno) < 0)
+	if (g->only && !g->invert)
+		return grep_only(g, name, lineno, line);
+	if (g->only)
+		return 0;       /* -o -v: the lines have no matching part to print */
+	if (grep_prefix(g, name, lineno))
 		return -EPIPE;
 	return sh_out("%s\n", line) < 0 ? -EPIPE : 0;
 }
@@ -115,6 +155,7 @@ static int cmd_grep(int argc, char **argv)
 			case 'q': g.quiet = true; break;
 			case 'i': g.icase = true; break;
 			case 'n': g.number = true; break;
+			case 'o': g.only = true; break;
 			default: return sh_usage("grep");
 			}
 		}
@@ -163,5 +204,5 @@ static int cmd_grep(int argc, char **argv)
 		return status;
 	return g.matches ? 0 : 1;
 }
-DEFINE_SHELL_CMD(grep, "grep", "grep [-EFvcqin] PATTERN [FILE...]",
+DEFINE_SHELL_CMD(grep, "grep", "grep [-EFvcqino] PATTERN [FILE...]",
 		 "print lines matching a regular expression (-E extended, -F fixed string)", cmd_grep, 0);

@@ -1,5 +1,5 @@
 /*
- * sh -c SCRIPT / sh FILE: run shell text in a new shell, as one command (so `time sh -c
+ * sh -c SCRIPT / sh FILE ARG...: run shell text in a new shell, as one command (so `time sh -c
  * 'for ...'` times a loop, and a script file can be run like any command).
  */
 #include <cgwb/sched.h>
@@ -51,10 +51,14 @@ static int cmd_sh(int argc, char **argv)
 	size_t len;
 	int status;
 
-	if (argc == 3 && !strcmp(argv[1], "-c")) {
+	int first_arg;
+
+	if (argc >= 3 && !strcmp(argv[1], "-c")) {
 		src = argv[2];
 		len = strlen(src);
-	} else if (argc == 2 && argv[1][0] != '-') {
+		first_arg = 4; /* sh -c SCRIPT NAME ARG...: NAME is $0 */
+	} else if (argc >= 2 && argv[1][0] != '-') {
+		first_arg = 2;
 		src = owned = read_script(argv[1], &len);
 		if (!src)
 			return 127;
@@ -63,6 +67,11 @@ static int cmd_sh(int argc, char **argv)
 	}
 	sh = shell_alloc();
 	if (!sh) {
+		kvfree(owned);
+		return sh_error("sh", "%s", errstr(-ENOMEM));
+	}
+	if (argc > first_arg && sh_args_set(&sh->env, argc - first_arg, argv + first_arg)) {
+		shell_free(sh);
 		kvfree(owned);
 		return sh_error("sh", "%s", errstr(-ENOMEM));
 	}
@@ -76,4 +85,5 @@ static int cmd_sh(int argc, char **argv)
 	kvfree(owned);
 	return status & 0xff;
 }
-DEFINE_SHELL_CMD(sh, "sh", "sh -c SCRIPT | sh FILE", "run shell text in a new shell", cmd_sh, 0);
+DEFINE_SHELL_CMD(sh, "sh", "sh -c SCRIPT [NAME ARG...] | sh FILE [ARG...]",
+		 "run shell text in a new shell ($1... are the ARGs)", cmd_sh, 0);

@@ -1,4 +1,5 @@
-/* Commands that change the shell itself: exit, export, unset, break, continue, :, true, false. */
+/* Commands that change the shell itself: exit, export, set, unset, break, continue, :, true,
+ * false. */
 #include <cgwb/shell.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
@@ -83,13 +84,21 @@ static int cmd_set(int argc, char **argv)
 
 	if (!sh)
 		return 1;
+	/* set -- ARG...: the positional parameters ("set --" alone clears them) */
+	if (argc > 1 && !strcmp(argv[1], "--")) {
+		int err = sh_args_set(&sh->env, argc - 2, argv + 2);
+
+		return err ? sh_error("set", "%s", errstr(err)) : 0;
+	}
 	if (argc > 1)
 		return sh_usage("set");
 	for (struct sh_var *v = sh->vars.head; v; v = v->next)
 		print_assignment("", v->name, v->value);
 	return 0;
 }
-DEFINE_SHELL_CMD(set, "set", "set", "list the shell variables", cmd_set, SHELL_CMD_SPECIAL);
+DEFINE_SHELL_CMD(set, "set", "set [-- ARG...]",
+		 "list the shell variables, or set the positional parameters", cmd_set,
+		 SHELL_CMD_SPECIAL);
 
 static int cmd_unset(int argc, char **argv)
 {

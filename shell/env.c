@@ -22,8 +22,6 @@ static const char *special_param(struct shell *sh, char c)
 			return NULL;
 		snprintf(sh->param, sizeof(sh->param), "%d", sh->last_bg_pid);
 		return sh->param;
-	case '#':
-		return "0";     /* no positional parameters */
 	case '0':
 		return SH_NAME;
 	case '-':
@@ -57,6 +55,7 @@ static const struct sh_env_ops shell_env_ops = {
 	.get = env_get,
 	.set = env_set,
 	.subst = env_subst,
+	.glob = sh_glob,
 };
 
 struct shell *shell_alloc(void)
@@ -70,23 +69,32 @@ struct shell *shell_alloc(void)
 	sh->task = current;
 	sh->pid = current->pid;
 	INIT_LIST_HEAD(&sh->jobs);
+	/* as in sh, IFS starts as space, tab, newline: old_ifs=$IFS ... IFS=$old_ifs works */
+	if (sh_var_set(&sh->vars, "IFS", SH_IFS_DEFAULT, 0)) {
+		shell_free(sh);
+		return NULL;
+	}
 	return sh;
 }
 
-/* A subshell: the same variables and parameters, none of the jobs. */
+/* A subshell: the same variables, functions and parameters, none of the jobs. */
 struct shell *shell_clone(const struct shell *parent)
 {
 	struct shell *sh = shell_alloc();
 
 	if (!sh)
 		return NULL;
-	if (sh_vars_copy(&sh->vars, &parent->vars)) {
+	if (sh_vars_copy(&sh->vars, &parent->vars) || sh_funcs_copy(sh, parent) ||
+	    sh_args_set(&sh->env, parent->env.argc, parent->env.argv)) {
 		shell_free(sh);
 		return NULL;
 	}
+	if (!sh_var_get(&parent->vars, "IFS"))
+		sh_var_unset(&sh->vars, "IFS");
 	sh->status = parent->status;
 	sh->pid = parent->pid;
 	sh->last_bg_pid = parent->last_bg_pid;
+	sh->func_depth = parent->func_depth; /* `return` works in ( ... ) inside a function */
 	return sh;
 }
 
@@ -96,6 +104,8 @@ void shell_free(struct shell *sh)
 		return;
 	jobs_free(sh);
 	sh_vars_free(&sh->vars);
+	sh_funcs_free(sh);
+	sh_args_free(&sh->env);
 	kfree(sh);
 }
 
@@ -163,6 +173,6 @@ int sh_assign(struct shell *sh, const struct sh_word *w)
 
 bool sh_unwinding(const struct shell *sh)
 {
-	return sh->breaks || sh->continues || sh->exiting || READ_ONCE(sh->interrupted) ||
+	return sh->breaks || sh->continues || sh->returning || sh->exiting || READ_ONCE(sh->interrupted) ||
 	       (!sh->console && signal_pending(current));
 }

@@ -5,9 +5,12 @@
 #include <cgwb/sched.h>
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
+#include <cgwb/string.h>
 #include <cgwb/shell.h>
 #include "internal.h"
 #include "pipe.h"
+#include "lang/expand.h"
+#include "lang/pattern.h"
 
 static int exec_list(struct shell *sh, struct sh_node *n)
 {
@@ -123,6 +126,49 @@ static int exec_if(struct shell *sh, struct sh_node *n)
 	}
 }
 
+/* Does one of the item's patterns match word? -1 after a failed expansion. */
+static int case_item_matches(struct shell *sh, const struct sh_node *item, const char *word)
+{
+	for (const struct sh_word *w = item->item.patterns; w; w = w->next) {
+		char *pat;
+		bool hit;
+
+		if (sh_expand_pattern(&sh->env, w->text, &pat)) {
+			sh_expansion_failed(sh, NULL);
+			return -1;
+		}
+		hit = sh_pattern_match(pat, word, strlen(word));
+		kfree(pat);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first item with a matching pattern runs; none: status 0. */
+static int exec_case(struct shell *sh, struct sh_node *n)
+{
+	char *word;
+	int status = 0;
+
+	if (sh_expand_string(&sh->env, n->kase.word->text, &word))
+		return sh_expansion_failed(sh, NULL);
+	for (struct sh_node *item = n->kase.items; item; item = item->next) {
+		int hit = case_item_matches(sh, item, word);
+
+		if (hit < 0) {
+			status = 2;
+			break;
+		}
+		if (hit) {
+			status = item->item.body ? sh_exec(sh, item->item.body) : 0;
+			break;
+		}
+	}
+	kfree(word);
+	return status;
+}
+
 static int exec_compound_body(struct shell *sh, struct sh_node *n)
 {
 	switch (n->type) {
@@ -136,6 +182,10 @@ static int exec_compound_body(struct shell *sh, struct sh_node *n)
 		return exec_while(sh, n, true);
 	case SH_FOR:
 		return exec_for(sh, n);
+	case SH_CASE:
+		return exec_case(sh, n);
+	case SH_FUNCDEF:
+		return sh_func_define(sh, n->func.name, n->func.body->src, n->func.body->src_len);
 	default:
 		return 2;
 	}

@@ -8,6 +8,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
+#include <cgwb/bug.h>
 #include "internal.h"
 #include "lang/expand.h"
 
@@ -106,12 +107,38 @@ static int redirect_one(const struct sh_redir *r, const char *target, struct sh_
 	return 0;
 }
 
+/* <<: the body, expanded unless its delimiter was quoted, read from a memory file. */
+static int redirect_heredoc(struct shell *sh, const struct sh_redir *r, struct sh_files *fs)
+{
+	char *text = NULL;
+	struct file *file;
+
+	if (WARN_ON_ONCE(!r->body))
+		return 1;       /* the parser gives every << its body */
+	if (!r->literal && sh_expand_heredoc(&sh->env, r->body->text, &text))
+		return sh_expansion_failed(sh, fs->f[2]);
+	file = memfile_open(text ? text : r->body->text, strlen(text ? text : r->body->text));
+	kfree(text);
+	if (!file) {
+		shell_msg(fs->f[2], "here-document: %s", errstr(-ENOMEM));
+		return 1;
+	}
+	files_replace(fs, r->fd, file);
+	return 0;
+}
+
 int sh_redirect(struct shell *sh, const struct sh_redir *r, struct sh_files *fs)
 {
 	for (; r; r = r->next) {
 		char *target;
 		int status;
 
+		if (r->type == REDIR_HEREDOC || r->type == REDIR_HEREDOC_STRIP) {
+			status = redirect_heredoc(sh, r, fs);
+			if (status)
+				return status;
+			continue;
+		}
 		if (sh_expand_string(&sh->env, r->target->text, &target))
 			return sh_expansion_failed(sh, fs->f[2]);
 		status = redirect_one(r, target, fs);

@@ -17,6 +17,8 @@ struct file;
 struct sh_job;
 struct task_struct;
 struct shell_cmd;
+struct sh_func;
+struct sh_local;
 
 #define SH_NAME "cgwb"          /* prefix of the shell's own messages, and $0 */
 #define SH_NFILES 3             /* stdin, stdout, stderr: what redirections can change */
@@ -34,6 +36,7 @@ struct shell {
 	/* unwinding: a command asked to leave loops or the shell */
 	int breaks, continues;
 	int loop_depth;
+	bool returning;         /* `return` in a function: leave its body */
 	bool exiting;
 	int exit_status;
 
@@ -41,6 +44,10 @@ struct shell {
 	bool busy;              /* running a command, so Ctrl-C is for it */
 	bool interrupted;
 	struct sh_job *fg;      /* the foreground job, which Ctrl-C kills */
+
+	struct sh_func *funcs;  /* defined functions (functions.c) */
+	struct sh_local *locals; /* values saved by `local`, innermost call first */
+	int func_depth;         /* function calls running */
 
 	struct list_head jobs;  /* background jobs, oldest first */
 	int next_job_id;
@@ -91,6 +98,27 @@ void sh_exec_background(struct shell *sh, struct sh_node *n);
 /* A special command run in the shell's task with fs installed (fs's references are used up). */
 int sh_run_builtin(const struct shell_cmd *cmd, int argc, char **argv, struct sh_files *fs);
 
+/* functions.c: functions and positional parameters */
+struct sh_func *sh_func_find(const struct shell *sh, const char *name);
+/* Define (or redefine) name with the body src: 0, or 1 after a message. */
+int sh_func_define(struct shell *sh, const char *name, const char *src, size_t len);
+void sh_funcs_free(struct shell *sh);
+int sh_funcs_copy(struct shell *dst, const struct shell *src);
+/* Replace the positional parameters with copies of argv[0..argc): 0 or -ENOMEM. */
+int sh_args_set(struct sh_env *env, int argc, char *const *argv);
+void sh_args_free(struct sh_env *env);
+/* `local name`: its value is given back when the running function returns. */
+int sh_local(struct shell *sh, const char *name);
+/* NAME=value words for one builtin or function call; *saved gives the old values back. */
+int sh_assign_push(struct shell *sh, const struct sh_word *w, struct sh_local **saved);
+void sh_assign_pop(struct shell *sh, struct sh_local **saved);
+/* Call f with argv (argv[0] its name) and fs installed (fs's references stay the caller's). */
+int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **argv,
+		 struct sh_files *fs);
+
+/* glob.c: pathname expansion (sh_env's glob op) */
+int sh_glob(struct sh_env *env, const char *pattern, struct strv *out);
+
 /* script.c: run shell text (the boot script, a subshell's): the last status */
 int shell_run_script(struct shell *sh, const char *src, size_t len);
 
@@ -113,6 +141,8 @@ int sh_command_subst(struct shell *sh, const char *src, size_t len, struct strbu
 
 /* capture.c: a file that collects what is written to it (command substitution) */
 struct file *capture_open(void);
+/* A file that reads back text (a here-document); NULL if out of memory. */
+struct file *memfile_open(const char *text, size_t len);
 /* The captured output; -EFBIG if some of it was refused (over the bound). */
 int capture_take(struct file *file, struct strbuf *out);
 

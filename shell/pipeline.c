@@ -68,6 +68,8 @@ int sh_exec_simple(struct shell *sh, struct sh_node *n)
 {
 	struct strv argv = STRV_INIT;
 	const struct shell_cmd *cmd;
+	const struct sh_func *func;
+	struct sh_local *saved = NULL;
 	struct sh_files fs;
 	int status;
 
@@ -81,15 +83,24 @@ int sh_exec_simple(struct shell *sh, struct sh_node *n)
 		status = sh_assign(sh, n->cmd.assigns);
 		if (!status && sh->env.subst_status >= 0)
 			status = sh->env.subst_status;
+	} else if (!status && (func = sh_func_find(sh, argv.v[0]))) {
+		status = sh_assign_push(sh, n->cmd.assigns, &saved);
+		if (!status)
+			status = sh_func_call(sh, func, argv.n, argv.v, &fs);
+		sh_assign_pop(sh, &saved);
 	} else if (!status) {
-		/* VAR=value before a command is accepted but has no effect: no environments */
+		/* VAR=value before a command task is accepted but has no effect: no environments */
 		cmd = find_cmd(argv.v[0], &fs);
-		if (!cmd)
+		if (!cmd) {
 			status = 127;
-		else if (cmd->flags & SHELL_CMD_SPECIAL)
-			status = sh_run_builtin(cmd, argv.n, argv.v, &fs);
-		else
+		} else if (cmd->flags & SHELL_CMD_SPECIAL) {
+			status = sh_assign_push(sh, n->cmd.assigns, &saved);
+			if (!status)
+				status = sh_run_builtin(cmd, argv.n, argv.v, &fs);
+			sh_assign_pop(sh, &saved);
+		} else {
 			status = run_task(sh, cmd, argv.v, NULL, &fs, NULL);
+		}
 	}
 	files_put(&fs);
 	strv_free(&argv);
@@ -125,10 +136,33 @@ int shell_run_command(int argc, char **argv, struct cgroup *cg, u64 *cpu_ns)
 	return status;
 }
 
+struct subshell_text {
+	struct strbuf sb;
+	const char *span_end;   /* the end of the node's own text */
+	bool bodies;            /* a here-document's body was added */
+};
+
+/*
+ * A here-document whose body lies after the node's text goes after it. Such bodies all
+ * follow the node's last line, one after the other: one newline ends that line first.
+ */
+static void add_heredoc_body(const struct sh_redir *r, void *arg)
+{
+	struct subshell_text *t = arg;
+
+	if (!r->body_src || r->body_src < t->span_end)
+		return;         /* not a << , or its body is inside the text already */
+	if (!t->bodies)
+		sb_addc(&t->sb, '\n');
+	t->bodies = true;
+	sb_addn(&t->sb, r->body_src, r->body_src_len);
+}
+
 /* Run a node's text in a subshell task ("( list )" runs its list). */
 static void start_subshell(struct shell *sh, struct sh_node *n, struct sh_files *fs,
 			   struct sh_proc *proc)
 {
+	struct subshell_text t = { STRBUF_INIT, NULL, false };
 	int err;
 
 	if (n->type == SH_SUBSHELL) {
@@ -138,7 +172,11 @@ static void start_subshell(struct shell *sh, struct sh_node *n, struct sh_files 
 		}
 		n = n->body;
 	}
-	err = sh_start_subshell(sh, n->src, n->src_len, fs, proc);
+	t.span_end = n->src + n->src_len;
+	sb_addn(&t.sb, n->src, n->src_len);
+	sh_node_for_each_redir(n, add_heredoc_body, &t);
+	err = t.sb.failed ? -ENOMEM : sh_start_subshell(sh, sb_str(&t.sb), t.sb.len, fs, proc);
+	sb_release(&t.sb);
 	if (err) {
 		shell_msg(fs->f[2], "cannot start a subshell: %s", errstr(err));
 		proc_finish_now(proc, 126);
@@ -152,11 +190,11 @@ static bool has_substitution(const char *word)
 
 /*
  * Whether a simple command must run in a subshell task rather than be expanded here and
- * started as a task: a special command (its name written plainly; expanded, it is found
- * later), assignments alone (they must not touch this shell), or, in the background, a
+ * started as a task: a special command or a function (its name written plainly; expanded,
+ * it is found later), assignments alone (they must not touch this shell), or, in the background, a
  * command substitution (the shell must not wait for it).
  */
-static bool needs_subshell(const struct sh_node *n, bool background)
+static bool needs_subshell(const struct shell *sh, const struct sh_node *n, bool background)
 {
 	const struct sh_word *w = n->cmd.words;
 	const struct shell_cmd *cmd;
@@ -173,6 +211,8 @@ static bool needs_subshell(const struct sh_node *n, bool background)
 	}
 	if (w->text[strcspn(w->text, "'\"\\$`")])
 		return false;
+	if (sh_func_find(sh, w->text))
+		return true;
 	cmd = shell_find_cmd(w->text);
 	return cmd && (cmd->flags & SHELL_CMD_SPECIAL);
 }
@@ -186,6 +226,8 @@ static void start_simple(struct shell *sh, struct sh_node *n, struct sh_files *f
 
 	if (status || !argv.n) {
 		proc_finish_now(proc, status);
+	} else if (sh_func_find(sh, argv.v[0])) {
+		start_subshell(sh, n, fs, proc);
 	} else if (!(cmd = find_cmd(argv.v[0], fs))) {
 		proc_finish_now(proc, 127);
 	} else if (cmd->flags & SHELL_CMD_SPECIAL) {
@@ -209,7 +251,7 @@ static int start_one(struct shell *sh, struct sh_node *n, struct sh_files *fs,
 
 	if (!proc)
 		return -ENOMEM;
-	if (n->type == SH_CMD && !needs_subshell(n, background))
+	if (n->type == SH_CMD && !needs_subshell(sh, n, background))
 		start_simple(sh, n, fs, proc);
 	else
 		start_subshell(sh, n, fs, proc);

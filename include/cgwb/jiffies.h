@@ -40,5 +40,7 @@ static inline unsigned long nsecs_to_jiffies(u64 ns)
 u64 ktime_get_ns(void);
 /* Seconds since the Unix epoch (the RTC at boot plus the monotonic clock). */
 u64 ktime_get_real_seconds(void);
+/* Nanoseconds since the Unix epoch, on the same clock. */
+u64 ktime_get_real_ns(void);
 
 #endif

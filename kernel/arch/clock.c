@@ -41,6 +41,11 @@ u64 ktime_get_real_seconds(void)
 	return boot_epoch_seconds + ktime_get_ns() / NSEC_PER_SEC;
 }
 
+u64 ktime_get_real_ns(void)
+{
+	return boot_epoch_seconds * NSEC_PER_SEC + ktime_get_ns();
+}
+
 void rtc_set_boot_epoch(u64 seconds)
 {
 	boot_epoch_seconds = seconds - ktime_get_ns() / NSEC_PER_SEC;

@@ -49,6 +49,7 @@ static void redirs_free(struct sh_redir *r)
 		struct sh_redir *next = r->next;
 
 		sh_words_free(r->target);
+		sh_words_free(r->body);
 		kfree(r);
 		r = next;
 	}
@@ -94,6 +95,18 @@ static struct sh_node *node_free_parts(struct sh_node *n)
 		sh_node_free(n->cond.cond);
 		sh_node_free(n->cond.body);
 		break;
+	case SH_CASE:
+		sh_words_free(n->kase.word);
+		kids_free(n->kase.items);
+		break;
+	case SH_CASE_ITEM:
+		sh_words_free(n->item.patterns);
+		sh_node_free(n->item.body);
+		break;
+	case SH_FUNCDEF:
+		kfree(n->func.name);
+		sh_node_free(n->func.body);
+		break;
 	case SH_FOR:
 		kfree(n->loop.var);
 		sh_words_free(n->loop.words);
@@ -111,4 +124,54 @@ void sh_node_free(struct sh_node *n)
 		kfree(n);
 		n = next;
 	}
+}
+
+static void redirs_walk(const struct sh_node *n, void (*fn)(const struct sh_redir *r, void *arg),
+			void *arg)
+{
+	for (const struct sh_redir *r = n->redirs; r; r = r->next)
+		fn(r, arg);
+}
+
+void sh_node_for_each_redir(const struct sh_node *n,
+			    void (*fn)(const struct sh_redir *r, void *arg), void *arg)
+{
+	if (!n)
+		return;
+	/* a compound command's own redirections follow its body in the source */
+	switch (n->type) {
+	case SH_CMD:
+		break;
+	case SH_LIST:
+	case SH_PIPE:
+	case SH_ANDOR:
+		for (const struct sh_node *k = n->kids; k; k = k->next)
+			sh_node_for_each_redir(k, fn, arg);
+		break;
+	case SH_BRACE:
+	case SH_SUBSHELL:
+		sh_node_for_each_redir(n->body, fn, arg);
+		break;
+	case SH_IF:
+	case SH_WHILE:
+	case SH_UNTIL:
+		sh_node_for_each_redir(n->cond.cond, fn, arg);
+		sh_node_for_each_redir(n->cond.body, fn, arg);
+		sh_node_for_each_redir(n->cond.alt, fn, arg);
+		break;
+	case SH_FOR:
+		sh_node_for_each_redir(n->loop.body, fn, arg);
+		break;
+	case SH_CASE:
+		for (const struct sh_node *k = n->kase.items; k; k = k->next)
+			sh_node_for_each_redir(k, fn, arg);
+		break;
+	case SH_CASE_ITEM:
+		sh_node_for_each_redir(n->item.body, fn, arg);
+		break;
+	case SH_FUNCDEF:
+		sh_node_for_each_redir(n->func.body, fn, arg);
+		break;
+	}
+	redirs_walk(n, fn, arg);
 }

@@ -21,6 +21,9 @@ enum sh_node_type {
 	SH_WHILE,       /* while cond; do body; done */
 	SH_UNTIL,
 	SH_FOR,         /* for var in words; do body; done */
+	SH_CASE,        /* case word in items esac */
+	SH_CASE_ITEM,   /* pat|pat) body ;; (a kid of SH_CASE) */
+	SH_FUNCDEF,     /* name() compound-command */
 };
 
 /* node flags */
@@ -39,7 +42,13 @@ struct sh_redir {
 	struct sh_redir *next;
 	int fd;                 /* the fd redirected */
 	enum sh_redir_type type;
-	struct sh_word *target; /* file name, or fd number for <& >& */
+	struct sh_word *target; /* file name, fd number for <& >&, delimiter for << */
+	struct sh_word *body;   /* <<: the here-document's lines, raw */
+	bool literal;           /* <<: the delimiter was quoted, the body is not expanded */
+	/* <<: the body's lines and the delimiter line in the source (a subshell that gets the
+	 * command's text gets these after it: they are outside the command's span) */
+	const char *body_src;
+	size_t body_src_len;
 };
 
 struct sh_node {
@@ -66,6 +75,18 @@ struct sh_node {
 			bool has_in;                   /* "for x; do": no word list */
 			struct sh_node *body;
 		} loop;
+		struct {
+			struct sh_word *word;
+			struct sh_node *items;         /* SH_CASE_ITEMs, in order */
+		} kase;
+		struct {
+			struct sh_word *patterns;
+			struct sh_node *body;          /* NULL: an empty item "a) ;;" */
+		} item;
+		struct {
+			char *name;
+			struct sh_node *body;          /* the compound command */
+		} func;
 	};
 };
 
@@ -74,5 +95,8 @@ void sh_node_free(struct sh_node *node);
 struct sh_word *sh_word_alloc(const char *text, size_t len);
 void sh_words_free(struct sh_word *w);
 int sh_words_count(const struct sh_word *w);
+/* Call fn for every redirection in n and the nodes below it, in source order. */
+void sh_node_for_each_redir(const struct sh_node *n,
+			    void (*fn)(const struct sh_redir *r, void *arg), void *arg);
 
 #endif

@@ -6,13 +6,20 @@
 #include "lexer.h"
 #include "arith.h"
 #include "expand.h"
+#include "pattern.h"
 
 struct xp {
 	struct sh_env *env;
 	struct strbuf cur;      /* the field being built */
+	struct strbuf pat;      /* the same as a pattern: quoted * ? [ ] \ escaped */
+	bool magic;             /* an unquoted * ? [ is in it: pathname expansion */
 	bool started;           /* the field exists, even if empty (quotes were seen) */
 	struct strv *fields;    /* NULL: build one string, no field splitting */
 	bool split_literals;    /* in the word of an unquoted ${x:-word}: its blanks split too */
+	bool pattern;           /* building a pattern: quoted * ? [ ] \ are escaped */
+	bool heredoc;           /* a here-document's body: " is an ordinary character */
+	const char *ifs;        /* field separators (IFS, or blanks if it is unset) */
+	bool after_white;       /* a field just ended at IFS white space */
 	int depth;
 	int err;
 };
@@ -29,34 +36,104 @@ static __printf(2, 3) void xp_fail(struct xp *x, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void add_literal(struct xp *x, const char *s, size_t n)
+/*
+ * Text into the field. When building fields it goes into the field's pattern form too,
+ * its quoted characters escaped, so pathname expansion knows a "*" from a *.
+ */
+static void put(struct xp *x, const char *s, size_t n, bool quoted)
 {
 	sb_addn(&x->cur, s, n);
+	if (!x->fields)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		bool special = strchr("*?[]\\", s[i]) != NULL;
+
+		if (quoted && special)
+			sb_addc(&x->pat, '\\');
+		else if (special && s[i] != ']' && s[i] != '\\')
+			x->magic = true;
+		sb_addc(&x->pat, s[i]);
+	}
+}
+
+/* The field is complete: its pathname expansion if it is a pattern that matches. */
+static void push_field(struct xp *x)
+{
+	int n = 0;
+
+	if (x->magic && x->env->ops->glob && sh_pattern_has_magic(sb_str(&x->pat)))
+		n = x->env->ops->glob(x->env, sb_str(&x->pat), x->fields);
+	if (n > 0)
+		sb_release(&x->cur);
+	else
+		strv_push(x->fields, sb_detach(&x->cur));
+	sb_truncate(&x->pat, 0);
+	x->magic = false;
+}
+
+static void add_literal(struct xp *x, const char *s, size_t n)
+{
+	put(x, s, n, false);
 	x->started = true;
 }
 
-static bool is_ifs(char c)
+static bool is_ifs_white(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/*
+ * Split on IFS (POSIX "Field Splitting"): a run of IFS white space separates fields; any
+ * other IFS character ends one, even an empty one, and the white space around it belongs
+ * to it (IFS=: splits "a::b" into a, "", b).
+ */
+static void split_char(struct xp *x, char c)
+{
+	if (!strchr(x->ifs, c)) {
+		put(x, &c, 1, false);
+		x->started = true;
+		x->after_white = false;
+		return;
+	}
+	if (is_ifs_white(c)) {
+		if (x->started) {
+			push_field(x);
+			x->started = false;
+			x->after_white = true;
+		}
+		return;
+	}
+	if (x->started || !x->after_white)
+		push_field(x);
+	x->started = false;
+	x->after_white = false;
+}
+
+/* Quoted text in a pattern matches itself: escape what would be special. */
+static void add_pattern_quoted(struct xp *x, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("*?[]\\", s[i]))
+			sb_addc(&x->cur, '\\');
+		sb_addc(&x->cur, s[i]);
+	}
+	x->started = true;
 }
 
 /* The result of an expansion: split on blanks unless quoted (or building one string). */
 static void add_expansion(struct xp *x, const char *s, size_t n, bool quoted)
 {
+	if (quoted && x->pattern) {
+		add_pattern_quoted(x, s, n);
+		return;
+	}
 	if (quoted || !x->fields) {
-		sb_addn(&x->cur, s, n);
+		put(x, s, n, quoted);
 		x->started |= quoted;
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (!is_ifs(s[i])) {
-			sb_addc(&x->cur, s[i]);
-			x->started = true;
-		} else if (x->started) {
-			strv_push(x->fields, sb_detach(&x->cur));
-			x->started = false;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		split_char(x, s[i]);
 }
 
 static int walk(struct xp *x, const char *s, size_t len);
@@ -132,10 +209,53 @@ static void expand_backquote(struct xp *x, const char *s, size_t len, size_t *po
 	sb_release(&cmd);
 }
 
+/* A parameter's value: positional ones and $# from env, the rest from the shell. */
+static const char *lookup(struct xp *x, const char *name)
+{
+	struct sh_env *env = x->env;
+
+	if (sh_is_digit(name[0]) && name[0] != '0') {
+		u64 i;
+
+		if (kstrtoull(name, 10, &i) || i > (u64)env->argc)
+			return NULL;
+		return env->argv[i - 1];
+	}
+	if (!strcmp(name, "#")) {
+		snprintf(env->num, sizeof(env->num), "%d", env->argc);
+		return env->num;
+	}
+	return env->ops->get(env, name);
+}
+
+/*
+ * $@ and $*: the positional parameters. Quoted, "$@" keeps each one a field of its own
+ * and "$*" joins them with a space; unquoted, both are split like any expansion.
+ */
+static void expand_all_args(struct xp *x, bool at, bool quoted)
+{
+	for (int i = 0; i < x->env->argc; i++) {
+		const char *a = x->env->argv[i];
+
+		if (i && quoted && at && x->fields) {
+			push_field(x);
+			x->started = true;
+		} else if (i) {
+			add_expansion(x, " ", 1, quoted);
+		}
+		add_expansion(x, a, strlen(a), quoted);
+	}
+}
+
 static void expand_var(struct xp *x, const char *name, size_t len, bool quoted)
 {
 	char buf[64];
 	const char *val;
+
+	if (len == 1 && (name[0] == '@' || name[0] == '*')) {
+		expand_all_args(x, name[0] == '@', quoted);
+		return;
+	}
 
 	if (len >= sizeof(buf)) {
 		xp_fail(x, "%.20s...: name too long", name);
@@ -143,7 +263,7 @@ static void expand_var(struct xp *x, const char *name, size_t len, bool quoted)
 	}
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	val = x->env->ops->get(x->env, buf);
+	val = lookup(x, buf);
 	if (val)
 		add_expansion(x, val, strlen(val), quoted);
 }
@@ -178,7 +298,7 @@ static void expand_length(struct xp *x, const char *name, size_t len, bool quote
 	}
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	val = x->env->ops->get(x->env, buf);
+	val = lookup(x, buf);
 	snprintf(num, sizeof(num), "%zu", val ? strlen(val) : (size_t)0);
 	add_expansion(x, num, strlen(num), quoted);
 }
@@ -223,7 +343,7 @@ static void expand_param_op(struct xp *x, const char *name, const char *op, cons
 	char kind = op[colon];
 	const char *word = op + colon + 1;
 	size_t wlen = (size_t)(end - word);
-	const char *val = x->env->ops->get(x->env, name);
+	const char *val = lookup(x, name);
 	bool set = colon ? val && *val : val != NULL;
 
 	switch (kind) {
@@ -254,6 +374,61 @@ static void expand_param_op(struct xp *x, const char *name, const char *op, cons
 	}
 }
 
+/* Expand the pattern word of ${x%pat} and its kin: quoted parts match literally. */
+static int expand_pattern(struct xp *x, const char *s, size_t len, struct strbuf *out)
+{
+	struct xp sub = { .env = x->env, .depth = x->depth, .pattern = true };
+
+	walk(&sub, s, len);
+	if (!sub.err && sub.cur.failed)
+		sub.err = -ENOMEM;
+	if (sub.err) {
+		x->err = sub.err;
+		sb_release(&sub.cur);
+		return sub.err;
+	}
+	*out = sub.cur;
+	return 0;
+}
+
+/*
+ * ${name%pat} ${name%%pat}: remove the shortest (longest) suffix matching pat;
+ * ${name#pat} ${name##pat}: the same for a prefix. No match leaves the value whole.
+ */
+static void expand_trim(struct xp *x, const char *name, const char *op, const char *end,
+			bool quoted)
+{
+	bool suffix = *op == '%', longest = op[1] == *op;
+	const char *word = op + 1 + longest;
+	const char *val;
+	size_t n, keep_from = 0, keep_len;
+	struct strbuf pat;
+
+	/* The pattern first: get()'s result is valid only until the next call. */
+	if (expand_pattern(x, word, (size_t)(end - word), &pat))
+		return;
+	val = lookup(x, name);
+	n = val ? strlen(val) : 0;
+	keep_len = n;
+	for (size_t k = 0; val && k <= n; k++) {
+		/* cut: how many characters the candidate prefix or suffix has */
+		size_t cut = longest ? n - k : k;
+
+		if (suffix && sh_pattern_match(sb_str(&pat), val + n - cut, cut)) {
+			keep_len = n - cut;
+			break;
+		}
+		if (!suffix && sh_pattern_match(sb_str(&pat), val, cut)) {
+			keep_from = cut;
+			keep_len = n - cut;
+			break;
+		}
+	}
+	if (val)
+		add_expansion(x, val + keep_from, keep_len, quoted);
+	sb_release(&pat);
+}
+
 static void expand_braces(struct xp *x, const char *body, size_t len, bool quoted)
 {
 	char name[64];
@@ -276,6 +451,10 @@ static void expand_braces(struct xp *x, const char *body, size_t len, bool quote
 	op = body + n;
 	if (strchr("-=+?", op[0]) || (op[0] == ':' && n + 1 < len && strchr("-=+?", op[1]))) {
 		expand_param_op(x, name, op, body + len, quoted);
+		return;
+	}
+	if (op[0] == '%' || op[0] == '#') {
+		expand_trim(x, name, op, body + len, quoted);
 		return;
 	}
 bad:
@@ -323,16 +502,16 @@ static int walk_dquoted(struct xp *x, const char *s, size_t len)
 	while (i < len && !x->err) {
 		char c = s[i];
 
-		if (c == '\\' && i + 1 < len && strchr("$`\"\\\n", s[i + 1])) {
+		if (c == '\\' && i + 1 < len && strchr(x->heredoc ? "$`\\\n" : "$`\"\\\n", s[i + 1])) {
 			if (s[i + 1] != '\n')
-				add_literal(x, s + i + 1, 1);
+				add_expansion(x, s + i + 1, 1, true);
 			i += 2;
 		} else if (c == '$') {
 			expand_dollar(x, s, len, &i, true);
 		} else if (c == '`') {
 			expand_backquote(x, s, len, &i, true);
 		} else {
-			add_literal(x, &c, 1);
+			add_expansion(x, &c, 1, true);
 			i++;
 		}
 	}
@@ -349,7 +528,7 @@ static void walk_quote(struct xp *x, const char *s, size_t len, size_t *i)
 		return;
 	}
 	if (s[*i] == '\'') {
-		add_literal(x, s + *i + 1, end - *i - 2);
+		add_expansion(x, s + *i + 1, end - *i - 2, true);
 	} else {
 		walk_dquoted(x, s + *i + 1, end - *i - 2);
 	}
@@ -367,9 +546,9 @@ static int walk(struct xp *x, const char *s, size_t len)
 			walk_quote(x, s, len, &i);
 		} else if (c == '\\') {
 			if (i + 1 < len && s[i + 1] != '\n')
-				add_literal(x, s + i + 1, 1);
+				add_expansion(x, s + i + 1, 1, true);
 			else if (i + 1 >= len)
-				add_literal(x, "\\", 1);
+				add_expansion(x, "\\", 1, true);
 			i += 2;
 		} else if (c == '$') {
 			expand_dollar(x, s, len, &i, false);
@@ -400,11 +579,48 @@ static int expand_result(struct xp *x, bool failed)
 int sh_expand_fields(struct sh_env *env, const char *word, struct strv *out)
 {
 	struct xp x = { .env = env, .fields = out };
+	const char *ifs = env->ops->get(env, "IFS");
 
+	/* A copy: get()'s result lasts only until the next call. */
+	x.ifs = ifs ? kstrdup(ifs, GFP_KERNEL) : SH_IFS_DEFAULT;
+	if (!x.ifs) {
+		strlcpy(env->err, "out of memory", sizeof(env->err));
+		return -ENOMEM;
+	}
+	/* "$@" without parameters is no field at all, not an empty one. */
+	if (!strcmp(word, "\"$@\"") && !env->argc)
+		goto out;
 	if (!walk(&x, word, strlen(word)) && x.started)
-		strv_push(out, sb_detach(&x.cur));
+		push_field(&x);
 	sb_release(&x.cur);
+	sb_release(&x.pat);
+out:
+	if (ifs)
+		kfree(x.ifs);
 	return expand_result(&x, out->failed);
+}
+
+int sh_expand_pattern(struct sh_env *env, const char *word, char **out)
+{
+	struct xp x = { .env = env };
+	struct strbuf pat;
+
+	*out = NULL;
+	if (!expand_pattern(&x, word, strlen(word), &pat))
+		*out = sb_detach(&pat);
+	sb_release(&pat);
+	return expand_result(&x, !*out);
+}
+
+int sh_expand_heredoc(struct sh_env *env, const char *body, char **out)
+{
+	struct xp x = { .env = env, .heredoc = true };
+
+	*out = NULL;
+	if (!walk_dquoted(&x, body, strlen(body)))
+		*out = sb_detach(&x.cur);
+	sb_release(&x.cur);
+	return expand_result(&x, !*out);
 }
 
 int sh_expand_string(struct sh_env *env, const char *word, char **out)

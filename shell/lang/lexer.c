@@ -213,8 +213,13 @@ static int lex_redir(struct sh_lexer *lx, struct sh_token *tok, size_t i)
 	tok->type = TOK_REDIR;
 	if (c == '<') {
 		if (n == '<') {
-			lx->msg = "here-documents are not supported";
-			return -EINVAL;
+			bool strip = i + 1 < lx->len && s[i + 1] == '-';
+
+			tok->redir = strip ? REDIR_HEREDOC_STRIP : REDIR_HEREDOC;
+			i += 1 + strip;
+			tok->len = i - lx->pos;
+			lx->pos = i;
+			return 0;
 		}
 		tok->redir = n == '&' ? REDIR_DUP_IN : n == '>' ? REDIR_RDWR : REDIR_IN;
 		i += n == '&' || n == '>';

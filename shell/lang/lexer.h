@@ -19,8 +19,8 @@ enum sh_tok_type {
 	TOK_PIPE,       /* | */
 	TOK_LPAREN,     /* ( */
 	TOK_RPAREN,     /* ) */
-	TOK_DSEMI,      /* ;; (case, which the parser refuses) */
-	TOK_REDIR,      /* [n]< [n]> [n]>> [n]<& [n]>& [n]<> [n]>| */
+	TOK_DSEMI,      /* ;; (ends a case item) */
+	TOK_REDIR,      /* [n]< [n]> [n]>> [n]<& [n]>& [n]<> [n]>| [n]<< [n]<<- */
 };
 
 enum sh_redir_type {
@@ -30,6 +30,8 @@ enum sh_redir_type {
 	REDIR_DUP_IN,   /* <& */
 	REDIR_DUP_OUT,  /* >& */
 	REDIR_RDWR,     /* <> */
+	REDIR_HEREDOC,  /* <<word: the lines after the command, up to "word" */
+	REDIR_HEREDOC_STRIP, /* <<-word: the same, leading tabs removed */
 };
 
 struct sh_token {

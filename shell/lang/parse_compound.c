@@ -1,4 +1,4 @@
-/* Shell parser: compound commands if/while/until/for, { } and ( ) (portable). */
+/* Shell parser: compound commands if/while/until/for/case, { } and ( ) (portable). */
 #include <cgwb/compiler.h>
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
@@ -114,6 +114,83 @@ static struct sh_node *parse_for(struct sh_parser *p)
 	return n;
 }
 
+/* One WORD token as a word, or a syntax error. */
+static struct sh_word *take_one_word(struct sh_parser *p)
+{
+	struct sh_word *w;
+
+	if (peek(p)->type != TOK_WORD) {
+		unexpected(p);
+		return NULL;
+	}
+	w = sh_word_alloc(p->tok.start, p->tok.len);
+	if (!w)
+		parse_fail(p, -ENOMEM, "out of memory");
+	consume(p);
+	return w;
+}
+
+/* "[(]pat[|pat]...) [list] ;;" (the ;; may be left out before esac). */
+static struct sh_node *parse_case_item(struct sh_parser *p)
+{
+	struct sh_node *n = new_node(p, SH_CASE_ITEM);
+	struct sh_word **tail;
+
+	if (!n)
+		return NULL;
+	tail = &n->item.patterns;
+	if (peek(p)->type == TOK_LPAREN)
+		consume(p);
+	for (;;) {
+		*tail = take_one_word(p);
+		if (!*tail)
+			return n;
+		tail = &(*tail)->next;
+		if (peek(p)->type != TOK_PIPE)
+			break;
+		consume(p);
+	}
+	if (peek(p)->type != TOK_RPAREN) {
+		unexpected(p);
+		return n;
+	}
+	consume(p);
+	skip_newlines(p);
+	if (peek(p)->type != TOK_DSEMI && !at_word(p, "esac"))
+		n->item.body = parse_compound_list(p);
+	if (!p->err && peek(p)->type == TOK_DSEMI)
+		consume(p);
+	else if (!p->err && !at_word(p, "esac"))
+		unexpected(p);
+	skip_newlines(p);
+	return n;
+}
+
+static struct sh_node *parse_case(struct sh_parser *p)
+{
+	struct sh_node *n = new_node(p, SH_CASE);
+	struct sh_node **tail;
+
+	consume(p);
+	if (!n)
+		return NULL;
+	n->kase.word = take_one_word(p);
+	skip_newlines(p);
+	if (p->err || !expect_word(p, "in"))
+		return n;
+	skip_newlines(p);
+	tail = &n->kase.items;
+	while (!p->err && !at_word(p, "esac")) {
+		*tail = parse_case_item(p);
+		if (!*tail)
+			return n;
+		tail = &(*tail)->next;
+	}
+	if (!p->err)
+		consume(p);
+	return n;
+}
+
 static struct sh_node *parse_group(struct sh_parser *p, bool subshell)
 {
 	struct sh_node *n = new_node(p, subshell ? SH_SUBSHELL : SH_BRACE);
@@ -145,6 +222,8 @@ static struct sh_node *parse_compound_body(struct sh_parser *p)
 		return parse_while(p, SH_WHILE);
 	if (at_word(p, "until"))
 		return parse_while(p, SH_UNTIL);
+	if (at_word(p, "case"))
+		return parse_case(p);
 	return parse_for(p);
 }
 
@@ -167,6 +246,35 @@ struct sh_node *parse_compound(struct sh_parser *p)
 	tail = &n->redirs;
 	while (!p->err && peek(p)->type == TOK_REDIR)
 		parse_redirect(p, &tail);
+	set_span(p, n, start);
+	return n;
+}
+
+/*
+ * "name() compound-command": the parser has consumed the name and the "(". POSIX allows
+ * any compound command as the body; a brace group is what scripts use.
+ */
+struct sh_node *parse_funcdef(struct sh_parser *p, const struct sh_token *name,
+			      struct sh_mark start)
+{
+	struct sh_node *n = new_node(p, SH_FUNCDEF);
+
+	if (!n)
+		return NULL;
+	n->func.name = kstrndup(name->start, name->len, GFP_KERNEL);
+	if (!n->func.name)
+		parse_fail(p, -ENOMEM, "out of memory");
+	if (!p->err && peek(p)->type != TOK_RPAREN)
+		unexpected(p);
+	if (p->err)
+		return n;
+	consume(p);
+	skip_newlines(p);
+	if (peek(p)->type == TOK_LPAREN || at_word(p, "{") || at_word(p, "if") ||
+	    at_word(p, "while") || at_word(p, "until") || at_word(p, "for") || at_word(p, "case"))
+		n->func.body = parse_compound(p);
+	else
+		unexpected(p);
 	set_span(p, n, start);
 	return n;
 }

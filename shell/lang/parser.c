@@ -34,6 +34,12 @@ const struct sh_token *peek(struct sh_parser *p)
 			p->tok.type = TOK_EOF;
 		}
 		p->peeked = true;
+		/* The bodies of here-documents start after this newline; at the end: missing. */
+		if (p->nheredocs && p->tok.type == TOK_NEWLINE)
+			heredoc_read_bodies(p);
+		else if (p->nheredocs && p->tok.type == TOK_EOF)
+			parse_fail(p, -EAGAIN, "here-document ends before '%.40s'",
+				   p->heredocs[0]->target->text);
 	}
 	return &p->tok;
 }
@@ -124,7 +130,8 @@ bool parse_redirect(struct sh_parser *p, struct sh_redir ***tail)
 	}
 	r->type = t->redir;
 	r->fd = t->fd >= 0 ? t->fd :
-		(t->redir == REDIR_IN || t->redir == REDIR_DUP_IN || t->redir == REDIR_RDWR) ? 0 : 1;
+		(t->redir == REDIR_IN || t->redir == REDIR_DUP_IN || t->redir == REDIR_RDWR ||
+		 t->redir == REDIR_HEREDOC || t->redir == REDIR_HEREDOC_STRIP) ? 0 : 1;
 	**tail = r;
 	*tail = &r->next;
 	consume(p);
@@ -133,6 +140,8 @@ bool parse_redirect(struct sh_parser *p, struct sh_redir ***tail)
 		return false;
 	}
 	r->target = take_word(p);
+	if (r->target && (r->type == REDIR_HEREDOC || r->type == REDIR_HEREDOC_STRIP))
+		heredoc_expect(p, r);
 	return r->target != NULL;
 }
 
@@ -175,6 +184,30 @@ static struct sh_node *parse_simple(struct sh_parser *p)
 	return n;
 }
 
+/*
+ * "name()" starts a function definition; telling it from a command needs the token after
+ * the name, so the parser looks ahead on a copy of itself and backs out if it is not "(".
+ */
+static struct sh_node *parse_funcdef_or_simple(struct sh_parser *p)
+{
+	const struct sh_token *t = peek(p);
+	struct sh_mark start = mark(p);
+	struct sh_parser saved;
+	struct sh_token name;
+
+	if (t->type != TOK_WORD || t->quoted || !sh_is_name(t->start, t->len))
+		return parse_simple(p);
+	saved = *p;
+	name = *t;
+	consume(p);
+	if (peek(p)->type == TOK_LPAREN) {
+		consume(p);
+		return parse_funcdef(p, &name, start);
+	}
+	*p = saved;
+	return parse_simple(p);
+}
+
 static struct sh_node *parse_command(struct sh_parser *p)
 {
 	static const char *const misplaced[] = {
@@ -187,14 +220,10 @@ static struct sh_node *parse_command(struct sh_parser *p)
 			return NULL;
 		}
 	}
-	if (at_word(p, "case")) {
-		parse_fail(p, -EINVAL, "'case' is not supported");
-		return NULL;
-	}
 	if (peek(p)->type == TOK_LPAREN || at_word(p, "if") || at_word(p, "while") ||
-	    at_word(p, "until") || at_word(p, "for") || at_word(p, "{"))
+	    at_word(p, "until") || at_word(p, "for") || at_word(p, "{") || at_word(p, "case"))
 		return parse_compound(p);
-	return parse_simple(p);
+	return parse_funcdef_or_simple(p);
 }
 
 /* Append kid to the chain ending at *tail. */

@@ -1,7 +1,7 @@
 /*
  * Shell parser: POSIX grammar subset (lists, && ||, pipelines with !, simple commands with
- * assignments and redirections, if/while/until/for, { } and ( ) groups), one complete
- * command (a list ended by a newline) at a time, so a script runs line by line like sh and
+ * assignments and redirections, if/while/until/for/case, { } and ( ) groups, name()
+ * function definitions), one complete command (a list ended by a newline) at a time, so a script runs line by line like sh and
  * an interactive shell can tell when a command needs another line.
  */
 #ifndef CGWB_SHELL_PARSER_H
@@ -11,6 +11,8 @@
 
 /* Deeper nesting is refused: the shell runs on a 16 KiB kernel stack. */
 #define SH_MAX_NESTING 16
+/* Here-documents started on one line (their bodies follow it, in order). */
+#define SH_MAX_HEREDOCS 8
 
 struct sh_parser {
 	struct sh_lexer lx;
@@ -18,6 +20,8 @@ struct sh_parser {
 	bool peeked;
 	const char *last_end;   /* end of the last consumed token */
 	int depth;
+	struct sh_redir *heredocs[SH_MAX_HEREDOCS]; /* waiting for their bodies */
+	int nheredocs;
 	int err;                /* first error, sticky */
 	char msg[80];
 };

@@ -28,5 +28,11 @@ struct sh_node *new_node(struct sh_parser *p, enum sh_node_type type);
 struct sh_node *parse_compound_list(struct sh_parser *p);
 struct sh_node *parse_compound(struct sh_parser *p);
 bool parse_redirect(struct sh_parser *p, struct sh_redir ***tail);
+/* parse_heredoc.c: a << redirection waits for its body, read after the line's newline. */
+void heredoc_expect(struct sh_parser *p, struct sh_redir *r);
+void heredoc_read_bodies(struct sh_parser *p);
+/* After "name (": the rest of a function definition. */
+struct sh_node *parse_funcdef(struct sh_parser *p, const struct sh_token *name,
+			      struct sh_mark start);
 
 #endif

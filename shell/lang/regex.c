@@ -1,9 +1,11 @@
 /*
  * Regular expressions for grep (portable): the extended (ERE) syntax's common core —
  * literals, '.', bracket expressions with ranges and negation, '^' and '$', the quantifiers
- * '*' '+' '?' on any atom, groups '(...)' and alternation '|' — matched by backtracking with
+ * '*' '+' '?' and '{m,n}' on any atom, groups '(...)' and alternation '|' — matched by
+ * backtracking with
  * a step budget, so a pathological pattern fails instead of hanging. Basic (BRE) patterns
- * are the same with '+', '?', '|', '(' and ')' literal unless escaped, as in GNU grep.
+ * are the same with '+', '?', '|', '(', ')', '{' and '}' literal unless escaped, as in GNU
+ * grep.
  */
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
@@ -13,6 +15,7 @@
 #define MAX_NODES 256
 #define MAX_STEPS 200000
 #define MAX_DEPTH 64 /* frames are ~200 bytes: a shell command has a 32 KiB stack */
+#define MAX_REPEAT 255 /* the largest m or n of {m,n}, as RE_DUP_MAX */
 
 enum node_type { N_CHAR, N_ANY, N_CLASS, N_BOL, N_EOL, N_GROUP };
 
@@ -30,6 +33,7 @@ struct regex {
 	struct node nodes[MAX_NODES];
 	int nr, start;             /* start: the top-level group */
 	bool icase;
+	int match_end;             /* where the last match found ended */
 	long steps;
 	int depth;
 };
@@ -143,16 +147,51 @@ static int parse_atom(struct parser *ps)
 	return id;
 }
 
+/* A decimal number for {m,n} at *p, moved past it; -1 if there is none or it is too big. */
+static int parse_count(const char **p)
+{
+	int v = -1;
+
+	while (**p >= '0' && **p <= '9') {
+		v = (v < 0 ? 0 : v * 10) + (*(*p)++ - '0');
+		if (v > MAX_REPEAT)
+			return -1;
+	}
+	return v;
+}
+
+/* {m}, {m,}, {m,n} after the '{' (ERE) or '\{' (BRE); ps->p moves past the closing brace. */
+static void parse_interval(struct parser *ps, struct node *n)
+{
+	int lo = parse_count(&ps->p), hi = lo;
+
+	if (*ps->p == ',') {
+		ps->p++;
+		hi = *ps->p >= '0' && *ps->p <= '9' ? parse_count(&ps->p) : MAX_REPEAT + 1;
+	}
+	if (ps->ere ? *ps->p != '}' : (ps->p[0] != '\\' || ps->p[1] != '}'))
+		lo = -1;
+	if (lo < 0 || hi < lo) {
+		ps->err = -EINVAL;
+		return;
+	}
+	ps->p += ps->ere ? 1 : 2;
+	n->min = lo;
+	n->max = hi > MAX_REPEAT ? -1 : hi;
+}
+
 static void parse_quant(struct parser *ps, struct node *n)
 {
 	for (;;) {
 		bool esc = *ps->p == '\\';
 		char c = esc ? ps->p[1] : *ps->p;
-		bool quant = c == '*' ? !esc : (c == '+' || c == '?') && (ps->ere != esc);
-		if (!c || !quant)
+		bool quant = c == '*' ? !esc : (c == '+' || c == '?' || c == '{') && (ps->ere != esc);
+		if (!c || !quant || ps->err)
 			return;
 		ps->p += esc ? 2 : 1;
-		if (c == '*') {
+		if (c == '{') {
+			parse_interval(ps, n);
+		} else if (c == '*') {
 			n->min = 0;
 			n->max = -1;
 		} else if (c == '+') {
@@ -353,18 +392,37 @@ static bool match_node(struct regex *re, int id, int count, int start, const cha
 	return found;
 }
 
-bool regex_match(struct regex *re, const char *line)
+/* The end of a whole match: remember where it is (regex_search reports it). */
+static bool cont_end(struct regex *re, const struct cont *k, const char *s, int pos)
 {
-	for (int start = 0;; start++) {
+	re->match_end = pos;
+	return true;
+}
+
+bool regex_search(struct regex *re, const char *line, int from, int *so, int *eo)
+{
+	struct cont end = { .fn = cont_end, .node = -1 };
+
+	for (int start = from;; start++) {
 		re->steps = 0;
 		re->depth = 0;
-		if (match_node(re, re->start, 0, start, line, start, NULL))
+		if (match_node(re, re->start, 0, start, line, start, &end)) {
+			*so = start;
+			*eo = re->match_end;
 			return true;
-		/* ^ anchors at the line start only */
+		}
 		if (!line[start])
 			return false;
+		/* ^ anchors at the line start only */
 		if (re->nodes[re->nodes[re->start].alt].type == N_BOL &&
 		    re->nodes[re->nodes[re->start].alt].next_alt < 0)
 			return false;
 	}
+}
+
+bool regex_match(struct regex *re, const char *line)
+{
+	int so, eo;
+
+	return regex_search(re, line, 0, &so, &eo);
 }

@@ -149,3 +149,16 @@ void strv_free(struct strv *sv)
 	sv->alloc = 0;
 	sv->failed = false;
 }
+
+void strv_sort(struct strv *sv, int from)
+{
+	/* insertion sort: the lists sorted here (a directory's matches) are short */
+	for (int i = from + 1; i < sv->n; i++) {
+		char *s = sv->v[i];
+		int j = i - 1;
+
+		for (; j >= from && strcmp(sv->v[j], s) > 0; j--)
+			sv->v[j + 1] = sv->v[j];
+		sv->v[j + 1] = s;
+	}
+}

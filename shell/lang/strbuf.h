@@ -43,5 +43,7 @@ struct strv {
 /* Takes ownership of s (a NULL s marks the vector failed). */
 void strv_push(struct strv *sv, char *s);
 void strv_free(struct strv *sv);
+/* Sort v[from..n) by strcmp (stable). */
+void strv_sort(struct strv *sv, int from);
 
 #endif

@@ -37,6 +37,11 @@ u64 ktime_get_real_seconds(void)
 	return HOST_EPOCH_SECONDS + ktime_get_ns() / NSEC_PER_SEC;
 }
 
+u64 ktime_get_real_ns(void)
+{
+	return HOST_EPOCH_SECONDS * NSEC_PER_SEC + ktime_get_ns();
+}
+
 u64 host_now_ns(void)
 {
 	return ktime_get_ns();

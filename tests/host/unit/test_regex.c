@@ -1,5 +1,6 @@
 /* grep's regular expressions (shell/lang/regex.c). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <cgwb/errno.h>
 #include "host.h"
 #include "../../../shell/lang/regex.h"
@@ -73,4 +74,46 @@ Test(regex, errors_and_pathological_patterns)
 	cr_assert_eq(regex_compile(&re, "abc", false, true), 0);
 	cr_assert(regex_match(re, "xABCx"), "-i");
 	regex_free(re);
+}
+
+Test(regex, intervals)
+{
+	cr_assert(m("^a{2}$", true, "aa"));
+	cr_assert_not(m("^a{2}$", true, "aaa"));
+	cr_assert(m("^a{2,}$", true, "aaaa"));
+	cr_assert(m("^a{1,3}b$", true, "aaab"));
+	cr_assert_not(m("^a{1,3}b$", true, "aaaab"));
+	cr_assert(m("^(ab){2}$", true, "abab"));
+	cr_assert(m("^[0-9]\\{3\\}$", false, "123"), "BRE: \\{m\\}");
+	cr_assert(m("^a{2}$", false, "a{2}"), "BRE: a plain { is literal");
+	struct regex *re;
+	cr_assert_eq(regex_compile(&re, "a{3,1}", true, false), -EINVAL);
+	cr_assert_eq(regex_compile(&re, "a{2", true, false), -EINVAL);
+	cr_assert_eq(regex_compile(&re, "a{999}", true, false), -EINVAL);
+}
+
+/* regex_search from offset from: "so-eo" of the match, or "none". */
+static const char *search(const char *pattern, const char *line, int from)
+{
+	static char out[32];
+	struct regex *re;
+	int so, eo;
+
+	cr_assert_eq(regex_compile(&re, pattern, true, false), 0, "compile %s", pattern);
+	if (regex_search(re, line, from, &so, &eo))
+		snprintf(out, sizeof(out), "%d-%d", so, eo);
+	else
+		snprintf(out, sizeof(out), "none");
+	regex_free(re);
+	return out;
+}
+
+Test(regex, search_positions_for_grep_o)
+{
+	cr_assert_str_eq(search("[0-9]+", "up 123.45 s", 0), "3-6");
+	cr_assert_str_eq(search("[0-9]+", "up 123.45 s", 6), "7-9");
+	cr_assert_str_eq(search("[0-9]+", "up 123.45 s", 9), "none");
+	cr_assert_str_eq(search("^up", "up up", 1), "none");
+	cr_assert_str_eq(search("x*", "abc", 0), "0-0");
+	cr_assert_str_eq(search("b+$", "abb", 0), "1-3");
 }

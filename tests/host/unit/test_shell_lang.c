@@ -18,6 +18,8 @@
 #include "../../../shell/lang/arith.h"
 #include "../../../shell/lang/vars.h"
 #include "../../../shell/lang/test.h"
+#include "../../../shell/lang/pattern.h"
+#include "../../../shell/lang/read.h"
 
 /*
  * Memory: the real kmalloc on the host platform, or malloc when built standalone. Every
@@ -170,7 +172,27 @@ static int t_subst(struct sh_env *env, const char *src, size_t len, struct strbu
 	return 127;
 }
 
-static const struct sh_env_ops t_ops = { .get = t_get, .set = t_set, .subst = t_subst };
+/* A stand-in for the filesystem: these paths exist, in this (sorted) order. */
+static int t_glob(struct sh_env *env, const char *pattern, struct strv *out)
+{
+	static const char *const paths[] = { "a b.c", "b.c", "b.h", "dir/x.c", "star*" };
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		/* as in a directory listing, * never crosses a / */
+		if (!strchr(pattern, '/') != !strchr(paths[i], '/'))
+			continue;
+		if (sh_pattern_match(pattern, paths[i], strlen(paths[i]))) {
+			strv_push(out, kstrdup(paths[i], GFP_KERNEL));
+			n++;
+		}
+	}
+	return n;
+}
+
+static const struct sh_env_ops t_ops = {
+	.get = t_get, .set = t_set, .subst = t_subst, .glob = t_glob,
+};
 
 static void env_setup(void)
 {
@@ -311,7 +333,10 @@ SHELL_TEST(shell_lexer, incomplete_input)
 	cr_assert_eq(lex_all("echo $(abc", t, 4), -EAGAIN);
 	cr_assert_eq(lex_all("echo abc\\", t, 4), -EAGAIN);
 	cr_assert_eq(lex_all("echo abc \\\n", t, 4), -EAGAIN);
-	cr_assert_eq(lex_all("cat <<EOF", t, 4), -EINVAL);
+	/* << and <<- are redirections; the parser reads the body */
+	cr_assert_eq(lex_all("cat <<-EOF", t, 4), 4);
+	cr_assert_eq(t[1].redir, REDIR_HEREDOC_STRIP);
+	cr_assert_eq(t[1].len, 3);
 }
 
 /* ------------------------------------------------------------------ parser */
@@ -405,6 +430,118 @@ SHELL_TEST(shell_parser, compound_commands)
 	sh_node_free(n);
 }
 
+SHELL_TEST(shell_parser, case_items)
+{
+	int err;
+	struct sh_node *n = parse1("case $x in\n(a|b*) echo 1;;\n c) ;;\n *) echo 2; echo 3\nesac > out", &err);
+	struct sh_node *it;
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_CASE);
+	cr_assert_str_eq(n->kase.word->text, "$x");
+	it = n->kase.items;
+	cr_assert_eq(sh_words_count(it->item.patterns), 2);
+	cr_assert_str_eq(it->item.patterns->next->text, "b*");
+	cr_assert_eq(it->item.body->type, SH_CMD);
+	it = it->next;
+	cr_assert_null(it->item.body);
+	it = it->next;
+	cr_assert_eq(it->item.body->type, SH_LIST);
+	cr_assert_null(it->next);
+	cr_assert_str_eq(n->redirs->target->text, "out");
+	sh_node_free(n);
+	n = parse1("case a in esac", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_null(n->kase.items);
+	sh_node_free(n);
+	n = parse1("case a in\n a)", &err);
+	cr_assert_eq(err, -EAGAIN);
+	sh_node_free(n);
+}
+
+SHELL_TEST(shell_parser, function_definitions)
+{
+	int err;
+	struct sh_node *n = parse1("f() { echo $1; } ; g ()\n{ f x; }", &err);
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_LIST);
+	cr_assert_eq(n->kids->type, SH_FUNCDEF);
+	cr_assert_str_eq(n->kids->func.name, "f");
+	cr_assert_eq(n->kids->func.body->type, SH_BRACE);
+	cr_assert_eq(n->kids->next->type, SH_FUNCDEF);
+	cr_assert_str_eq(n->kids->next->func.name, "g");
+	sh_node_free(n);
+	/* Not a definition: the lookahead backs out. */
+	n = parse1("f x (", &err);
+	cr_assert_eq(err, -EINVAL);
+	sh_node_free(n);
+	n = parse1("f", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_CMD);
+	sh_node_free(n);
+}
+
+static void count_redir(const struct sh_redir *r, void *arg)
+{
+	*(int *)arg += r->type == REDIR_HEREDOC;
+}
+
+SHELL_TEST(shell_parser, here_documents)
+{
+	int err;
+	struct sh_node *n = parse1("cat <<EOF; cat <<-'E2' >out\nhi $x\nEOF\n\t\ttabbed\n\tE2\necho after", &err);
+	struct sh_redir *r;
+
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n->type, SH_LIST);
+	r = n->kids->redirs;
+	cr_assert_eq(r->type, REDIR_HEREDOC);
+	cr_assert_eq(r->fd, 0);
+	cr_assert_str_eq(r->body->text, "hi $x\n");
+	cr_assert(!r->literal);
+	r = n->kids->next->redirs;
+	cr_assert_eq(r->type, REDIR_HEREDOC_STRIP);
+	cr_assert(r->literal);
+	cr_assert_str_eq(r->body->text, "tabbed\n");
+	sh_node_free(n);
+
+	/* The body is not the next command; the one after it is. */
+	{
+		static struct sh_parser p;
+		const char *src = "cat <<X\necho no\nX\necho yes\n";
+
+		sh_parser_init(&p, src, strlen(src));
+		cr_assert_eq(sh_parse_next(&p, &n), 0);
+		sh_node_free(n);
+		cr_assert_eq(sh_parse_next(&p, &n), 0);
+		cr_assert_str_eq(n->cmd.words->next->text, "yes");
+		sh_node_free(n);
+	}
+	/* where each body is in the source, for a subshell re-parsing the command's text */
+	{
+		static const char src[] = "{ cat <<A; cat <<B; } | sort\na\nA\nb\nB\n";
+		int count = 0;
+
+		n = parse1(src, &err);
+		cr_assert_eq(err, 0);
+		sh_node_for_each_redir(n, count_redir, &count);
+		cr_assert_eq(count, 2);
+		r = n->kids->body->kids->redirs;
+		cr_assert_eq(r->body_src, src + strlen("{ cat <<A; cat <<B; } | sort\n"));
+		cr_assert_eq(r->body_src_len, strlen("a\nA\n"));
+		cr_assert_eq(n->kids->body->kids->next->redirs->body_src, r->body_src + 4);
+		sh_node_free(n);
+	}
+	n = parse1("cat <<EOF\nline\n", &err);
+	cr_assert_eq(err, -EAGAIN);
+	sh_node_free(n);
+	n = parse1("cat <<EOF\nline\nEOF", &err);
+	cr_assert_eq(err, 0);
+	cr_assert_str_eq(n->redirs->body->text, "line\n");
+	sh_node_free(n);
+}
+
 SHELL_TEST(shell_parser, reserved_words_only_in_command_position)
 {
 	int err;
@@ -465,8 +602,9 @@ SHELL_TEST(shell_parser, syntax_errors)
 	cr_assert_str_eq(parse_msg("a )"), "unexpected ')'");
 	cr_assert_str_eq(parse_msg("echo >"), "unexpected end of file");
 	cr_assert_str_eq(parse_msg("echo > ;"), "unexpected ';'");
-	cr_assert_str_eq(parse_msg("case x in esac"), "'case' is not supported");
-	cr_assert_str_eq(parse_msg("f() { a; }"), "unexpected '('");
+	cr_assert_str_eq(parse_msg("case x in a b) ;; esac"), "unexpected 'b'");
+	cr_assert_str_eq(parse_msg("case x in a) y esac"), "unexpected end of file");
+	cr_assert_str_eq(parse_msg("f() echo x"), "unexpected 'echo'");
 	cr_assert_str_eq(parse_msg("echo ok\n"), "ok");
 }
 
@@ -607,7 +745,7 @@ SHELL_TEST(shell_expand, parameter_operators)
 	cr_assert_str_eq(fields("${new:=val}"), "[val]");
 	cr_assert_str_eq(sh_var_get(&T.vars, "new"), "val");
 	cr_assert_str_eq(fields("${nope:?is missing}"), "error: nope: is missing");
-	cr_assert_str_eq(fields("${x%.c}"), "error: ${x%.c}: bad substitution");
+	cr_assert_str_eq(fields("${x/l/L}"), "error: ${x/l/L}: bad substitution");
 }
 
 SHELL_TEST(shell_expand, field_splitting)
@@ -668,6 +806,172 @@ SHELL_TEST(shell_expand, errors_are_reported)
 }
 
 /* ------------------------------------------------------------------ arithmetic */
+
+SHELL_TEST(shell_expand, trim_prefix_suffix)
+{
+	sh_var_set(&T.vars, "u", "123.45 678.90", 0);
+	sh_var_set(&T.vars, "f", "/a/b.tar.gz", 0);
+	cr_assert_str_eq(fields("${u%% *}"), "[123.45]");
+	cr_assert_str_eq(fields("${u% *}"), "[123.45]");
+	cr_assert_str_eq(fields("${u#* }"), "[678.90]");
+	cr_assert_str_eq(fields("${f%.*}"), "[/a/b.tar]");
+	cr_assert_str_eq(fields("${f%%.*}"), "[/a/b]");
+	cr_assert_str_eq(fields("${f#*/}"), "[a/b.tar.gz]");
+	cr_assert_str_eq(fields("${f##*/}"), "[b.tar.gz]");
+	cr_assert_str_eq(fields("${f%[.]gz}"), "[/a/b.tar]");
+	cr_assert_str_eq(fields("${f#/?/}"), "[b.tar.gz]");
+	cr_assert_str_eq(fields("${f%x}"), "[/a/b.tar.gz]");
+	cr_assert_str_eq(fields("${nope%x}"), "");
+	/* Quoted pattern characters match only themselves. */
+	sh_var_set(&T.vars, "s", "a*b*c", 0);
+	cr_assert_str_eq(str("${s%\"*\"*}"), "a*b");
+	cr_assert_str_eq(str("${s#'a*'}"), "b*c");
+	cr_assert_str_eq(str("${s#\\a}"), "*b*c");
+	cr_assert_str_eq(fields("${x#\"$nope\"h}"), "[ello]");
+	cr_assert_str_eq(fields("\"${sp# }\""), "[a  b ]");
+}
+
+SHELL_TEST(shell_expand, positional_parameters)
+{
+	char *args[] = { "a b", "c", NULL };
+
+	cr_assert_str_eq(fields("$#$1"), "[0]");
+	cr_assert_str_eq(fields("\"$@\""), "");
+	T.env.argc = 2;
+	T.env.argv = args;
+	cr_assert_str_eq(fields("$#"), "[2]");
+	cr_assert_str_eq(fields("$1"), "[a][b]");
+	cr_assert_str_eq(fields("\"$1\"${2}"), "[a bc]");
+	cr_assert_str_eq(fields("$3"), "");
+	cr_assert_str_eq(fields("\"$@\""), "[a b][c]");
+	cr_assert_str_eq(fields("\"x$@y\""), "[xa b][cy]");
+	cr_assert_str_eq(fields("\"$*\""), "[a b c]");
+	cr_assert_str_eq(fields("$@"), "[a][b][c]");
+	cr_assert_str_eq(fields("${1%% *}"), "[a]");
+	cr_assert_str_eq(fields("${#1}"), "[3]");
+	T.env.argc = 0;
+	T.env.argv = NULL;
+}
+
+SHELL_TEST(shell_expand, heredoc_body)
+{
+	char *s;
+
+	cr_assert_eq(sh_expand_heredoc(&T.env, "a \"$x\" \\$x '$n' \\\"\n", &s), 0);
+	cr_assert_str_eq(s, "a \"hello\" $x '7' \\\"\n");
+	kfree(s);
+}
+
+SHELL_TEST(shell_expand, pathname_expansion)
+{
+	sh_var_set(&T.vars, "pc", "*.c", 0);
+	cr_assert_str_eq(fields("*.c"), "[a b.c][b.c]");
+	cr_assert_str_eq(fields("b.?"), "[b.c][b.h]");
+	cr_assert_str_eq(fields("[ab]*.[ch]"), "[a b.c][b.c][b.h]");
+	cr_assert_str_eq(fields("dir/*"), "[dir/x.c]");
+	/* no match: the word stays */
+	cr_assert_str_eq(fields("*.o"), "[*.o]");
+	/* quoted: no expansion */
+	cr_assert_str_eq(fields("\"*.c\""), "[*.c]");
+	cr_assert_str_eq(fields("'*'.c"), "[*.c]");
+	cr_assert_str_eq(fields("\\*.c"), "[*.c]");
+	cr_assert_str_eq(fields("star\\*"), "[star*]");
+	cr_assert_str_eq(fields("\"star\"*"), "[star*]");
+	/* from a variable: unquoted it is a pattern, quoted it is not */
+	cr_assert_str_eq(fields("$pc"), "[a b.c][b.c]");
+	cr_assert_str_eq(fields("\"$pc\""), "[*.c]");
+	/* a string (an assignment) is never expanded */
+	cr_assert_str_eq(str("*.c"), "*.c");
+}
+
+SHELL_TEST(shell_expand, ifs)
+{
+	sh_var_set(&T.vars, "p", "a:b::c", 0);
+	sh_var_set(&T.vars, "q", " x , y ,z", 0);
+	cr_assert_str_eq(fields("$p"), "[a:b::c]");
+	sh_var_set(&T.vars, "IFS", ":", 0);
+	cr_assert_str_eq(fields("$p"), "[a][b][][c]");
+	cr_assert_str_eq(fields("\"$p\""), "[a:b::c]");
+	sh_var_set(&T.vars, "IFS", ", ", 0);
+	cr_assert_str_eq(fields("$q"), "[x][y][z]");
+	sh_var_set(&T.vars, "IFS", "", 0);
+	cr_assert_str_eq(fields("$sp"), "[ a  b ]");
+	sh_var_unset(&T.vars, "IFS");
+	cr_assert_str_eq(fields("$sp"), "[a][b]");
+}
+
+TestSuite(shell_read, .init = setup, .fini = teardown);
+
+/* `read` with n names: the values joined as "[v1][v2]...". */
+static char *rd(const char *line, const char *ifs, bool raw, int n)
+{
+	static char out[256];
+	struct strv sv = STRV_INIT;
+
+	cr_assert_eq(sh_read_split(line, ifs, raw, n, &sv), 0);
+	out[0] = '\0';
+	for (int i = 0; i < sv.n; i++) {
+		strcat(out, "[");
+		strcat(out, sv.v[i]);
+		strcat(out, "]");
+	}
+	strv_free(&sv);
+	return out;
+}
+
+SHELL_TEST(shell_read, split)
+{
+	cr_assert_str_eq(rd("  a  b   c  ", " \t\n", false, 2), "[a][b   c]");
+	cr_assert_str_eq(rd("a b", " \t\n", false, 3), "[a][b][]");
+	cr_assert_str_eq(rd("  one  ", " \t\n", false, 1), "[one]");
+	cr_assert_str_eq(rd("a:b::c", ":", false, 4), "[a][b][][c]");
+	cr_assert_str_eq(rd("a:b:c", ":", false, 2), "[a][b:c]");
+	cr_assert_str_eq(rd("a\\ b c", " ", false, 2), "[a b][c]");
+	cr_assert_str_eq(rd("a\\ b c", " ", true, 2), "[a\\][b c]");
+	cr_assert_str_eq(rd("x  ", "", false, 1), "[x  ]");
+}
+
+TestSuite(shell_pattern, .init = setup, .fini = teardown);
+
+static bool pm(const char *pat, const char *s)
+{
+	return sh_pattern_match(pat, s, strlen(s));
+}
+
+SHELL_TEST(shell_pattern, match)
+{
+	cr_assert(pm("abc", "abc"));
+	cr_assert(!pm("abc", "abcd"));
+	cr_assert(pm("*", ""));
+	cr_assert(pm("a*c", "abbbc"));
+	cr_assert(pm("a*b*c", "axxbyyc"));
+	cr_assert(!pm("a*b*c", "axxbyy"));
+	cr_assert(pm("?.txt", "a.txt"));
+	cr_assert(!pm("?.txt", ".txt"));
+	cr_assert(pm("[abc]x", "bx"));
+	cr_assert(!pm("[!abc]x", "bx"));
+	cr_assert(pm("[^abc]x", "dx"));
+	cr_assert(pm("[a-c0-9]", "7"));
+	cr_assert(pm("[]]", "]"));
+	cr_assert(pm("[", "["));
+	cr_assert(pm("\\*", "*"));
+	cr_assert(!pm("\\*", "x"));
+	cr_assert(pm("*.[ch]", "main.c"));
+}
+
+SHELL_TEST(shell_pattern, magic_and_unescape)
+{
+	char buf[16] = "a\\*b\\\\";
+
+	cr_assert(sh_pattern_has_magic("a*"));
+	cr_assert(sh_pattern_has_magic("[ab]"));
+	cr_assert(!sh_pattern_has_magic("a\\*"));
+	cr_assert(!sh_pattern_has_magic("plain"));
+	cr_assert(!sh_pattern_has_magic("["), "the test command is no pattern");
+	cr_assert(!sh_pattern_has_magic("a[]"));
+	sh_pattern_unescape(buf);
+	cr_assert_str_eq(buf, "a*b\\");
+}
 
 static s64 ar(const char *expr)
 {

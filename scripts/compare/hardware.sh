@@ -1,0 +1,13 @@
+# The virtual hardware of `make compare`, written once for both kernels (sourced by
+# scripts/compare/run): one CPU of TCG, 512 MiB, a pc machine, and the workload disk as
+# virtio-blk-pci on a raw image, opened without the host's page cache.
+#
+#   compare_hardware IMG   sets the array HW to the QEMU arguments for disk image IMG
+compare_hardware()
+{
+	HW=(-accel tcg -cpu qemu64 -smp 1 -m 512M -machine pc
+		-nodefaults -no-user-config -display none -vga none -net none -no-reboot
+		-serial stdio
+		-drive "if=none,id=vd0,format=raw,file=$1,cache=none,aio=threads"
+		-device virtio-blk-pci,drive=vd0)
+}
