@@ -13,6 +13,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/bug.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 /* Waiters for I_SYNC to clear (one queue: there are few such waits at a time). */
@@ -240,9 +241,14 @@ void queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work,
 
 static int write_inode(struct inode *inode, struct writeback_control *wbc)
 {
-	if (inode->i_sb->s_op->write_inode)
-		return inode->i_sb->s_op->write_inode(inode, wbc);
-	return 0;
+	int ret = 0;
+
+	if (inode->i_sb->s_op->write_inode) {
+		trace_writeback_write_inode_start(inode, wbc);
+		ret = inode->i_sb->s_op->write_inode(inode, wbc);
+		trace_writeback_write_inode(inode, wbc);
+	}
+	return ret;
 }
 
 /*
