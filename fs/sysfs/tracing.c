@@ -77,7 +77,7 @@ static int tracing_on_store(const char *buf, size_t len, void *private)
 
 static int buffer_size_show(struct seq_buf *s, void *private)
 {
-	seq_printf(s, "%lu\n", trace_global.nr * sizeof(struct trace_entry) / 1024);
+	seq_printf(s, "%lu\n", DIV_ROUND_UP(trace_global.nr * sizeof(struct trace_entry), 1024));
 	return 0;
 }
 
