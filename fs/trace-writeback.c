@@ -55,8 +55,9 @@ void __trace_writeback_dirty_folio(struct page *page, struct address_space *mapp
 /* ---------------------------------------------------------------- writeback_work_class */
 static void print_work(struct seq_buf *s, const struct trace_entry *e)
 {
-	seq_printf(s, "bdi %s: sb_dev %u:%u nr_pages=%ld sync_mode=%d kupdate=%d range_cyclic=%d "
-		      "background=%d reason=%s cgroup_ino=%lu",
+	seq_printf(s,
+		   "bdi %s: sb_dev %u:%u nr_pages=%ld sync_mode=%d kupdate=%d range_cyclic=%d "
+		   "background=%d reason=%s cgroup_ino=%lu",
 		   e->name, MAJOR(F(1)), MINOR(F(1)), (long)F(0), (int)F(2), (int)F(3), (int)F(4),
 		   (int)F(5), wb_reason_name((enum wb_reason)F(6)), (unsigned long)F(7));
 }
@@ -145,8 +146,9 @@ void __trace_writeback_wake_background(struct bdi_writeback *wb)
 /* ---------------------------------------------------------------- global_dirty_state */
 static void print_global_dirty_state(struct seq_buf *s, const struct trace_entry *e)
 {
-	seq_printf(s, "dirty=%lu writeback=%lu bg_thresh=%lu thresh=%lu limit=%lu dirtied=%lu "
-		      "written=%lu",
+	seq_printf(s,
+		   "dirty=%lu writeback=%lu bg_thresh=%lu thresh=%lu limit=%lu dirtied=%lu "
+		   "written=%lu",
 		   (unsigned long)F(0), (unsigned long)F(1), (unsigned long)F(2), (unsigned long)F(3),
 		   (unsigned long)F(4), (unsigned long)F(5), (unsigned long)F(6));
 }
@@ -171,10 +173,12 @@ void __trace_global_dirty_state(unsigned long background_thresh, unsigned long d
 /* ---------------------------------------------------------------- bdi_dirty_ratelimit */
 static void print_bdi_dirty_ratelimit(struct seq_buf *s, const struct trace_entry *e)
 {
-	seq_printf(s, "bdi %s: write_bw=%lu awrite_bw=%lu dirty_rate=%lu dirty_ratelimit=%lu "
-		      "task_ratelimit=%lu balanced_dirty_ratelimit=%lu cgroup_ino=%lu",
+	seq_printf(s,
+		   "bdi %s: write_bw=%lu awrite_bw=%lu dirty_rate=%lu dirty_ratelimit=%lu "
+		   "task_ratelimit=%lu balanced_dirty_ratelimit=%lu cgroup_ino=%lu",
 		   e->name, (unsigned long)F(0), (unsigned long)F(1), (unsigned long)F(2),
-		   (unsigned long)F(3), (unsigned long)F(4), (unsigned long)F(5), (unsigned long)F(6));
+		   (unsigned long)F(3), (unsigned long)F(4), (unsigned long)F(5),
+		   (unsigned long)F(6));
 }
 struct trace_event trace_event_bdi_dirty_ratelimit = { "bdi_dirty_ratelimit", false,
 						       print_bdi_dirty_ratelimit };
@@ -198,13 +202,14 @@ void __trace_bdi_dirty_ratelimit(struct bdi_writeback *wb, unsigned long dirty_r
 /* ---------------------------------------------------------------- balance_dirty_pages */
 static void print_balance_dirty_pages(struct seq_buf *s, const struct trace_entry *e)
 {
-	seq_printf(s, "bdi %s: limit=%lu setpoint=%lu dirty=%lu bdi_setpoint=%lu bdi_dirty=%lu "
-		      "dirty_ratelimit=%lu task_ratelimit=%lu dirtied=%u dirtied_pause=%u "
-		      "paused=%lu pause=%ld period=%lu think=%ld cgroup_ino=%lu",
+	seq_printf(s,
+		   "bdi %s: limit=%lu setpoint=%lu dirty=%lu bdi_setpoint=%lu bdi_dirty=%lu "
+		   "dirty_ratelimit=%lu task_ratelimit=%lu dirtied=%u dirtied_pause=%u "
+		   "paused=%lu pause=%ld period=%lu think=%ld cgroup_ino=%lu",
 		   e->name, (unsigned long)F(0), (unsigned long)F(1), (unsigned long)F(2),
-		   (unsigned long)F(3), (unsigned long)F(4), (unsigned long)F(5), (unsigned long)F(6),
-		   (unsigned int)F(7), (unsigned int)F(8), (unsigned long)F(9), (long)F(10),
-		   (unsigned long)F(11), (long)F(12), (unsigned long)F(13));
+		   (unsigned long)F(3), (unsigned long)F(4), (unsigned long)F(5),
+		   (unsigned long)F(6), (unsigned int)F(7), (unsigned int)F(8), (unsigned long)F(9),
+		   (long)F(10), (unsigned long)F(11), (long)F(12), (unsigned long)F(13));
 }
 struct trace_event trace_event_balance_dirty_pages = { "balance_dirty_pages", false,
 						       print_balance_dirty_pages };
@@ -234,8 +239,9 @@ void __trace_balance_dirty_pages(struct bdi_writeback *wb, unsigned long thresh,
 	e.field[9] = (jiffies - start_time) * 1000 / HZ;
 	e.field[10] = (u64)(pause * 1000 / HZ);
 	e.field[11] = period * 1000 / HZ;
-	e.field[12] = (u64)(current->dirty_paused_when == 0 ? 0 :
-			    (long)(jiffies - current->dirty_paused_when) * 1000 / HZ);
+	e.field[12] = (u64)(current->dirty_paused_when == 0 ?
+				    0 :
+				    (long)(jiffies - current->dirty_paused_when) * 1000 / HZ);
 	e.field[13] = wb_cgroup_ino(wb);
 	trace_record(&trace_event_balance_dirty_pages, &e);
 }
@@ -357,22 +363,14 @@ void __trace_writeback_write_inode(struct inode *inode, struct writeback_control
 
 /* tracefs lists them in this order, as Linux's events/writeback/ does alphabetically */
 struct trace_event *const writeback_trace_events[] = {
-	&trace_event_balance_dirty_pages,
-	&trace_event_bdi_dirty_ratelimit,
-	&trace_event_flush_foreign,
-	&trace_event_global_dirty_state,
-	&trace_event_inode_foreign_history,
-	&trace_event_inode_switch_wbs,
-	&trace_event_track_foreign_dirty,
-	&trace_event_writeback_dirty_folio,
-	&trace_event_writeback_exec,
-	&trace_event_writeback_pages_written,
-	&trace_event_writeback_queue,
-	&trace_event_writeback_start,
-	&trace_event_writeback_wait,
-	&trace_event_writeback_wake_background,
-	&trace_event_writeback_write_inode,
-	&trace_event_writeback_write_inode_start,
+	&trace_event_balance_dirty_pages,   &trace_event_bdi_dirty_ratelimit,
+	&trace_event_flush_foreign,         &trace_event_global_dirty_state,
+	&trace_event_inode_foreign_history, &trace_event_inode_switch_wbs,
+	&trace_event_track_foreign_dirty,   &trace_event_writeback_dirty_folio,
+	&trace_event_writeback_exec,        &trace_event_writeback_pages_written,
+	&trace_event_writeback_queue,       &trace_event_writeback_start,
+	&trace_event_writeback_wait,        &trace_event_writeback_wake_background,
+	&trace_event_writeback_write_inode, &trace_event_writeback_write_inode_start,
 	&trace_event_writeback_written,
 };
 const unsigned int nr_writeback_trace_events = ARRAY_SIZE(writeback_trace_events);

@@ -58,7 +58,7 @@ void trace_ring_write(struct trace_ring *r, const struct trace_entry *e)
 
 	local_irq_save(flags);
 	if (r->head - r->tail == r->nr) {
-		r->tail++;   /* overwrite the oldest */
+		r->tail++; /* overwrite the oldest */
 		r->lost++;
 	}
 	r->slots[r->head % r->nr] = *e;

@@ -322,10 +322,11 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 					 &nr_dirtied_pause);
 		if (!dirty_pause(task_ratelimit, pages_dirtied, min_pause, max_pause, &now, &pause))
 			return;
-		trace_balance_dirty_pages(wb, sdtc->thresh, sdtc->bg_thresh, sdtc->dirty, sdtc->wb_thresh,
-					  sdtc->wb_dirty, dirty_ratelimit, task_ratelimit, pages_dirtied,
-					  task_ratelimit ? HZ * pages_dirtied / task_ratelimit : (unsigned long)pause,
-					  pause, start_time);
+		trace_balance_dirty_pages(
+			wb, sdtc->thresh, sdtc->bg_thresh, sdtc->dirty, sdtc->wb_thresh,
+			sdtc->wb_dirty, dirty_ratelimit, task_ratelimit, pages_dirtied,
+			task_ratelimit ? HZ * pages_dirtied / task_ratelimit : (unsigned long)pause,
+			pause, start_time);
 		__set_current_state(TASK_KILLABLE);
 		schedule_timeout(pause);
 		current->dirty_paused_when = now + (unsigned long)pause;

@@ -29,41 +29,41 @@ struct seq_buf;
 struct trace_entry;
 
 struct trace_event {
-	const char *name;          /* Linux's event name: "writeback_start" */
-	bool enabled;              /* events/<system>/<name>/enable */
+	const char *name; /* Linux's event name: "writeback_start" */
+	bool enabled;     /* events/<system>/<name>/enable */
 	/* Print the TP_printk text (no newline) from the fields the recorder stored. */
 	void (*print)(struct seq_buf *s, const struct trace_entry *e);
 };
 
-#define TRACE_NAME_LEN 32          /* the bdi name Linux's events copy (__array(char, name, 32)) */
-#define TRACE_NR_FIELDS 14         /* balance_dirty_pages has the most */
+#define TRACE_NAME_LEN 32  /* the bdi name Linux's events copy (__array(char, name, 32)) */
+#define TRACE_NR_FIELDS 14 /* balance_dirty_pages has the most */
 #define TRACE_COMM_LEN 16
 
 struct trace_entry {
-	u64 ts_ns;                     /* trace_clock at the write */
+	u64 ts_ns; /* trace_clock at the write */
 	const struct trace_event *event;
 	int pid;
-	bool irqs_off;                 /* the 'd' of the flags column */
+	bool irqs_off; /* the 'd' of the flags column */
 	char comm[TRACE_COMM_LEN];
-	char name[TRACE_NAME_LEN];     /* the event's string field, if any */
-	u64 field[TRACE_NR_FIELDS];    /* the raw fields, in the event's own order */
+	char name[TRACE_NAME_LEN];  /* the event's string field, if any */
+	u64 field[TRACE_NR_FIELDS]; /* the raw fields, in the event's own order */
 };
 
 /* The call-site test: one load and a predicted-not-taken branch when the event is off. */
 #define trace_event_enabled(ev) unlikely(READ_ONCE(trace_event_##ev.enabled))
-#define TRACE_CALL(ev, ...)                                   \
-	do {                                                  \
-		if (trace_event_enabled(ev))                  \
-			__trace_##ev(__VA_ARGS__);            \
+#define TRACE_CALL(ev, ...)                        \
+	do {                                       \
+		if (trace_event_enabled(ev))       \
+			__trace_##ev(__VA_ARGS__); \
 	} while (0)
 
 /* ---------------------------------------------------------------- the ring */
 struct trace_ring {
 	struct trace_entry *slots;
-	unsigned long nr;              /* slots */
-	u64 head;                      /* sequence number of the next write */
-	u64 tail;                      /* sequence number of the oldest entry held */
-	u64 lost;                      /* entries overwritten before anyone read them */
+	unsigned long nr; /* slots */
+	u64 head;         /* sequence number of the next write */
+	u64 tail;         /* sequence number of the oldest entry held */
+	u64 lost;         /* entries overwritten before anyone read them */
 };
 
 /* 0 or -ENOMEM; an empty ring of nr entries (nr >= 1). */
@@ -84,7 +84,7 @@ unsigned long trace_ring_entries(const struct trace_ring *r);
 enum trace_clock_id { TRACE_CLOCK_LOCAL, TRACE_CLOCK_MONO };
 
 extern struct trace_ring trace_global;
-extern bool tracing_on;             /* the tracing_on file: off stops recording, not events */
+extern bool tracing_on; /* the tracing_on file: off stops recording, not events */
 
 /* Before the first event may fire; 0 or -ENOMEM. */
 int trace_init(void);

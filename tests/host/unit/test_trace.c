@@ -102,13 +102,13 @@ static void format(char *out, size_t size, struct trace_event *ev, const char *b
 	seq_buf_free(&s);
 }
 
-#define CHECK_LINE(ev, bdi, want, ...)                                                   \
-	do {                                                                             \
-		const u64 f[] = { __VA_ARGS__ };                                         \
-		char got[512];                                                           \
-		format(got, sizeof(got), &trace_event_##ev, bdi, f, ARRAY_SIZE(f));      \
-		cr_assert_str_eq(got, "    kworker/u2:1-24      [000] .....     3.038145: " \
-			     want "\n");                                               \
+#define CHECK_LINE(ev, bdi, want, ...)                                                             \
+	do {                                                                                       \
+		const u64 f[] = { __VA_ARGS__ };                                                   \
+		char got[512];                                                                     \
+		format(got, sizeof(got), &trace_event_##ev, bdi, f, ARRAY_SIZE(f));                \
+		cr_assert_str_eq(got,                                                              \
+				 "    kworker/u2:1-24      [000] .....     3.038145: " want "\n"); \
 	} while (0)
 
 /* The expected text is Linux 6.1's TP_printk output for the same values. */
@@ -117,9 +117,11 @@ Test(trace, lines_in_linux_format)
 	CHECK_LINE(inode_foreign_history, "254:0",
 		   "inode_foreign_history: bdi 254:0: ino=12 cgroup_ino=23 history=0x1", 12, 23, 1);
 	CHECK_LINE(inode_switch_wbs, "254:0",
-		   "inode_switch_wbs: bdi 254:0: ino=12 old_cgroup_ino=23 new_cgroup_ino=31", 12, 23, 31);
+		   "inode_switch_wbs: bdi 254:0: ino=12 old_cgroup_ino=23 new_cgroup_ino=31", 12,
+		   23, 31);
 	CHECK_LINE(writeback_start, "254:0",
-		   "writeback_start: bdi 254:0: sb_dev 0:0 nr_pages=9223372036854775807 sync_mode=0 "
+		   "writeback_start: bdi 254:0: sb_dev 0:0 nr_pages=9223372036854775807 "
+		   "sync_mode=0 "
 		   "kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=1",
 		   0x7fffffffffffffffULL, 0, 0, 0, 1, 1, 0, 1);
 	CHECK_LINE(writeback_queue, "254:0",
@@ -127,11 +129,13 @@ Test(trace, lines_in_linux_format)
 		   "range_cyclic=0 background=0 reason=sync cgroup_ino=5",
 		   1024, (254ULL << 20), 1, 0, 0, 0, 2, 5);
 	CHECK_LINE(global_dirty_state, "",
-		   "global_dirty_state: dirty=1234 writeback=56 bg_thresh=2000 thresh=4000 limit=4100 "
+		   "global_dirty_state: dirty=1234 writeback=56 bg_thresh=2000 thresh=4000 "
+		   "limit=4100 "
 		   "dirtied=99999 written=98765",
 		   1234, 56, 2000, 4000, 4100, 99999, 98765);
 	CHECK_LINE(bdi_dirty_ratelimit, "254:0",
-		   "bdi_dirty_ratelimit: bdi 254:0: write_bw=102400 awrite_bw=98304 dirty_rate=51200 "
+		   "bdi_dirty_ratelimit: bdi 254:0: write_bw=102400 awrite_bw=98304 "
+		   "dirty_rate=51200 "
 		   "dirty_ratelimit=40960 task_ratelimit=38000 balanced_dirty_ratelimit=41000 "
 		   "cgroup_ino=7",
 		   102400, 98304, 51200, 40960, 38000, 41000, 7);
@@ -142,11 +146,13 @@ Test(trace, lines_in_linux_format)
 		   4100, 3575, 3600, 1787, 1800, 40960, 38000, 32, 32, 0, 12, 13, 1, 7);
 	CHECK_LINE(balance_dirty_pages, "254:0",
 		   "balance_dirty_pages: bdi 254:0: limit=10 setpoint=8 dirty=9 bdi_setpoint=4 "
-		   "bdi_dirty=5 dirty_ratelimit=4 task_ratelimit=0 dirtied=1 dirtied_pause=1 paused=0 "
+		   "bdi_dirty=5 dirty_ratelimit=4 task_ratelimit=0 dirtied=1 dirtied_pause=1 "
+		   "paused=0 "
 		   "pause=-3 period=0 think=-7 cgroup_ino=1",
 		   10, 8, 9, 4, 5, 4, 0, 1, 1, 0, (u64)-3LL, 0, (u64)-7LL, 1);
 	CHECK_LINE(track_foreign_dirty, "254:0",
-		   "track_foreign_dirty: bdi 254:0[1]: ino=12 memcg_id=3 cgroup_ino=23 page_cgroup_ino=31",
+		   "track_foreign_dirty: bdi 254:0[1]: ino=12 memcg_id=3 cgroup_ino=23 "
+		   "page_cgroup_ino=31",
 		   1, 12, 3, 23, 31);
 	CHECK_LINE(flush_foreign, "254:0",
 		   "flush_foreign: bdi 254:0: cgroup_ino=31 frn_bdi_id=1 frn_memcg_id=3", 31, 1, 3);
@@ -174,7 +180,8 @@ Test(trace, flags_column_and_header)
 				"writeback_pages_written: 7\n");
 	s.len = 0;
 	trace_print_header(&s, &trace_global);
-	cr_assert(str_has_prefix(s.buf, "# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:1\n"));
+	cr_assert(str_has_prefix(s.buf, "# tracer: nop\n#\n# entries-in-buffer/entries-written: "
+					"0/0   #P:1\n"));
 	cr_assert(strstr(s.buf, "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"));
 	seq_buf_free(&s);
 }
@@ -237,8 +244,10 @@ Test(trace, trace_file_trace_pipe_and_buffer_size)
 
 	/* the same trace under both paths, not consumed by reading */
 	for (int i = 0; i < 2; i++) {
-		cr_assert_gt(vt_read(i ? "/sys/kernel/debug/tracing/trace" : "/sys/kernel/tracing/trace",
-				     buf, sizeof(buf)), 0);
+		cr_assert_gt(vt_read(i ? "/sys/kernel/debug/tracing/trace" :
+					 "/sys/kernel/tracing/trace",
+				     buf, sizeof(buf)),
+			     0);
 		cr_assert(str_has_prefix(buf, "# tracer: nop\n"));
 		cr_assert(strstr(buf, "entries-in-buffer/entries-written: 2/2"));
 		cr_assert(strstr(buf, "] .....     0.") || strstr(buf, "] d....     0."), "%s", buf);
