@@ -159,6 +159,7 @@ static long writeback_sb_inodes(struct super_block *sb, struct bdi_writeback *wb
 			/* someone else writes it: come back to it in the next turn */
 			spin_unlock(&inode->i_lock);
 			requeue_io(inode, wb);
+			trace_writeback_sb_inodes_requeue(inode);
 			continue;
 		}
 		spin_unlock(&wb->list_lock);
@@ -268,6 +269,7 @@ static long wb_writeback(struct bdi_writeback *wb, struct wb_writeback_work *wor
 		if (list_empty(&wb->b_more_io))
 			break;
 		/* nothing done, but an inode waits for more: sleep until its writer is done */
+		trace_writeback_wait(wb, work);
 		struct inode *inode = wb_inode(wb->b_more_io.prev);
 		spin_lock(&inode->i_lock);
 		spin_unlock(&wb->list_lock);

@@ -361,16 +361,218 @@ void __trace_writeback_write_inode(struct inode *inode, struct writeback_control
 	record_write_inode(&trace_event_writeback_write_inode, inode, wbc);
 }
 
-/* tracefs lists them in this order, as Linux's events/writeback/ does alphabetically */
+/* ---------------------------------------------------------------- inode state */
+/* Linux's show_inode_state(): the set flags' names joined by "|", unknown bits in hex. */
+static void print_inode_state(struct seq_buf *s, unsigned long state)
+{
+	static const struct {
+		unsigned long flag;
+		const char *name;
+	} names[] = {
+		{ I_DIRTY_SYNC, "I_DIRTY_SYNC" }, { I_DIRTY_DATASYNC, "I_DIRTY_DATASYNC" },
+		{ I_DIRTY_PAGES, "I_DIRTY_PAGES" }, { I_NEW, "I_NEW" },
+		{ I_WILL_FREE, "I_WILL_FREE" }, { I_FREEING, "I_FREEING" },
+		{ I_CLEAR, "I_CLEAR" }, { I_SYNC, "I_SYNC" },
+		{ I_DIRTY_TIME, "I_DIRTY_TIME" }, { I_REFERENCED, "I_REFERENCED" },
+	};
+	const char *sep = "";
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (state & names[i].flag) {
+			seq_printf(s, "%s%s", sep, names[i].name);
+			state &= ~names[i].flag;
+			sep = "|";
+		}
+	}
+	if (state)
+		seq_printf(s, "%s0x%lx", sep, state);
+}
+
+/* ---------------------------------------------------------------- writeback_dirty_inode_template */
+static void print_dirty_inode(struct seq_buf *s, const struct trace_entry *e)
+{
+	seq_printf(s, "bdi %s: ino=%lu state=", e->name, (unsigned long)F(0));
+	print_inode_state(s, (unsigned long)F(1));
+	seq_puts(s, " flags=");
+	print_inode_state(s, (unsigned long)F(2));
+}
+struct trace_event trace_event_writeback_mark_inode_dirty = { "writeback_mark_inode_dirty", false,
+							      print_dirty_inode };
+struct trace_event trace_event_writeback_dirty_inode_start = { "writeback_dirty_inode_start", false,
+							       print_dirty_inode };
+struct trace_event trace_event_writeback_dirty_inode = { "writeback_dirty_inode", false,
+							 print_dirty_inode };
+
+static void record_dirty_inode(struct trace_event *ev, struct inode *inode, int flags)
+{
+	struct trace_entry e;
+
+	set_name(&e, inode_to_bdi(inode));
+	e.field[0] = inode->i_ino;
+	e.field[1] = inode->i_state;
+	e.field[2] = (unsigned long)flags;
+	trace_record(ev, &e);
+}
+
+void __trace_writeback_mark_inode_dirty(struct inode *inode, int flags)
+{
+	record_dirty_inode(&trace_event_writeback_mark_inode_dirty, inode, flags);
+}
+
+void __trace_writeback_dirty_inode_start(struct inode *inode, int flags)
+{
+	record_dirty_inode(&trace_event_writeback_dirty_inode_start, inode, flags);
+}
+
+void __trace_writeback_dirty_inode(struct inode *inode, int flags)
+{
+	record_dirty_inode(&trace_event_writeback_dirty_inode, inode, flags);
+}
+
+/* ---------------------------------------------------------------- writeback_queue_io */
+static void print_queue_io(struct seq_buf *s, const struct trace_entry *e)
+{
+	seq_printf(s, "bdi %s: older=%lu age=%ld enqueue=%d reason=%s cgroup_ino=%lu", e->name,
+		   (unsigned long)F(0), (long)F(1), (int)F(2), wb_reason_name((enum wb_reason)F(3)),
+		   (unsigned long)F(4));
+}
+struct trace_event trace_event_writeback_queue_io = { "writeback_queue_io", false, print_queue_io };
+
+void __trace_writeback_queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work,
+				unsigned long dirtied_before, int moved)
+{
+	struct trace_entry e;
+
+	set_name(&e, wb->bdi);
+	e.field[0] = dirtied_before;
+	e.field[1] = (u64)((long)(jiffies - dirtied_before) * 1000 / HZ);
+	e.field[2] = (u64)moved;
+	e.field[3] = work->reason;
+	e.field[4] = wb_cgroup_ino(wb);
+	trace_record(&trace_event_writeback_queue_io, &e);
+}
+
+/* ---------------------------------------------------------------- writeback_single_inode_template */
+/* age is computed when the line is printed, as Linux's TP_printk does: from jiffies then */
+static void print_single_inode(struct seq_buf *s, const struct trace_entry *e)
+{
+	seq_printf(s, "bdi %s: ino=%lu state=", e->name, (unsigned long)F(0));
+	print_inode_state(s, (unsigned long)F(1));
+	seq_printf(s, " dirtied_when=%lu age=%lu index=%lu to_write=%ld wrote=%lu cgroup_ino=%lu",
+		   (unsigned long)F(2), (jiffies - (unsigned long)F(2)) / HZ, (unsigned long)F(3),
+		   (long)F(4), (unsigned long)F(5), (unsigned long)F(6));
+}
+struct trace_event trace_event_writeback_single_inode_start = { "writeback_single_inode_start",
+								false, print_single_inode };
+struct trace_event trace_event_writeback_single_inode = { "writeback_single_inode", false,
+							  print_single_inode };
+
+static void record_single_inode(struct trace_event *ev, struct inode *inode,
+				struct writeback_control *wbc, unsigned long nr_to_write)
+{
+	struct trace_entry e;
+
+	set_name(&e, inode_to_bdi(inode));
+	e.field[0] = inode->i_ino;
+	e.field[1] = inode->i_state;
+	e.field[2] = inode->dirtied_when;
+	e.field[3] = inode->i_mapping->writeback_index;
+	e.field[4] = nr_to_write;
+	e.field[5] = nr_to_write - (unsigned long)wbc->nr_to_write;
+	e.field[6] = wbc_cgroup_ino(wbc);
+	trace_record(ev, &e);
+}
+
+void __trace_writeback_single_inode_start(struct inode *inode, struct writeback_control *wbc,
+					  unsigned long nr_to_write)
+{
+	record_single_inode(&trace_event_writeback_single_inode_start, inode, wbc, nr_to_write);
+}
+
+void __trace_writeback_single_inode(struct inode *inode, struct writeback_control *wbc,
+				    unsigned long nr_to_write)
+{
+	record_single_inode(&trace_event_writeback_single_inode, inode, wbc, nr_to_write);
+}
+
+/* ---------------------------------------------------------------- writeback_sb_inodes_requeue */
+static void print_requeue(struct seq_buf *s, const struct trace_entry *e)
+{
+	seq_printf(s, "bdi %s: ino=%lu state=", e->name, (unsigned long)F(0));
+	print_inode_state(s, (unsigned long)F(1));
+	seq_printf(s, " dirtied_when=%lu age=%lu cgroup_ino=%lu", (unsigned long)F(2),
+		   (jiffies - (unsigned long)F(2)) / HZ, (unsigned long)F(3));
+}
+struct trace_event trace_event_writeback_sb_inodes_requeue = { "writeback_sb_inodes_requeue", false,
+							       print_requeue };
+
+void __trace_writeback_sb_inodes_requeue(struct inode *inode)
+{
+	struct trace_entry e;
+
+	set_name(&e, inode_to_bdi(inode));
+	e.field[0] = inode->i_ino;
+	e.field[1] = inode->i_state;
+	e.field[2] = inode->dirtied_when;
+	e.field[3] = inode->i_wb ? wb_cgroup_ino(inode->i_wb) : 1;
+	trace_record(&trace_event_writeback_sb_inodes_requeue, &e);
+}
+
+/* ---------------------------------------------------------------- wbc_class */
+static void print_wbc(struct seq_buf *s, const struct trace_entry *e)
+{
+	seq_printf(s,
+		   "bdi %s: towrt=%ld skip=%ld mode=%d kupd=%d bgrd=%d reclm=%d cyclic=%d "
+		   "start=0x%lx end=0x%lx cgroup_ino=%lu",
+		   e->name, (long)F(0), (long)F(1), (int)F(2), (int)F(3), (int)F(4), (int)F(5),
+		   (int)F(6), (unsigned long)F(7), (unsigned long)F(8), (unsigned long)F(9));
+}
+struct trace_event trace_event_wbc_writepage = { "wbc_writepage", false, print_wbc };
+
+void __trace_wbc_writepage(struct writeback_control *wbc, struct backing_dev_info *bdi)
+{
+	struct trace_entry e;
+
+	set_name(&e, bdi);
+	e.field[0] = (u64)wbc->nr_to_write;
+	e.field[1] = (u64)wbc->pages_skipped;
+	e.field[2] = wbc->sync_mode;
+	e.field[3] = wbc->for_kupdate;
+	e.field[4] = wbc->for_background;
+	e.field[5] = wbc->for_reclaim;
+	e.field[6] = wbc->range_cyclic;
+	e.field[7] = (u64)wbc->range_start;
+	e.field[8] = (u64)wbc->range_end;
+	e.field[9] = wbc_cgroup_ino(wbc);
+	trace_record(&trace_event_wbc_writepage, &e);
+}
+
+/* tracefs lists them alphabetically, as Linux's events/writeback/ does */
 struct trace_event *const writeback_trace_events[] = {
-	&trace_event_balance_dirty_pages,   &trace_event_bdi_dirty_ratelimit,
-	&trace_event_flush_foreign,         &trace_event_global_dirty_state,
-	&trace_event_inode_foreign_history, &trace_event_inode_switch_wbs,
-	&trace_event_track_foreign_dirty,   &trace_event_writeback_dirty_folio,
-	&trace_event_writeback_exec,        &trace_event_writeback_pages_written,
-	&trace_event_writeback_queue,       &trace_event_writeback_start,
-	&trace_event_writeback_wait,        &trace_event_writeback_wake_background,
-	&trace_event_writeback_write_inode, &trace_event_writeback_write_inode_start,
+	&trace_event_balance_dirty_pages,
+	&trace_event_bdi_dirty_ratelimit,
+	&trace_event_flush_foreign,
+	&trace_event_global_dirty_state,
+	&trace_event_inode_foreign_history,
+	&trace_event_inode_switch_wbs,
+	&trace_event_track_foreign_dirty,
+	&trace_event_wbc_writepage,
+	&trace_event_writeback_dirty_folio,
+	&trace_event_writeback_dirty_inode,
+	&trace_event_writeback_dirty_inode_start,
+	&trace_event_writeback_exec,
+	&trace_event_writeback_mark_inode_dirty,
+	&trace_event_writeback_pages_written,
+	&trace_event_writeback_queue,
+	&trace_event_writeback_queue_io,
+	&trace_event_writeback_sb_inodes_requeue,
+	&trace_event_writeback_single_inode,
+	&trace_event_writeback_single_inode_start,
+	&trace_event_writeback_start,
+	&trace_event_writeback_wait,
+	&trace_event_writeback_wake_background,
+	&trace_event_writeback_write_inode,
+	&trace_event_writeback_write_inode_start,
 	&trace_event_writeback_written,
 };
 const unsigned int nr_writeback_trace_events = ARRAY_SIZE(writeback_trace_events);

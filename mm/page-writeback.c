@@ -305,7 +305,10 @@ int write_cache_pages(struct address_space *mapping, struct writeback_control *w
 static int writepage_cb(struct page *page, struct writeback_control *wbc, void *data)
 {
 	struct address_space *mapping = data;
-	int ret = mapping->a_ops->writepage(page, wbc);
+	int ret;
+
+	trace_wbc_writepage(wbc, inode_to_bdi(mapping->host));
+	ret = mapping->a_ops->writepage(page, wbc);
 
 	mapping_set_error(mapping, ret);
 	return ret;

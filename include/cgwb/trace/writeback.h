@@ -22,7 +22,11 @@ extern struct trace_event trace_event_writeback_dirty_folio, trace_event_writeba
 	trace_event_bdi_dirty_ratelimit, trace_event_balance_dirty_pages,
 	trace_event_inode_foreign_history, trace_event_inode_switch_wbs,
 	trace_event_track_foreign_dirty, trace_event_flush_foreign,
-	trace_event_writeback_write_inode_start, trace_event_writeback_write_inode;
+	trace_event_writeback_write_inode_start, trace_event_writeback_write_inode,
+	trace_event_writeback_mark_inode_dirty, trace_event_writeback_dirty_inode_start,
+	trace_event_writeback_dirty_inode, trace_event_writeback_queue_io,
+	trace_event_writeback_single_inode_start, trace_event_writeback_single_inode,
+	trace_event_writeback_sb_inodes_requeue, trace_event_wbc_writepage;
 
 #define trace_writeback_dirty_folio(...) TRACE_CALL(writeback_dirty_folio, __VA_ARGS__)
 #define trace_writeback_queue(...) TRACE_CALL(writeback_queue, __VA_ARGS__)
@@ -41,6 +45,14 @@ extern struct trace_event trace_event_writeback_dirty_folio, trace_event_writeba
 #define trace_flush_foreign(...) TRACE_CALL(flush_foreign, __VA_ARGS__)
 #define trace_writeback_write_inode_start(...) TRACE_CALL(writeback_write_inode_start, __VA_ARGS__)
 #define trace_writeback_write_inode(...) TRACE_CALL(writeback_write_inode, __VA_ARGS__)
+#define trace_writeback_mark_inode_dirty(...) TRACE_CALL(writeback_mark_inode_dirty, __VA_ARGS__)
+#define trace_writeback_dirty_inode_start(...) TRACE_CALL(writeback_dirty_inode_start, __VA_ARGS__)
+#define trace_writeback_dirty_inode(...) TRACE_CALL(writeback_dirty_inode, __VA_ARGS__)
+#define trace_writeback_queue_io(...) TRACE_CALL(writeback_queue_io, __VA_ARGS__)
+#define trace_writeback_single_inode_start(...) TRACE_CALL(writeback_single_inode_start, __VA_ARGS__)
+#define trace_writeback_single_inode(...) TRACE_CALL(writeback_single_inode, __VA_ARGS__)
+#define trace_writeback_sb_inodes_requeue(...) TRACE_CALL(writeback_sb_inodes_requeue, __VA_ARGS__)
+#define trace_wbc_writepage(...) TRACE_CALL(wbc_writepage, __VA_ARGS__)
 
 /* The recorders behind the macros: call the macros, never these. */
 void __trace_writeback_dirty_folio(struct page *page, struct address_space *mapping);
@@ -70,5 +82,17 @@ void __trace_flush_foreign(struct bdi_writeback *wb, unsigned int frn_bdi_id,
 			   unsigned int frn_memcg_id);
 void __trace_writeback_write_inode_start(struct inode *inode, struct writeback_control *wbc);
 void __trace_writeback_write_inode(struct inode *inode, struct writeback_control *wbc);
+void __trace_writeback_mark_inode_dirty(struct inode *inode, int flags);
+void __trace_writeback_dirty_inode_start(struct inode *inode, int flags);
+void __trace_writeback_dirty_inode(struct inode *inode, int flags);
+void __trace_writeback_queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work,
+				unsigned long dirtied_before, int moved);
+void __trace_writeback_single_inode_start(struct inode *inode, struct writeback_control *wbc,
+					  unsigned long nr_to_write);
+void __trace_writeback_single_inode(struct inode *inode, struct writeback_control *wbc,
+				    unsigned long nr_to_write);
+void __trace_writeback_sb_inodes_requeue(struct inode *inode);
+struct backing_dev_info;
+void __trace_wbc_writepage(struct writeback_control *wbc, struct backing_dev_info *bdi);
 
 #endif
