@@ -369,11 +369,16 @@ static void print_inode_state(struct seq_buf *s, unsigned long state)
 		unsigned long flag;
 		const char *name;
 	} names[] = {
-		{ I_DIRTY_SYNC, "I_DIRTY_SYNC" }, { I_DIRTY_DATASYNC, "I_DIRTY_DATASYNC" },
-		{ I_DIRTY_PAGES, "I_DIRTY_PAGES" }, { I_NEW, "I_NEW" },
-		{ I_WILL_FREE, "I_WILL_FREE" }, { I_FREEING, "I_FREEING" },
-		{ I_CLEAR, "I_CLEAR" }, { I_SYNC, "I_SYNC" },
-		{ I_DIRTY_TIME, "I_DIRTY_TIME" }, { I_REFERENCED, "I_REFERENCED" },
+		{ I_DIRTY_SYNC, "I_DIRTY_SYNC" },
+		{ I_DIRTY_DATASYNC, "I_DIRTY_DATASYNC" },
+		{ I_DIRTY_PAGES, "I_DIRTY_PAGES" },
+		{ I_NEW, "I_NEW" },
+		{ I_WILL_FREE, "I_WILL_FREE" },
+		{ I_FREEING, "I_FREEING" },
+		{ I_CLEAR, "I_CLEAR" },
+		{ I_SYNC, "I_SYNC" },
+		{ I_DIRTY_TIME, "I_DIRTY_TIME" },
+		{ I_REFERENCED, "I_REFERENCED" },
 	};
 	const char *sep = "";
 

@@ -49,7 +49,8 @@ extern struct trace_event trace_event_writeback_dirty_folio, trace_event_writeba
 #define trace_writeback_dirty_inode_start(...) TRACE_CALL(writeback_dirty_inode_start, __VA_ARGS__)
 #define trace_writeback_dirty_inode(...) TRACE_CALL(writeback_dirty_inode, __VA_ARGS__)
 #define trace_writeback_queue_io(...) TRACE_CALL(writeback_queue_io, __VA_ARGS__)
-#define trace_writeback_single_inode_start(...) TRACE_CALL(writeback_single_inode_start, __VA_ARGS__)
+#define trace_writeback_single_inode_start(...) \
+	TRACE_CALL(writeback_single_inode_start, __VA_ARGS__)
 #define trace_writeback_single_inode(...) TRACE_CALL(writeback_single_inode, __VA_ARGS__)
 #define trace_writeback_sb_inodes_requeue(...) TRACE_CALL(writeback_sb_inodes_requeue, __VA_ARGS__)
 #define trace_wbc_writepage(...) TRACE_CALL(wbc_writepage, __VA_ARGS__)

@@ -164,18 +164,22 @@ Test(trace, lines_in_linux_format)
 		   "writeback_write_inode: bdi 254:0: ino=12 sync_mode=1 cgroup_ino=23", 12, 1, 23);
 	CHECK_LINE(writeback_pages_written, "", "writeback_pages_written: 4096", 4096);
 	CHECK_LINE(writeback_mark_inode_dirty, "254:0",
-		   "writeback_mark_inode_dirty: bdi 254:0: ino=12 state=I_DIRTY_SYNC|I_DIRTY_PAGES|I_SYNC "
+		   "writeback_mark_inode_dirty: bdi 254:0: ino=12 "
+		   "state=I_DIRTY_SYNC|I_DIRTY_PAGES|I_SYNC "
 		   "flags=I_DIRTY_PAGES",
 		   12, I_DIRTY_SYNC | I_DIRTY_PAGES | I_SYNC, I_DIRTY_PAGES);
 	CHECK_LINE(writeback_dirty_inode, "254:0",
-		   "writeback_dirty_inode: bdi 254:0: ino=12 state= flags=I_DIRTY_SYNC|I_DIRTY_DATASYNC|0x10000",
+		   "writeback_dirty_inode: bdi 254:0: ino=12 state= "
+		   "flags=I_DIRTY_SYNC|I_DIRTY_DATASYNC|0x10000",
 		   12, 0, I_DIRTY_SYNC | I_DIRTY_DATASYNC | 0x10000);
 	CHECK_LINE(writeback_queue_io, "254:0",
-		   "writeback_queue_io: bdi 254:0: older=4294937296 age=30000 enqueue=3 reason=periodic "
+		   "writeback_queue_io: bdi 254:0: older=4294937296 age=30000 enqueue=3 "
+		   "reason=periodic "
 		   "cgroup_ino=1",
 		   4294937296ULL, 30000, 3, 3, 1);
 	CHECK_LINE(wbc_writepage, "254:0",
-		   "wbc_writepage: bdi 254:0: towrt=1024 skip=0 mode=0 kupd=0 bgrd=1 reclm=0 cyclic=1 "
+		   "wbc_writepage: bdi 254:0: towrt=1024 skip=0 mode=0 kupd=0 bgrd=1 reclm=0 "
+		   "cyclic=1 "
 		   "start=0x0 end=0x7fffffffffffffff cgroup_ino=23",
 		   1024, 0, 0, 0, 1, 0, 1, 0, 0x7fffffffffffffffULL, 23);
 }
@@ -196,7 +200,8 @@ Test(trace, inode_age_at_print_time)
 	format(got, sizeof(got), &trace_event_writeback_sb_inodes_requeue, "254:0",
 	       (u64[]){ 12, I_DIRTY_PAGES | I_SYNC, f[2], 23 }, 4);
 	snprintf(want, sizeof(want),
-		 "    kworker/u2:1-24      [000] .....     3.038145: writeback_sb_inodes_requeue: bdi "
+		 "    kworker/u2:1-24      [000] .....     3.038145: writeback_sb_inodes_requeue: "
+		 "bdi "
 		 "254:0: ino=12 state=I_DIRTY_PAGES|I_SYNC dirtied_when=%lu age=3 cgroup_ino=23\n",
 		 (unsigned long)f[2]);
 	cr_assert_str_eq(got, want);
