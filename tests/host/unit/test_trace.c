@@ -184,27 +184,33 @@ Test(trace, lines_in_linux_format)
 		   1024, 0, 0, 0, 1, 0, 1, 0, 0x7fffffffffffffffULL, 23);
 }
 
+/* A line whose text (text_fmt) holds the inode's dirtied_when once. */
+static void check_aged(struct trace_event *ev, const u64 *f, unsigned int n, const char *text_fmt,
+		       unsigned long dirtied_when)
+{
+	char got[512], text[400], want[512];
+
+	format(got, sizeof(got), ev, "254:0", f, n);
+	snprintf(text, sizeof(text), text_fmt, dirtied_when);
+	snprintf(want, sizeof(want), "    kworker/u2:1-24      [000] .....     3.038145: %s\n", text);
+	cr_assert_str_eq(got, want);
+}
+
 /* The inode's age is computed as the line is printed, from jiffies then, as in Linux. */
 Test(trace, inode_age_at_print_time)
 {
-	char got[512], want[512];
-	u64 f[] = { 12, I_DIRTY_PAGES, jiffies - 3 * HZ, 5, 1024, 1000, 23 };
+	unsigned long when = jiffies - 3 * HZ;
 
-	format(got, sizeof(got), &trace_event_writeback_single_inode, "254:0", f, ARRAY_SIZE(f));
-	snprintf(want, sizeof(want),
-		 "    kworker/u2:1-24      [000] .....     3.038145: writeback_single_inode: bdi "
-		 "254:0: ino=12 state=I_DIRTY_PAGES dirtied_when=%lu age=3 index=5 to_write=1024 "
-		 "wrote=1000 cgroup_ino=23\n",
-		 (unsigned long)f[2]);
-	cr_assert_str_eq(got, want);
-	format(got, sizeof(got), &trace_event_writeback_sb_inodes_requeue, "254:0",
-	       (u64[]){ 12, I_DIRTY_PAGES | I_SYNC, f[2], 23 }, 4);
-	snprintf(want, sizeof(want),
-		 "    kworker/u2:1-24      [000] .....     3.038145: writeback_sb_inodes_requeue: "
-		 "bdi "
-		 "254:0: ino=12 state=I_DIRTY_PAGES|I_SYNC dirtied_when=%lu age=3 cgroup_ino=23\n",
-		 (unsigned long)f[2]);
-	cr_assert_str_eq(got, want);
+	check_aged(&trace_event_writeback_single_inode,
+		   (u64[]){ 12, I_DIRTY_PAGES, when, 5, 1024, 1000, 23 }, 7,
+		   "writeback_single_inode: bdi 254:0: ino=12 state=I_DIRTY_PAGES dirtied_when=%lu "
+		   "age=3 index=5 to_write=1024 wrote=1000 cgroup_ino=23",
+		   when);
+	check_aged(&trace_event_writeback_sb_inodes_requeue,
+		   (u64[]){ 12, I_DIRTY_PAGES | I_SYNC, when, 23 }, 4,
+		   "writeback_sb_inodes_requeue: bdi 254:0: ino=12 state=I_DIRTY_PAGES|I_SYNC "
+		   "dirtied_when=%lu age=3 cgroup_ino=23",
+		   when);
 }
 
 Test(trace, flags_column_and_header)
