@@ -333,3 +333,35 @@ Test(trace, trace_file_trace_pipe_and_buffer_size)
 	cr_assert_str_eq(buf, "local [mono]\n");
 	cr_assert_eq(vt_write("/sys/kernel/tracing/trace_clock", "global", O_TRUNC), -EINVAL);
 }
+
+struct pipe_reader {
+	char buf[4096];
+	long n;      /* bytes read, or -errno; valid once done */
+	bool done;
+};
+
+static int read_trace_pipe(void *arg)
+{
+	struct pipe_reader *r = arg;
+
+	r->n = vt_read("/sys/kernel/tracing/trace_pipe", r->buf, sizeof(r->buf));
+	r->done = true;
+	return 0;
+}
+
+/* trace_pipe on an empty ring sleeps until an event is recorded, then returns it. */
+Test(trace, trace_pipe_blocks_until_an_event)
+{
+	static struct pipe_reader r;
+
+	trace_event_writeback_pages_written.enabled = true;
+	cr_assert_not_null(kthread_run(read_trace_pipe, &r, "reader"));
+	host_run_until_idle();
+	cr_assert_not(r.done, "the reader waits while the ring is empty");
+	trace_writeback_pages_written(77);
+	host_run_until_idle();
+	cr_assert(r.done, "an event woke the reader");
+	cr_assert_gt(r.n, 0);
+	cr_assert(strstr(r.buf, ": writeback_pages_written: 77\n"), "%s", r.buf);
+	cr_assert_eq(trace_ring_entries(&trace_global), 0, "and was consumed");
+}
