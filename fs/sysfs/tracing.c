@@ -4,7 +4,7 @@
  * /sys/kernel/debug/tracing, over the same state.
  *
  *	trace                 the header and every entry, not consumed; any write clears it
- *	trace_pipe            blocks until an entry is there, then consumes what is there
+ *	trace_pipe            a stream: each read waits for entries and consumes them
  *	tracing_on            1/0: record or not (events stay enabled)
  *	buffer_size_kb        the ring's size; a write resizes it and drops the content
  *	trace_clock           [local] mono
@@ -153,7 +153,7 @@ static void tracefs_build(struct pseudo_node *dir)
 	struct pseudo_node *events, *wb;
 
 	add_file(dir, "trace", 0644, trace_show, trace_store, NULL);
-	add_file(dir, "trace_pipe", 0444, trace_pipe_show, NULL, NULL);
+	BUG_ON(IS_ERR(pseudo_create_stream(dir, "trace_pipe", 0444, trace_pipe_show, NULL)));
 	add_file(dir, "tracing_on", 0644, tracing_on_show, tracing_on_store, NULL);
 	add_file(dir, "buffer_size_kb", 0644, buffer_size_show, buffer_size_store, NULL);
 	add_file(dir, "trace_clock", 0644, trace_clock_show, trace_clock_store, NULL);

@@ -302,8 +302,15 @@ Test(trace, trace_file_trace_pipe_and_buffer_size)
 		cr_assert(strstr(buf, ": writeback_pages_written: 41\n"));
 		cr_assert_eq(count_lines(buf, "writeback_pages_written:"), 2);
 	}
-	/* trace_pipe consumes: trace is left with the header only */
-	cr_assert_gt(vt_read("/sys/kernel/tracing/trace_pipe", buf, sizeof(buf)), 0);
+	/* trace_pipe consumes: trace is left with the header only (one read: it is a stream) */
+	struct file *pipe = filp_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
+
+	cr_assert(!IS_ERR(pipe));
+	long n = file_read(pipe, buf, sizeof(buf) - 1);
+
+	fput(pipe);
+	cr_assert_gt(n, 0);
+	buf[n] = 0;
 	cr_assert_eq(count_lines(buf, "writeback_pages_written:"), 2);
 	cr_assert_null(strstr(buf, "# tracer"), "trace_pipe has no header");
 	vt_read("/sys/kernel/tracing/trace", buf, sizeof(buf));
@@ -335,21 +342,28 @@ Test(trace, trace_file_trace_pipe_and_buffer_size)
 }
 
 struct pipe_reader {
-	char buf[4096];
-	long n;      /* bytes read, or -errno; valid once done */
-	bool done;
+	char buf[2][4096];
+	long n[2];   /* bytes of each read, or -errno */
+	int reads;   /* done so far */
 };
 
+/* Two reads of one open trace_pipe, as `cat trace_pipe` makes them. */
 static int read_trace_pipe(void *arg)
 {
 	struct pipe_reader *r = arg;
+	struct file *f = filp_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
 
-	r->n = vt_read("/sys/kernel/tracing/trace_pipe", r->buf, sizeof(r->buf));
-	r->done = true;
+	cr_assert(!IS_ERR(f));
+	for (int i = 0; i < 2; i++) {
+		r->n[i] = file_read(f, r->buf[i], sizeof(r->buf[i]) - 1);
+		r->buf[i][r->n[i] > 0 ? r->n[i] : 0] = 0;
+		r->reads++;
+	}
+	fput(f);
 	return 0;
 }
 
-/* trace_pipe on an empty ring sleeps until an event is recorded, then returns it. */
+/* trace_pipe is a stream: each read sleeps until an event is recorded, then consumes it. */
 Test(trace, trace_pipe_blocks_until_an_event)
 {
 	static struct pipe_reader r;
@@ -357,11 +371,16 @@ Test(trace, trace_pipe_blocks_until_an_event)
 	trace_event_writeback_pages_written.enabled = true;
 	cr_assert_not_null(kthread_run(read_trace_pipe, &r, "reader"));
 	host_run_until_idle();
-	cr_assert_not(r.done, "the reader waits while the ring is empty");
+	cr_assert_eq(r.reads, 0, "the reader waits while the ring is empty");
 	trace_writeback_pages_written(77);
 	host_run_until_idle();
-	cr_assert(r.done, "an event woke the reader");
-	cr_assert_gt(r.n, 0);
-	cr_assert(strstr(r.buf, ": writeback_pages_written: 77\n"), "%s", r.buf);
+	cr_assert_eq(r.reads, 1, "an event woke the reader, which waits again");
+	cr_assert_gt(r.n[0], 0);
+	cr_assert(strstr(r.buf[0], ": writeback_pages_written: 77\n"), "%s", r.buf[0]);
 	cr_assert_eq(trace_ring_entries(&trace_global), 0, "and was consumed");
+	trace_writeback_pages_written(78);
+	host_run_until_idle();
+	cr_assert_eq(r.reads, 2);
+	cr_assert(strstr(r.buf[1], ": writeback_pages_written: 78\n"), "%s", r.buf[1]);
+	cr_assert_null(strstr(r.buf[1], ": 77\n"), "the first entry is not read twice");
 }
