@@ -212,8 +212,8 @@ struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *n
 	return create_file(parent, name, mode, show, store, private, false);
 }
 
-struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char *name,
-					 umode_t mode, pseudo_show_t show, void *private)
+struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char *name, umode_t mode,
+					 pseudo_show_t show, void *private)
 {
 	if (!show)
 		return ERR_PTR(-EINVAL);

@@ -94,8 +94,8 @@ struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *n
  * there is something new (interruptibly: its -EINTR is the read's). A show() that prints
  * nothing ends the stream (the read returns 0).
  */
-struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char *name,
-					 umode_t mode, pseudo_show_t show, void *private);
+struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char *name, umode_t mode,
+					 pseudo_show_t show, void *private);
 struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,
 				   const char *target);
 /* Every directory of path ("a/b/c") under parent, made as needed; the last one. */

@@ -35,7 +35,8 @@ static char *read_all(const char *path, size_t size)
 
 	cr_assert(!IS_ERR(f), "open %s", path);
 	cr_assert_not_null(buf);
-	while ((size_t)total < size - 1 && (n = file_read(f, buf + total, size - 1 - (size_t)total)) > 0)
+	while ((size_t)total < size - 1 &&
+	       (n = file_read(f, buf + total, size - 1 - (size_t)total)) > 0)
 		total += n;
 	buf[total] = 0;
 	fput(f);
@@ -51,10 +52,11 @@ static bool parse_bdp(const char *line, struct bdp_line *b)
 {
 	const char *p = strstr(line, ": balance_dirty_pages: bdi 254:0: ");
 
-	return p && sscanf(p, ": balance_dirty_pages: bdi 254:0: limit=%lu setpoint=%lu dirty=%lu "
-			      "bdi_setpoint=%*u bdi_dirty=%*u dirty_ratelimit=%*u task_ratelimit=%lu "
-			      "dirtied=%*u dirtied_pause=%*u paused=%*u pause=%ld period=%*u "
-			      "think=%*d cgroup_ino=%lu",
+	return p && sscanf(p,
+			   ": balance_dirty_pages: bdi 254:0: limit=%lu setpoint=%lu dirty=%lu "
+			   "bdi_setpoint=%*u bdi_dirty=%*u dirty_ratelimit=%*u task_ratelimit=%lu "
+			   "dirtied=%*u dirtied_pause=%*u paused=%*u pause=%ld period=%*u "
+			   "think=%*d cgroup_ino=%lu",
 			   &b->limit, &b->setpoint, &b->dirty, &b->task_ratelimit, &b->pause,
 			   &b->cgroup_ino) == 6;
 }
@@ -85,8 +87,10 @@ Test(sim_trace, throttled_writer_leaves_linux_lines)
 
 	buf = read_all(TRACE_DIR "trace", 4 << 20);
 	cr_assert_eq(sscanf(buf, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %lu/%lu",
-			    &in_buf, &written), 2);
-	cr_assert_eq(in_buf, trace_global.nr, "the ring is full: %lu of %lu, %lu written", in_buf, trace_global.nr, written);
+			    &in_buf, &written),
+		     2);
+	cr_assert_eq(in_buf, trace_global.nr, "the ring is full: %lu of %lu, %lu written", in_buf,
+		     trace_global.nr, written);
 	cr_assert_gt(written, in_buf, "and lost the oldest entries: %lu written", written);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct bdp_line b;
@@ -113,7 +117,8 @@ Test(sim_trace, throttled_writer_leaves_linux_lines)
 		}
 	}
 	cr_log_info("trace: %lu balance_dirty_pages, %lu bdi_dirty_ratelimit, %lu writeback_start "
-		    "of %lu held, %lu written", bdp, ratelimit, started, in_buf, written);
+		    "of %lu held, %lu written",
+		    bdp, ratelimit, started, in_buf, written);
 	cr_assert_gt(bdp, 0);
 	cr_assert_gt(ratelimit, 0);
 	cr_assert_gt(started, 0);

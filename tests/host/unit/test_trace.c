@@ -343,8 +343,8 @@ Test(trace, trace_file_trace_pipe_and_buffer_size)
 
 struct pipe_reader {
 	char buf[2][4096];
-	long n[2];   /* bytes of each read, or -errno */
-	int reads;   /* done so far */
+	long n[2]; /* bytes of each read, or -errno */
+	int reads; /* done so far */
 };
 
 /* Two reads of one open trace_pipe, as `cat trace_pipe` makes them. */
