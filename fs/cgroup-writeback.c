@@ -41,6 +41,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
 #include <cgwb/bio.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 #define WB_FRN_TIME_SHIFT 13                           /* 1 s = 8192 units; a u16 holds 8 s */
@@ -181,6 +182,7 @@ void wbc_detach_inode(struct writeback_control *wbc)
 		return;
 	/* a round without bytes (metadata only, no_cgroup_owner) only ages the average */
 	switch_to = wbc_foreign_verdict(wbc, wbc->inode, wb->avg_write_bandwidth);
+	trace_inode_foreign_history(wbc->inode, wbc, wbc->inode->i_wb_frn_history);
 	if (switch_to)
 		inode_switch_wbs(wbc->inode, switch_to);
 	wb_put(wb);

@@ -12,6 +12,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 #define MIN_WRITEBACK_PAGES (4096UL >> (PAGE_SHIFT - 10))
@@ -55,6 +56,7 @@ void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work)
 {
 	unsigned long flags;
 
+	trace_writeback_queue(wb, work);
 	if (work->done) {
 		local_irq_save(flags);
 		work->done->cnt++;
@@ -157,6 +159,7 @@ static long writeback_sb_inodes(struct super_block *sb, struct bdi_writeback *wb
 			/* someone else writes it: come back to it in the next turn */
 			spin_unlock(&inode->i_lock);
 			requeue_io(inode, wb);
+			trace_writeback_sb_inodes_requeue(inode);
 			continue;
 		}
 		spin_unlock(&wb->list_lock);
@@ -254,16 +257,19 @@ static long wb_writeback(struct bdi_writeback *wb, struct wb_writeback_work *wor
 				dirtied_before = jiffies;
 			queue_io(wb, work, dirtied_before);
 		}
+		trace_writeback_start(wb, work);
 		if (work->sb)
 			progress = writeback_sb_inodes(work->sb, wb, work, dirtied_before);
 		else
 			progress = __writeback_inodes_wb(wb, work, dirtied_before);
+		trace_writeback_written(wb, work);
 
 		if (progress)
 			continue;
 		if (list_empty(&wb->b_more_io))
 			break;
 		/* nothing done, but an inode waits for more: sleep until its writer is done */
+		trace_writeback_wait(wb, work);
 		struct inode *inode = wb_inode(wb->b_more_io.prev);
 		spin_lock(&inode->i_lock);
 		spin_unlock(&wb->list_lock);
@@ -344,6 +350,7 @@ static long wb_do_writeback(struct bdi_writeback *wb)
 
 	wb->state |= 1UL << WB_writeback_running;
 	while ((work = get_next_work_item(wb)) != NULL) {
+		trace_writeback_exec(wb, work);
 		wrote += wb_writeback(wb, work);
 		finish_writeback_work(work);
 	}
@@ -359,9 +366,12 @@ void wb_workfn(struct work_struct *work)
 {
 	struct bdi_writeback *wb = container_of(to_delayed_work(work), struct bdi_writeback, dwork);
 
+	long pages_written = 0;
+
 	do {
-		wb_do_writeback(wb);
+		pages_written += wb_do_writeback(wb);
 	} while (!list_empty(&wb->work_list));
+	trace_writeback_pages_written(pages_written);
 
 	if (!list_empty(&wb->work_list))
 		wb_wakeup(wb);

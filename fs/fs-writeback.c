@@ -13,6 +13,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/bug.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 /* Waiters for I_SYNC to clear (one queue: there are few such waits at a time). */
@@ -236,13 +237,19 @@ void queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work,
 	moved += move_expired_inodes(&wb->b_dirty_time, &wb->b_io, time_expire_jif);
 	if (moved || !list_empty(&wb->b_io))
 		wb_io_lists_populated(wb);
+	trace_writeback_queue_io(wb, work, dirtied_before, moved);
 }
 
 static int write_inode(struct inode *inode, struct writeback_control *wbc)
 {
-	if (inode->i_sb->s_op->write_inode)
-		return inode->i_sb->s_op->write_inode(inode, wbc);
-	return 0;
+	int ret = 0;
+
+	if (inode->i_sb->s_op->write_inode) {
+		trace_writeback_write_inode_start(inode, wbc);
+		ret = inode->i_sb->s_op->write_inode(inode, wbc);
+		trace_writeback_write_inode(inode, wbc);
+	}
+	return ret;
 }
 
 /*
@@ -252,10 +259,12 @@ static int write_inode(struct inode *inode, struct writeback_control *wbc)
 int __writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 {
 	struct address_space *mapping = inode->i_mapping;
+	unsigned long nr_to_write = (unsigned long)wbc->nr_to_write;
 	unsigned int dirty;
 	int ret;
 
 	WARN_ON(!(inode->i_state & I_SYNC));
+	trace_writeback_single_inode_start(inode, wbc, nr_to_write);
 	ret = do_writepages(mapping, wbc);
 	if (wbc->sync_mode == WB_SYNC_ALL && !wbc->for_sync) {
 		int err = filemap_fdatawait_range(mapping, 0, (loff_t)(~0ULL >> 1));
@@ -285,6 +294,7 @@ int __writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 		if (!ret)
 			ret = err;
 	}
+	trace_writeback_single_inode(inode, wbc, nr_to_write);
 	return ret;
 }
 
@@ -403,9 +413,12 @@ void __mark_inode_dirty(struct inode *inode, int flags)
 	unsigned int dirtytime = (unsigned int)flags & I_DIRTY_TIME;
 	struct bdi_writeback *wb = NULL;
 
+	trace_writeback_mark_inode_dirty(inode, flags);
 	if (flags & I_DIRTY_INODE) {
+		trace_writeback_dirty_inode_start(inode, flags);
 		if (sb->s_op->dirty_inode)
 			sb->s_op->dirty_inode(inode, flags & (I_DIRTY_INODE | I_DIRTY_TIME));
+		trace_writeback_dirty_inode(inode, flags);
 		flags &= ~I_DIRTY_TIME;
 		dirtytime = 0;
 	}

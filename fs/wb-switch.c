@@ -20,6 +20,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 #define WB_FRN_MAX_IN_FLIGHT 1024
@@ -74,6 +75,7 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 		goto out; /* eviction owns its list linkage */
 	if (WARN_ON_ONCE(inode->i_wb != old_wb))
 		goto out;
+	trace_inode_switch_wbs(inode, old_wb, new_wb);
 
 	/* the DIRTY tag may remain on a page already cleaned for IO: count only dirty pages */
 	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_DIRTY) {

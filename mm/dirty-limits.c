@@ -12,6 +12,7 @@
 #include <cgwb/memcontrol.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/mm.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 int dirty_background_ratio = 10;
@@ -113,6 +114,8 @@ void domain_dirty_limits(struct dirty_throttle_control *dtc)
 		bg_thresh = thresh / 2;
 	dtc->thresh = thresh;
 	dtc->bg_thresh = bg_thresh;
+	if (!dtc->gdtc)
+		trace_global_dirty_state(bg_thresh, thresh);
 }
 
 void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty)

@@ -21,6 +21,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/bug.h>
 #include <cgwb/irqflags.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 unsigned long ratelimit_pages = 32;
@@ -269,6 +270,7 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 	struct dirty_throttle_control *const gdtc = &gdtc_stor;
 	struct dirty_throttle_control *mdtc, *sdtc;
 	bool strictlimit = wb->bdi->capabilities & BDI_CAP_STRICTLIMIT;
+	unsigned long start_time = jiffies;
 
 	gdtc_init(gdtc, wb);
 	mdtc = mdtc_init(&mdtc_stor, wb, gdtc) ? &mdtc_stor : NULL;
@@ -284,8 +286,10 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 			balance_domain_limits(mdtc, strictlimit);
 		cap = wb_bw_cap(wb, gdtc);
 		wb_dirty = (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
-		if (nr_dirty > gdtc->bg_thresh && !writeback_in_progress(wb))
+		if (nr_dirty > gdtc->bg_thresh && !writeback_in_progress(wb)) {
+			trace_writeback_wake_background(wb);
 			wb_wakeup(wb);
+		}
 		if (gdtc->freerun && (!mdtc || mdtc->freerun) &&
 		    (!cap || wb_dirty <= dirty_freerun_ceiling(cap, cap / 2))) {
 			dirty_freerun(gdtc, mdtc, strictlimit, cap, wb_dirty, now);
@@ -318,6 +322,11 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 					 &nr_dirtied_pause);
 		if (!dirty_pause(task_ratelimit, pages_dirtied, min_pause, max_pause, &now, &pause))
 			return;
+		trace_balance_dirty_pages(
+			wb, sdtc->thresh, sdtc->bg_thresh, sdtc->dirty, sdtc->wb_thresh,
+			sdtc->wb_dirty, dirty_ratelimit, task_ratelimit, pages_dirtied,
+			task_ratelimit ? HZ * pages_dirtied / task_ratelimit : (unsigned long)pause,
+			pause, start_time);
 		__set_current_state(TASK_KILLABLE);
 		schedule_timeout(pause);
 		current->dirty_paused_when = now + (unsigned long)pause;

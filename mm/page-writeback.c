@@ -12,6 +12,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 unsigned int dirty_writeback_interval = 5 * 100;   /* centiseconds */
@@ -40,6 +41,7 @@ static void account_page_dirtied(struct page *page, struct address_space *mappin
 	wb_stat_mod(wb, WB_RECLAIMABLE, 1);
 	wb_stat_mod(wb, WB_DIRTIED, 1);
 	mem_cgroup_track_foreign_dirty(page, wb);
+	trace_writeback_dirty_folio(page, mapping);
 	current->nr_dirtied++;
 	bdp_ratelimits++;
 }
@@ -303,7 +305,10 @@ int write_cache_pages(struct address_space *mapping, struct writeback_control *w
 static int writepage_cb(struct page *page, struct writeback_control *wbc, void *data)
 {
 	struct address_space *mapping = data;
-	int ret = mapping->a_ops->writepage(page, wbc);
+	int ret;
+
+	trace_wbc_writepage(wbc, inode_to_bdi(mapping->host));
+	ret = mapping->a_ops->writepage(page, wbc);
 
 	mapping_set_error(mapping, ret);
 	return ret;

@@ -13,6 +13,7 @@
 #include <cgwb/jiffies.h>
 #include <cgwb/compiler.h>
 #include <cgwb/bug.h>
+#include <cgwb/trace/writeback.h>
 #include "internal.h"
 
 #define WB_BANDWIDTH_IDLE_JIF HZ
@@ -117,6 +118,7 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long
 		dirty_ratelimit -= step;
 	WRITE_ONCE(wb->dirty_ratelimit, max(dirty_ratelimit, 1UL));
 	wb->balanced_dirty_ratelimit = balanced;
+	trace_bdi_dirty_ratelimit(wb, dirty_rate, task_ratelimit);
 }
 
 /*

@@ -26,6 +26,7 @@
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
 #include <cgwb/jiffies.h>
+#include <cgwb/trace/writeback.h>
 #include "memcg.h"
 
 /* woken when a record's last flush completes (mem_cgroup_foreign_wait) */
@@ -71,8 +72,10 @@ void mem_cgroup_track_foreign_dirty(struct page *page, struct bdi_writeback *wb)
 {
 	struct mem_cgroup *memcg = page_memcg(page);
 
-	if (memcg != wb_memcg(wb))
-		mem_cgroup_track_foreign_dirty_slowpath(memcg, wb);
+	if (memcg == wb_memcg(wb))
+		return;
+	trace_track_foreign_dirty(page, wb);
+	mem_cgroup_track_foreign_dirty_slowpath(memcg, wb);
 }
 
 void mem_cgroup_flush_foreign(struct bdi_writeback *wb)
@@ -88,6 +91,7 @@ void mem_cgroup_flush_foreign(struct bdi_writeback *wb)
 			continue;
 		frn->at = 0;
 		frn->done.waitq = &frn_done_wq;
+		trace_flush_foreign(wb, (unsigned int)frn->bdi_id, (unsigned int)frn->memcg_id);
 		cgroup_writeback_by_id(frn->bdi_id, frn->memcg_id, WB_REASON_FOREIGN_FLUSH,
 				       &frn->done);
 	}

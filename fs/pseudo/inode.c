@@ -166,6 +166,7 @@ static const struct file_operations pseudo_dir_fops = {
 struct pseudo_file {
 	struct pseudo_node *node;
 	struct seq_buf seq;        /* the snapshot readers see */
+	size_t stream_off;         /* streams: how much of seq was read */
 };
 
 static int pseudo_open(struct inode *inode, struct file *file)
@@ -182,7 +183,7 @@ static int pseudo_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	pf->node = node;
 	seq_buf_init(&pf->seq);
-	if (acc != O_WRONLY) {
+	if (acc != O_WRONLY && !node->stream) {
 		if (!pseudo_get_active(node))
 			err = -ENODEV;
 		if (!err) {
@@ -213,11 +214,39 @@ static int pseudo_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* A stream's read: the rest of the last show(), or a new one once that is consumed. */
+static ssize_t pseudo_stream_read(struct pseudo_file *pf, char *buf, size_t len, loff_t *pos)
+{
+	struct pseudo_node *node = pf->node;
+	size_t n;
+	int err;
+
+	if (pf->stream_off >= pf->seq.len) {
+		pf->seq.len = 0;
+		pf->stream_off = 0;
+		if (!pseudo_get_active(node))
+			return -ENODEV;
+		err = node->show(&pf->seq, node->private);
+		pseudo_put_active(node);
+		if (!err)
+			err = pf->seq.err;
+		if (err)
+			return err;
+	}
+	n = min(len, pf->seq.len - pf->stream_off);
+	memcpy(buf, pf->seq.buf + pf->stream_off, n);
+	pf->stream_off += n;
+	*pos += (loff_t)n;
+	return (ssize_t)n;
+}
+
 static ssize_t pseudo_read(struct file *file, char *buf, size_t len, loff_t *pos)
 {
 	struct pseudo_file *pf = file->private_data;
 	size_t n;
 
+	if (pf->node->stream)
+		return pseudo_stream_read(pf, buf, len, pos);
 	if (*pos < 0)
 		return -EINVAL;
 	if ((size_t)*pos >= pf->seq.len)

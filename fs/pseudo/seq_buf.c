@@ -1,9 +1,11 @@
 /*
  * seq_buf: the text a pseudo file shows, printed whole at open. The buffer doubles when a
- * print does not fit, so show() callbacks never need to size anything.
+ * print does not fit, so show() callbacks never need to size anything; a large one (a full
+ * trace is some 500 KiB) need not be physically contiguous (kvmalloc).
  */
 #include <cgwb/pseudofs.h>
 #include <cgwb/slab.h>
+#include <cgwb/vmalloc.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 
@@ -19,7 +21,7 @@ void seq_buf_init(struct seq_buf *s)
 
 void seq_buf_free(struct seq_buf *s)
 {
-	kfree(s->buf);
+	kvfree(s->buf);
 	seq_buf_init(s);
 }
 
@@ -35,11 +37,14 @@ static bool seq_reserve(struct seq_buf *s, size_t need)
 		return false;
 	while (size < s->len + need + 1)
 		size *= 2;
-	buf = krealloc(s->buf, size, GFP_KERNEL);
+	buf = kvmalloc(size, GFP_KERNEL);
 	if (!buf) {
 		s->err = -ENOMEM;
 		return false;
 	}
+	if (s->buf)
+		memcpy(buf, s->buf, s->len);
+	kvfree(s->buf);
 	s->buf = buf;
 	s->size = size;
 	return true;

@@ -188,8 +188,9 @@ struct pseudo_node *pseudo_mkdir(struct pseudo_node *parent, const char *name)
 	return pseudo_mkdir_ops(parent, name, NULL, NULL);
 }
 
-struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *name, umode_t mode,
-				       pseudo_show_t show, pseudo_store_t store, void *private)
+static struct pseudo_node *create_file(struct pseudo_node *parent, const char *name, umode_t mode,
+				       pseudo_show_t show, pseudo_store_t store, void *private,
+				       bool stream)
 {
 	struct pseudo_node *node;
 
@@ -200,8 +201,23 @@ struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *n
 		node->show = show;
 		node->store = store;
 		node->private = private;
+		node->stream = stream;
 	}
 	return node_add(parent, node);
+}
+
+struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *name, umode_t mode,
+				       pseudo_show_t show, pseudo_store_t store, void *private)
+{
+	return create_file(parent, name, mode, show, store, private, false);
+}
+
+struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char *name, umode_t mode,
+					 pseudo_show_t show, void *private)
+{
+	if (!show)
+		return ERR_PTR(-EINVAL);
+	return create_file(parent, name, mode, show, NULL, private, true);
 }
 
 struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,

@@ -5,6 +5,7 @@
 #include <cgwb/pseudofs.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include <cgwb/trace.h>
 #include "../vfs.h"
 #include "sysfs.h"
 
@@ -34,4 +35,5 @@ void sysfs_init(void)
 	debugfs_root = pseudo_fs_register("debugfs", DEBUGFS_MAGIC);
 	BUG_ON(IS_ERR(debugfs_root));
 	BUG_ON(IS_ERR(pseudo_mkdir(debugfs_root, "bdi")));
+	tracefs_init();
 }

@@ -88,6 +88,14 @@ struct pseudo_node *pseudo_mkdir_ops(struct pseudo_node *parent, const char *nam
 /* mode: permission bits (0444, 0644, 0200); the file type is added. */
 struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *name, umode_t mode,
 				       pseudo_show_t show, pseudo_store_t store, void *private);
+/*
+ * A read-only file read as a stream (Linux's trace_pipe): nothing is printed at open; a
+ * read that finds the previous output consumed calls show() again, which may sleep until
+ * there is something new (interruptibly: its -EINTR is the read's). A show() that prints
+ * nothing ends the stream (the read returns 0).
+ */
+struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char *name, umode_t mode,
+					 pseudo_show_t show, void *private);
 struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,
 				   const char *target);
 /* Every directory of path ("a/b/c") under parent, made as needed; the last one. */

@@ -191,3 +191,27 @@ Test(vfs_pseudo, seq_buf_grows)
 	cr_assert_eq(s.len, strlen(s.buf));
 	seq_buf_free(&s);
 }
+
+static int ticks_show(struct seq_buf *s, void *private)
+{
+	int *left = private;
+
+	if (*left > 0)
+		seq_printf(s, "tick %d\n", (*left)--);
+	return 0;
+}
+
+/* A stream calls show() per read once the last output is consumed; empty output ends it. */
+Test(vfs_pseudo, stream_shows_per_read)
+{
+	struct pseudo_node *root = mount_test_fs();
+	static int left = 3;
+	char buf[256];
+
+	cr_assert(!IS_ERR(pseudo_create_stream(root, "ticks", 0444, ticks_show, &left)));
+	cr_assert_eq(left, 3, "nothing runs at creation");
+	cr_assert_eq(vt_read("/mnt/p/ticks", buf, sizeof(buf)), 21);
+	cr_assert_str_eq(buf, "tick 3\ntick 2\ntick 1\n");
+	cr_assert_eq(vt_open_err("/mnt/p/ticks", O_WRONLY), -EACCES);
+	cr_assert(IS_ERR(pseudo_create_stream(root, "none", 0444, NULL, NULL)));
+}

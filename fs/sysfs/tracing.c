@@ -1,0 +1,183 @@
+/*
+ * tracefs: the files of Linux's /sys/kernel/tracing over the global trace
+ * (include/cgwb/trace.h), built twice, under /sys/kernel/tracing and under
+ * /sys/kernel/debug/tracing, over the same state.
+ *
+ *	trace                 the header and every entry, not consumed; any write clears it
+ *	trace_pipe            a stream: each read waits for entries and consumes them
+ *	tracing_on            1/0: record or not (events stay enabled)
+ *	buffer_size_kb        the ring's size; a write resizes it and drops the content
+ *	trace_clock           [local] mono
+ *	events/enable, events/writeback/enable, events/writeback/<event>/enable
+ */
+#include <cgwb/trace.h>
+#include <cgwb/pseudofs.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
+#include <cgwb/printk.h>
+#include <cgwb/bug.h>
+#include "sysfs.h"
+
+static enum trace_clock_id trace_clock = TRACE_CLOCK_LOCAL;
+
+static int parse_bool(const char *buf, bool *val)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v) || v > 1)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+static int trace_show(struct seq_buf *s, void *private)
+{
+	struct trace_entry e;
+	u64 pos = 0;
+
+	trace_print_header(s, &trace_global);
+	while (trace_ring_peek(&trace_global, &pos, &e))
+		trace_print_line(s, &e);
+	return 0;
+}
+
+/* Linux clears on open with O_TRUNC; here a pseudo file sees writes only: `echo > trace`. */
+static int trace_store(const char *buf, size_t len, void *private)
+{
+	trace_ring_reset(&trace_global);
+	return 0;
+}
+
+static int trace_pipe_show(struct seq_buf *s, void *private)
+{
+	struct trace_entry e;
+	int err = trace_wait_pipe(&trace_global);
+
+	if (err)
+		return err;
+	while (trace_ring_consume(&trace_global, &e))
+		trace_print_line(s, &e);
+	return 0;
+}
+
+static int tracing_on_show(struct seq_buf *s, void *private)
+{
+	return seq_printf(s, "%d\n", READ_ONCE(tracing_on)) < 0 ? -ENOMEM : 0;
+}
+
+static int tracing_on_store(const char *buf, size_t len, void *private)
+{
+	bool on;
+	int err = parse_bool(buf, &on);
+
+	if (!err)
+		WRITE_ONCE(tracing_on, on);
+	return err;
+}
+
+static int buffer_size_show(struct seq_buf *s, void *private)
+{
+	seq_printf(s, "%lu\n", DIV_ROUND_UP(trace_global.nr * sizeof(struct trace_entry), 1024));
+	return 0;
+}
+
+static int buffer_size_store(const char *buf, size_t len, void *private)
+{
+	u64 kb;
+
+	if (kstrtoull(buf, 10, &kb) || !kb || kb > 64 * 1024)
+		return -EINVAL;
+	return trace_ring_resize(&trace_global,
+				 (unsigned long)(kb * 1024 / sizeof(struct trace_entry)) ?: 1);
+}
+
+static int trace_clock_show(struct seq_buf *s, void *private)
+{
+	seq_puts(s, trace_clock == TRACE_CLOCK_LOCAL ? "[local] mono\n" : "local [mono]\n");
+	return 0;
+}
+
+static int trace_clock_store(const char *buf, size_t len, void *private)
+{
+	char name[8];
+
+	strlcpy(name, buf, sizeof(name));
+	strim(name);
+	if (!strcmp(name, "local"))
+		trace_clock = TRACE_CLOCK_LOCAL;
+	else if (!strcmp(name, "mono"))
+		trace_clock = TRACE_CLOCK_MONO;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* An event's enable file (private: the event) or the system's (private: NULL). */
+static int enable_show(struct seq_buf *s, void *private)
+{
+	struct trace_event *ev = private;
+	unsigned int on = 0;
+
+	if (ev)
+		return seq_printf(s, "%d\n", READ_ONCE(ev->enabled)) < 0 ? -ENOMEM : 0;
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		on += READ_ONCE(writeback_trace_events[i]->enabled);
+	/* Linux's "X": some on, some off */
+	seq_puts(s, !on ? "0\n" : on == nr_writeback_trace_events ? "1\n" : "X\n");
+	return 0;
+}
+
+static int enable_store(const char *buf, size_t len, void *private)
+{
+	struct trace_event *ev = private;
+	bool on;
+	int err = parse_bool(buf, &on);
+
+	if (err)
+		return err;
+	if (ev)
+		WRITE_ONCE(ev->enabled, on);
+	for (unsigned int i = 0; !ev && i < nr_writeback_trace_events; i++)
+		WRITE_ONCE(writeback_trace_events[i]->enabled, on);
+	return 0;
+}
+
+static void add_file(struct pseudo_node *dir, const char *name, umode_t mode, pseudo_show_t show,
+		     pseudo_store_t store, void *private)
+{
+	BUG_ON(IS_ERR(pseudo_create_file(dir, name, mode, show, store, private)));
+}
+
+static void tracefs_build(struct pseudo_node *dir)
+{
+	struct pseudo_node *events, *wb;
+
+	add_file(dir, "trace", 0644, trace_show, trace_store, NULL);
+	BUG_ON(IS_ERR(pseudo_create_stream(dir, "trace_pipe", 0444, trace_pipe_show, NULL)));
+	add_file(dir, "tracing_on", 0644, tracing_on_show, tracing_on_store, NULL);
+	add_file(dir, "buffer_size_kb", 0644, buffer_size_show, buffer_size_store, NULL);
+	add_file(dir, "trace_clock", 0644, trace_clock_show, trace_clock_store, NULL);
+	events = pseudo_mkdir(dir, "events");
+	BUG_ON(IS_ERR(events));
+	/* one system: events/enable and events/writeback/enable act on the same events */
+	add_file(events, "enable", 0644, enable_show, enable_store, NULL);
+	wb = pseudo_mkdir(events, "writeback");
+	BUG_ON(IS_ERR(wb));
+	add_file(wb, "enable", 0644, enable_show, enable_store, NULL);
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++) {
+		struct trace_event *ev = writeback_trace_events[i];
+		struct pseudo_node *evdir = pseudo_mkdir(wb, ev->name);
+
+		BUG_ON(IS_ERR(evdir));
+		add_file(evdir, "enable", 0644, enable_show, enable_store, ev);
+	}
+}
+
+void tracefs_init(void)
+{
+	/* without a ring the events record nothing and the files show an empty trace */
+	if (trace_init())
+		pr_err("tracing: no memory for the trace buffer\n");
+	tracefs_build(pseudo_mkdir_p(pseudo_sysfs_root(), "kernel/tracing"));
+	tracefs_build(pseudo_mkdir_p(pseudo_debugfs_root(), "tracing"));
+}

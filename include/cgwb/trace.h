@@ -1,0 +1,107 @@
+/*
+ * Tracing: Linux's trace events, recorded into a ring buffer and read through tracefs
+ * (/sys/kernel/tracing, also /sys/kernel/debug/tracing) in Linux's text format.
+ *
+ * Cost model. Each event has a static `enabled` flag; a call site is a macro that tests it
+ * (one predictable branch when off) and only then calls the out-of-line recorder. The
+ * recorder copies the event's raw fields into a fixed-size trace_entry; nothing is
+ * formatted until `trace` or `trace_pipe` is read, when the entry's event->print() turns
+ * the fields into Linux's TP_printk text.
+ *
+ * Ring. A fixed array of entries written from any context with interrupts off (one CPU,
+ * so that is the whole lock). When full, a write overwrites the oldest entry and counts it
+ * lost. Two kinds of readers: `trace` walks the entries without consuming them (a reader's
+ * position below the oldest entry jumps forward: what it missed was overwritten), and
+ * `trace_pipe` consumes them, so `trace` no longer shows what the pipe has read.
+ *
+ * Defining an event (see kernel/trace-writeback.c):
+ *	struct trace_event trace_event_foo = { "foo", false, print_foo };
+ *	#define trace_foo(...) TRACE_CALL(foo, __VA_ARGS__)
+ *	void __trace_foo(struct thing *t);   (fills a trace_entry, calls trace_record())
+ */
+#ifndef CGWB_TRACE_H
+#define CGWB_TRACE_H
+
+#include <cgwb/types.h>
+#include <cgwb/compiler.h>
+
+struct seq_buf;
+struct trace_entry;
+
+struct trace_event {
+	const char *name; /* Linux's event name: "writeback_start" */
+	bool enabled;     /* events/<system>/<name>/enable */
+	/* Print the TP_printk text (no newline) from the fields the recorder stored. */
+	void (*print)(struct seq_buf *s, const struct trace_entry *e);
+};
+
+#define TRACE_NAME_LEN 32  /* the bdi name Linux's events copy (__array(char, name, 32)) */
+#define TRACE_NR_FIELDS 14 /* balance_dirty_pages has the most */
+#define TRACE_COMM_LEN 16
+
+struct trace_entry {
+	u64 ts_ns; /* trace_clock at the write */
+	const struct trace_event *event;
+	int pid;
+	bool irqs_off; /* the 'd' of the flags column */
+	char comm[TRACE_COMM_LEN];
+	char name[TRACE_NAME_LEN];  /* the event's string field, if any */
+	u64 field[TRACE_NR_FIELDS]; /* the raw fields, in the event's own order */
+};
+
+/* The call-site test: one load and a predicted-not-taken branch when the event is off. */
+#define trace_event_enabled(ev) unlikely(READ_ONCE(trace_event_##ev.enabled))
+#define TRACE_CALL(ev, ...)                        \
+	do {                                       \
+		if (trace_event_enabled(ev))       \
+			__trace_##ev(__VA_ARGS__); \
+	} while (0)
+
+/* ---------------------------------------------------------------- the ring */
+struct trace_ring {
+	struct trace_entry *slots;
+	unsigned long nr; /* slots */
+	u64 head;         /* sequence number of the next write */
+	u64 tail;         /* sequence number of the oldest entry held */
+	u64 lost;         /* entries overwritten before anyone read them */
+};
+
+/* 0 or -ENOMEM; an empty ring of nr entries (nr >= 1). */
+int trace_ring_init(struct trace_ring *r, unsigned long nr);
+void trace_ring_free(struct trace_ring *r);
+/* Replace the slots by nr new ones, dropping the content: 0 or -ENOMEM (ring unchanged). */
+int trace_ring_resize(struct trace_ring *r, unsigned long nr);
+/* Any context. */
+void trace_ring_write(struct trace_ring *r, const struct trace_entry *e);
+/* Non-consuming read at *pos (a sequence number, 0 to start): false when none is left. */
+bool trace_ring_peek(struct trace_ring *r, u64 *pos, struct trace_entry *out);
+/* Consuming read of the oldest entry: false when empty. */
+bool trace_ring_consume(struct trace_ring *r, struct trace_entry *out);
+void trace_ring_reset(struct trace_ring *r);
+unsigned long trace_ring_entries(const struct trace_ring *r);
+
+/* ---------------------------------------------------------------- the global trace */
+enum trace_clock_id { TRACE_CLOCK_LOCAL, TRACE_CLOCK_MONO };
+
+extern struct trace_ring trace_global;
+extern bool tracing_on; /* the tracing_on file: off stops recording, not events */
+
+/* Before the first event may fire; 0 or -ENOMEM. */
+int trace_init(void);
+/* Stamp e (time, task, flags) and store it if tracing is on: the recorders' last step. */
+void trace_record(struct trace_event *event, struct trace_entry *e);
+/* Linux's line: "<comm>-<pid> [000] <flags> <secs>.<usecs>: <event>: <text>\n". */
+void trace_print_line(struct seq_buf *s, const struct trace_entry *e);
+/* The "# tracer: nop" header Linux prints at the top of `trace`. */
+void trace_print_header(struct seq_buf *s, const struct trace_ring *r);
+/* Wait (interruptibly) until r holds an entry: 0, or -EINTR on a signal. */
+int trace_wait_pipe(struct trace_ring *r);
+
+/* The writeback events, in Linux 6.1's order (kernel/trace-writeback.c). */
+extern struct trace_event *const writeback_trace_events[];
+extern const unsigned int nr_writeback_trace_events;
+
+/* tracefs under /sys/kernel/tracing and /sys/kernel/debug/tracing (after sysfs_init). */
+void tracefs_init(void);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * The writeback trace events from real runs of the stack in virtual time: a group's writer
+ * throttled by balance_dirty_pages() leaves balance_dirty_pages, bdi_dirty_ratelimit and
+ * writeback_start/written lines for its own cgroup in `trace`, in Linux's format, with
+ * values the control law allows; the ring wraps and says how many entries it lost.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cgwb/fs.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/memcontrol.h>
+#include <cgwb/cgroup.h>
+#include <cgwb/trace.h>
+#include <cgwb/errno.h>
+#include "host.h"
+#include "sim.h"
+
+TestSuite(sim_trace, .timeout = 600);
+
+static const struct sim_config cfg = {
+	.mem_mib = 256,
+	.disk_mib = 512,
+	.disk_bps = 32 * MiB,
+	.disk_latency_ns = 50 * NSEC_PER_USEC,
+};
+
+#define TRACE_DIR "/sys/kernel/tracing/"
+
+static char *read_all(const char *path, size_t size)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	char *buf = malloc(size);
+	long n, total = 0;
+
+	cr_assert(!IS_ERR(f), "open %s", path);
+	cr_assert_not_null(buf);
+	while ((size_t)total < size - 1 &&
+	       (n = file_read(f, buf + total, size - 1 - (size_t)total)) > 0)
+		total += n;
+	buf[total] = 0;
+	fput(f);
+	return buf;
+}
+
+struct bdp_line {
+	unsigned long limit, setpoint, dirty, task_ratelimit, cgroup_ino;
+	long pause;
+};
+
+static bool parse_bdp(const char *line, struct bdp_line *b)
+{
+	const char *p = strstr(line, ": balance_dirty_pages: bdi 254:0: ");
+
+	return p && sscanf(p,
+			   ": balance_dirty_pages: bdi 254:0: limit=%lu setpoint=%lu dirty=%lu "
+			   "bdi_setpoint=%*u bdi_dirty=%*u dirty_ratelimit=%*u task_ratelimit=%lu "
+			   "dirtied=%*u dirtied_pause=%*u paused=%*u pause=%ld period=%*u "
+			   "think=%*d cgroup_ino=%lu",
+			   &b->limit, &b->setpoint, &b->dirty, &b->task_ratelimit, &b->pause,
+			   &b->cgroup_ino) == 6;
+}
+
+Test(sim_trace, throttled_writer_leaves_linux_lines)
+{
+	static const char *const events[] = { "balance_dirty_pages", "bdi_dirty_ratelimit",
+					      "writeback_start", "writeback_written" };
+	unsigned long ino, bdp = 0, ratelimit = 0, started = 0, in_buf, written;
+	struct sim_writer *w;
+	char path[128], *buf, *line, *save;
+	double last_ts = 0;
+
+	sim_boot(&cfg);
+	sim_mkcg("G");
+	/* a small ring, so that the run wraps it */
+	cr_assert_eq(sim_echo(TRACE_DIR "buffer_size_kb", "16"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
+		snprintf(path, sizeof(path), TRACE_DIR "events/writeback/%s/enable", events[i]);
+		cr_assert_eq(sim_echo(path, "1"), 0);
+	}
+	w = sim_writer_start("G", "/mnt/g", MiB, 160 * MiB, 160 * MiB, 2000);
+	sim_writer_fsync_at_end(w);
+	while (!sim_writer_done(w))
+		host_run_for(MSEC);
+	ino = wb_memcg(sim_file_wb("/mnt/g"))->css.cgroup->id;
+	cr_assert_neq(ino, 1, "the group's wb, not the root's");
+
+	buf = read_all(TRACE_DIR "trace", 4 << 20);
+	cr_assert_eq(sscanf(buf, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %lu/%lu",
+			    &in_buf, &written),
+		     2);
+	cr_assert_eq(in_buf, trace_global.nr, "the ring is full: %lu of %lu, %lu written", in_buf,
+		     trace_global.nr, written);
+	cr_assert_gt(written, in_buf, "and lost the oldest entries: %lu written", written);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct bdp_line b;
+		double ts;
+		char ev[40];
+
+		if (line[0] == '#')
+			continue;
+		cr_assert_eq(sscanf(line, "%*s [000] %*5c %lf: %39[a-z_]:", &ts, ev), 2, "%s", line);
+		cr_assert_geq(ts, last_ts, "timestamps in order: %s", line);
+		last_ts = ts;
+		if (!strcmp(ev, "balance_dirty_pages")) {
+			cr_assert(parse_bdp(line, &b), "%s", line);
+			cr_assert_eq(b.cgroup_ino, ino, "%s", line);
+			cr_assert_leq(b.setpoint, b.limit, "%s", line);
+			cr_assert_leq(b.pause, 200, "Linux's MAX_PAUSE is 200 ms: %s", line);
+			bdp++;
+		} else if (!strcmp(ev, "bdi_dirty_ratelimit")) {
+			ratelimit++;
+		} else if (!strcmp(ev, "writeback_start")) {
+			started++;
+		} else {
+			cr_assert_str_eq(ev, "writeback_written", "only enabled events: %s", line);
+		}
+	}
+	cr_log_info("trace: %lu balance_dirty_pages, %lu bdi_dirty_ratelimit, %lu writeback_start "
+		    "of %lu held, %lu written",
+		    bdp, ratelimit, started, in_buf, written);
+	cr_assert_gt(bdp, 0);
+	cr_assert_gt(ratelimit, 0);
+	cr_assert_gt(started, 0);
+	free(buf);
+	sim_writers_stop();
+	sim_shutdown();
+}

@@ -1,0 +1,386 @@
+/*
+ * Tracing: the ring buffer (wrap, lost entries, the two kinds of readers), the line format
+ * of the writeback events against lines in Linux 6.1's format for the same field values,
+ * and the tracefs files (enable, tracing_on, trace, trace_pipe, buffer_size_kb).
+ */
+#include "vfs_test.h"
+#include <cgwb/trace/writeback.h>
+#include <cgwb/pseudofs.h>
+#include <cgwb/string.h>
+
+TestSuite(trace, .init = vfs_test_setup, .fini = vfs_test_teardown);
+
+static struct trace_entry entry(u64 value)
+{
+	struct trace_entry e = { .event = &trace_event_writeback_pages_written };
+
+	e.field[0] = value;
+	return e;
+}
+
+Test(trace, ring_wraps_and_counts_lost)
+{
+	struct trace_ring r;
+	struct trace_entry e = entry(0);
+	u64 pos = 0;
+
+	cr_assert_eq(trace_ring_init(&r, 4), 0);
+	for (u64 i = 0; i < 6; i++) {
+		e.field[0] = i;
+		trace_ring_write(&r, &e);
+	}
+	cr_assert_eq(trace_ring_entries(&r), 4);
+	cr_assert_eq(r.lost, 2, "the two oldest were overwritten");
+	for (u64 want = 2; want < 6; want++) {
+		cr_assert(trace_ring_peek(&r, &pos, &e));
+		cr_assert_eq(e.field[0], want);
+	}
+	cr_assert_not(trace_ring_peek(&r, &pos, &e));
+	trace_ring_reset(&r);
+	cr_assert_eq(trace_ring_entries(&r), 0);
+	cr_assert_eq(r.lost, 0);
+	trace_ring_free(&r);
+}
+
+Test(trace, trace_reads_and_trace_pipe_consumes)
+{
+	struct trace_ring r;
+	struct trace_entry e = entry(0);
+	u64 pos = 0, pos2 = 0;
+
+	cr_assert_eq(trace_ring_init(&r, 4), 0);
+	for (u64 i = 0; i < 3; i++) {
+		e.field[0] = i;
+		trace_ring_write(&r, &e);
+	}
+	/* a non-consuming reader, twice: the same entries */
+	for (int pass = 0; pass < 2; pass++) {
+		u64 p = 0, n = 0;
+
+		while (trace_ring_peek(&r, &p, &e))
+			cr_assert_eq(e.field[0], n++);
+		cr_assert_eq(n, 3);
+	}
+	cr_assert(trace_ring_peek(&r, &pos, &e));
+	cr_assert_eq(e.field[0], 0);
+	/* the consuming reader takes the oldest two; the other reader skips past them */
+	cr_assert(trace_ring_consume(&r, &e));
+	cr_assert_eq(e.field[0], 0);
+	cr_assert(trace_ring_consume(&r, &e));
+	cr_assert_eq(e.field[0], 1);
+	cr_assert_eq(trace_ring_entries(&r), 1);
+	cr_assert(trace_ring_peek(&r, &pos, &e));
+	cr_assert_eq(e.field[0], 2, "a reader behind the consumer resumes at the oldest left");
+	/* wrapping under a slow reader: it resumes at the oldest entry still held */
+	for (u64 i = 3; i < 10; i++) {
+		e.field[0] = i;
+		trace_ring_write(&r, &e);
+	}
+	cr_assert(trace_ring_peek(&r, &pos2, &e));
+	cr_assert_eq(e.field[0], 6);
+	cr_assert_eq(r.lost, 4, "2..5 overwritten");
+	cr_assert(trace_ring_consume(&r, &e));
+	cr_assert_eq(e.field[0], 6);
+	trace_ring_free(&r);
+}
+
+/* One formatted line of event ev with these fields, as trace prints it. */
+static void format(char *out, size_t size, struct trace_event *ev, const char *bdi,
+		   const u64 *fields, unsigned int n)
+{
+	struct trace_entry e = { .ts_ns = 3038145123ULL, .event = ev, .pid = 24 };
+	struct seq_buf s;
+
+	strlcpy(e.comm, "kworker/u2:1", sizeof(e.comm));
+	strlcpy(e.name, bdi, sizeof(e.name));
+	for (unsigned int i = 0; i < n; i++)
+		e.field[i] = fields[i];
+	seq_buf_init(&s);
+	trace_print_line(&s, &e);
+	cr_assert_eq(s.err, 0);
+	strlcpy(out, s.buf, size);
+	seq_buf_free(&s);
+}
+
+#define CHECK_LINE(ev, bdi, want, ...)                                                             \
+	do {                                                                                       \
+		const u64 f[] = { __VA_ARGS__ };                                                   \
+		char got[512];                                                                     \
+		format(got, sizeof(got), &trace_event_##ev, bdi, f, ARRAY_SIZE(f));                \
+		cr_assert_str_eq(got,                                                              \
+				 "    kworker/u2:1-24      [000] .....     3.038145: " want "\n"); \
+	} while (0)
+
+/* The expected text is Linux 6.1's TP_printk output for the same values. */
+Test(trace, lines_in_linux_format)
+{
+	CHECK_LINE(inode_foreign_history, "254:0",
+		   "inode_foreign_history: bdi 254:0: ino=12 cgroup_ino=23 history=0x1", 12, 23, 1);
+	CHECK_LINE(inode_switch_wbs, "254:0",
+		   "inode_switch_wbs: bdi 254:0: ino=12 old_cgroup_ino=23 new_cgroup_ino=31", 12,
+		   23, 31);
+	CHECK_LINE(writeback_start, "254:0",
+		   "writeback_start: bdi 254:0: sb_dev 0:0 nr_pages=9223372036854775807 "
+		   "sync_mode=0 "
+		   "kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=1",
+		   0x7fffffffffffffffULL, 0, 0, 0, 1, 1, 0, 1);
+	CHECK_LINE(writeback_queue, "254:0",
+		   "writeback_queue: bdi 254:0: sb_dev 254:0 nr_pages=1024 sync_mode=1 kupdate=0 "
+		   "range_cyclic=0 background=0 reason=sync cgroup_ino=5",
+		   1024, (254ULL << 20), 1, 0, 0, 0, 2, 5);
+	CHECK_LINE(global_dirty_state, "",
+		   "global_dirty_state: dirty=1234 writeback=56 bg_thresh=2000 thresh=4000 "
+		   "limit=4100 "
+		   "dirtied=99999 written=98765",
+		   1234, 56, 2000, 4000, 4100, 99999, 98765);
+	CHECK_LINE(bdi_dirty_ratelimit, "254:0",
+		   "bdi_dirty_ratelimit: bdi 254:0: write_bw=102400 awrite_bw=98304 "
+		   "dirty_rate=51200 "
+		   "dirty_ratelimit=40960 task_ratelimit=38000 balanced_dirty_ratelimit=41000 "
+		   "cgroup_ino=7",
+		   102400, 98304, 51200, 40960, 38000, 41000, 7);
+	CHECK_LINE(balance_dirty_pages, "254:0",
+		   "balance_dirty_pages: bdi 254:0: limit=4100 setpoint=3575 dirty=3600 "
+		   "bdi_setpoint=1787 bdi_dirty=1800 dirty_ratelimit=40960 task_ratelimit=38000 "
+		   "dirtied=32 dirtied_pause=32 paused=0 pause=12 period=13 think=1 cgroup_ino=7",
+		   4100, 3575, 3600, 1787, 1800, 40960, 38000, 32, 32, 0, 12, 13, 1, 7);
+	CHECK_LINE(balance_dirty_pages, "254:0",
+		   "balance_dirty_pages: bdi 254:0: limit=10 setpoint=8 dirty=9 bdi_setpoint=4 "
+		   "bdi_dirty=5 dirty_ratelimit=4 task_ratelimit=0 dirtied=1 dirtied_pause=1 "
+		   "paused=0 "
+		   "pause=-3 period=0 think=-7 cgroup_ino=1",
+		   10, 8, 9, 4, 5, 4, 0, 1, 1, 0, (u64)-3LL, 0, (u64)-7LL, 1);
+	CHECK_LINE(track_foreign_dirty, "254:0",
+		   "track_foreign_dirty: bdi 254:0[1]: ino=12 memcg_id=3 cgroup_ino=23 "
+		   "page_cgroup_ino=31",
+		   1, 12, 3, 23, 31);
+	CHECK_LINE(flush_foreign, "254:0",
+		   "flush_foreign: bdi 254:0: cgroup_ino=31 frn_bdi_id=1 frn_memcg_id=3", 31, 1, 3);
+	CHECK_LINE(writeback_wake_background, "254:0",
+		   "writeback_wake_background: bdi 254:0: cgroup_ino=1", 1);
+	CHECK_LINE(writeback_dirty_folio, "254:0",
+		   "writeback_dirty_folio: bdi 254:0: ino=12 index=4095", 12, 4095);
+	CHECK_LINE(writeback_write_inode, "254:0",
+		   "writeback_write_inode: bdi 254:0: ino=12 sync_mode=1 cgroup_ino=23", 12, 1, 23);
+	CHECK_LINE(writeback_pages_written, "", "writeback_pages_written: 4096", 4096);
+	CHECK_LINE(writeback_mark_inode_dirty, "254:0",
+		   "writeback_mark_inode_dirty: bdi 254:0: ino=12 "
+		   "state=I_DIRTY_SYNC|I_DIRTY_PAGES|I_SYNC "
+		   "flags=I_DIRTY_PAGES",
+		   12, I_DIRTY_SYNC | I_DIRTY_PAGES | I_SYNC, I_DIRTY_PAGES);
+	CHECK_LINE(writeback_dirty_inode, "254:0",
+		   "writeback_dirty_inode: bdi 254:0: ino=12 state= "
+		   "flags=I_DIRTY_SYNC|I_DIRTY_DATASYNC|0x10000",
+		   12, 0, I_DIRTY_SYNC | I_DIRTY_DATASYNC | 0x10000);
+	CHECK_LINE(writeback_queue_io, "254:0",
+		   "writeback_queue_io: bdi 254:0: older=4294937296 age=30000 enqueue=3 "
+		   "reason=periodic "
+		   "cgroup_ino=1",
+		   4294937296ULL, 30000, 3, 3, 1);
+	CHECK_LINE(wbc_writepage, "254:0",
+		   "wbc_writepage: bdi 254:0: towrt=1024 skip=0 mode=0 kupd=0 bgrd=1 reclm=0 "
+		   "cyclic=1 "
+		   "start=0x0 end=0x7fffffffffffffff cgroup_ino=23",
+		   1024, 0, 0, 0, 1, 0, 1, 0, 0x7fffffffffffffffULL, 23);
+}
+
+/* A line whose text (text_fmt) holds the inode's dirtied_when once. */
+static void check_aged(struct trace_event *ev, const u64 *f, unsigned int n, const char *text_fmt,
+		       unsigned long dirtied_when)
+{
+	char got[512], text[400], want[512];
+
+	format(got, sizeof(got), ev, "254:0", f, n);
+	snprintf(text, sizeof(text), text_fmt, dirtied_when);
+	snprintf(want, sizeof(want), "    kworker/u2:1-24      [000] .....     3.038145: %s\n", text);
+	cr_assert_str_eq(got, want);
+}
+
+/* The inode's age is computed as the line is printed, from jiffies then, as in Linux. */
+Test(trace, inode_age_at_print_time)
+{
+	unsigned long when = jiffies - 3 * HZ;
+
+	check_aged(&trace_event_writeback_single_inode,
+		   (u64[]){ 12, I_DIRTY_PAGES, when, 5, 1024, 1000, 23 }, 7,
+		   "writeback_single_inode: bdi 254:0: ino=12 state=I_DIRTY_PAGES dirtied_when=%lu "
+		   "age=3 index=5 to_write=1024 wrote=1000 cgroup_ino=23",
+		   when);
+	check_aged(&trace_event_writeback_sb_inodes_requeue,
+		   (u64[]){ 12, I_DIRTY_PAGES | I_SYNC, when, 23 }, 4,
+		   "writeback_sb_inodes_requeue: bdi 254:0: ino=12 state=I_DIRTY_PAGES|I_SYNC "
+		   "dirtied_when=%lu age=3 cgroup_ino=23",
+		   when);
+}
+
+Test(trace, flags_column_and_header)
+{
+	struct trace_entry e = entry(7);
+	struct seq_buf s;
+
+	e.ts_ns = 12345678901ULL;
+	e.irqs_off = true;
+	e.pid = 1;
+	strlcpy(e.comm, "init", sizeof(e.comm));
+	seq_buf_init(&s);
+	trace_print_line(&s, &e);
+	cr_assert_str_eq(s.buf, "            init-1       [000] d....    12.345678: "
+				"writeback_pages_written: 7\n");
+	s.len = 0;
+	trace_print_header(&s, &trace_global);
+	cr_assert(str_has_prefix(s.buf, "# tracer: nop\n#\n# entries-in-buffer/entries-written: "
+					"0/0   #P:1\n"));
+	cr_assert(strstr(s.buf, "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"));
+	seq_buf_free(&s);
+}
+
+static long count_lines(const char *buf, const char *needle)
+{
+	long n = 0;
+
+	for (const char *p = buf; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+Test(trace, enable_files_gate_the_events)
+{
+	static char buf[16384];
+	const char *ev = "/sys/kernel/tracing/events/writeback/writeback_pages_written/enable";
+
+	/* off: the call site records nothing */
+	trace_writeback_pages_written(11);
+	cr_assert_eq(trace_ring_entries(&trace_global), 0);
+	cr_assert_gt(vt_read(ev, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "0\n");
+
+	cr_assert_eq(vt_write(ev, "1\n", O_TRUNC), 2);
+	cr_assert(trace_event_writeback_pages_written.enabled);
+	vt_read("/sys/kernel/tracing/events/writeback/enable", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "X\n", "some events on, some off");
+	trace_writeback_pages_written(11);
+	cr_assert_eq(trace_ring_entries(&trace_global), 1);
+
+	/* tracing_on 0 stops recording, the events stay enabled */
+	cr_assert_eq(vt_write("/sys/kernel/tracing/tracing_on", "0", O_TRUNC), 1);
+	trace_writeback_pages_written(12);
+	cr_assert_eq(trace_ring_entries(&trace_global), 1);
+	cr_assert_eq(vt_write("/sys/kernel/tracing/tracing_on", "1", O_TRUNC), 1);
+
+	/* the system's enable turns them all on and off; bad input is refused */
+	cr_assert_eq(vt_write("/sys/kernel/debug/tracing/events/writeback/enable", "1", O_TRUNC), 1);
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		cr_assert(writeback_trace_events[i]->enabled, "%s", writeback_trace_events[i]->name);
+	vt_read("/sys/kernel/tracing/events/enable", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1\n");
+	cr_assert_eq(vt_write("/sys/kernel/tracing/events/enable", "0", O_TRUNC), 1);
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		cr_assert_not(writeback_trace_events[i]->enabled);
+	cr_assert_eq(vt_write(ev, "2", O_TRUNC), -EINVAL);
+	cr_assert_eq(vt_write(ev, "on", O_TRUNC), -EINVAL);
+	trace_writeback_pages_written(13);
+	cr_assert_eq(trace_ring_entries(&trace_global), 1);
+}
+
+Test(trace, trace_file_trace_pipe_and_buffer_size)
+{
+	static char buf[16384];
+
+	trace_event_writeback_pages_written.enabled = true;
+	trace_writeback_pages_written(41);
+	trace_writeback_pages_written(42);
+
+	/* the same trace under both paths, not consumed by reading */
+	for (int i = 0; i < 2; i++) {
+		cr_assert_gt(vt_read(i ? "/sys/kernel/debug/tracing/trace" :
+					 "/sys/kernel/tracing/trace",
+				     buf, sizeof(buf)),
+			     0);
+		cr_assert(str_has_prefix(buf, "# tracer: nop\n"));
+		cr_assert(strstr(buf, "entries-in-buffer/entries-written: 2/2"));
+		cr_assert(strstr(buf, "] .....     0.") || strstr(buf, "] d....     0."), "%s", buf);
+		cr_assert(strstr(buf, ": writeback_pages_written: 41\n"));
+		cr_assert_eq(count_lines(buf, "writeback_pages_written:"), 2);
+	}
+	/* trace_pipe consumes: trace is left with the header only (one read: it is a stream) */
+	struct file *pipe = filp_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
+
+	cr_assert(!IS_ERR(pipe));
+	long n = file_read(pipe, buf, sizeof(buf) - 1);
+
+	fput(pipe);
+	cr_assert_gt(n, 0);
+	buf[n] = 0;
+	cr_assert_eq(count_lines(buf, "writeback_pages_written:"), 2);
+	cr_assert_null(strstr(buf, "# tracer"), "trace_pipe has no header");
+	vt_read("/sys/kernel/tracing/trace", buf, sizeof(buf));
+	cr_assert_eq(count_lines(buf, "writeback_pages_written:"), 0);
+
+	/* a write of nothing (a newline) clears trace */
+	trace_writeback_pages_written(43);
+	cr_assert_eq(vt_write("/sys/kernel/tracing/trace", "\n", O_TRUNC), 1);
+	cr_assert_eq(trace_ring_entries(&trace_global), 0);
+
+	/* buffer_size_kb: the ring's size; a resize empties it */
+	trace_writeback_pages_written(44);
+	cr_assert_eq(vt_write("/sys/kernel/tracing/buffer_size_kb", "1", O_TRUNC), 1);
+	vt_read("/sys/kernel/tracing/buffer_size_kb", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1\n", "1 KiB holds %lu entries of %zu bytes", trace_global.nr,
+			 sizeof(struct trace_entry));
+	cr_assert_eq(trace_ring_entries(&trace_global), 0);
+	cr_assert_eq(vt_write("/sys/kernel/tracing/buffer_size_kb", "0", O_TRUNC), -EINVAL);
+	cr_assert_eq(vt_write("/sys/kernel/tracing/buffer_size_kb", "64", O_TRUNC), 2);
+	vt_read("/sys/kernel/tracing/buffer_size_kb", buf, sizeof(buf));
+	cr_assert_eq(strtoul(buf, NULL, 10), 64);
+
+	vt_read("/sys/kernel/tracing/trace_clock", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "[local] mono\n");
+	cr_assert_eq(vt_write("/sys/kernel/tracing/trace_clock", "mono\n", O_TRUNC), 5);
+	vt_read("/sys/kernel/tracing/trace_clock", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "local [mono]\n");
+	cr_assert_eq(vt_write("/sys/kernel/tracing/trace_clock", "global", O_TRUNC), -EINVAL);
+}
+
+struct pipe_reader {
+	char buf[2][4096];
+	long n[2]; /* bytes of each read, or -errno */
+	int reads; /* done so far */
+};
+
+/* Two reads of one open trace_pipe, as `cat trace_pipe` makes them. */
+static int read_trace_pipe(void *arg)
+{
+	struct pipe_reader *r = arg;
+	struct file *f = filp_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
+
+	cr_assert(!IS_ERR(f));
+	for (int i = 0; i < 2; i++) {
+		r->n[i] = file_read(f, r->buf[i], sizeof(r->buf[i]) - 1);
+		r->buf[i][r->n[i] > 0 ? r->n[i] : 0] = 0;
+		r->reads++;
+	}
+	fput(f);
+	return 0;
+}
+
+/* trace_pipe is a stream: each read sleeps until an event is recorded, then consumes it. */
+Test(trace, trace_pipe_blocks_until_an_event)
+{
+	static struct pipe_reader r;
+
+	trace_event_writeback_pages_written.enabled = true;
+	cr_assert_not_null(kthread_run(read_trace_pipe, &r, "reader"));
+	host_run_until_idle();
+	cr_assert_eq(r.reads, 0, "the reader waits while the ring is empty");
+	trace_writeback_pages_written(77);
+	host_run_until_idle();
+	cr_assert_eq(r.reads, 1, "an event woke the reader, which waits again");
+	cr_assert_gt(r.n[0], 0);
+	cr_assert(strstr(r.buf[0], ": writeback_pages_written: 77\n"), "%s", r.buf[0]);
+	cr_assert_eq(trace_ring_entries(&trace_global), 0, "and was consumed");
+	trace_writeback_pages_written(78);
+	host_run_until_idle();
+	cr_assert_eq(r.reads, 2);
+	cr_assert(strstr(r.buf[1], ": writeback_pages_written: 78\n"), "%s", r.buf[1]);
+	cr_assert_null(strstr(r.buf[1], ": 77\n"), "the first entry is not read twice");
+}
