@@ -26,7 +26,7 @@
 #include "fuzz_dir.h"
 
 #define DISK_BYTES (1u << 20)
-#define MAX_FILES 128
+#define MAX_FILES 256 /* an input's first byte picks one */
 #define MAX_DEPTH 6
 #define READ_MAX 8192
 #define CG "/sys/fs/cgroup"
@@ -83,7 +83,9 @@ static void find_knobs(const char *dir, int depth)
 		snprintf(path, sizeof(path), "%s/%s", dir, w->names[i]);
 		if (vfs_lstat(path, &st))
 			continue;
-		if (S_ISDIR(st.mode) && depth < MAX_DEPTH && strcmp(path, CG) != 0)
+		/* the cgroup tree is searched first; the second tracefs tree is the first one again */
+		if (S_ISDIR(st.mode) && depth < MAX_DEPTH && strcmp(path, CG) != 0 &&
+		    strcmp(path, "/sys/kernel/debug/tracing") != 0)
 			find_knobs(path, depth + 1);
 		else if (S_ISREG(st.mode) && (st.mode & 0222) && nr_knobs < MAX_FILES) {
 			struct knob *k = &knobs[nr_knobs++];
@@ -120,9 +122,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	BUG_ON(do_mkdir(CG "/a", 0755));
 	set_controllers("/a", "+memory +io");
 	BUG_ON(do_mkdir(CG "/a/b", 0755));
+	find_knobs(CG, 0); /* first: never cut by MAX_FILES */
 	find_knobs("/proc", 0);
 	find_knobs("/sys", 0);
-	find_knobs(CG, 0);
 	/* on stderr, as libFuzzer's own lines: an input's first byte picks one of these */
 	for (int i = 0; i < nr_knobs; i++)
 		fprintf(stderr, "pseudo-fuzz: file %d: %s\n", i, knobs[i].path);
