@@ -15,7 +15,8 @@
 struct page;
 struct bdi_writeback;
 
-#define PAGE_COUNTER_MAX (~0UL >> 1)
+/* As Linux: a limit in pages whose size in bytes still fits a long (reads back as bytes). */
+#define PAGE_COUNTER_MAX (LONG_MAX / PAGE_SIZE)
 
 struct page_counter {
 	unsigned long usage;      /* pages charged (this memcg and its descendants) */

@@ -44,6 +44,8 @@ static void check_limit_file(const char *file)
 		{ "1048576", 1048576 }, { "max", -1 }, { "64K", 65536 }, { "2M\n", 2 << 20 },
 		{ " 3m ", 3 << 20 }, { "1G", 1LL << 30 }, { "4097", 4096 }, { "0", 0 },
 		{ "max\n", -1 }, { "1KiB", 0 },
+		/* more than a page counter holds (found by the pseudo-file fuzzer): max, as Linux */
+		{ "14645300000001464538", -1 }, { "9223372036854771712", -1 },
 	};
 	static const char *const bad[] = {
 		"", "\n", "abc", "-1", "1X", "1M M", "0x10", "max max", "maxi", "1.5M", "+5",
