@@ -50,19 +50,35 @@ long schedule_timeout_uninterruptible(long timeout)
 	return schedule_timeout(timeout);
 }
 
+/*
+ * Jiffies to sleep until the clock reaches deadline (ns), one more for the tick in
+ * progress; 0 once it has. The clock, not jiffies, decides: jiffies only moves at a tick,
+ * and a tick that comes late (under emulation) would otherwise end a sleep early.
+ */
+static long jiffies_until(u64 deadline)
+{
+	u64 now = ktime_get_ns();
+
+	if (now >= deadline)
+		return 0;
+	return (long)msecs_to_jiffies((unsigned int)DIV_ROUND_UP(deadline - now, NSEC_PER_MSEC)) + 1;
+}
+
 void msleep(unsigned int ms)
 {
-	long timeout = (long)msecs_to_jiffies(ms) + 1;
+	u64 deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	long timeout;
 
-	while (timeout)
-		timeout = schedule_timeout_uninterruptible(timeout);
+	while ((timeout = jiffies_until(deadline)))
+		schedule_timeout_uninterruptible(timeout);
 }
 
 unsigned long msleep_interruptible(unsigned int ms)
 {
-	long timeout = (long)msecs_to_jiffies(ms) + 1;
+	u64 deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	long timeout;
 
-	while (timeout && !signal_pending(current))
-		timeout = schedule_timeout_interruptible(timeout);
-	return jiffies_to_msecs((unsigned long)timeout);
+	while ((timeout = jiffies_until(deadline)) && !signal_pending(current))
+		schedule_timeout_interruptible(timeout);
+	return timeout ? jiffies_to_msecs((unsigned long)timeout) : 0;
 }
