@@ -338,7 +338,6 @@ static inline bool ext2_inode_is_fast_symlink(struct inode *inode)
 /* ---------------------------------------------------------------- shared functions */
 /* super.c */
 __printf(3, 4) void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...);
-void ext2_check_bdev_write_error(struct super_block *sb);
 __printf(3, 4) void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...);
 void ext2_write_super(struct super_block *sb);
 bool ext2_group_has_super(struct super_block *sb, unsigned int group);

@@ -80,14 +80,14 @@ void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...)
  * ext2: a write that failed there shows as a new error on the device's mapping. Record it
  * as an ext2 error, and keep it for the next syncfs or umount to report.
  */
-void ext2_check_bdev_write_error(struct super_block *sb)
+static void ext2_check_bdev_write_error(struct super_block *sb, const char *func)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	unsigned int count = READ_ONCE(bdev_mapping(sb->s_bdev)->wb_err_count);
 
 	if (count == sbi->s_bdev_wb_err_seen)
 		return;
-	ext2_error(sb, "ext2_sync_fs", "IO error writing metadata to the device");
+	ext2_error(sb, func, "IO error writing metadata to the device");
 	sb_record_wb_err(sb, -EIO);
 	/* the record goes out now; if that write fails too, it is the same error, not a new one */
 	sync_dirty_buffer(sbi->s_sbh);
@@ -173,7 +173,7 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 	if (wait) {
 		/* bitmaps and inode tables first: a failure there must mark this superblock */
 		sync_blockdev(sb->s_bdev);
-		ext2_check_bdev_write_error(sb);
+		ext2_check_bdev_write_error(sb, __func__);
 	}
 	err = ext2_commit_super(sb, wait);
 	for (unsigned int i = 0; wait && i < sbi->s_gdb_count; i++) {
@@ -182,7 +182,7 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 			err = e;
 	}
 	if (wait)
-		ext2_check_bdev_write_error(sb); /* the superblock's and descriptors' own writes */
+		ext2_check_bdev_write_error(sb, __func__); /* the superblock's and descriptors' own writes */
 	return err;
 }
 
@@ -209,7 +209,7 @@ static void ext2_put_super(struct super_block *sb)
 		return;
 	if (!(sb->s_flags & SB_RDONLY)) {
 		sync_blockdev(sb->s_bdev);
-		ext2_check_bdev_write_error(sb); /* "clean" only if it is */
+		ext2_check_bdev_write_error(sb, __func__); /* "clean" only if it is */
 		sbi->s_es->s_state = cpu_to_le16(sbi->s_mount_state);
 		if (ext2_commit_super(sb, true))
 			ext2_msg(sb, KERN_ERR, "error: could not write the superblock at umount");
