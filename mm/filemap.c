@@ -196,12 +196,11 @@ struct page *find_or_create_page(struct address_space *mapping, pgoff_t index, g
 			return ERR_PTR(-ENOMEM);
 		SetPageLocked(page);
 		err = add_to_page_cache_lru(page, mapping, index, gfp);
-		put_page(page); /* the cache holds it now, or it goes away */
-		if (!err) {
-			get_page(page);
-			return page;
-		}
+		if (!err)
+			return page; /* our reference and the cache's */
+		/* unlocked before the last put: a freed page may belong to someone else at once */
 		ClearPageLocked(page);
+		put_page(page);
 		if (err != -EEXIST)
 			return ERR_PTR(err);
 	}

@@ -9,6 +9,7 @@
 #include <cgwb/writeback.h>
 #include <cgwb/memcontrol.h>
 #include <cgwb/vmstat.h>
+#include <cgwb/vmscan.h>
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
@@ -175,6 +176,7 @@ void end_page_writeback(struct page *page)
 		mod_node_page_state(NR_WRITEBACK, -1);
 		mod_node_page_state(NR_WRITTEN, 1);
 		wake_up_page(page);
+		reclaim_writeback_done();
 		return;
 	}
 	xa_lock_irqsave(&mapping->i_pages, flags);
@@ -200,6 +202,7 @@ void end_page_writeback(struct page *page)
 	mod_node_page_state(NR_WRITTEN, 1);
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	wake_up_page(page);
+	reclaim_writeback_done();
 }
 
 /* ---------------------------------------------------------------- writing a mapping */

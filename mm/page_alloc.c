@@ -209,7 +209,7 @@ void __free_pages(struct page *page, unsigned int order)
 		bad_page(page, "not a frame of this machine");
 		return;
 	}
-	if (PageBuddy(page) || page->_refcount <= 0) {
+	if (PageBuddy(page) || page_count(page) <= 0) {
 		bad_page(page, "double free");
 		return;
 	}
@@ -217,7 +217,7 @@ void __free_pages(struct page *page, unsigned int order)
 		bad_page(page, "freed with a different order than allocated");
 		return;
 	}
-	if (--page->_refcount)
+	if (__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (page->mapping || PageLRU(page) || PageDirty(page) || PageWriteback(page) ||
 	    PageSlab(page)) {

@@ -21,6 +21,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/slab.h>
 #include <cgwb/mutex.h>
+#include <cgwb/bio.h>
 #include <cgwb/bug.h>
 
 enum lru_list {
@@ -35,6 +36,16 @@ struct lruvec {
 
 static DEFINE_SPINLOCK(lru_lock);
 static DEFINE_MUTEX(reclaim_mutex);
+
+/*
+ * Reclaim that finds memory held by dirty and writeback pages waits for writeback to free
+ * some, as Linux's reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK): until a batch of pages has
+ * ended writeback, or a tenth of a second. A fixed short sleep gave up on a slow (io.max)
+ * device long before its writeback came back, and the allocation failed.
+ */
+#define RECLAIM_THROTTLE_BATCH 32 /* Linux's SWAP_CLUSTER_MAX */
+static DECLARE_WAIT_QUEUE_HEAD(reclaim_throttle_wq);
+static unsigned int reclaim_pages_written;
 
 struct lruvec *lruvec_alloc(gfp_t gfp)
 {
@@ -312,6 +323,23 @@ static unsigned long scan_target(unsigned long nr, unsigned long lru)
 	return min(max(nr * 4, 64UL), lru + 1);
 }
 
+/* Any context (a write completion): counted only while a reclaimer waits. */
+void reclaim_writeback_done(void)
+{
+	if (!waitqueue_active(&reclaim_throttle_wq))
+		return;
+	if (++reclaim_pages_written >= RECLAIM_THROTTLE_BATCH)
+		wake_up_all(&reclaim_throttle_wq);
+}
+
+static void reclaim_throttle_writeback(void)
+{
+	WRITE_ONCE(reclaim_pages_written, 0);
+	blk_flush_plug_current();
+	wait_event_timeout(reclaim_throttle_wq,
+			   READ_ONCE(reclaim_pages_written) >= RECLAIM_THROTTLE_BATCH, HZ / 10);
+}
+
 unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 {
 	struct scan_result sr = { 0 };
@@ -330,10 +358,10 @@ unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 	count_vm_events(PGSTEAL, sr.freed);
 
 	if (sr.dirty + sr.writeback) {
-		/* memory is held by dirty pages: have them written, give writeback a moment */
+		/* memory is held by dirty pages: have them written, wait for some to come back */
 		wakeup_flusher_threads(WB_REASON_VMSCAN);
 		if (sr.freed < nr && gfpflags_allow_blocking(gfp))
-			msleep(sr.writeback ? 10 : 2);
+			reclaim_throttle_writeback();
 	}
 	return sr.freed;
 }

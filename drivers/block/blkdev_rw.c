@@ -35,6 +35,16 @@ static void batch_put(struct blk_batch *b, int status)
 		complete(&b->done);
 }
 
+/* With interrupts off as batch_put: a completion may drop the count while we raise it. */
+static void batch_get(struct blk_batch *b)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	b->pending++;
+	local_irq_restore(flags);
+}
+
 static void batch_endio(struct bio *bio)
 {
 	struct blk_batch *b = bio->bi_private;
@@ -56,7 +66,7 @@ static struct bio *batch_bio(struct block_device *bdev, unsigned int opf, sector
 	bio->bi_sector = sector;
 	bio->bi_end_io = batch_endio;
 	bio->bi_private = b;
-	b->pending++;
+	batch_get(b);
 	return bio;
 }
 

@@ -151,14 +151,14 @@ static inline unsigned int get_order(size_t size)
 	return size <= PAGE_SIZE ? 0 : (unsigned int)ilog2(roundup_pow_of_two(size) >> PAGE_SHIFT);
 }
 
+/* Atomic: bio completions take and drop references from interrupt context. */
 static inline void get_page(struct page *page)
 {
-	BUG_ON(page->_refcount <= 0);
-	page->_refcount++;
+	BUG_ON(__atomic_fetch_add(&page->_refcount, 1, __ATOMIC_RELAXED) <= 0);
 }
 static inline int page_count(const struct page *page)
 {
-	return page->_refcount;
+	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
 }
 /* Drop a reference; the last one frees the page (through page_release_hook if set). */
 void put_page(struct page *page);

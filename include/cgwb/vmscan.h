@@ -26,6 +26,8 @@ unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr);
  * limit): clean pages are freed, the flushers woken for dirty ones. Returns pages freed.
  */
 unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned long nr, gfp_t gfp);
+/* A page ended writeback (any context): wakes reclaim waiting for memory to come back. */
+void reclaim_writeback_done(void);
 /* Is the current task reclaiming (a charge made from inside reclaim must not wait)? */
 bool current_in_reclaim(void);
 /* A memory cgroup's LRU lists (mem_cgroup.lruvec), made and freed with the memcg. */
