@@ -139,6 +139,7 @@ void __schedule(bool preempt)
 	if (next == prev)
 		return;
 
+	prev->nr_switches++;
 	switched_from = prev;
 	current_task = next;
 	arch_switch_to(prev, next);

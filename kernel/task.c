@@ -42,6 +42,7 @@ const char *task_state_name(const struct task_struct *t)
 	case TASK_RUNNING: return "R";
 	case TASK_INTERRUPTIBLE: return "S";
 	case TASK_UNINTERRUPTIBLE: return "D";
+	case TASK_IDLE: return "I";
 	case TASK_DEAD: return "Z";
 	default: return "?";
 	}

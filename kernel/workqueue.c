@@ -324,7 +324,7 @@ static int worker_thread(void *arg)
 				break;
 			wq->nr_idle++;
 			spin_unlock_irqrestore(&wq->lock, flags);
-			wait_event(wq->more_work, !list_empty(&wq->worklist) || wq->destroying);
+			wait_event_idle(wq->more_work, !list_empty(&wq->worklist) || wq->destroying);
 			spin_lock_irqsave(&wq->lock, flags);
 			wq->nr_idle--;
 			continue;
@@ -379,7 +379,7 @@ static int manager_thread(void *arg)
 		struct workqueue_struct *wq = NULL;
 		unsigned long flags;
 
-		wait_event(manager_wait, !list_empty(&wqs_needing_workers));
+		wait_event_idle(manager_wait, !list_empty(&wqs_needing_workers));
 		spin_lock_irqsave(&manager_lock, flags);
 		if (!list_empty(&wqs_needing_workers)) {
 			wq = list_first_entry(&wqs_needing_workers, struct workqueue_struct, manager_node);

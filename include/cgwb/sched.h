@@ -18,6 +18,9 @@ struct fs_struct;
 #define TASK_INTERRUPTIBLE 1
 #define TASK_UNINTERRUPTIBLE 2
 #define TASK_DEAD 64
+#define TASK_NOLOAD 1024
+/* Asleep uninterruptibly with nothing pending (an idle worker): not hung, shown as "I" */
+#define TASK_IDLE (TASK_UNINTERRUPTIBLE | TASK_NOLOAD)
 #define TASK_KILLABLE TASK_INTERRUPTIBLE /* the only signal is a kill */
 
 #define TASK_COMM_LEN 16
@@ -50,6 +53,10 @@ struct task_struct {
 	u64 sum_exec_ns;               /* CPU time used */
 	u64 last_ran_ns;
 	u64 slice_start_ns;            /* when its current time slice began */
+	unsigned long nr_switches;     /* times switched away from (the hung-task detector) */
+	unsigned long hung_switches;   /* nr_switches when the detector last looked */
+	u64 hung_since_ns;             /* since then it has not run */
+	bool hung_reported;            /* reported once for this sleep */
 
 	struct cgroup *cgroup;         /* cgroup membership (root until moved) */
 	struct file *files[TASK_NR_FILES]; /* 0 stdin, 1 stdout, 2 stderr, ... */

@@ -69,6 +69,14 @@ do {                                                                           \
 	(void)___wait_event(wq, condition, TASK_UNINTERRUPTIBLE, 0, 0, schedule()); \
 } while (0)
 
+/* A service thread waiting for work: uninterruptible, but not a hung task (TASK_IDLE). */
+#define wait_event_idle(wq, condition)                                         \
+do {                                                                           \
+	if (condition)                                                         \
+		break;                                                         \
+	(void)___wait_event(wq, condition, TASK_IDLE, 0, 0, schedule());         \
+} while (0)
+
 #define wait_event_interruptible(wq, condition)                                \
 ({                                                                             \
 	long __r = 0;                                                          \

@@ -24,6 +24,7 @@
 #include "../arch/fw_cfg.h"
 #include "multiboot.h"
 #include "cmdline.h"
+#include "hung_task.h"
 #include <cgwb/console.h>
 #include "panic.h"
 #include <cgwb/reboot.h>
@@ -65,6 +66,7 @@ static int kernel_init(void *unused)
 
 	(void)unused;
 	workqueue_init();
+	hung_task_init();
 	/* the page cache and writeback, then the VFS before the disks appear */
 	storage_init();
 	chrdev_init();

@@ -2,6 +2,8 @@
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
 #include <cgwb/bug.h>
+#include <cgwb/sched.h>
+#include <cgwb/wait.h>
 #include "selftest.h"
 
 /* noinline so each shows up as its own frame in the backtrace the tests look for */
@@ -27,6 +29,24 @@ static __attribute__((noinline)) void selftest_divide(void)
 	__asm__ volatile("movl $1, %%eax; xorl %%edx, %%edx; divl %0" : : "r"(zero) : "eax", "edx");
 }
 
+/* A task asleep for good (TASK_UNINTERRUPTIBLE): the hung-task detector must name it. */
+static DECLARE_WAIT_QUEUE_HEAD(selftest_never_woken);
+
+static __attribute__((noinline)) int selftest_hung_task(void *unused)
+{
+	(void)unused;
+	wait_event(selftest_never_woken, false);
+	return 0;
+}
+
+static void selftest_hung(void)
+{
+	struct task_struct *t = kthread_run(selftest_hung_task, NULL, "selftest-hung");
+
+	if (t)
+		kthread_detach(t);
+}
+
 void selftest_run(const char *what)
 {
 	if (!what)
@@ -44,6 +64,8 @@ void selftest_run(const char *what)
 		panic("selftest: requested panic");
 	else if (!strcmp(what, "bug"))
 		BUG_ON(what != NULL);
+	else if (!strcmp(what, "hung"))
+		selftest_hung();
 	else if (!strcmp(what, "warn"))
 		WARN_ON_ONCE(what != NULL);
 	else

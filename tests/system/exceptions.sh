@@ -34,3 +34,15 @@ printf 'poweroff 4\r' > "$T/stdin"
 run_guest --no-script --append "cgwb.selftest=warn" --stdin "$T/stdin"
 expect_status 4
 expect_output 'WARNING: kernel/platform/selftest.c:[0-9]+'
+
+# a task asleep uninterruptibly for longer than hung_task_timeout_secs is reported with its
+# stack, and the kernel carries on (the shell still answers)
+start_guest --no-script --append "cgwb.selftest=hung hung_task_timeout_secs=1"
+await_text 'INFO: task selftest-hung:'
+send 'echo still-here\r'
+await_line 'still-here'
+send 'poweroff 5\r'
+finish_guest
+expect_status 5
+expect_output 'INFO: task selftest-hung:[0-9]+ blocked for more than [0-9]+ seconds'
+expect_output 'selftest_hung_task\+0x'

@@ -1,0 +1,83 @@
+/*
+ * The hung-task detector, as Linux's khungtaskd: a task that has slept uninterruptibly
+ * (TASK_UNINTERRUPTIBLE) without running again for hung_task_timeout_secs is reported once
+ * per sleep, with its stack, so that a lost wake-up or a deadlock leaves its place in the
+ * log instead of a silent timeout. It only reports: the task is left as it is.
+ *
+ * hung_task_timeout_secs=N on the command line; 0 turns it off. Linux's default is 120 s;
+ * ours is 30 s, so that the report comes well before a system test's 120 s timeout. A
+ * writer held back by io.max may legitimately wait longer: the line is information, not
+ * an error.
+ */
+#include <cgwb/sched.h>
+#include <cgwb/jiffies.h>
+#include <cgwb/printk.h>
+#include <cgwb/string.h>
+#include "../arch/x86.h"
+#include "cmdline.h"
+#include "ksyms.h"
+#include "hung_task.h"
+
+#define HUNG_TASK_DEFAULT_SECS 30
+
+static unsigned long hung_task_timeout_secs = HUNG_TASK_DEFAULT_SECS;
+
+/* The frame __switch_to left on a sleeping task's stack: r15..r12, rbx, rbp, return. */
+static void show_sleeping_stack(const struct task_struct *t)
+{
+	const u64 *frame = (const u64 *)t->sp;
+
+	print_symbol(LOGLEVEL_ERR, "  switched out at [<%016llx>] ", frame[6]);
+	show_backtrace(frame[5]);
+}
+
+static void check_hung_task(struct task_struct *t, void *now_ns)
+{
+	u64 now = *(u64 *)now_ns, timeout = hung_task_timeout_secs * NSEC_PER_SEC;
+
+	if (t == current || t->state != TASK_UNINTERRUPTIBLE || t->hung_switches != t->nr_switches) {
+		/* running, or asleep since its last look: a fresh sleep starts counting now */
+		t->hung_switches = t->nr_switches;
+		t->hung_since_ns = now;
+		t->hung_reported = false;
+		return;
+	}
+	if (t->hung_reported || now - t->hung_since_ns < timeout)
+		return;
+	t->hung_reported = true;
+	pr_err("INFO: task %s:%d blocked for more than %lu seconds.\n", t->comm, t->pid,
+	       (unsigned long)((now - t->hung_since_ns) / NSEC_PER_SEC));
+	show_sleeping_stack(t);
+}
+
+static int khungtaskd(void *unused)
+{
+	(void)unused;
+	for (;;) {
+		u64 now;
+
+		/* a quarter of the timeout: a hang is reported within 1.25 times it */
+		msleep_interruptible((unsigned int)(hung_task_timeout_secs * 250));
+		now = ktime_get_ns();
+		for_each_task(check_hung_task, &now);
+	}
+	return 0;
+}
+
+void hung_task_init(void)
+{
+	const char *v = cmdline_get("hung_task_timeout_secs");
+	u64 secs;
+	struct task_struct *t;
+
+	if (v && !kstrtoull(v, 10, &secs))
+		hung_task_timeout_secs = (unsigned long)min(secs, 24ULL * 3600);
+	if (!hung_task_timeout_secs)
+		return;
+	t = kthread_run(khungtaskd, NULL, "khungtaskd");
+	if (!t) {
+		pr_warn("hung_task: no detector thread\n");
+		return;
+	}
+	kthread_detach(t);
+}
