@@ -275,3 +275,56 @@ Test(ext2_files, churn)
 	cr_expect_eq(bfree, blocks0);
 	cr_expect_eq(ffree, inodes0);
 }
+
+/*
+ * Two writers start files in the same group at once, block by block, taking turns. Each
+ * begins at its own pid's colour of the group (Linux's ext2_find_near), so each file ends up
+ * in one run instead of the two taking alternate blocks from one spot.
+ */
+struct turn_writer {
+	const char *path;
+	u32 seed;
+};
+
+static int write_taking_turns(void *arg)
+{
+	const struct turn_writer *w = arg;
+	u8 buf[1024];
+
+	for (u64 off = 0; off < (256 << 10); off += sizeof(buf)) {
+		ext2t_fill(buf, sizeof(buf), w->seed, off);
+		if (ext2t_write(w->path, O_WRONLY | O_CREAT, (loff_t)off, buf, sizeof(buf)))
+			return -EIO;
+		yield(); /* the other writer's block next */
+	}
+	return 0;
+}
+
+static unsigned long long data_runs(const char *name)
+{
+	unsigned long long runs;
+
+	ext2t_sh_number(&runs, "debugfs -R 'blocks %s' %s 2>/dev/null | tr ' ' '\\n' | "
+			"awk 'NF { if ($1 != prev + 1) n++; prev = $1 } END { print n + 0 }'",
+			name, ext2t_env.img);
+	return runs;
+}
+
+Test(ext2_files, concurrent_writers_start_apart)
+{
+	struct turn_writer a = { EXT2T_MNT "/a", 1 }, b = { EXT2T_MNT "/b", 2 };
+	struct task_struct *ta, *tb;
+
+	ext2t_mkfs("-b 1024", 16 << 10);
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	ta = kthread_run(write_taking_turns, &a, "writer-a");
+	tb = kthread_run(write_taking_turns, &b, "writer-b");
+	cr_assert(ta && tb);
+	cr_assert_eq(kthread_join(ta), 0);
+	cr_assert_eq(kthread_join(tb), 0);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	/* the data in one run; the indirect block that maps all but the first 12 is a second */
+	cr_expect_leq(data_runs("/a"), 3, "a is in %llu runs", data_runs("/a"));
+	cr_expect_leq(data_runs("/b"), 3, "b is in %llu runs", data_runs("/b"));
+}
