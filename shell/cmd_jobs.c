@@ -94,7 +94,8 @@ static int cmd_jobs(int argc, char **argv)
 DEFINE_SHELL_CMD(jobs, "jobs", "jobs [-l|-p]", "list the background jobs", cmd_jobs,
 		 SHELL_CMD_SPECIAL);
 
-static int kill_pid(int pid)
+/* probe: signal 0, as POSIX: only whether the task exists and may be signalled. */
+static int kill_pid(int pid, bool probe)
 {
 	struct task_struct *t;
 	unsigned long flags;
@@ -107,7 +108,7 @@ static int kill_pid(int pid)
 		err = -ESRCH;
 	else if (t->flags & (PF_KTHREAD | PF_IDLE))
 		err = -EPERM; /* kernel threads serve everybody: not killable from the shell */
-	else
+	else if (!probe)
 		send_sig_kill(t);
 	local_irq_restore(flags);
 	return err;
@@ -115,23 +116,29 @@ static int kill_pid(int pid)
 
 /*
  * Index of the first PID, after "-s SIGNAL", "-SIGNAL" or "--" (-1: -s without a signal).
- * Every signal is a kill here, so the signal itself does not matter.
+ * Every signal but 0 is a kill here; *probe says the signal was 0 (test, do not kill).
  */
-static int first_target(int argc, char **argv)
+static int first_target(int argc, char **argv, bool *probe)
 {
+	*probe = false;
 	if (argc < 2)
 		return 1;
-	if (!strcmp(argv[1], "-s"))
+	if (!strcmp(argv[1], "-s")) {
+		*probe = argc > 2 && !strcmp(argv[2], "0");
 		return argc > 2 ? 3 : -1;
-	if (argv[1][0] == '-' && argv[1][1])
+	}
+	if (argv[1][0] == '-' && argv[1][1]) {
+		*probe = !strcmp(argv[1], "-0");
 		return 2;
+	}
 	return 1;
 }
 
 static int cmd_kill(int argc, char **argv)
 {
 	struct shell *sh = current_shell();
-	int first = first_target(argc, argv), status = 0;
+	bool probe;
+	int first = first_target(argc, argv, &probe), status = 0;
 
 	if (!sh)
 		return 1;
@@ -143,7 +150,7 @@ static int cmd_kill(int argc, char **argv)
 
 		if (argv[i][0] == '%') {
 			job = job_find(sh, argv[i]);
-			if (job)
+			if (job && !probe)
 				job_kill(job);
 			else
 				status = sh_error("kill", "%s: no such job", argv[i]);
@@ -153,7 +160,7 @@ static int cmd_kill(int argc, char **argv)
 			status = sh_error("kill", "%s: arguments must be process or job IDs", argv[i]);
 			continue;
 		}
-		err = kill_pid(pid);
+		err = kill_pid(pid, probe);
 		if (err)
 			status = sh_error("kill", "%d: %s", pid, errstr(err));
 	}
