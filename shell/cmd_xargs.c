@@ -1,7 +1,7 @@
 /*
  * xargs [-n N] [COMMAND [ARG...]]: run COMMAND (echo) with the words of stdin added to
  * its arguments, N at a time (all by default). Words are separated by blanks and
- * newlines; quotes are not interpreted. Each run is a task, like any command (a shell
+ * newlines; quotes and backslashes work as in POSIX xargs. Each run is a task, like any command (a shell
  * builtin cannot be run: it needs the shell's task). Status 123 if a run failed, 127 if
  * COMMAND does not exist, as in coreutils.
  */
@@ -48,21 +48,47 @@ static int xargs_run(char **cmd, int ncmd, char **words, int n)
 	return status;
 }
 
-static void xargs_words(const char *line, size_t len, struct strv *words)
+/*
+ * The words of one input line, as POSIX xargs reads them: blanks separate words, '...' and
+ * "..." keep blanks (and the other quote) inside a word, a backslash takes the next
+ * character as it is. -EINVAL: a quote left open at the end of the line.
+ */
+static int xargs_words(const char *line, size_t len, struct strv *words)
 {
+	char *word = kmalloc(len + 1, GFP_KERNEL);
 	size_t i = 0;
 
+	if (!word)
+		return -ENOMEM;
 	while (i < len) {
-		size_t start;
+		size_t n = 0;
+		bool any = false;
 
 		while (i < len && (line[i] == ' ' || line[i] == '\t'))
 			i++;
-		start = i;
-		while (i < len && line[i] != ' ' && line[i] != '\t')
-			i++;
-		if (i > start)
-			strv_push(words, kstrndup(line + start, i - start, GFP_KERNEL));
+		while (i < len && line[i] != ' ' && line[i] != '\t') {
+			char c = line[i++];
+
+			any = true;
+			if (c == '\\' && i < len) {
+				word[n++] = line[i++];
+			} else if (c == '\'' || c == '"') {
+				while (i < len && line[i] != c)
+					word[n++] = line[i++];
+				if (i == len) {
+					kfree(word);
+					return -EINVAL;
+				}
+				i++; /* the closing quote */
+			} else {
+				word[n++] = c;
+			}
+		}
+		if (any)
+			strv_push(words, kstrndup(word, n, GFP_KERNEL));
 	}
+	kfree(word);
+	return 0;
 }
 
 static int cmd_xargs(int argc, char **argv)
@@ -88,8 +114,13 @@ static int cmd_xargs(int argc, char **argv)
 	if (text_in_open(&in, "xargs", NULL))
 		return 1;
 	while ((got = text_in_line(&in, &line, &len)) > 0 && words.n < XARGS_MAX_WORDS)
-		xargs_words(line, len, &words);
+		if ((got = xargs_words(line, len, &words)) < 0)
+			break;
 	text_in_close(&in);
+	if (got == -EINVAL) {
+		strv_free(&words);
+		return sh_error("xargs", "unmatched quote; by default quotes are special to xargs");
+	}
 	if (got < 0 || words.failed) {
 		strv_free(&words);
 		return sh_error("xargs", "%s", errstr(got < 0 ? got : -ENOMEM));

@@ -30,6 +30,7 @@ dirname c
 dirname /c
 printf '1\n2 3\n4\n' | xargs echo args:
 printf '1 2 3 4 5\n' | xargs -n 2 echo
+printf '%s\n' "'two words' \"and three\" back\\ slash" | xargs -n 1 echo quoted:
 dd if=/dev/zero of=$t/f bs=4096 count=3 2>/dev/null
 stat -c '%s %b' $t/f
 s=$(date +%s)
