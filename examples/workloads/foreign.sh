@@ -50,7 +50,7 @@ if [ -d $ev ]; then
 	echo 0 > $ev/enable
 	n=0
 	while read line; do
-		case $line in *inode_switch_wbs*) n=$((n + 1)) ;; esac
+		case $line in *inode_switch_wbs*) n=$((n + 1)); echo "switch: ${line#*inode_switch_wbs: }" ;; esac
 	done < /sys/kernel/tracing/trace
 	echo "RESULT switches=$n"
 fi
