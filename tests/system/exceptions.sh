@@ -46,3 +46,4 @@ finish_guest
 expect_status 5
 expect_output 'INFO: task selftest-hung:[0-9]+ blocked for more than [0-9]+ seconds'
 expect_output 'selftest_hung_task\+0x'
+expect_output '__schedule\+0x' # names with two underscores are in the symbol table
