@@ -311,6 +311,12 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 				sdtc = mdtc;
 		}
 		wb->dirty_exceeded = gdtc->dirty_exceeded || (mdtc && mdtc->dirty_exceeded);
+		/*
+		 * A dirtier that leaves freerun before its flusher has sent anything after an
+		 * idle spell would average the idle time into the write bandwidth (Linux
+		 * does): start a fresh estimate then, as do_writepages() does.
+		 */
+		wb_bandwidth_estimate_start(wb);
 		if (time_after(now, READ_ONCE(wb->bw_time_stamp) + BANDWIDTH_INTERVAL))
 			__wb_update_bandwidth(gdtc, mdtc, true);
 
