@@ -19,6 +19,7 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/bio.h>
 #include "sched-internal.h"
 
 struct task_struct *current_task;
@@ -155,6 +156,13 @@ void schedule(void)
 		panic("scheduling while atomic: task %d (%s), preempt_count %#x, interrupts %s",
 		      current->pid, current->comm, preempt_count,
 		      arch_irqs_disabled() ? "off" : "on");
+	/*
+	 * As Linux's sched_submit_work(): a task going to sleep sends what its plug holds
+	 * first, or whoever waits for those bios might be what this task waits for. Sending
+	 * may sleep itself (no free request); the caller's wait loop then looks again.
+	 */
+	if (current->plug && current->state != TASK_RUNNING)
+		blk_flush_plug_current();
 	arch_local_irq_disable();
 	__schedule(false);
 	arch_local_irq_enable();

@@ -1,53 +1,36 @@
 /*
  * Plugging: a task that knows more IO follows (writeback of many pages, a multi-bio
- * transfer) holds a plug; its bios wait on the plug, then go down together so that
- * neighbours merge into large requests and the device is told once.
+ * transfer) holds a plug (current->plug); its bios wait on the plug, then go down together
+ * so that neighbours merge into large requests and the device is told once.
  *
- * The task struct has no plug pointer (sched.h is not ours), so active plugs sit on a
- * short list searched by owner. A plug is dispatched at blk_finish_plug(), when it holds
- * BLK_MAX_REQUEST_COUNT separate runs, and by blk_flush_plug_current() before its owner
- * waits for IO (submit_bio_wait does that); unlike Linux, not when the owner merely sleeps.
+ * A plug is dispatched at blk_finish_plug(), when it holds BLK_MAX_REQUEST_COUNT separate
+ * runs, and, as in Linux (sched_submit_work), whenever its owner goes to sleep: schedule()
+ * calls blk_flush_plug_current() for a task that is not running. Otherwise a task waiting
+ * for one of the plugged bios (a page under writeback, a locked buffer) while the owner
+ * waits for that task would wait for ever. Waiting for IO also flushes explicitly (lock_page,
+ * submit_bio_wait...), which is cheap when the plug is empty.
  */
 #include "blk.h"
 #include <cgwb/sched.h>
-#include <cgwb/spinlock.h>
 #include <cgwb/bug.h>
 
-static LIST_HEAD(active_plugs);
-static DEFINE_SPINLOCK(plug_lock);
-
+/* Interrupt handlers submit on behalf of nobody: the interrupted task's plug is not theirs. */
 struct blk_plug *blk_current_plug(void)
 {
-	struct blk_plug *plug, *found = NULL;
-	unsigned long flags;
-
-	if (in_interrupt())
+	if (in_interrupt() || !current)
 		return NULL;
-	spin_lock_irqsave(&plug_lock, flags);
-	list_for_each_entry(plug, &active_plugs, node) {
-		if (plug->owner == current) {
-			found = plug;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&plug_lock, flags);
-	return found;
+	return current->plug;
 }
 
 void blk_start_plug(struct blk_plug *plug)
 {
-	unsigned long flags;
-
 	INIT_LIST_HEAD(&plug->bios);
-	INIT_LIST_HEAD(&plug->node);
 	plug->count = 0;
 	plug->owner = NULL;
 	if (blk_current_plug())
 		return; /* nested: the outer plug collects everything */
 	plug->owner = current;
-	spin_lock_irqsave(&plug_lock, flags);
-	list_add(&plug->node, &active_plugs);
-	spin_unlock_irqrestore(&plug_lock, flags);
+	current->plug = plug;
 }
 
 /* Queue every plugged bio (merging on the way), then run each queue once. */
@@ -73,15 +56,11 @@ static void blk_flush_plug(struct blk_plug *plug)
 
 void blk_finish_plug(struct blk_plug *plug)
 {
-	unsigned long flags;
-
 	if (!plug->owner)
 		return;
-	BUG_ON(plug->owner != current);
+	BUG_ON(plug->owner != current || current->plug != plug);
 	blk_flush_plug(plug);
-	spin_lock_irqsave(&plug_lock, flags);
-	list_del_init(&plug->node);
-	spin_unlock_irqrestore(&plug_lock, flags);
+	current->plug = NULL;
 	plug->owner = NULL;
 }
 
@@ -89,7 +68,7 @@ void blk_flush_plug_current(void)
 {
 	struct blk_plug *plug = blk_current_plug();
 
-	if (plug)
+	if (plug && !list_empty(&plug->bios))
 		blk_flush_plug(plug);
 }
 

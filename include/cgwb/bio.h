@@ -121,7 +121,6 @@ struct blk_plug {
 	struct list_head bios;
 	unsigned int count;              /* requests the bios would make (merged runs) */
 	struct task_struct *owner;       /* NULL: nested in an outer plug, does nothing */
-	struct list_head node;           /* the block layer's list of active plugs */
 };
 /* Dispatch the current task's plugged bios now (before it waits for one of them). */
 void blk_flush_plug_current(void);

@@ -13,6 +13,7 @@
 struct cgroup;
 struct file;
 struct fs_struct;
+struct blk_plug;
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
@@ -62,6 +63,8 @@ struct task_struct {
 	struct file *files[TASK_NR_FILES]; /* 0 stdin, 1 stdout, 2 stderr, ... */
 	void *shell;                   /* the shell that runs this task, if any */
 	struct fs_struct *fs;          /* working directory (NULL: the root) */
+
+	struct blk_plug *plug;         /* the plug it holds (drivers/block/blk-plug.c) */
 
 	/* dirty throttling (mm/page-writeback.c) */
 	int nr_dirtied;

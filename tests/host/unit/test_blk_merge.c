@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <cgwb/blkdev.h>
 #include <cgwb/sched.h>
+#include <cgwb/wait.h>
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 #include "host.h"
@@ -204,6 +205,42 @@ Test(blk, plug_merges_page_writes_into_large_requests)
 	cr_assert_eq(st.sectors[1], 2048);
 	cr_assert_eq(st.in_flight[1], 0);
 	__free_pages(block, 8);
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(plugged_sleeper_wq);
+static bool plugged_sleeper_go;
+
+/* Plugs a write, then sleeps without finishing the plug (as a flusher blocked on a lock). */
+static int plugged_sleeper(void *arg)
+{
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	submit_bio(make_bio(REQ_OP_WRITE, 0, arg, 0, 1, 1, 0));
+	wait_event(plugged_sleeper_wq, READ_ONCE(plugged_sleeper_go));
+	blk_finish_plug(&plug);
+	return 0;
+}
+
+/*
+ * A task that goes to sleep sends what its plug holds, as Linux's sched_submit_work():
+ * whoever waits for that bio may be what the sleeper waits for.
+ */
+Test(blk, sleeping_task_sends_its_plug)
+{
+	make_disk(8, 2048, 128, 1U << 30);
+	struct page *block = alloc_pages(GFP_KERNEL, 0);
+	struct task_struct *t = kthread_run(plugged_sleeper, block, "plugged");
+
+	host_run_until_idle();
+	cr_assert_eq(fd.nr_seen, 1, "the plugged write reached the driver when its task slept");
+	complete_all();
+	cr_assert_eq(nr_ended, 1);
+	WRITE_ONCE(plugged_sleeper_go, true);
+	wake_up(&plugged_sleeper_wq);
+	cr_assert_eq(kthread_join(t), 0);
+	cr_assert_eq(fd.nr_seen, 1, "nothing more left at the plug's end");
+	__free_pages(block, 0);
 }
 
 /* Without a plug, bios that find the device busy merge while they wait. */
