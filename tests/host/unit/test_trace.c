@@ -341,6 +341,34 @@ Test(trace, trace_file_trace_pipe_and_buffer_size)
 	cr_assert_eq(vt_write("/sys/kernel/tracing/trace_clock", "global", O_TRUNC), -EINVAL);
 }
 
+/* `: > trace`: the shell's redirection opens with O_TRUNC and writes nothing; Linux clears. */
+Test(trace, open_with_o_trunc_clears)
+{
+	static const char *const path[] = { "/sys/kernel/tracing/trace",
+					    "/sys/kernel/debug/tracing/trace" };
+	struct file *f;
+
+	trace_event_writeback_pages_written.enabled = true;
+	for (int i = 0; i < 2; i++) {
+		trace_writeback_pages_written(7);
+		trace_writeback_pages_written(8);
+		/* an open for writing without O_TRUNC keeps the content */
+		f = filp_open(path[i], O_WRONLY, 0);
+		cr_assert(!IS_ERR(f));
+		fput(f);
+		cr_assert_eq(trace_ring_entries(&trace_global), 2);
+		f = filp_open(path[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		cr_assert(!IS_ERR(f), "%s: %ld", path[i], PTR_ERR(f));
+		cr_assert_eq(trace_ring_entries(&trace_global), 0, "%s: cleared at open", path[i]);
+		fput(f);
+	}
+	/* files that do not act on truncation still accept O_TRUNC and keep their state */
+	f = filp_open("/sys/kernel/tracing/tracing_on", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert(!IS_ERR(f));
+	fput(f);
+	cr_assert_eq(READ_ONCE(tracing_on), true);
+}
+
 struct pipe_reader {
 	char buf[2][4096];
 	long n[2]; /* bytes of each read, or -errno */
