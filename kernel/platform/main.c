@@ -29,6 +29,7 @@
 #include <cgwb/reboot.h>
 #include "../sched-internal.h"
 #include "selftest.h"
+#include "trace-boot.h"
 
 #define CGWB_VERSION "0.1"
 
@@ -70,6 +71,7 @@ static int kernel_init(void *unused)
 	chrdev_init();
 	console_init();
 	vfs_init();
+	trace_boot_init(); /* tracefs is up; events from here on, the disks' included */
 	cgroup_fs_init();
 	ext2_init();
 	pci_init();
