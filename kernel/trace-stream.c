@@ -31,12 +31,12 @@
 
 static struct {
 	struct trace_ring ring;
-	bool on;                   /* recorders store into ring (tested with irqs off) */
-	bool stopping;             /* the thread is to drain, end the stream and exit */
+	bool on;       /* recorders store into ring (tested with irqs off) */
+	bool stopping; /* the thread is to drain, end the stream and exit */
 	const struct trace_sink *sink;
 	struct task_struct *task;
-	struct seq_buf out;        /* the thread's batch of lines */
-	u64 lost;                  /* the final count, for trace_stream_stop() */
+	struct seq_buf out; /* the thread's batch of lines */
+	u64 lost;           /* the final count, for trace_stream_stop() */
 } stream;
 
 static DECLARE_WAIT_QUEUE_HEAD(stream_wait);

@@ -31,9 +31,9 @@ static const struct trace_sink com2_sink = { .name = "ttyS1", .write = com2_writ
 
 static void trace_stream_boot(const char *port)
 {
-	unsigned long nr = clamp((totalram_pages << PAGE_SHIFT) / STREAM_RAM_SHARE /
-					 sizeof(struct trace_entry),
-				 (unsigned long)STREAM_ENTRIES_MIN, STREAM_ENTRIES_MAX);
+	unsigned long nr =
+		clamp((totalram_pages << PAGE_SHIFT) / STREAM_RAM_SHARE / sizeof(struct trace_entry),
+		      (unsigned long)STREAM_ENTRIES_MIN, STREAM_ENTRIES_MAX);
 	int err;
 
 	if (strcmp(port, "ttyS1")) {

@@ -95,7 +95,8 @@ static int boot(char *dir, size_t dir_len)
 	if (!mkdtemp(dir))
 		return -1;
 	snprintf(img, sizeof(img), "%s/disk.img", dir);
-	snprintf(cmd, sizeof(cmd), "PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext2 %s 1024M > /dev/null", img);
+	snprintf(cmd, sizeof(cmd),
+		 "PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext2 %s 1024M > /dev/null", img);
 	if (system(cmd))
 		return -1;
 	if (!filedisk_add("vda", img, false, NULL))

@@ -40,7 +40,7 @@ static struct {
 	struct sim_writer writers[MAX_WRITERS];
 	unsigned int nr_writers;
 	bool stop;
-	FILE *trace;               /* the trace stream's file, or NULL */
+	FILE *trace; /* the trace stream's file, or NULL */
 } sim;
 
 /* The stream's ring: 3 MiB (the host's vmalloc gives at most 4); the drain runs each slice. */

@@ -212,8 +212,8 @@ Test(sim_trace, stream_to_a_host_file)
 		char ev[40];
 
 		cr_assert_str_eq(streamed[i], held[i], "line %zu", i);
-		cr_assert_eq(sscanf(streamed[i], "%*s [000] %*5c %lf: %39[a-z_]:", &ts, ev), 2, "%s",
-			     streamed[i]);
+		cr_assert_eq(sscanf(streamed[i], "%*s [000] %*5c %lf: %39[a-z_]:", &ts, ev), 2,
+			     "%s", streamed[i]);
 		cr_assert_geq(ts, last_ts, "virtual time goes forward: %s", streamed[i]);
 		last_ts = ts;
 		bdp += !strcmp(ev, "balance_dirty_pages");
