@@ -1,6 +1,6 @@
 /*
  * The trace stream (include/cgwb/trace.h): the events' lines sent out of the machine as
- * they happen, to the second serial port in QEMU or to a file in the host simulator.
+ * they happen, to a virtio console in QEMU or to a file in the host simulator.
  *
  * Policy. Recording stays as cheap as for the trace file: trace_stream_record() copies the
  * raw entry into the stream's own ring and nothing more. One thread, "trace-stream",

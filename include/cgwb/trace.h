@@ -122,13 +122,13 @@ int trace_wait_pipe(struct trace_ring *r);
 /*
  * The stream (kernel/trace-stream.c): while it runs, every entry recorded is also stored in
  * a ring of its own, which one thread drains: it formats the lines (Linux's layout, as
- * trace_pipe gives them) and hands them to a sink, the second serial port in the kernel
- * (cgwb.trace_stream=ttyS1), a host file in the simulator. `trace` and `trace_pipe` are
+ * trace_pipe gives them) and hands them to a sink, the virtio console in the kernel
+ * (cgwb.trace_stream=hvc0), a host file in the simulator. `trace` and `trace_pipe` are
  * not affected. Entries recorded faster than the sink takes them overwrite the oldest ones
  * of the stream's ring and are counted; the stop drains everything else and reports them.
  */
 struct trace_sink {
-	const char *name; /* for the log: "ttyS1" */
+	const char *name; /* for the log: "hvc0" */
 	/* Take len bytes of whole lines; process context, may take its time. */
 	void (*write)(const char *buf, size_t len, void *data);
 	void *data;

@@ -1,7 +1,6 @@
 /*
  * COM1 16550 UART: polled output, interrupt-driven input handed to the console line
- * discipline. COM2: output only, the trace stream's channel to the host (kernel/trace-stream.c).
- * Also the QEMU debugcon port (0xe9), which receives the whole kernel log.
+ * discipline. Also the QEMU debugcon port (0xe9), which receives the whole kernel log.
  */
 #include <cgwb/types.h>
 #include <cgwb/io.h>
@@ -11,7 +10,6 @@
 #include <cgwb/console.h>
 
 #define COM1 0x3f8
-#define COM2 0x2f8
 #define UART_RBR 0
 #define UART_THR 0
 #define UART_IER 1
@@ -23,57 +21,31 @@
 #define LSR_THRE 0x20
 #define DEBUGCON 0xe9
 
-static bool serial_present, com2_present;
-
-/* 115200 8N1, interrupts off; the FIFO as asked. False if no UART answers at port. */
-static bool uart_init(u16 port, u8 fcr)
-{
-	outb(port + UART_IER, 0x00);
-	outb(port + UART_LCR, 0x80); /* DLAB */
-	outb(port + 0, 0x01);        /* 115200 baud */
-	outb(port + 1, 0x00);
-	outb(port + UART_LCR, 0x03); /* 8N1 */
-	outb(port + UART_FCR, fcr);
-	outb(port + UART_MCR, 0x0b); /* DTR, RTS, OUT2 (interrupts to the PIC/IOAPIC line) */
-	return inb(port + UART_LSR) != 0xff;
-}
-
-static void uart_putc(u16 port, char c)
-{
-	for (int spins = 0; spins < 100000 && !(inb(port + UART_LSR) & LSR_THRE); spins++)
-		cpu_relax();
-	outb(port + UART_THR, (u8)c);
-}
+static bool serial_present;
 
 void serial_init(void)
 {
+	outb(COM1 + UART_IER, 0x00);
+	outb(COM1 + UART_LCR, 0x80); /* DLAB */
+	outb(COM1 + 0, 0x01);        /* 115200 baud */
+	outb(COM1 + 1, 0x00);
+	outb(COM1 + UART_LCR, 0x03); /* 8N1 */
 	/*
 	 * FIFO left off: QEMU empties the FIFOs when it is switched on, which would lose what
 	 * was typed (or piped) before now; without it QEMU simply holds input back until read.
 	 */
-	serial_present = uart_init(COM1, 0x00);
+	outb(COM1 + UART_FCR, 0x00);
+	outb(COM1 + UART_MCR, 0x0b); /* DTR, RTS, OUT2 (interrupts to the PIC/IOAPIC line) */
+	serial_present = inb(COM1 + UART_LSR) != 0xff;
 }
 
 void serial_putc(char c)
 {
-	if (serial_present)
-		uart_putc(COM1, c);
-}
-
-/*
- * FIFO off as on COM1: with it on, QEMU paces the transmission at the line's baud rate,
- * without it each byte goes out when written.
- */
-bool serial2_init(void)
-{
-	com2_present = uart_init(COM2, 0x00);
-	return com2_present;
-}
-
-void serial2_write(const char *s, size_t n)
-{
-	for (size_t i = 0; com2_present && i < n; i++)
-		uart_putc(COM2, s[i]);
+	if (!serial_present)
+		return;
+	for (int spins = 0; spins < 100000 && !(inb(COM1 + UART_LSR) & LSR_THRE); spins++)
+		cpu_relax();
+	outb(COM1 + UART_THR, (u8)c);
 }
 
 void debugcon_write(const char *s, size_t n)

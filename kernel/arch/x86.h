@@ -91,9 +91,6 @@ void serial_init(void);
 void serial_enable_irq(void);
 void serial_rx_resume(void);
 void serial_putc(char c);
-/* COM2, output only (the trace stream): false when the machine has no second port. */
-bool serial2_init(void);
-void serial2_write(const char *s, size_t n);
 void debugcon_write(const char *s, size_t n);
 void acpi_init(u64 rsdp_phys);
 int acpi_poweroff(void);

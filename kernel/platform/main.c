@@ -71,10 +71,10 @@ static int kernel_init(void *unused)
 	chrdev_init();
 	console_init();
 	vfs_init();
-	trace_boot_init(); /* tracefs is up; events from here on, the disks' included */
 	cgroup_fs_init();
 	ext2_init();
 	pci_init();
+	trace_boot_init(); /* tracefs and the stream's port are up; before the first mount */
 	mount_boot_disk();
 	register_shutdown_hook(&vfs_shutdown_hook);
 	pr_info("cmdline: %s\n", cmdline_full());

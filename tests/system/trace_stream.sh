@@ -1,6 +1,6 @@
 # Streaming (scripts/run-qemu --trace FILE --trace-events LIST): examples/demo.sh runs with
 # writeback events enabled at boot (trace_event=) and their lines streamed to a host file
-# over the second serial port, while the demo's output goes to the console as usual. The
+# over a virtio console, while the demo's output goes to the console as usual. The
 # file starts with Linux's header, holds well-formed lines of the listed events only, every
 # data page the demo's two dd dirtied (2 x 16 MiB: 8192 writeback_dirty_folio lines from dd,
 # so nothing was lost on the way), and ends with the lost count, which the kernel log
@@ -27,7 +27,7 @@ expect_status 0
 expect_no_log 'Kernel panic|kernel BUG|WARNING'
 expect_line '-- done'
 expect_log 'cmdline: .*trace_event=writeback:writeback_dirty_folio,writeback:global_dirty_state'
-expect_log 'trace: streaming to ttyS1'
+expect_log 'trace: streaming to hvc0'
 expect_log 'trace: 0 events lost'
 held=$(sed -n 's/^held: //p' "$OUT")
 expect_num held "${held:-0}" -gt 0
