@@ -369,6 +369,52 @@ Test(trace, open_with_o_trunc_clears)
 	cr_assert_eq(READ_ONCE(tracing_on), true);
 }
 
+static unsigned int nr_enabled(void)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		n += writeback_trace_events[i]->enabled;
+	return n;
+}
+
+static void all_off(void)
+{
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		writeback_trace_events[i]->enabled = false;
+}
+
+/* trace_event=LIST, Linux's boot argument: system:event, system:*, system:, system, event, *:* */
+Test(trace, trace_event_lists_in_linux_syntax)
+{
+	static const char *const everything[] = { "writeback:*", "writeback:", "writeback", "*:*",
+						  "*" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(everything); i++) {
+		all_off();
+		cr_assert_eq(trace_set_events(everything[i]), 0, "%s", everything[i]);
+		cr_assert_eq(nr_enabled(), nr_writeback_trace_events, "%s", everything[i]);
+	}
+	all_off();
+	cr_assert_eq(trace_set_events("writeback:balance_dirty_pages,global_dirty_state"), 0);
+	cr_assert_eq(nr_enabled(), 2);
+	cr_assert(trace_event_balance_dirty_pages.enabled);
+	cr_assert(trace_event_global_dirty_state.enabled);
+	/* a prefix is not a name; an unknown name or system is refused, the rest still applies */
+	all_off();
+	cr_assert_eq(trace_set_events("writeback:balance_dirty,sched:*,writeback:wbc_writepage"),
+		     -EINVAL);
+	cr_assert_eq(nr_enabled(), 1);
+	cr_assert(trace_event_wbc_writepage.enabled);
+	cr_assert(host_log_contains("trace_event: no event writeback:balance_dirty\n"));
+	cr_assert(host_log_contains("trace_event: no event sched:*\n"));
+	/* empty items are nothing */
+	all_off();
+	cr_assert_eq(trace_set_events(",writeback:writeback_start,,"), 0);
+	cr_assert_eq(nr_enabled(), 1);
+	cr_assert_eq(trace_set_events(""), 0);
+}
+
 struct pipe_reader {
 	char buf[2][4096];
 	long n[2]; /* bytes of each read, or -errno */
