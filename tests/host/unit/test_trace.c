@@ -415,6 +415,49 @@ Test(trace, trace_event_lists_in_linux_syntax)
 	cr_assert_eq(trace_set_events(""), 0);
 }
 
+static char sink_text[8192];
+static size_t sink_len;
+
+static void sink_write(const char *buf, size_t len, void *data)
+{
+	cr_assert_lt(sink_len + len, sizeof(sink_text));
+	memcpy(sink_text + sink_len, buf, len);
+	sink_len += len;
+	sink_text[sink_len] = 0;
+}
+
+/*
+ * The stream: entries recorded while its thread has not run wait in its ring; past the
+ * ring's size the oldest are overwritten and counted; the stop drains the rest, ends with
+ * the count and logs it. `trace` keeps everything, untouched by the stream.
+ */
+Test(trace, stream_drains_at_stop_and_counts_the_overwritten)
+{
+	static const struct trace_sink sink = { .name = "test", .write = sink_write };
+	const char *last;
+
+	trace_event_writeback_pages_written.enabled = true;
+	cr_assert_eq(trace_stream_stop(), -ENODEV, "no stream yet");
+	cr_assert_eq(trace_stream_start(&sink, 4), 0);
+	cr_assert_eq(trace_stream_start(&sink, 4), -EBUSY);
+	for (int i = 1; i <= 10; i++)
+		trace_writeback_pages_written(i); /* the thread cannot run meanwhile */
+	cr_assert_eq(trace_stream_stop(), 6);
+	cr_assert(str_has_prefix(sink_text, "# tracer: nop\n#\n"), "%s", sink_text);
+	cr_assert(strstr(sink_text, "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"));
+	cr_assert_eq(count_lines(sink_text, ": writeback_pages_written: "), 4, "%s", sink_text);
+	cr_assert_null(strstr(sink_text, ": writeback_pages_written: 6\n"), "overwritten");
+	cr_assert(strstr(sink_text, ": writeback_pages_written: 7\n"), "the newest four");
+	cr_assert(strstr(sink_text, ": writeback_pages_written: 10\n"));
+	last = sink_text + sink_len - strlen("# trace: 6 events lost\n");
+	cr_assert_str_eq(last, "# trace: 6 events lost\n");
+	cr_assert(host_log_contains("trace: 6 events lost"));
+	cr_assert_eq(trace_ring_entries(&trace_global), 10, "trace holds all ten");
+	/* stopped: events go on into trace only */
+	trace_writeback_pages_written(11);
+	cr_assert_eq(count_lines(sink_text, ": writeback_pages_written: "), 4);
+}
+
 struct pipe_reader {
 	char buf[2][4096];
 	long n[2]; /* bytes of each read, or -errno */
