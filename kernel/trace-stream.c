@@ -6,9 +6,10 @@
  * raw entry into the stream's own ring and nothing more. One thread, "trace-stream",
  * formats and writes: it wakes every STREAM_POLL_MS, or at once when the ring is an eighth
  * full, drains it, and writes in batches of about STREAM_BATCH bytes so that a slow sink
- * sees few large writes. It never holds a lock while writing, so the console and everyone
- * else go on meanwhile. When the sink is slower than the events come, the ring overwrites
- * its oldest entries and counts them (trace_ring_write()); the count ends the stream.
+ * sees few large writes. It holds no lock of the stream's while writing, so recorders, the
+ * console and everyone else go on meanwhile. When events come faster than the thread gets
+ * them out, the ring overwrites its oldest entries and counts them (trace_ring_write());
+ * the count ends the stream.
  *
  * Lifetime. trace_stream_start() allocates the ring and starts the thread;
  * trace_stream_stop() tells the thread to finish: it stops the recording into the ring
