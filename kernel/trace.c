@@ -12,6 +12,8 @@
 #include <cgwb/string.h>
 #include <cgwb/sched.h>
 #include <cgwb/wait.h>
+#include <cgwb/printk.h>
+#include <cgwb/errno.h>
 
 /* 4 MiB of entries would not fit the smaller machines; Linux's default is per CPU anyway. */
 #define TRACE_DEFAULT_ENTRIES 2048
@@ -41,8 +43,60 @@ void trace_record(struct trace_event *event, struct trace_entry *e)
 		strlcpy(e->comm, "<idle>", sizeof(e->comm));
 	}
 	trace_ring_write(&trace_global, e);
+	trace_stream_record(e);
 	if (waitqueue_active(&trace_pipe_wait))
 		wake_up_all(&trace_pipe_wait);
+}
+
+/*
+ * Does one word of a trace_event= list name ev? Linux's rules (ftrace_set_clr_event()):
+ * "system:event" with "*" or nothing for every event of the system, and a word without a
+ * colon names a system or an event. One system here: writeback.
+ */
+static bool event_matches(const char *word, size_t len, const struct trace_event *ev)
+{
+	const char *colon = memchr(word, ':', len);
+	const char *name = word;
+	size_t name_len = len, sys_len;
+
+	if (colon) {
+		sys_len = (size_t)(colon - word);
+		if (!(sys_len == 1 && word[0] == '*') &&
+		    !(sys_len == 9 && !strncmp(word, "writeback", 9)))
+			return false;
+		name = colon + 1;
+		name_len = len - sys_len - 1;
+		if (!name_len || (name_len == 1 && name[0] == '*'))
+			return true;
+	} else if ((len == 1 && word[0] == '*') || (len == 9 && !strncmp(word, "writeback", 9))) {
+		return true;
+	}
+	return name_len == strlen(ev->name) && !strncmp(name, ev->name, name_len);
+}
+
+int trace_set_events(const char *list)
+{
+	int err = 0;
+
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		unsigned int matched = 0;
+
+		for (unsigned int i = 0; len && i < nr_writeback_trace_events; i++) {
+			if (event_matches(list, len, writeback_trace_events[i])) {
+				WRITE_ONCE(writeback_trace_events[i]->enabled, true);
+				matched++;
+			}
+		}
+		if (len && !matched) {
+			pr_err("trace_event: no event %.*s\n", (int)len, list);
+			err = err ?: -EINVAL;
+		}
+		list += len;
+		if (*list == ',')
+			list++;
+	}
+	return err;
 }
 
 int trace_wait_pipe(struct trace_ring *r)
@@ -70,6 +124,11 @@ void trace_print_header(struct seq_buf *s, const struct trace_ring *r)
 	seq_puts(s, "# tracer: nop\n#\n");
 	seq_printf(s, "# entries-in-buffer/entries-written: %lu/%llu   #P:1\n#\n", entries,
 		   (unsigned long long)(entries + r->lost));
+	trace_print_columns(s);
+}
+
+void trace_print_columns(struct seq_buf *s)
+{
 	seq_puts(s, "#                                _-----=> irqs-off/BH-disabled\n"
 		    "#                               / _----=> need-resched\n"
 		    "#                              | / _---=> hardirq/softirq\n"

@@ -46,3 +46,34 @@ test-host: $(HOST_UNIT_BIN)
 .PHONY: test-host host-objs-check
 
 -include $(HOST_UNIT_OBJS:.o=.d)
+
+# The cost of tracing on the write path (scripts/bench/trace, make bench): the portable code
+# on the host platform, optimized and without sanitizers, built twice: as is, and with the
+# trace call sites compiled out (CGWB_NO_TRACE), the reference the off-cost is measured by.
+BENCH_HOST_CFLAGS := -std=gnu11 -O2 -g -DCGWB_HOST -Iinclude -Itests/host/platform \
+	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes -MMD -MP
+TRACE_COST_SRCS := $(PORTABLE_SRCS) $(HOST_PLATFORM_SRCS) tests/host/bench/trace_cost.c
+TRACE_COST_OBJS := $(patsubst %,$(BUILD)/bench/host/%.o,$(TRACE_COST_SRCS))
+TRACE_COST_NT_OBJS := $(patsubst %,$(BUILD)/bench/host-notrace/%.o,$(TRACE_COST_SRCS))
+
+$(BUILD)/bench/host/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $< (bench)"
+	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/host-notrace/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $< (bench, no trace)"
+	$(Q)$(HOSTCC) $(BENCH_HOST_CFLAGS) -DCGWB_NO_TRACE -c $< -o $@
+
+$(BUILD)/bench/trace-cost: $(TRACE_COST_OBJS)
+	$(Q)$(HOSTCC) -o $@ $^
+
+$(BUILD)/bench/trace-cost-notrace: $(TRACE_COST_NT_OBJS)
+	$(Q)$(HOSTCC) -o $@ $^
+
+bench-tools: $(BUILD)/bench/trace-cost $(BUILD)/bench/trace-cost-notrace
+
+.PHONY: bench-tools
+
+-include $(TRACE_COST_OBJS:.o=.d) $(TRACE_COST_NT_OBJS:.o=.d)

@@ -57,5 +57,6 @@ struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
 
 /* Transport + device drivers. */
 int virtio_blk_probe(struct virtio_pci_device *vp);
+int virtio_console_probe(struct virtio_pci_device *vp);
 
 #endif

@@ -271,6 +271,8 @@ struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
 static const struct pci_device_id virtio_pci_ids[] = {
 	{ VIRTIO_PCI_VENDOR, VIRTIO_PCI_DEVICE_BLK_TRANSITIONAL },
 	{ VIRTIO_PCI_VENDOR, VIRTIO_PCI_DEVICE_MODERN_BASE + VIRTIO_ID_BLOCK },
+	{ VIRTIO_PCI_VENDOR, VIRTIO_PCI_DEVICE_CONSOLE_TRANSITIONAL },
+	{ VIRTIO_PCI_VENDOR, VIRTIO_PCI_DEVICE_MODERN_BASE + VIRTIO_ID_CONSOLE },
 	{ 0, 0 },
 };
 
@@ -290,7 +292,11 @@ static int virtio_pci_probe(struct pci_dev *pci, const struct pci_device_id *id)
 		return err;
 	}
 	pci->driver_data = vp;
-	err = virtio_blk_probe(vp);
+	if (pci->device == VIRTIO_PCI_DEVICE_CONSOLE_TRANSITIONAL ||
+	    pci->device == VIRTIO_PCI_DEVICE_MODERN_BASE + VIRTIO_ID_CONSOLE)
+		err = virtio_console_probe(vp);
+	else
+		err = virtio_blk_probe(vp);
 	if (err) {
 		/* vp stays allocated: an interrupt handler may already point at it */
 		vp_add_status(vp, VIRTIO_CONFIG_S_FAILED);

@@ -116,12 +116,22 @@ static int pseudo_vfs_rmdir(struct inode *dir, struct dentry *dentry)
 	return 0;
 }
 
-/* Sizes and times of pseudo files mean nothing: O_TRUNC and touch succeed quietly. */
+/*
+ * Sizes and times of pseudo files mean nothing: O_TRUNC and touch succeed quietly, but for
+ * a file that acts on truncation to 0 (pseudo_set_truncate).
+ */
 static int pseudo_setattr(struct dentry *dentry, struct iattr *attr)
 {
-	(void)dentry;
-	(void)attr;
-	return 0;
+	struct pseudo_node *node = inode_node(dentry->d_inode);
+	int err;
+
+	if (!(attr->ia_valid & ATTR_SIZE) || attr->ia_size || !node->truncate)
+		return 0;
+	if (!pseudo_get_active(node))
+		return -ENODEV;
+	err = node->truncate(node->private);
+	pseudo_put_active(node);
+	return err;
 }
 
 static const struct inode_operations pseudo_dir_iops = {

@@ -26,6 +26,7 @@ struct pseudo_node {
 	bool removed;
 	pseudo_show_t show;
 	pseudo_store_t store;
+	pseudo_truncate_t truncate; /* on truncation to 0, or NULL: ignored */
 	bool stream; /* show() runs per read, not per open (trace_pipe) */
 	void *private;
 	const struct pseudo_dir_ops *dir_ops;

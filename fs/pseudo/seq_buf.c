@@ -72,17 +72,24 @@ int seq_putc(struct seq_buf *s, char c)
 
 int seq_vprintf(struct seq_buf *s, const char *fmt, va_list ap)
 {
+	size_t room = s->size - s->len; /* the NUL's byte included */
 	va_list ap2;
 	int n;
 
+	/* one pass when the text fits the room left (the common case), two when it grows */
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
+	n = vsnprintf(room ? s->buf + s->len : NULL, room, fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
 		return -EINVAL;
-	if (!seq_reserve(s, (size_t)n))
-		return s->err;
-	vsnprintf(s->buf + s->len, s->size - s->len, fmt, ap);
+	if ((size_t)n >= room) {
+		if (!seq_reserve(s, (size_t)n)) {
+			if (room)
+				s->buf[s->len] = 0; /* drop the part the first pass printed */
+			return s->err;
+		}
+		vsnprintf(s->buf + s->len, s->size - s->len, fmt, ap);
+	}
 	s->len += (size_t)n;
 	return 0;
 }

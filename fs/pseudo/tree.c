@@ -220,6 +220,12 @@ struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char 
 	return create_file(parent, name, mode, show, NULL, private, true);
 }
 
+void pseudo_set_truncate(struct pseudo_node *file, pseudo_truncate_t truncate)
+{
+	BUG_ON(!S_ISREG(file->mode) || !file->store);
+	file->truncate = truncate;
+}
+
 struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,
 				   const char *target)
 {

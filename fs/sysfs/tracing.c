@@ -3,7 +3,7 @@
  * (include/cgwb/trace.h), built twice, under /sys/kernel/tracing and under
  * /sys/kernel/debug/tracing, over the same state.
  *
- *	trace                 the header and every entry, not consumed; any write clears it
+ *	trace                 the header and every entry, not consumed; O_TRUNC or a write clears it
  *	trace_pipe            a stream: each read waits for entries and consumes them
  *	tracing_on            1/0: record or not (events stay enabled)
  *	buffer_size_kb        the ring's size; a write resizes it and drops the content
@@ -41,11 +41,16 @@ static int trace_show(struct seq_buf *s, void *private)
 	return 0;
 }
 
-/* Linux clears on open with O_TRUNC; here a pseudo file sees writes only: `echo > trace`. */
-static int trace_store(const char *buf, size_t len, void *private)
+/* As Linux: an open with O_TRUNC (`: > trace`) clears, and so does any write (`echo > trace`). */
+static int trace_truncate(void *private)
 {
 	trace_ring_reset(&trace_global);
 	return 0;
+}
+
+static int trace_store(const char *buf, size_t len, void *private)
+{
+	return trace_truncate(private);
 }
 
 static int trace_pipe_show(struct seq_buf *s, void *private)
@@ -150,9 +155,11 @@ static void add_file(struct pseudo_node *dir, const char *name, umode_t mode, ps
 
 static void tracefs_build(struct pseudo_node *dir)
 {
-	struct pseudo_node *events, *wb;
+	struct pseudo_node *trace, *events, *wb;
 
-	add_file(dir, "trace", 0644, trace_show, trace_store, NULL);
+	trace = pseudo_create_file(dir, "trace", 0644, trace_show, trace_store, NULL);
+	BUG_ON(IS_ERR(trace));
+	pseudo_set_truncate(trace, trace_truncate);
 	BUG_ON(IS_ERR(pseudo_create_stream(dir, "trace_pipe", 0444, trace_pipe_show, NULL)));
 	add_file(dir, "tracing_on", 0644, tracing_on_show, tracing_on_store, NULL);
 	add_file(dir, "buffer_size_kb", 0644, buffer_size_show, buffer_size_store, NULL);

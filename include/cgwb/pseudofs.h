@@ -64,6 +64,8 @@ struct pseudo_node;
 typedef int (*pseudo_show_t)(struct seq_buf *s, void *private);
 /* Act on one write of len bytes (buf[len] == 0); 0 or -errno. */
 typedef int (*pseudo_store_t)(const char *buf, size_t len, void *private);
+/* Act on a truncation to size 0 (an open with O_TRUNC, `: > file`); 0 or -errno. */
+typedef int (*pseudo_truncate_t)(void *private);
 
 struct pseudo_dir_ops {
 	int (*mkdir)(struct pseudo_node *parent, const char *name, void *private);
@@ -98,6 +100,12 @@ struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char 
 					 pseudo_show_t show, void *private);
 struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,
 				   const char *target);
+/*
+ * Give a writable file an action on truncation to size 0 (Linux's `trace` clears on an open
+ * with O_TRUNC). Files without one ignore truncation, as they ignore sizes and times.
+ * Before the file is first opened.
+ */
+void pseudo_set_truncate(struct pseudo_node *file, pseudo_truncate_t truncate);
 /* Every directory of path ("a/b/c") under parent, made as needed; the last one. */
 struct pseudo_node *pseudo_mkdir_p(struct pseudo_node *parent, const char *path);
 /* Remove node and everything below it, waiting for running callbacks (see above). */

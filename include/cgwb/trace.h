@@ -49,13 +49,25 @@ struct trace_entry {
 	u64 field[TRACE_NR_FIELDS]; /* the raw fields, in the event's own order */
 };
 
-/* The call-site test: one load and a predicted-not-taken branch when the event is off. */
+/*
+ * The call-site test: one load and a predicted-not-taken branch when the event is off.
+ * CGWB_NO_TRACE compiles every call site out (the benchmark's baseline); the arguments are
+ * still type-checked.
+ */
 #define trace_event_enabled(ev) unlikely(READ_ONCE(trace_event_##ev.enabled))
+#ifdef CGWB_NO_TRACE
+#define TRACE_CALL(ev, ...)                        \
+	do {                                       \
+		if (0)                             \
+			__trace_##ev(__VA_ARGS__); \
+	} while (0)
+#else
 #define TRACE_CALL(ev, ...)                        \
 	do {                                       \
 		if (trace_event_enabled(ev))       \
 			__trace_##ev(__VA_ARGS__); \
 	} while (0)
+#endif
 
 /* ---------------------------------------------------------------- the ring */
 struct trace_ring {
@@ -94,8 +106,43 @@ void trace_record(struct trace_event *event, struct trace_entry *e);
 void trace_print_line(struct seq_buf *s, const struct trace_entry *e);
 /* The "# tracer: nop" header Linux prints at the top of `trace`. */
 void trace_print_header(struct seq_buf *s, const struct trace_ring *r);
+/* Its last lines: the flags legend and the column names. */
+void trace_print_columns(struct seq_buf *s);
+/*
+ * Turn on the events of a list in the syntax of Linux's trace_event= boot argument:
+ * comma-separated "system:event", "system:*" (or "system:", "system"), "event", "*:*".
+ * Known names are enabled even if others are not: 0, or -EINVAL naming the first unknown one
+ * in the log.
+ */
+int trace_set_events(const char *list);
 /* Wait (interruptibly) until r holds an entry: 0, or -EINTR on a signal. */
 int trace_wait_pipe(struct trace_ring *r);
+
+/* ---------------------------------------------------------------- streaming */
+/*
+ * The stream (kernel/trace-stream.c): while it runs, every entry recorded is also stored in
+ * a ring of its own, which one thread drains: it formats the lines (Linux's layout, as
+ * trace_pipe gives them) and hands them to a sink, the virtio console in the kernel
+ * (cgwb.trace_stream=hvc0), a host file in the simulator. `trace` and `trace_pipe` are
+ * not affected. Entries recorded faster than the sink takes them overwrite the oldest ones
+ * of the stream's ring and are counted; the stop drains everything else and reports them.
+ */
+struct trace_sink {
+	const char *name; /* for the log: "hvc0" */
+	/* Take len bytes of whole lines; process context, may take its time. */
+	void (*write)(const char *buf, size_t len, void *data);
+	void *data;
+};
+
+/* Start streaming into sink through a ring of nr entries: 0, -EBUSY or -ENOMEM. */
+int trace_stream_start(const struct trace_sink *sink, unsigned long nr);
+/*
+ * Stop: drain every entry recorded until now, end the stream with a "# trace: N events
+ * lost" line and log the same. Process context. N, or -ENODEV when no stream runs.
+ */
+long long trace_stream_stop(void);
+/* trace_record()'s step for the stream: any context, nothing when no stream runs. */
+void trace_stream_record(const struct trace_entry *e);
 
 /* The writeback events, in Linux 6.1's order (kernel/trace-writeback.c). */
 extern struct trace_event *const writeback_trace_events[];

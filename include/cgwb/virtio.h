@@ -16,8 +16,10 @@
 
 #define VIRTIO_PCI_VENDOR 0x1af4
 #define VIRTIO_PCI_DEVICE_BLK_TRANSITIONAL 0x1001
+#define VIRTIO_PCI_DEVICE_CONSOLE_TRANSITIONAL 0x1003
 #define VIRTIO_PCI_DEVICE_MODERN_BASE 0x1040   /* + virtio device id */
 #define VIRTIO_ID_BLOCK 2
+#define VIRTIO_ID_CONSOLE 3
 
 /* virtio-blk features (5.2.3) */
 #define VIRTIO_BLK_F_SIZE_MAX 1

@@ -30,6 +30,7 @@
 #include <cgwb/reboot.h>
 #include "../sched-internal.h"
 #include "selftest.h"
+#include "trace-boot.h"
 
 #define CGWB_VERSION "0.1"
 
@@ -75,6 +76,7 @@ static int kernel_init(void *unused)
 	cgroup_fs_init();
 	ext2_init();
 	pci_init();
+	trace_boot_init(); /* tracefs and the stream's port are up; before the first mount */
 	mount_boot_disk();
 	register_shutdown_hook(&vfs_shutdown_hook);
 	pr_info("cmdline: %s\n", cmdline_full());

@@ -34,7 +34,8 @@ guest_script()
 }
 
 # run_guest [--disk IMG[,OPTS]]... [--append ARGS] [--memory SIZE] [--timeout S]
-#           [--stdin FILE] [--no-script] [-- extra qemu args]
+#           [--stdin FILE] [--no-script] [--trace FILE [--trace-events LIST]]
+#           [-- extra qemu args]
 run_guest()
 {
 	local args=() stdin=/dev/null timeout=60 script=1 append="cgwb.panic=poweroff"
@@ -43,6 +44,7 @@ run_guest()
 		--disk) args+=(--disk "$2"); shift 2 ;;
 		--append) append="$append $2"; shift 2 ;;
 		--memory) args+=(--memory "$2"); shift 2 ;;
+		--trace | --trace-events) args+=("$1" "$2"); shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
 		--stdin) stdin=$2; shift 2 ;;
 		--no-script) script=0; shift ;;

@@ -16,6 +16,7 @@
 #include <cgwb/vmstat.h>
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
+#include <cgwb/trace.h>
 #include "host.h"
 #include "filedisk.h"
 #include "sim.h"
@@ -39,7 +40,11 @@ static struct {
 	struct sim_writer writers[MAX_WRITERS];
 	unsigned int nr_writers;
 	bool stop;
+	FILE *trace; /* the trace stream's file, or NULL */
 } sim;
+
+/* The stream's ring: 3 MiB (the host's vmalloc gives at most 4); the drain runs each slice. */
+#define SIM_TRACE_ENTRIES (16 * 1024)
 
 static int sh(const char *cmd)
 {
@@ -72,6 +77,35 @@ void sim_boot(const struct sim_config *cfg)
 	cr_assert_not_null(sim.disk);
 	cr_assert_eq(do_mount("/dev/vda", "/mnt", "ext2", 0, NULL), 0);
 	cr_assert_eq(sim_echo("/sys/fs/cgroup/cgroup.subtree_control", "+memory +io"), 0);
+	if (getenv("CGWB_SIM_TRACE"))
+		sim_trace_to(getenv("CGWB_SIM_TRACE"),
+			     getenv("CGWB_SIM_TRACE_EVENTS") ?: "writeback:*");
+}
+
+static void sim_trace_write(const char *buf, size_t len, void *data)
+{
+	cr_assert_eq(fwrite(buf, 1, len, data), len, "trace file: %m");
+}
+
+static struct trace_sink sim_trace_sink = { .name = "the host file", .write = sim_trace_write };
+
+void sim_trace_to(const char *path, const char *list)
+{
+	cr_assert_null(sim.trace, "one trace stream per run");
+	sim.trace = fopen(path, "w");
+	cr_assert_not_null(sim.trace, "%s: %m", path);
+	sim_trace_sink.data = sim.trace;
+	cr_assert_eq(trace_stream_start(&sim_trace_sink, SIM_TRACE_ENTRIES), 0);
+	cr_assert_eq(trace_set_events(list), 0, "trace events %s", list);
+}
+
+static void sim_trace_end(void)
+{
+	if (!sim.trace)
+		return;
+	cr_assert_geq(trace_stream_stop(), 0);
+	cr_assert_eq(fclose(sim.trace), 0, "trace file: %m");
+	sim.trace = NULL;
 }
 
 void sim_shutdown(void)
@@ -79,6 +113,7 @@ void sim_shutdown(void)
 	char cmd[96];
 
 	sim_writers_stop();
+	sim_trace_end();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", sim.dir);
 	sh(cmd);
 	host_platform_exit();

@@ -22,9 +22,21 @@ struct sim_config {
 	u64 disk_latency_ns;       /* per request */
 };
 
-/* Boot the stack, make an ext2 image, attach it as vda and mount it on /mnt. */
+/*
+ * Boot the stack, make an ext2 image, attach it as vda and mount it on /mnt. With
+ * CGWB_SIM_TRACE=FILE in the environment, the run's trace goes to FILE as with
+ * sim_trace_to(FILE, $CGWB_SIM_TRACE_EVENTS or "writeback:*").
+ */
 void sim_boot(const struct sim_config *cfg);
+/* Ends the trace stream first (the file then ends with its "# trace: N events lost" line). */
 void sim_shutdown(void);
+/*
+ * Stream the events of list (Linux's trace_event= syntax: "writeback:*",
+ * "writeback:balance_dirty_pages,writeback:writeback_written") to the host file path as
+ * the QEMU machine streams them to scripts/run-qemu --trace: Linux's text, stamped with
+ * virtual time, until sim_shutdown(). The drain costs no virtual time.
+ */
+void sim_trace_to(const char *path, const char *list);
 struct backing_dev_info *sim_bdi(void);
 
 /* The wb that writes the file at path back (the root wb is not refcounted; cgwbs are kept

@@ -2,7 +2,8 @@
  * The writeback trace events from real runs of the stack in virtual time: a group's writer
  * throttled by balance_dirty_pages() leaves balance_dirty_pages, bdi_dirty_ratelimit and
  * writeback_start/written lines for its own cgroup in `trace`, in Linux's format, with
- * values the control law allows; the ring wraps and says how many entries it lost.
+ * values the control law allows; the ring wraps and says how many entries it lost. The
+ * stream to a host file (sim_trace_to) holds the same lines as `trace`, and its count.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -12,7 +13,9 @@
 #include <cgwb/memcontrol.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/trace.h>
+#include <cgwb/trace/writeback.h>
 #include <cgwb/errno.h>
+#include <unistd.h>
 #include "host.h"
 #include "sim.h"
 
@@ -125,4 +128,104 @@ Test(sim_trace, throttled_writer_leaves_linux_lines)
 	free(buf);
 	sim_writers_stop();
 	sim_shutdown();
+}
+
+/* The lines of text that are not comments, in order, NUL-separated in place; their number. */
+static size_t trace_lines(char *text, char **lines, size_t max)
+{
+	size_t n = 0;
+	char *save, *line;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		cr_assert_lt(n, max, "more lines than expected");
+		lines[n++] = line;
+	}
+	return n;
+}
+
+static char *read_host_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long size;
+
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)size + 1);
+	cr_assert_not_null(buf);
+	cr_assert_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
+	buf[size] = 0;
+	fclose(f);
+	return buf;
+}
+
+/*
+ * What scripts/run-qemu --trace gives for QEMU, the simulator gives with sim_trace_to(): the
+ * events of the list, from the same tracepoints, in the same text as `trace` (compared line
+ * by line with a ring big enough to hold the run), stamped with virtual time, the lost count
+ * last.
+ */
+Test(sim_trace, stream_to_a_host_file)
+{
+	enum { MAX_LINES = 20000 };
+	char path[] = "/tmp/cgwb-sim-trace.XXXXXX";
+	static char *streamed[MAX_LINES], *held[MAX_LINES];
+	size_t nr_streamed, nr_held, bdp = 0;
+	char *stream_text, *trace_text, *last;
+	struct sim_writer *w;
+	double ts = 0, last_ts = 0;
+	u64 now, elapsed;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	sim_boot(&cfg);
+	sim_mkcg("G");
+	cr_assert_eq(sim_echo(TRACE_DIR "buffer_size_kb", "3072"), 0);
+	sim_trace_to(path, "writeback:balance_dirty_pages,writeback:global_dirty_state,"
+			   "writeback:writeback_written");
+	cr_assert_eq(trace_event_writeback_dirty_folio.enabled, false, "only the list's events");
+	w = sim_writer_start("G", "/mnt/g", MiB, 64 * MiB, 64 * MiB, 2000);
+	sim_writer_fsync_at_end(w);
+	while (!sim_writer_done(w))
+		host_run_for(MSEC);
+	cr_assert_eq(sim_echo(TRACE_DIR "tracing_on", "0"), 0, "the same entries in both");
+	trace_text = read_all(TRACE_DIR "trace", 32 << 20);
+	now = host_now_ns();
+	elapsed = sim_writer_elapsed_ns(w);
+	sim_shutdown();
+
+	stream_text = read_host_file(path);
+	unlink(path);
+	cr_assert(!strncmp(stream_text, "# tracer: nop\n", 14), "%.80s", stream_text);
+	last = strrchr(stream_text, '#');
+	cr_assert_str_eq(last, "# trace: 0 events lost\n", "the last line counts the lost");
+	nr_streamed = trace_lines(stream_text, streamed, MAX_LINES);
+	nr_held = trace_lines(trace_text, held, MAX_LINES);
+	cr_assert_gt(nr_streamed, 100, "%zu lines", nr_streamed);
+	cr_assert_eq(nr_streamed, nr_held, "streamed %zu, trace holds %zu", nr_streamed, nr_held);
+	for (size_t i = 0; i < nr_streamed; i++) {
+		char ev[40];
+
+		cr_assert_str_eq(streamed[i], held[i], "line %zu", i);
+		cr_assert_eq(sscanf(streamed[i], "%*s [000] %*5c %lf: %39[a-z_]:", &ts, ev), 2,
+			     "%s", streamed[i]);
+		cr_assert_geq(ts, last_ts, "virtual time goes forward: %s", streamed[i]);
+		last_ts = ts;
+		bdp += !strcmp(ev, "balance_dirty_pages");
+		cr_assert(!strcmp(ev, "balance_dirty_pages") || !strcmp(ev, "global_dirty_state") ||
+				  !strcmp(ev, "writeback_written"),
+			  "only the listed events: %s", streamed[i]);
+	}
+	cr_assert_gt(bdp, 0, "the writer was throttled");
+	/* the virtual clock's time (the same stamps as `trace`'s, compared above) */
+	cr_assert_leq(last_ts * 1e9, (double)now, "virtual timestamps: %f", last_ts);
+	cr_assert_gt(last_ts, 0.1, "virtual timestamps: the last is %f, the writer took %llu ns",
+		     last_ts, (unsigned long long)elapsed);
+	free(stream_text);
+	free(trace_text);
 }

@@ -341,6 +341,123 @@ Test(trace, trace_file_trace_pipe_and_buffer_size)
 	cr_assert_eq(vt_write("/sys/kernel/tracing/trace_clock", "global", O_TRUNC), -EINVAL);
 }
 
+/* `: > trace`: the shell's redirection opens with O_TRUNC and writes nothing; Linux clears. */
+Test(trace, open_with_o_trunc_clears)
+{
+	static const char *const path[] = { "/sys/kernel/tracing/trace",
+					    "/sys/kernel/debug/tracing/trace" };
+	struct file *f;
+
+	trace_event_writeback_pages_written.enabled = true;
+	for (int i = 0; i < 2; i++) {
+		trace_writeback_pages_written(7);
+		trace_writeback_pages_written(8);
+		/* an open for writing without O_TRUNC keeps the content */
+		f = filp_open(path[i], O_WRONLY, 0);
+		cr_assert(!IS_ERR(f));
+		fput(f);
+		cr_assert_eq(trace_ring_entries(&trace_global), 2);
+		f = filp_open(path[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		cr_assert(!IS_ERR(f), "%s: %ld", path[i], PTR_ERR(f));
+		cr_assert_eq(trace_ring_entries(&trace_global), 0, "%s: cleared at open", path[i]);
+		fput(f);
+	}
+	/* files that do not act on truncation still accept O_TRUNC and keep their state */
+	f = filp_open("/sys/kernel/tracing/tracing_on", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert(!IS_ERR(f));
+	fput(f);
+	cr_assert_eq(READ_ONCE(tracing_on), true);
+}
+
+static unsigned int nr_enabled(void)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		n += writeback_trace_events[i]->enabled;
+	return n;
+}
+
+static void all_off(void)
+{
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		writeback_trace_events[i]->enabled = false;
+}
+
+/* trace_event=LIST, Linux's boot argument: system:event, system:*, system:, system, event, *:* */
+Test(trace, trace_event_lists_in_linux_syntax)
+{
+	static const char *const everything[] = { "writeback:*", "writeback:", "writeback", "*:*",
+						  "*" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(everything); i++) {
+		all_off();
+		cr_assert_eq(trace_set_events(everything[i]), 0, "%s", everything[i]);
+		cr_assert_eq(nr_enabled(), nr_writeback_trace_events, "%s", everything[i]);
+	}
+	all_off();
+	cr_assert_eq(trace_set_events("writeback:balance_dirty_pages,global_dirty_state"), 0);
+	cr_assert_eq(nr_enabled(), 2);
+	cr_assert(trace_event_balance_dirty_pages.enabled);
+	cr_assert(trace_event_global_dirty_state.enabled);
+	/* a prefix is not a name; an unknown name or system is refused, the rest still applies */
+	all_off();
+	cr_assert_eq(trace_set_events("writeback:balance_dirty,sched:*,writeback:wbc_writepage"),
+		     -EINVAL);
+	cr_assert_eq(nr_enabled(), 1);
+	cr_assert(trace_event_wbc_writepage.enabled);
+	cr_assert(host_log_contains("trace_event: no event writeback:balance_dirty\n"));
+	cr_assert(host_log_contains("trace_event: no event sched:*\n"));
+	/* empty items are nothing */
+	all_off();
+	cr_assert_eq(trace_set_events(",writeback:writeback_start,,"), 0);
+	cr_assert_eq(nr_enabled(), 1);
+	cr_assert_eq(trace_set_events(""), 0);
+}
+
+static char sink_text[8192];
+static size_t sink_len;
+
+static void sink_write(const char *buf, size_t len, void *data)
+{
+	cr_assert_lt(sink_len + len, sizeof(sink_text));
+	memcpy(sink_text + sink_len, buf, len);
+	sink_len += len;
+	sink_text[sink_len] = 0;
+}
+
+/*
+ * The stream: entries recorded while its thread has not run wait in its ring; past the
+ * ring's size the oldest are overwritten and counted; the stop drains the rest, ends with
+ * the count and logs it. `trace` keeps everything, untouched by the stream.
+ */
+Test(trace, stream_drains_at_stop_and_counts_the_overwritten)
+{
+	static const struct trace_sink sink = { .name = "test", .write = sink_write };
+	const char *last;
+
+	trace_event_writeback_pages_written.enabled = true;
+	cr_assert_eq(trace_stream_stop(), -ENODEV, "no stream yet");
+	cr_assert_eq(trace_stream_start(&sink, 4), 0);
+	cr_assert_eq(trace_stream_start(&sink, 4), -EBUSY);
+	for (int i = 1; i <= 10; i++)
+		trace_writeback_pages_written(i); /* the thread cannot run meanwhile */
+	cr_assert_eq(trace_stream_stop(), 6);
+	cr_assert(str_has_prefix(sink_text, "# tracer: nop\n#\n"), "%s", sink_text);
+	cr_assert(strstr(sink_text, "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"));
+	cr_assert_eq(count_lines(sink_text, ": writeback_pages_written: "), 4, "%s", sink_text);
+	cr_assert_null(strstr(sink_text, ": writeback_pages_written: 6\n"), "overwritten");
+	cr_assert(strstr(sink_text, ": writeback_pages_written: 7\n"), "the newest four");
+	cr_assert(strstr(sink_text, ": writeback_pages_written: 10\n"));
+	last = sink_text + sink_len - strlen("# trace: 6 events lost\n");
+	cr_assert_str_eq(last, "# trace: 6 events lost\n");
+	cr_assert(host_log_contains("trace: 6 events lost"));
+	cr_assert_eq(trace_ring_entries(&trace_global), 10, "trace holds all ten");
+	/* stopped: events go on into trace only */
+	trace_writeback_pages_written(11);
+	cr_assert_eq(count_lines(sink_text, ": writeback_pages_written: "), 4);
+}
+
 struct pipe_reader {
 	char buf[2][4096];
 	long n[2]; /* bytes of each read, or -errno */

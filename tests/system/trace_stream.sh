@@ -1,0 +1,57 @@
+# Streaming (scripts/run-qemu --trace FILE --trace-events LIST): examples/demo.sh runs with
+# writeback events enabled at boot (trace_event=) and their lines streamed to a host file
+# over a virtio console, while the demo's output goes to the console as usual. The
+# file starts with Linux's header, holds well-formed lines of the listed events only, every
+# data page the demo's two dd dirtied (2 x 16 MiB: 8192 writeback_dirty_folio lines from dd,
+# so nothing was lost on the way), and ends with the lost count, which the kernel log
+# repeats at power-off. `: > trace` (the shell's O_TRUNC open) clears the trace file.
+truncate -s 128M "$T/disk.img"
+mke2fs -q -F -t ext2 "$T/disk.img" > /dev/null 2>&1 || fail "mke2fs"
+{
+	cat "$SYS_ROOT/examples/demo.sh"
+	cat <<'GUEST'
+cd /sys/kernel/tracing
+echo 0 > tracing_on
+echo held: $(grep -vc '^#' trace)
+: > trace
+echo held-after-truncate: $(grep -vc '^#' trace)
+poweroff 0
+GUEST
+} | guest_script
+listed='writeback_dirty_folio|global_dirty_state|writeback_start|writeback_written'
+events=writeback:writeback_dirty_folio,writeback:global_dirty_state
+events=$events,writeback:writeback_start,writeback:writeback_written
+run_guest --disk "$T/disk.img" --memory 256M --timeout 240 --trace "$T/trace" \
+	--trace-events "$events"
+expect_status 0
+expect_no_log 'Kernel panic|kernel BUG|WARNING'
+expect_line '-- done'
+expect_log 'cmdline: .*trace_event=writeback:writeback_dirty_folio,writeback:global_dirty_state'
+expect_log 'trace: streaming to hvc0'
+expect_log 'trace: 0 events lost'
+held=$(sed -n 's/^held: //p' "$OUT")
+expect_num held "${held:-0}" -gt 0
+expect_line 'held-after-truncate: 0'
+
+[[ -s $T/trace ]] || fail "no trace file on the host"
+[[ $(head -n 1 "$T/trace") == '# tracer: nop' ]] || fail "first line: $(head -n 1 "$T/trace")"
+grep -q '^#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION$' "$T/trace" ||
+	fail "no column header"
+[[ $(tail -n 1 "$T/trace") == '# trace: 0 events lost' ]] ||
+	fail "last line: $(tail -n 1 "$T/trace")"
+grep -v '^#' "$T/trace" > "$T/lines"
+line='^ *.+-[0-9]+ +\[000\] [d.]\.\.\.\. +[0-9]+\.[0-9]{6}: '
+bad=$(grep -Ev "$line($listed): " "$T/lines" | head -n 3)
+[[ -z $bad ]] || fail "lines not in Linux's format or of events not listed: $bad"
+# the bdev's metadata pages are dirtied too; the demo's data pages are dd's
+dd_pages=$(grep -Ec '^ +dd-[0-9]+ .* writeback_dirty_folio: bdi 254:0: ino=[0-9]{1,6} index=[0-9]+$' \
+	"$T/lines")
+expect_num dd-dirty-folio-lines "$dd_pages" -eq 8192
+grep -Eq "$line"'global_dirty_state: dirty=[0-9]+ writeback=[0-9]+ bg_thresh=[0-9]+ thresh=[0-9]+ limit=[0-9]+ dirtied=[0-9]+ written=[0-9]+$' \
+	"$T/lines" || fail "no well-formed global_dirty_state line"
+grep -Eq "$line"'writeback_written: bdi 254:0: sb_dev [0-9]+:[0-9]+ nr_pages=-?[0-9]+ sync_mode=[01] kupdate=[01] range_cyclic=[01] background=[01] reason=[a-z_]+ cgroup_ino=[0-9]+$' \
+	"$T/lines" || fail "no well-formed writeback_written line"
+# time goes forward through the file
+awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]{6}:$/) { t = $i + 0; break } }
+     t < last { print "time goes back: " $0; exit 1 } { last = t }' "$T/lines" > "$T/order" ||
+	fail "$(cat "$T/order")"
