@@ -124,7 +124,7 @@ def _events(ax, w):
     ax.grid(True, axis="x", alpha=0.3)
     ax.set_title("inode switches and foreign-writeback events", fontsize=9)
     if not names:
-        _note_empty(ax, "inode_switch_wbs / inode_foreign_history / flush_foreign")
+        _note_empty(ax, "inode_switch_wbs or foreign-writeback")
 
 
 def _switch_lines(axes, w):
