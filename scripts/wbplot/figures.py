@@ -49,7 +49,8 @@ def _finish(ax, ylabel, drew, what):
     ax.grid(True, alpha=0.3)
     if drew:
         ax.legend(fontsize=7, loc="upper right")
-        ax.set_ylim(bottom=0)
+        if ax.get_ylim()[0] > 0:    # from 0, unless values are negative (think, pause)
+            ax.set_ylim(bottom=0)
     else:
         _note_empty(ax, what)
 
@@ -107,8 +108,6 @@ def _pauses(ax, w):
     drew |= _dots(ax, w.s, "period", "period", color="b", marker="_")
     ax.set_title("balance_dirty_pages pause and think times", fontsize=9)
     _finish(ax, "ms", drew, "balance_dirty_pages")
-    if drew:
-        ax.set_ylim(bottom=min(0, min(w.s["think"][1]) if "think" in w.s else 0))
 
 
 def _events(ax, w):
