@@ -32,14 +32,14 @@ struct wbtop_row {
 	unsigned long dirty, writeback, thresh; /* kB */
 	unsigned long bw, ratelimit;            /* kB/s */
 	long pause_ms;
-	u64 wbytes;                             /* io.stat of the wb's io cgroup on this disk */
+	u64 wbytes; /* io.stat of the wb's io cgroup on this disk */
 	struct wb_lists n;
 };
 
 struct wbtop_round {
 	u64 time_ns;
 	unsigned long dirty, writeback, bg_thresh, thresh, limit; /* kB */
-	unsigned int nr, missed;                /* rows filled; wbs past WBTOP_MAX_ROWS */
+	unsigned int nr, missed; /* rows filled; wbs past WBTOP_MAX_ROWS */
 	struct wbtop_row row[WBTOP_MAX_ROWS];
 };
 
@@ -68,7 +68,7 @@ static void collect_bdi(struct backing_dev_info *bdi, void *arg)
 
 	if (!bdi_cap_writeback(bdi) || !bdi->dev_name[0])
 		return;
-	bdi_for_each_wb(wb, bdi) {   /* runs to the end: it drops its reference there */
+	bdi_for_each_wb(wb, bdi) { /* runs to the end: it drops its reference there */
 		if (rd->nr < WBTOP_MAX_ROWS)
 			fill_row(&rd->row[rd->nr++], wb, rd->thresh);
 		else
@@ -85,7 +85,7 @@ static void collect(struct wbtop_round *rd)
 	rd->dirty = K(global_node_page_state(NR_FILE_DIRTY));
 	rd->writeback = K(global_node_page_state(NR_WRITEBACK));
 	rd->bg_thresh = K(bg);
-	rd->thresh = thresh;    /* pages until the rows have used it */
+	rd->thresh = thresh; /* pages until the rows have used it */
 	rd->limit = K(READ_ONCE(global_wb_domain.dirty_limit));
 	rd->nr = rd->missed = 0;
 	for_each_bdi(collect_bdi, rd);
@@ -169,7 +169,7 @@ static int parse_args(int argc, char **argv, bool *batch, unsigned long *rounds,
 static int cmd_wbtop(int argc, char **argv)
 {
 	struct wbtop_round *rd, *prev = NULL;
-	unsigned long rounds = 0;       /* 0: until Ctrl-C */
+	unsigned long rounds = 0; /* 0: until Ctrl-C */
 	u64 delay_ms = 1000;
 	bool batch = false;
 	int status;
@@ -185,7 +185,7 @@ static int cmd_wbtop(int argc, char **argv)
 
 		collect(cur);
 		if (show(cur, prev, batch)) {
-			status = 1;     /* stdout is gone (a closed pipe): nothing to say it on */
+			status = 1; /* stdout is gone (a closed pipe): nothing to say it on */
 			break;
 		}
 		if (n == rounds)
