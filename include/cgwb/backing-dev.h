@@ -78,7 +78,7 @@ struct bdi_writeback {
 	unsigned long dirty_ratelimit;    /* per-task dirty rate at the setpoint, pages/s */
 	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
 	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
-	long last_pause; /* jiffies: balance_dirty_pages()'s last sleep here (wbtop) */
+	long last_pause;                  /* jiffies: the last balance_dirty_pages() sleep */
 
 	spinlock_t work_lock;             /* work_list and the arming of dwork */
 	struct list_head work_list;
