@@ -74,6 +74,18 @@ else
 	fail "scripts/plot on the Linux fragment: status $?: $(tail -n 3 "$T/linux.err")"
 fi
 
+# --- the line layouts tracefs options give: a TGID column (record-tgid), no flags column
+# (irq-info off), a task name with spaces and dashes; every line is read, none skipped
+cat > "$T/variants.trace" <<'EOF'
+ Web Content-x-4242 (   4240) [000] d..1.    12.000100: bdi_dirty_ratelimit: bdi 8:16: write_bw=1024 awrite_bw=1000 dirty_rate=512 dirty_ratelimit=2048 task_ratelimit=2000 balanced_dirty_ratelimit=2040 cgroup_ino=7
+              dd-77      [000]    12.500200: balance_dirty_pages: bdi 8:16: limit=5000 setpoint=4000 dirty=4100 bdi_setpoint=2000 bdi_dirty=2100 dirty_ratelimit=2048 task_ratelimit=1900 dirtied=32 dirtied_pause=32 paused=0 pause=12 period=14 think=2 cgroup_ino=7
+              dd-77      [000] .....    13.000300: global_dirty_state: dirty=4100 writeback=20 bg_thresh=2500 thresh=5000 limit=5000 dirtied=9000 written=4880
+EOF
+"$SYS_ROOT/scripts/plot" "$T/variants.trace" -o "$T/variants" > "$T/variants.list" 2> "$T/variants.err" ||
+	fail "scripts/plot on the line variants: status $?: $(tail -n 2 "$T/variants.err")"
+[[ -s $T/variants.err ]] && fail "line variants not read: $(cat "$T/variants.err")"
+expect_png "$T/variants/variants-wb-8_16-cg7.png"
+
 # --- a file with no writeback event is an error, not an empty success
 echo 'garbage' > "$T/empty.trace"
 "$SYS_ROOT/scripts/plot" "$T/empty.trace" -o "$T/empty" > /dev/null 2> "$T/empty.err"
