@@ -23,8 +23,7 @@ truncate -s 256M "$T/disk.img"
 mke2fs -q -F -t ext2 "$T/disk.img" > /dev/null 2>&1 || fail "mke2fs"
 guest_script <<'GUEST'
 [ -e /mnt/lost+found ] || mount /dev/vda /mnt
-echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-echo +io > /sys/fs/cgroup/cgroup.subtree_control
+echo "+memory +io" > /sys/fs/cgroup/cgroup.subtree_control
 mkdir /sys/fs/cgroup/A /sys/fs/cgroup/B
 echo 64M > /sys/fs/cgroup/B/memory.max
 cd /sys/kernel/tracing

@@ -9,8 +9,7 @@ truncate -s 256M "$T/disk.img"
 mke2fs -q -F -t ext2 "$T/disk.img" > /dev/null 2>&1 || fail "mke2fs"
 guest_script <<'GUEST'
 [ -e /mnt/lost+found ] || mount /dev/vda /mnt
-echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-echo +io > /sys/fs/cgroup/cgroup.subtree_control
+echo "+memory +io" > /sys/fs/cgroup/cgroup.subtree_control
 mkdir /sys/fs/cgroup/A
 echo "254:0 wbps=4194304" > /sys/fs/cgroup/A/io.max
 cgexec -g A dd if=/dev/zero of=/mnt/a bs=1M count=48 conv=fsync 2> /dev/null &
