@@ -39,6 +39,7 @@ struct wbtop_row {
 struct wbtop_round {
 	u64 time_ns;
 	unsigned long dirty, writeback, bg_thresh, thresh, limit; /* kB */
+	unsigned long thresh_pages;             /* the global thresh, for wb_dirty_thresh() */
 	unsigned int nr, missed; /* rows filled; wbs past WBTOP_MAX_ROWS */
 	struct wbtop_row row[WBTOP_MAX_ROWS];
 };
@@ -70,7 +71,7 @@ static void collect_bdi(struct backing_dev_info *bdi, void *arg)
 		return;
 	bdi_for_each_wb(wb, bdi) { /* runs to the end: it drops its reference there */
 		if (rd->nr < WBTOP_MAX_ROWS)
-			fill_row(&rd->row[rd->nr++], wb, rd->thresh);
+			fill_row(&rd->row[rd->nr++], wb, rd->thresh_pages);
 		else
 			rd->missed++;
 	}
@@ -85,11 +86,11 @@ static void collect(struct wbtop_round *rd)
 	rd->dirty = K(global_node_page_state(NR_FILE_DIRTY));
 	rd->writeback = K(global_node_page_state(NR_WRITEBACK));
 	rd->bg_thresh = K(bg);
-	rd->thresh = thresh; /* pages until the rows have used it */
+	rd->thresh = K(thresh);
+	rd->thresh_pages = thresh;
 	rd->limit = K(READ_ONCE(global_wb_domain.dirty_limit));
 	rd->nr = rd->missed = 0;
 	for_each_bdi(collect_bdi, rd);
-	rd->thresh = K(thresh);
 }
 
 /* io.stat's write rate in kB/s since the previous round, or -1 without one. */
