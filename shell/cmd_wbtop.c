@@ -39,8 +39,8 @@ struct wbtop_row {
 struct wbtop_round {
 	u64 time_ns;
 	unsigned long dirty, writeback, bg_thresh, thresh, limit; /* kB */
-	unsigned long thresh_pages;             /* the global thresh, for wb_dirty_thresh() */
-	unsigned int nr, missed; /* rows filled; wbs past WBTOP_MAX_ROWS */
+	unsigned long thresh_pages; /* the global thresh, for wb_dirty_thresh() */
+	unsigned int nr, missed;    /* rows filled; wbs past WBTOP_MAX_ROWS */
 	struct wbtop_row row[WBTOP_MAX_ROWS];
 };
 
