@@ -31,7 +31,9 @@ def _note_empty(ax, what):
 
 def _line(ax, s, key, label, **kw):
     if key in s:
-        ax.plot(*s[key], label=label, drawstyle="steps-post", linewidth=1, **kw)
+        few = len(s[key][0]) < 3    # a step line of one point would not show
+        ax.plot(*s[key], label=label, drawstyle="steps-post", linewidth=1,
+                marker="." if few else None, **kw)
         return True
     return False
 

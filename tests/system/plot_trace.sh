@@ -84,6 +84,17 @@ EOF
 	fail "scripts/plot on the line variants: status $?: $(tail -n 2 "$T/variants.err")"
 [[ -s $T/variants.err ]] && fail "line variants not read: $(cat "$T/variants.err")"
 expect_png "$T/variants/variants-wb-8_16-cg7.png"
+# io.stat samples of that cgroup add its write rate (the figure changes, nothing else does);
+# a line that is not a sample is skipped
+printf '%s\n' '12.0 7 8:16 rbytes=0 wbytes=0 rios=0' 'not a sample' \
+	'12.5 7 8:16 rbytes=0 wbytes=1048576 rios=0' '13.0 7 8:16 rbytes=0 wbytes=3145728 rios=0' \
+	> "$T/iostat.samples"
+"$SYS_ROOT/scripts/plot" "$T/variants.trace" -o "$T/iostat" --iostat "$T/iostat.samples" \
+	> /dev/null 2> "$T/iostat.err" ||
+	fail "scripts/plot --iostat: status $?: $(tail -n 2 "$T/iostat.err")"
+expect_png "$T/iostat/variants-wb-8_16-cg7.png"
+cmp -s "$T/iostat/variants-wb-8_16-cg7.png" "$T/variants/variants-wb-8_16-cg7.png" &&
+	fail "the io.stat samples changed nothing in the figure"
 
 # --- a file with no writeback event is an error, not an empty success
 echo 'garbage' > "$T/empty.trace"
