@@ -141,6 +141,13 @@ N ?= 3
 compare: all
 	$(Q)KVER="$(KVER)" scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
 
+# Figures of writeback from tracefs traces, cgwb's or Linux's (docs/plots.md):
+# make plot TRACE="a.trace b.trace" [OUT=dir]
+OUT ?= $(BUILD)/plots
+plot: deps
+	$(Q)test -n "$(TRACE)" || { echo "make plot: TRACE=FILE... is needed" >&2; exit 2; }
+	$(Q)scripts/plot $(TRACE) -o $(OUT)
+
 # Lines changed since LINT_BASE only: the tree predates .clang-format (see scripts/lint).
 LINT_BASE ?= main
 lint:
@@ -156,7 +163,7 @@ endif
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all kernel iso deps run debug disk clean test test-system bench compare lint format
+.PHONY: all kernel iso deps run debug disk clean test test-system bench compare plot lint format
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)

@@ -121,6 +121,16 @@ void for_each_bdi(void (*fn)(struct backing_dev_info *, void *), void *arg)
 		fn(bdi, arg);
 }
 
+void wb_count_lists(struct bdi_writeback *wb, struct wb_lists *n)
+{
+	spin_lock(&wb->list_lock);
+	n->dirty = list_count_nodes(&wb->b_dirty);
+	n->io = list_count_nodes(&wb->b_io);
+	n->more_io = list_count_nodes(&wb->b_more_io);
+	n->dirty_time = list_count_nodes(&wb->b_dirty_time);
+	spin_unlock(&wb->list_lock);
+}
+
 struct backing_dev_info *bdi_get_by_id(u64 id)
 {
 	struct backing_dev_info *bdi;

@@ -210,6 +210,13 @@ unsigned long cgwb_calc_thresh(struct bdi_writeback *wb)
 	return __wb_calc_thresh(&mdtc, mdtc.thresh);
 }
 
+unsigned long wb_dirty_thresh(struct bdi_writeback *wb, unsigned long thresh)
+{
+	if (mem_cgroup_wb_domain(wb))
+		return cgwb_calc_thresh(wb);
+	return wb_calc_thresh(wb, thresh);
+}
+
 /*
  * Background writeback of wb goes on while, in its global or its memcg domain, either the
  * domain's dirty pages exceed its background threshold or the wb's own dirty pages exceed

@@ -333,6 +333,7 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 			sdtc->wb_dirty, dirty_ratelimit, task_ratelimit, pages_dirtied,
 			task_ratelimit ? HZ * pages_dirtied / task_ratelimit : (unsigned long)pause,
 			pause, start_time);
+		WRITE_ONCE(wb->last_pause, pause);
 		__set_current_state(TASK_KILLABLE);
 		schedule_timeout(pause);
 		current->dirty_paused_when = now + (unsigned long)pause;

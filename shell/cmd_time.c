@@ -5,8 +5,7 @@
 #include <cgwb/jiffies.h>
 #include "exec.h"
 
-/* "1", "0.25", "1.5s", "2m", "1h", "1d" in milliseconds; false if it is not a duration. */
-static bool parse_duration(const char *s, u64 *ms)
+bool sh_parse_duration(const char *s, u64 *ms)
 {
 	u64 whole = 0, frac = 0, scale = 1, unit = 1;
 	bool digits = false;
@@ -43,7 +42,7 @@ static int cmd_sleep(int argc, char **argv)
 	if (argc < 2)
 		return sh_usage("sleep");
 	for (int i = 1; i < argc; i++) {
-		if (!parse_duration(argv[i], &ms)) {
+		if (!sh_parse_duration(argv[i], &ms)) {
 			sh_error("sleep", "invalid time interval '%s'", argv[i]);
 			return sh_usage("sleep");
 		}

@@ -7,6 +7,7 @@
 #include "blk-cgroup-internal.h"
 #include <cgwb/blkdev.h>
 #include <cgwb/bug.h>
+#include <cgwb/string.h>
 
 static enum blkg_iostat_type bio_iostat_type(const struct bio *bio)
 {
@@ -43,22 +44,38 @@ struct io_stat_show_ctx {
 	struct seq_buf *s;
 };
 
+/* A copy of blkcg's counters on disk (zeros if it never sent the disk IO). */
+static void blkg_iostat_read(struct blkcg *blkcg, struct gendisk *disk, struct blkg_iostat *st)
+{
+	struct throtl_data *td = blk_throtl_td_lookup(disk);
+	struct blkcg_gq *blkg;
+	unsigned long flags;
+
+	memset(st, 0, sizeof(*st));
+	if (!td)
+		return;
+	spin_lock_irqsave(&blkcg_lock, flags);
+	blkg = blkg_lookup(blkcg, td);
+	if (blkg)
+		*st = blkg->iostat;
+	spin_unlock_irqrestore(&blkcg_lock, flags);
+}
+
+u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk)
+{
+	struct blkg_iostat st;
+
+	blkg_iostat_read(blkcg, disk, &st);
+	return st.bytes[BLKG_IOSTAT_WRITE];
+}
+
 /* One disk's line, if this group ever sent it IO (printed outside the lock: it allocates). */
 static void io_stat_show_disk(struct gendisk *disk, void *arg)
 {
 	struct io_stat_show_ctx *ctx = arg;
-	struct throtl_data *td = blk_throtl_td_lookup(disk);
-	struct blkg_iostat st = { 0 };
-	struct blkcg_gq *blkg;
-	unsigned long flags;
+	struct blkg_iostat st;
 
-	if (!td)
-		return;
-	spin_lock_irqsave(&blkcg_lock, flags);
-	blkg = blkg_lookup(ctx->blkcg, td);
-	if (blkg)
-		st = blkg->iostat;
-	spin_unlock_irqrestore(&blkcg_lock, flags);
+	blkg_iostat_read(ctx->blkcg, disk, &st);
 	if (!st.ios[BLKG_IOSTAT_READ] && !st.ios[BLKG_IOSTAT_WRITE] && !st.ios[BLKG_IOSTAT_DISCARD])
 		return;
 	seq_printf(ctx->s, "%d:%d rbytes=%llu wbytes=%llu rios=%llu wios=%llu dbytes=%llu dios=%llu\n",

@@ -16,28 +16,6 @@
 
 #define K(pages) ((unsigned long)(pages) << (PAGE_SHIFT - 10))
 
-/* A wb's dirty threshold in its own domain: its memcg's, the global one for the root's. */
-static unsigned long wb_thresh_of(struct bdi_writeback *wb, unsigned long thresh)
-{
-	if (mem_cgroup_wb_domain(wb))
-		return cgwb_calc_thresh(wb);
-	return wb_calc_thresh(wb, thresh);
-}
-
-struct wb_lists {
-	unsigned long dirty, io, more_io, dirty_time;
-};
-
-static void count_lists(struct bdi_writeback *wb, struct wb_lists *n)
-{
-	spin_lock(&wb->list_lock);
-	n->dirty = list_count_nodes(&wb->b_dirty);
-	n->io = list_count_nodes(&wb->b_io);
-	n->more_io = list_count_nodes(&wb->b_more_io);
-	n->dirty_time = list_count_nodes(&wb->b_dirty_time);
-	spin_unlock(&wb->list_lock);
-}
-
 struct wb_sums {
 	s64 stat[NR_WB_STAT_ITEMS];
 	unsigned long bw;
@@ -56,8 +34,8 @@ static void collect(struct backing_dev_info *bdi, unsigned long thresh, struct w
 		for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
 			t->stat[i] += wb_stat(wb, i);
 		t->bw += wb->avg_write_bandwidth;
-		t->thresh += wb_thresh_of(wb, thresh);
-		count_lists(wb, &n);
+		t->thresh += wb_dirty_thresh(wb, thresh);
+		wb_count_lists(wb, &n);
 		t->n.dirty += n.dirty;
 		t->n.io += n.io;
 		t->n.more_io += n.more_io;
@@ -108,7 +86,7 @@ static int bdi_wb_stats_show(struct seq_buf *s, void *private)
 
 		if (err)
 			continue; /* the iteration must run to the end to drop its reference */
-		count_lists(wb, &n);
+		wb_count_lists(wb, &n);
 		err = seq_printf(s,
 				 "WbCgIno:           %10u\n"
 				 "WbWriteback:       %10lu kB\n"
@@ -123,7 +101,7 @@ static int bdi_wb_stats_show(struct seq_buf *s, void *private)
 				 "b_dirty_time:      %10lu\n"
 				 "state:             %10lx\n\n",
 				 wb_memcg(wb)->css.cgroup->id, K(wb_stat(wb, WB_WRITEBACK)),
-				 K(wb_stat(wb, WB_RECLAIMABLE)), K(wb_thresh_of(wb, thresh)),
+				 K(wb_stat(wb, WB_RECLAIMABLE)), K(wb_dirty_thresh(wb, thresh)),
 				 K(wb_stat(wb, WB_DIRTIED)), K(wb_stat(wb, WB_WRITTEN)),
 				 K(wb->avg_write_bandwidth), n.dirty, n.io, n.more_io, n.dirty_time,
 				 wb->state);

@@ -78,6 +78,7 @@ struct bdi_writeback {
 	unsigned long dirty_ratelimit;    /* per-task dirty rate at the setpoint, pages/s */
 	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
 	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
+	long last_pause;                  /* jiffies: the last balance_dirty_pages() sleep */
 
 	spinlock_t work_lock;             /* work_list and the arming of dwork */
 	struct list_head work_list;
@@ -182,6 +183,12 @@ struct bdi_writeback *inode_to_wb(const struct inode *inode);
 void inode_attach_wb(struct inode *inode, struct page *page);
 /* At eviction: drop the inode's wb reference. */
 void inode_detach_wb(struct inode *inode);
+
+/* The inodes on a wb's lists (mm/backing-dev.c), counted under its list_lock. */
+struct wb_lists {
+	unsigned long dirty, io, more_io, dirty_time;
+};
+void wb_count_lists(struct bdi_writeback *wb, struct wb_lists *n);
 
 /* cgwb reference counting: no-ops on the root wb. */
 void wb_get(struct bdi_writeback *wb);

@@ -37,6 +37,8 @@ static inline bool blkcg_is_root(const struct blkcg *blkcg)
 void bio_associate_blkcg(struct bio *bio);
 void bio_release_blkcg(struct bio *bio);
 
+/* io.stat's wbytes of blkcg (and its descendants) on disk: 0 if it never wrote there. */
+u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk);
 /* io.stat accounting of a bio leaving the throttler toward the device. */
 void blkcg_account_io(struct bio *bio);
 

@@ -12,6 +12,7 @@
 #define CGWB_SHELL_CMD_H
 
 #include <cgwb/compiler.h>
+#include <cgwb/types.h>
 
 /* Runs inside the shell's own task (it changes shell state: wait, exit, cd, export...). */
 #define SHELL_CMD_SPECIAL 0x1
@@ -41,6 +42,10 @@ int sh_usage(const char *name);
 int sh_error(const char *name, const char *fmt, ...) __printf(2, 3);
 
 #define SH_STATUS_KILLED 130
+
+/* "1", "0.25", "1.5s", "2m", "1h", "1d" in milliseconds; false if it is not a duration
+ * (sleep's arguments, wbtop -d). */
+bool sh_parse_duration(const char *s, u64 *ms);
 
 /* Run the boot script (if any), then the interactive shell on the console (shell/shell.c). */
 int shell_run_console(const char *script);

@@ -252,6 +252,9 @@ void wb_dirty_limits(struct dirty_throttle_control *dtc);
 /* wb's share of a threshold of the global domain / its thresh in its memcg domain. */
 unsigned long wb_calc_thresh(struct bdi_writeback *wb, unsigned long thresh);
 unsigned long cgwb_calc_thresh(struct bdi_writeback *wb);
+/* wb's dirty threshold in the domain that limits it: its memcg's, the global one (whose
+ * thresh the caller gives) for the root's. What wb_stats and wbtop show. */
+unsigned long wb_dirty_thresh(struct bdi_writeback *wb, unsigned long thresh);
 
 static inline unsigned long dirty_freerun_ceiling(unsigned long thresh, unsigned long bg_thresh)
 {

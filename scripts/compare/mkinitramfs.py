@@ -2,9 +2,10 @@
 """Build the initramfs of the Linux side of `make compare` (a gzipped newc cpio):
 busybox-static as /bin/busybox, scripts/compare/init as /init, the modules the disk and
 ext2 need (virtio_pci, virtio_blk, ext4) with their dependencies in load order, and the
-workloads under /workloads/.
+workloads under /workloads/, and the helper scripts given after OUT under /compare/
+(trace-start.sh and trace-dump.sh, which a traced run sources).
 
-  mkinitramfs.py KERNEL_TREE BUSYBOX INIT WORKLOAD_DIR OUT
+  mkinitramfs.py KERNEL_TREE BUSYBOX INIT WORKLOAD_DIR OUT [HELPER...]
 KERNEL_TREE is the extracted linux-image package (it holds lib/modules/VERSION/).
 """
 import glob
@@ -74,10 +75,12 @@ class Cpio:
 
 def main():
     tree, busybox, init, workloads, out = sys.argv[1:6]
+    helpers = sys.argv[6:]
     paths = module_paths(tree)
     order = load_order(paths)
     c = Cpio()
-    for d in ("bin", "dev", "proc", "sys", "mnt", "tmp", "lib", "lib/modules", "workloads"):
+    for d in ("bin", "dev", "proc", "sys", "mnt", "tmp", "lib", "lib/modules", "workloads",
+              "compare"):
         c.dir(d)
     c.file("init", open(init, "rb").read(), 0o755)
     c.file("bin/busybox", open(busybox, "rb").read(), 0o755)
@@ -86,6 +89,8 @@ def main():
     c.file("lib/modules/order", ("\n".join(order) + "\n").encode())
     for w in sorted(glob.glob(os.path.join(workloads, "*.sh"))):
         c.file("workloads/" + os.path.basename(w), open(w, "rb").read())
+    for h in helpers:
+        c.file("compare/" + os.path.basename(h), open(h, "rb").read())
     with open(out, "wb") as f:
         f.write(gzip.compress(c.finish()))
     print("initramfs: %s (modules: %s)" % (out, " ".join(order)))

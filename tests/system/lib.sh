@@ -235,3 +235,18 @@ finish_guest()
 	tr -d '\r' < "$T/out.raw" > "$OUT"
 	fsck_disks
 }
+
+# Ctrl-C for the command running in the foreground: it must stop with status 130 and the
+# shell go on. Then the guest powers off (the dialog ends) and its status is checked.
+interrupt_expect_130()
+{
+	send '\003'
+	await_prompt
+	send 'echo rc=$?\r'
+	await_line 'rc=130'
+	await_prompt
+	send 'poweroff 0\r'
+	finish_guest
+	expect_status 0
+	expect_line 'rc=130'
+}

@@ -4,13 +4,5 @@ start_guest --no-script --timeout 60
 await_prompt
 send 'echo go; sleep 100; echo not-interrupted\r'
 await_line 'go'
-send '\003'
-await_prompt
-send 'echo rc=$?\r'
-await_line 'rc=130'
-await_prompt
-send 'poweroff 0\r'
-finish_guest
-expect_status 0
-expect_line 'rc=130'
+interrupt_expect_130
 expect_no_output '^not-interrupted'

@@ -6,13 +6,5 @@ send 'echo 1 > /sys/kernel/tracing/events/writeback/writeback_pages_written/enab
 await_prompt
 send 'echo go; cat /sys/kernel/tracing/trace_pipe\r'
 await_line 'go'
-send '\003'
-await_prompt
-send 'echo rc=$?\r'
-await_line 'rc=130'
-await_prompt
-send 'poweroff 0\r'
-finish_guest
-expect_status 0
-expect_line 'rc=130'
+interrupt_expect_130
 expect_no_log 'Kernel panic|kernel BUG|WARNING'
