@@ -44,7 +44,6 @@ bool runqueue_empty(void);
 struct task_struct *runqueue_pop(void);
 /* A reschedule is due at the next chance (preempt_enable, interrupt exit, cond_resched). */
 void set_need_resched(void);
-bool need_resched(void);
 /* A new task's first code, on its own stack: runs the task's function, then exits. */
 __noreturn void kthread_entry(void);
 

@@ -35,6 +35,9 @@ void trace_record(struct trace_event *event, struct trace_entry *e)
 	e->ts_ns = ktime_get_ns();
 	e->event = event;
 	e->irqs_off = irqs_disabled();
+	e->need_resched = need_resched();
+	e->hardirq = in_interrupt();
+	e->preempt_depth = (u8)min(preempt_count & 0xffff, 15);
 	if (current) {
 		e->pid = current->pid;
 		strlcpy(e->comm, current->comm, sizeof(e->comm));
@@ -111,8 +114,10 @@ void trace_print_line(struct seq_buf *s, const struct trace_entry *e)
 	/* Linux's print_trace_fmt(): comm right-aligned in 16, pid left-aligned in 7, CPU,
 	 * the five latency flags (irqs-off, need-resched, hardirq/softirq, preempt-depth,
 	 * migrate-disable), the timestamp in seconds and microseconds */
-	seq_printf(s, "%16s-%-7d [000] %c.... %5llu.%06llu: %s: ", e->comm, e->pid,
-		   e->irqs_off ? 'd' : '.', usecs / 1000000, usecs % 1000000, e->event->name);
+	seq_printf(s, "%16s-%-7d [000] %c%c%c%c. %5llu.%06llu: %s: ", e->comm, e->pid,
+		   e->irqs_off ? 'd' : '.', e->need_resched ? 'N' : '.', e->hardirq ? 'h' : '.',
+		   e->preempt_depth ? "0123456789abcdef"[e->preempt_depth] : '.',
+		   usecs / 1000000, usecs % 1000000, e->event->name);
 	e->event->print(s, e);
 	seq_putc(s, '\n');
 }

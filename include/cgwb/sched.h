@@ -102,6 +102,8 @@ __noreturn void do_exit(int code);
 void schedule(void);
 void yield(void);
 void cond_resched(void);
+/* A reschedule is due (the 'N' of a trace line's flags). */
+bool need_resched(void);
 bool wake_up_process(struct task_struct *task);
 bool wake_up_state(struct task_struct *task, long state);
 

@@ -43,7 +43,10 @@ struct trace_entry {
 	u64 ts_ns; /* trace_clock at the write */
 	const struct trace_event *event;
 	int pid;
-	bool irqs_off; /* the 'd' of the flags column */
+	/* the flags column: irqs off ('d'), need-resched ('N'), in a hard interrupt ('h'),
+	 * and the preemption depth (a hex digit; spinlocks held count) */
+	bool irqs_off, need_resched, hardirq;
+	u8 preempt_depth;
 	char comm[TRACE_COMM_LEN];
 	char name[TRACE_NAME_LEN];  /* the event's string field, if any */
 	u64 field[TRACE_NR_FIELDS]; /* the raw fields, in the event's own order */
