@@ -1,5 +1,6 @@
 # scripts/plot draws PNG figures from a trace captured in QEMU (cat of tracefs's trace
-# while two groups write) and from the checked-in Linux 6.1-format fragment
+# while two groups write), from one the host simulator streamed to a file, and from the
+# checked-in Linux 6.1-format fragment
 # (tests/data/linux-6.1-writeback.trace): one per wb and a summary, each a real PNG of the
 # expected size. Unknown events and malformed lines are skipped, counted and reported at
 # the end. Without matplotlib scripts/plot fails (status 3), and so does this test:
@@ -54,6 +55,26 @@ if list=$("$SYS_ROOT/scripts/plot" "$T/qemu.trace" -o "$T/qemu" 2> "$T/qemu.err"
 	[[ -s $T/qemu.err ]] && fail "scripts/plot warned on a cgwb trace: $(head -n 2 "$T/qemu.err")"
 else
 	fail "scripts/plot on the QEMU trace: status $?: $(tail -n 3 "$T/qemu.err")"
+fi
+
+# --- a trace written by the host simulator (virtual time, the same tracepoints): issue 8's
+# isolation scenario with the opt-in policy, streamed to a file (CGWB_SIM_TRACE)
+sim_bin=$SYS_ROOT/build/host/unit-tests
+[[ -x $sim_bin ]] || ${MAKE:-make} -s -C "$SYS_ROOT" build/host/unit-tests > /dev/null 2>&1
+CGWB_SIM_TRACE=$T/sim.trace \
+	CGWB_SIM_TRACE_EVENTS=global_dirty_state,balance_dirty_pages,bdi_dirty_ratelimit,writeback_written,writeback_single_inode \
+	"$sim_bin" --filter='sim_throttle/past_linux_isolation_with_memory_max' > "$T/sim.log" 2>&1 ||
+	fail "the simulator scenario failed: $(tail -n 3 "$T/sim.log")"
+expect_num sim-trace-lines "$(grep -vc '^#' "$T/sim.trace" 2> /dev/null)" -gt 1000
+grep -q '^# trace: 0 events lost$' "$T/sim.trace" || fail "the simulator's trace lost events"
+if list=$("$SYS_ROOT/scripts/plot" "$T/sim.trace" -o "$T/sim" 2> "$T/sim.err"); then
+	expect_png "$T/sim/sim-summary.png"
+	# the root's wb and the groups A and B (cgroups 2 and 3)
+	for f in $list; do expect_png "$f"; done
+	expect_num sim-wb-figures "$(printf '%s\n' $list | grep -c -- '-wb-254_0-cg')" -ge 3
+	[[ -s $T/sim.err ]] && fail "scripts/plot warned on the simulator's trace: $(head -n 2 "$T/sim.err")"
+else
+	fail "scripts/plot on the simulator's trace: status $?: $(tail -n 3 "$T/sim.err")"
 fi
 
 # --- the Linux fragment, with a malformed line and an unknown event added
