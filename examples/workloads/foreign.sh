@@ -3,7 +3,8 @@
 # once a second, ten times. Linux moves the inode to B's writeback (inode_switch_wbs) once
 # most of the last two seconds of its writeback were B's; until then B's rewrites are
 # written back as A's. Figures: the bytes charged to A after B starts, the rounds whose
-# data A was still charged for, B's total time, and (where tracefs has the event) the switches.
+# data A was still charged for, B's total time, and (where tracefs has the event) the switches
+# and the time from B's first rewrite to the file's switch.
 # Without the cache drop both kernels leave the inode with A (the pages are A's).
 now_ms()
 {
@@ -49,8 +50,27 @@ echo "RESULT rewrites_ms=$((t1 - t0)) a_wbytes_kb=$(((a1 - a0) / 1024)) b_wbytes
 if [ -d $ev ]; then
 	echo 0 > $ev/enable
 	n=0
+	ino=$(stat -c %i /mnt/shared)
+	switch_ms=
 	while read line; do
-		case $line in *inode_switch_wbs*) n=$((n + 1)); echo "switch: ${line#*inode_switch_wbs: }" ;; esac
+		case $line in
+		*inode_switch_wbs*)
+			n=$((n + 1))
+			echo "switch: ${line#*inode_switch_wbs: }"
+			# the file's first switch: the event's timestamp (seconds since boot, as
+			# /proc/uptime) after B's first rewrite started
+			case $line in
+			*" ino=$ino "*)
+				if [ -z "$switch_ms" ]; then
+					ts=${line%%: inode_switch_wbs*}
+					ts=${ts##* }
+					us=${ts#*.}
+					while [ "${us#0}" != "$us" ]; do us=${us#0}; done
+					switch_ms=$(( ${ts%.*} * 1000 + ${us:-0} / 1000 - t0 ))
+				fi ;;
+			esac ;;
+		esac
 	done < /sys/kernel/tracing/trace
 	echo "RESULT switches=$n"
+	[ -n "$switch_ms" ] && echo "RESULT switch_ms=$switch_ms"
 fi
