@@ -46,3 +46,27 @@ test-host: $(HOST_UNIT_BIN)
 .PHONY: test-host host-objs-check
 
 -include $(HOST_UNIT_OBJS:.o=.d)
+
+# The throttle-path microbenchmark of `make bench` (scripts/bench/throttle-cost): the portable
+# sources and the host platform once more, optimised and without sanitizers, so that the
+# figures are the code's own cost.
+HOSTBENCH_BUILD := $(BUILD)/hostbench
+HOSTBENCH_CFLAGS := $(filter-out -fsanitize=% -O1,$(HOST_CFLAGS)) -O2
+HOSTBENCH_OBJS := $(patsubst %,$(HOSTBENCH_BUILD)/%.o,$(PORTABLE_SRCS) $(HOST_PLATFORM_SRCS) \
+	tests/host/bench/bench_throttle.c)
+HOSTBENCH_BIN := $(HOSTBENCH_BUILD)/bench-throttle
+
+$(HOSTBENCH_BUILD)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $< (bench)"
+	$(Q)$(HOSTCC) $(HOSTBENCH_CFLAGS) -c $< -o $@
+
+$(HOSTBENCH_BIN): $(HOSTBENCH_OBJS)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOSTCC) -o $@ $(HOSTBENCH_OBJS)
+
+bench-host: $(HOSTBENCH_BIN)
+
+.PHONY: bench-host
+
+-include $(HOSTBENCH_OBJS:.o=.d)
