@@ -101,7 +101,7 @@ struct job {
 	char path[32];
 	long pages;
 	double ns_per_page;
-	u64 slept_ns;           /* virtual time the pauses took */
+	u64 slept_ns; /* virtual time the pauses took */
 };
 
 static int job_main(void *arg)
@@ -204,8 +204,8 @@ static int dirty_pages(struct job *j)
 /* The completion side: a page of the wb written back (fprop shares in both domains). */
 static int complete_pages(struct job *j)
 {
-	struct bdi_writeback *wb = wb_get_create(bench_bdi_of(j->path), mem_cgroup_from_task(current),
-						 GFP_KERNEL);
+	struct bdi_writeback *wb =
+		wb_get_create(bench_bdi_of(j->path), mem_cgroup_from_task(current), GFP_KERNEL);
 	double t0 = now_ns();
 
 	for (long i = 0; i < j->pages; i++)
@@ -278,8 +278,9 @@ static void footprint(int n)
 	}
 	host_run_until_idle();
 	after = nr_free_pages();
-	printf("%d %lu %.2f %zu %.2f\n", n, nr_cgwbs(), (double)(before - after) * PAGE_SIZE / 1024 / n,
-	       sizeof(struct bdi_writeback), (double)(start - after) * PAGE_SIZE / 1024 / n);
+	printf("%d %lu %.2f %zu %.2f\n", n, nr_cgwbs(),
+	       (double)(before - after) * PAGE_SIZE / 1024 / n, sizeof(struct bdi_writeback),
+	       (double)(start - after) * PAGE_SIZE / 1024 / n);
 }
 
 int main(int argc, char **argv)

@@ -28,7 +28,7 @@ TestSuite(sim_groups, .timeout = 900);
 
 struct machine {
 	u64 disk_mib_s;
-	u64 cpu_ns_per_page;       /* what dirtying a page costs the writer */
+	u64 cpu_ns_per_page; /* what dirtying a page costs the writer */
 };
 
 /* dd in a TCG guest dirties about 200 MB/s; its disk writes faster */
@@ -74,9 +74,9 @@ static int group_writer_main(void *arg)
 }
 
 struct groups_result {
-	double first_s, last_s;   /* completion times from the common start */
-	double spread;            /* last / first */
-	double mib_s;             /* all the data over the last completion */
+	double first_s, last_s; /* completion times from the common start */
+	double spread;          /* last / first */
+	double mib_s;           /* all the data over the last completion */
 };
 
 /*
@@ -130,9 +130,9 @@ static void run_groups(const struct machine *m, unsigned int n, unsigned int mib
 	sim_shutdown();
 	free(tasks);
 	free(w);
-	cr_log_info("%u groups x %u MiB (disk %llu MiB/s, %llu ns/page, dirty_bandwidth_seconds %u): "
-		    "first %.2f s, last %.2f s, spread %.2f, %.0f MiB/s", n, mib,
-		    (unsigned long long)m->disk_mib_s, (unsigned long long)m->cpu_ns_per_page,
+	cr_log_info("%u groups x %u MiB (disk %llu MiB/s, %llu ns/page, bandwidth seconds %u): "
+		    "first %.2f s, last %.2f s, spread %.2f, %.0f MiB/s",
+		    n, mib, (unsigned long long)m->disk_mib_s, (unsigned long long)m->cpu_ns_per_page,
 		    bw_seconds, r->first_s, r->last_s, r->spread, r->mib_s);
 }
 
@@ -142,8 +142,10 @@ static void check_fair(const struct machine *m, unsigned int n, unsigned int mib
 	struct groups_result r;
 
 	run_groups(m, n, mib, bw_seconds, &r);
-	cr_assert_leq(r.spread, bound, "%u groups x %u MiB: the last finished at %.2f s, the first at "
-		      "%.2f s (spread %.2f > %.2f)", n, mib, r.last_s, r.first_s, r.spread, bound);
+	cr_assert_leq(r.spread, bound,
+		      "%u groups x %u MiB: the last finished at %.2f s, the first at "
+		      "%.2f s (spread %.2f > %.2f)",
+		      n, mib, r.last_s, r.first_s, r.spread, bound);
 	/* fair, and not by leaving the disk or the CPU idle */
 	double dirty_mib_s = (double)NSEC_PER_SEC / (double)m->cpu_ns_per_page / (MiB / PAGE_SIZE);
 	double ideal = dirty_mib_s < (double)m->disk_mib_s ? dirty_mib_s : (double)m->disk_mib_s;
@@ -176,8 +178,7 @@ Test(sim_groups, two_hundred_fifty_six_groups_finish_together, .disabled = true)
 	check_fair(&disk_bound, 256, 1, 0, 1.3);
 }
 
-Test(sim_groups, two_hundred_fifty_six_groups_finish_together_with_bandwidth_cap,
-     .disabled = true)
+Test(sim_groups, two_hundred_fifty_six_groups_finish_together_with_bandwidth_cap, .disabled = true)
 {
 	check_fair(&disk_bound, 256, 1, 3, 1.3);
 }
