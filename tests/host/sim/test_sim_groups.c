@@ -13,7 +13,8 @@
  * 256 x 1 MiB is not met (docs/writeback.md, "Many groups"): on one CPU, each writer dirties
  * its 1 MiB in its first time slice, below the freerun ceiling, and its fsync finds a nearly
  * idle disk; the first finishes in tens of milliseconds, the last after the other 255 MiB.
- * The scenario is kept, disabled, with the bound it should meet.
+ * The scenario is kept, disabled, with the bound it should meet; what is checked for 256
+ * groups is that the disk stays busy.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -136,6 +137,15 @@ static void run_groups(const struct machine *m, unsigned int n, unsigned int mib
 		    bw_seconds, r->first_s, r->last_s, r->spread, r->mib_s);
 }
 
+/* Fair, and not by leaving the disk or the CPU idle: within 70 % of the slower of the two. */
+static void check_busy(const struct machine *m, const struct groups_result *r)
+{
+	double dirty_mib_s = (double)NSEC_PER_SEC / (double)m->cpu_ns_per_page / (MiB / PAGE_SIZE);
+	double ideal = dirty_mib_s < (double)m->disk_mib_s ? dirty_mib_s : (double)m->disk_mib_s;
+
+	cr_assert_geq(r->mib_s, 0.7 * ideal, "%.0f MiB/s of an ideal %.0f", r->mib_s, ideal);
+}
+
 static void check_fair(const struct machine *m, unsigned int n, unsigned int mib,
 		       unsigned int bw_seconds, double bound)
 {
@@ -146,11 +156,7 @@ static void check_fair(const struct machine *m, unsigned int n, unsigned int mib
 		      "%u groups x %u MiB: the last finished at %.2f s, the first at "
 		      "%.2f s (spread %.2f > %.2f)",
 		      n, mib, r.last_s, r.first_s, r.spread, bound);
-	/* fair, and not by leaving the disk or the CPU idle */
-	double dirty_mib_s = (double)NSEC_PER_SEC / (double)m->cpu_ns_per_page / (MiB / PAGE_SIZE);
-	double ideal = dirty_mib_s < (double)m->disk_mib_s ? dirty_mib_s : (double)m->disk_mib_s;
-
-	cr_assert_geq(r.mib_s, 0.7 * ideal, "%.0f MiB/s of an ideal %.0f", r.mib_s, ideal);
+	check_busy(m, &r);
 }
 
 Test(sim_groups, sixteen_groups_finish_together)
@@ -171,6 +177,25 @@ Test(sim_groups, sixty_four_groups_finish_together_when_throttled)
 Test(sim_groups, sixty_four_groups_finish_together_when_throttled_with_bandwidth_cap)
 {
 	check_fair(&disk_bound, 64, 4, 3, 1.3);
+}
+
+/* What 256 groups do get: the disk kept busy, in both modes. */
+static void check_busy_groups(unsigned int bw_seconds)
+{
+	struct groups_result r;
+
+	run_groups(&disk_bound, 256, 1, bw_seconds, &r);
+	check_busy(&disk_bound, &r);
+}
+
+Test(sim_groups, two_hundred_fifty_six_groups_keep_the_disk_busy)
+{
+	check_busy_groups(0);
+}
+
+Test(sim_groups, two_hundred_fifty_six_groups_keep_the_disk_busy_with_bandwidth_cap)
+{
+	check_busy_groups(3);
 }
 
 Test(sim_groups, two_hundred_fifty_six_groups_finish_together, .disabled = true)
