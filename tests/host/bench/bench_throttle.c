@@ -33,6 +33,7 @@
 #include <cgwb/slab.h>
 #include "host.h"
 #include "filedisk.h"
+#include "sim.h"
 
 #define PAGES_TIMED 200000
 
@@ -42,18 +43,6 @@ static void die(const char *what, long err)
 {
 	fprintf(stderr, "bench-throttle: %s failed (%ld)\n", what, err);
 	exit(1);
-}
-
-static int echo(const char *path, const char *s)
-{
-	struct file *f = filp_open(path, O_WRONLY, 0);
-	ssize_t n;
-
-	if (IS_ERR(f))
-		return (int)PTR_ERR(f);
-	n = file_write(f, s, strlen(s));
-	fput(f);
-	return n < 0 ? (int)n : 0;
 }
 
 /* A 1 GiB ext2 image on /mnt over a disk that completes at once; memory and io enabled. */
@@ -78,7 +67,7 @@ static void boot(void)
 		die("filedisk_add", -1);
 	if ((err = do_mount("/dev/vda", "/mnt", "ext2", 0, NULL)))
 		die("mount", err);
-	if ((err = echo("/sys/fs/cgroup/cgroup.subtree_control", "+memory +io")))
+	if ((err = sim_echo("/sys/fs/cgroup/cgroup.subtree_control", "+memory +io")))
 		die("subtree_control", err);
 	/* nothing written back while we measure: no periodic or background flushing */
 	dirty_writeback_interval = 0;
