@@ -51,9 +51,9 @@ test-host: $(HOST_UNIT_BIN)
 # sources and the host platform once more, optimised and without sanitizers, so that the
 # figures are the code's own cost.
 HOSTBENCH_BUILD := $(BUILD)/hostbench
-HOSTBENCH_CFLAGS := $(filter-out -fsanitize=% -O1,$(HOST_CFLAGS)) -O2
+HOSTBENCH_CFLAGS := $(filter-out -fsanitize=% -O1,$(HOST_CFLAGS)) -O2 -Itests/host/sim
 HOSTBENCH_OBJS := $(patsubst %,$(HOSTBENCH_BUILD)/%.o,$(PORTABLE_SRCS) $(HOST_PLATFORM_SRCS) \
-	tests/host/bench/bench_throttle.c)
+	tests/host/sim/sim-echo.c tests/host/bench/bench_throttle.c)
 HOSTBENCH_BIN := $(HOSTBENCH_BUILD)/bench-throttle
 
 $(HOSTBENCH_BUILD)/%.c.o: %.c
