@@ -132,7 +132,7 @@ test: deps
 test-system: all
 	$(Q)tests/system/run $(T)
 
-bench: all
+bench: all bench-tools
 	$(Q)scripts/bench/run
 
 # The workloads of examples/workloads/ on Debian's Linux and on cgwb, on the same QEMU

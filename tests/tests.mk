@@ -47,14 +47,19 @@ test-host: $(HOST_UNIT_BIN)
 
 -include $(HOST_UNIT_OBJS:.o=.d)
 
-# The cost of tracing on the write path (scripts/bench/trace, make bench): the portable code
-# on the host platform, optimized and without sanitizers, built twice: as is, and with the
-# trace call sites compiled out (CGWB_NO_TRACE), the reference the off-cost is measured by.
-BENCH_HOST_CFLAGS := -std=gnu11 -O2 -g -DCGWB_HOST -Iinclude -Itests/host/platform \
+# The host binaries of `make bench`: the portable code on the host platform, optimised and
+# without sanitizers, so that the figures are the code's own cost. scripts/bench/trace
+# compares the write path as is with the same code with the trace call sites compiled out
+# (CGWB_NO_TRACE); scripts/bench/throttle-cost times balance_dirty_pages_ratelimited() with
+# 1, 64 and 1024 wbs.
+BENCH_HOST_CFLAGS := -std=gnu11 -O2 -g -DCGWB_HOST -Iinclude -Itests/host/platform -Itests/host/sim \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes -MMD -MP
-TRACE_COST_SRCS := $(PORTABLE_SRCS) $(HOST_PLATFORM_SRCS) tests/host/bench/trace_cost.c
-TRACE_COST_OBJS := $(patsubst %,$(BUILD)/bench/host/%.o,$(TRACE_COST_SRCS))
-TRACE_COST_NT_OBJS := $(patsubst %,$(BUILD)/bench/host-notrace/%.o,$(TRACE_COST_SRCS))
+BENCH_HOST_SRCS := $(PORTABLE_SRCS) $(HOST_PLATFORM_SRCS)
+TRACE_COST_OBJS := $(patsubst %,$(BUILD)/bench/host/%.o,$(BENCH_HOST_SRCS) tests/host/bench/trace_cost.c)
+TRACE_COST_NT_OBJS := $(patsubst %,$(BUILD)/bench/host-notrace/%.o,$(BENCH_HOST_SRCS) \
+	tests/host/bench/trace_cost.c)
+THROTTLE_BENCH_OBJS := $(patsubst %,$(BUILD)/bench/host/%.o,$(BENCH_HOST_SRCS) \
+	tests/host/sim/sim-echo.c tests/host/bench/bench_throttle.c)
 
 $(BUILD)/bench/host/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -72,8 +77,12 @@ $(BUILD)/bench/trace-cost: $(TRACE_COST_OBJS)
 $(BUILD)/bench/trace-cost-notrace: $(TRACE_COST_NT_OBJS)
 	$(Q)$(HOSTCC) -o $@ $^
 
-bench-tools: $(BUILD)/bench/trace-cost $(BUILD)/bench/trace-cost-notrace
+$(BUILD)/bench/bench-throttle: $(THROTTLE_BENCH_OBJS)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOSTCC) -o $@ $^
+
+bench-tools: $(BUILD)/bench/trace-cost $(BUILD)/bench/trace-cost-notrace $(BUILD)/bench/bench-throttle
 
 .PHONY: bench-tools
 
--include $(TRACE_COST_OBJS:.o=.d) $(TRACE_COST_NT_OBJS:.o=.d)
+-include $(TRACE_COST_OBJS:.o=.d) $(TRACE_COST_NT_OBJS:.o=.d) $(THROTTLE_BENCH_OBJS:.o=.d)

@@ -135,18 +135,6 @@ struct bdi_writeback *sim_file_wb(const char *path)
 	return wb;
 }
 
-int sim_echo(const char *path, const char *s)
-{
-	struct file *f = filp_open(path, O_WRONLY, 0);
-	ssize_t n;
-
-	if (IS_ERR(f))
-		return (int)PTR_ERR(f);
-	n = file_write(f, s, strlen(s));
-	fput(f);
-	return n < 0 ? (int)n : 0;
-}
-
 void sim_mkcg(const char *name)
 {
 	char path[128];
