@@ -127,17 +127,8 @@ static unsigned long mapped_run(struct inode *inode, const struct ext2_step *las
 /*
  * Where a new block should go: right after the previous block of a sequential writer,
  * else near the nearest mapped block before it in the same pointer block, else next to
- * the pointer block itself, else in the inode's group, at one of 16 starting points chosen
- * by the writer's pid (Linux's ext2_find_near "colour"): files started at once by
- * different writers begin apart instead of taking alternate blocks from one spot.
+ * the pointer block itself, else in the inode's group.
  */
-static u32 ext2_pid_colour(struct inode *inode)
-{
-	u32 per_group = EXT2_SB(inode->i_sb)->s_blocks_per_group;
-
-	return current ? (u32)(current->pid % 16) * (per_group / 16) : 0;
-}
-
 static u32 ext2_find_goal(struct inode *inode, sector_t iblock, const struct ext2_step *step)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
@@ -151,7 +142,7 @@ static u32 ext2_find_goal(struct inode *inode, sector_t iblock, const struct ext
 	}
 	if (step->bh)
 		return (u32)step->bh->b_blocknr;
-	return ext2_group_first_block(inode->i_sb, ei->i_block_group) + ext2_pid_colour(inode);
+	return ext2_group_first_block(inode->i_sb, ei->i_block_group);
 }
 
 struct ext2_alloc {
