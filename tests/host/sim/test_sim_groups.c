@@ -13,8 +13,9 @@
  * 256 x 1 MiB is not met (docs/writeback.md, "Many groups"): on one CPU, each writer dirties
  * its 1 MiB in its first time slice, below the freerun ceiling, and its fsync finds a nearly
  * idle disk; the first finishes in tens of milliseconds, the last after the other 255 MiB.
- * The scenario is kept, disabled, with the bound it should meet; what is checked for 256
- * groups is that the disk stays busy.
+ * (spread 23 here: check_fair(&disk_bound, 256, 1, ..., 1.3) fails in both modes). What is
+ * checked for 256 groups is that the disk stays busy; the bound waits for a throttle that
+ * acts below freerun.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -196,14 +197,4 @@ Test(sim_groups, two_hundred_fifty_six_groups_keep_the_disk_busy)
 Test(sim_groups, two_hundred_fifty_six_groups_keep_the_disk_busy_with_bandwidth_cap)
 {
 	check_busy_groups(3);
-}
-
-Test(sim_groups, two_hundred_fifty_six_groups_finish_together, .disabled = true)
-{
-	check_fair(&disk_bound, 256, 1, 0, 1.3);
-}
-
-Test(sim_groups, two_hundred_fifty_six_groups_finish_together_with_bandwidth_cap, .disabled = true)
-{
-	check_fair(&disk_bound, 256, 1, 3, 1.3);
 }
