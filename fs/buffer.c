@@ -41,10 +41,9 @@ static bool test_set_buffer_locked(struct buffer_head *bh)
 
 void lock_buffer(struct buffer_head *bh)
 {
-	if (test_set_buffer_locked(bh)) {
-		blk_flush_plug_current(); /* the IO we wait for may sit in our own plug */
+	/* the IO we wait for may sit in our own plug: schedule() sends it first */
+	if (test_set_buffer_locked(bh))
 		wait_event(buffer_wait, !test_set_buffer_locked(bh));
-	}
 }
 
 void unlock_buffer(struct buffer_head *bh)
@@ -56,10 +55,8 @@ void unlock_buffer(struct buffer_head *bh)
 
 void wait_on_buffer(struct buffer_head *bh)
 {
-	if (buffer_locked(bh)) {
-		blk_flush_plug_current();
+	if (buffer_locked(bh))
 		wait_event(buffer_wait, !buffer_locked(bh));
-	}
 }
 
 void get_bh(struct buffer_head *bh)

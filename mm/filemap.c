@@ -71,20 +71,20 @@ bool trylock_page(struct page *page)
 	return !TestSetPageLocked(page);
 }
 
-/* Every wait for a page's IO first sends what the waiter's own plug still holds. */
+/*
+ * The IO a page wait is for may sit in the waiter's own plug: schedule() sends it before
+ * the waiter sleeps (blk-plug.c).
+ */
 void lock_page(struct page *page)
 {
-	if (!trylock_page(page)) {
-		blk_flush_plug_current();
+	if (!trylock_page(page))
 		wait_event(*page_waitqueue(page), trylock_page(page));
-	}
 }
 
 int lock_page_killable(struct page *page)
 {
 	if (trylock_page(page))
 		return 0;
-	blk_flush_plug_current();
 	return wait_event_killable(*page_waitqueue(page), trylock_page(page));
 }
 
@@ -107,18 +107,14 @@ void unlock_page(struct page *page)
 
 void wait_on_page_locked(struct page *page)
 {
-	if (PageLocked(page)) {
-		blk_flush_plug_current();
+	if (PageLocked(page))
 		wait_event(*page_waitqueue(page), !PageLocked(page));
-	}
 }
 
 void wait_on_page_writeback(struct page *page)
 {
-	if (PageWriteback(page)) {
-		blk_flush_plug_current();
+	if (PageWriteback(page))
 		wait_event(*page_waitqueue(page), !PageWriteback(page));
-	}
 }
 
 /* ---------------------------------------------------------------- lookup and insertion */

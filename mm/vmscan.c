@@ -21,7 +21,6 @@
 #include <cgwb/sched.h>
 #include <cgwb/slab.h>
 #include <cgwb/mutex.h>
-#include <cgwb/bio.h>
 #include <cgwb/bug.h>
 
 enum lru_list {
@@ -335,7 +334,6 @@ void reclaim_writeback_done(void)
 static void reclaim_throttle_writeback(void)
 {
 	WRITE_ONCE(reclaim_pages_written, 0);
-	blk_flush_plug_current();
 	wait_event_timeout(reclaim_throttle_wq,
 			   READ_ONCE(reclaim_pages_written) >= RECLAIM_THROTTLE_BATCH, HZ / 10);
 }

@@ -54,12 +54,12 @@ test-host: $(HOST_UNIT_BIN)
 # 1, 64 and 1024 wbs.
 BENCH_HOST_CFLAGS := -std=gnu11 -O2 -g -DCGWB_HOST -Iinclude -Itests/host/platform -Itests/host/sim \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes -MMD -MP
-BENCH_HOST_SRCS := $(PORTABLE_SRCS) $(HOST_PLATFORM_SRCS)
+BENCH_HOST_SRCS := $(PORTABLE_SRCS) $(HOST_PLATFORM_SRCS) tests/host/sim/sim-host.c
 TRACE_COST_OBJS := $(patsubst %,$(BUILD)/bench/host/%.o,$(BENCH_HOST_SRCS) tests/host/bench/trace_cost.c)
 TRACE_COST_NT_OBJS := $(patsubst %,$(BUILD)/bench/host-notrace/%.o,$(BENCH_HOST_SRCS) \
 	tests/host/bench/trace_cost.c)
 THROTTLE_BENCH_OBJS := $(patsubst %,$(BUILD)/bench/host/%.o,$(BENCH_HOST_SRCS) \
-	tests/host/sim/sim-echo.c tests/host/bench/bench_throttle.c)
+	tests/host/bench/bench_throttle.c)
 
 $(BUILD)/bench/host/%.c.o: %.c
 	@mkdir -p $(dir $@)

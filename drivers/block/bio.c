@@ -234,8 +234,7 @@ int submit_bio_wait(struct bio *bio)
 	bio->bi_end_io = submit_bio_wait_endio;
 	bio->bi_opf |= REQ_SYNC;
 	submit_bio(bio);
-	blk_flush_plug_current();
-	wait_for_completion(&done);
+	wait_for_completion(&done); /* a plugged bio is sent as we go to sleep */
 	return bio->bi_status;
 }
 

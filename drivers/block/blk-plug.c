@@ -7,8 +7,8 @@
  * runs, and, as in Linux (sched_submit_work), whenever its owner goes to sleep: schedule()
  * calls blk_flush_plug_current() for a task that is not running. Otherwise a task waiting
  * for one of the plugged bios (a page under writeback, a locked buffer) while the owner
- * waits for that task would wait for ever. Waiting for IO also flushes explicitly (lock_page,
- * submit_bio_wait...), which is cheap when the plug is empty.
+ * waits for that task would wait for ever. So the waits for IO (lock_page, lock_buffer,
+ * submit_bio_wait...) need nothing of their own.
  */
 #include "blk.h"
 #include <cgwb/sched.h>

@@ -122,7 +122,7 @@ struct blk_plug {
 	unsigned int count;              /* requests the bios would make (merged runs) */
 	struct task_struct *owner;       /* NULL: nested in an outer plug, does nothing */
 };
-/* Dispatch the current task's plugged bios now (before it waits for one of them). */
+/* Dispatch the current task's plugged bios now: schedule() does it for a task going to sleep. */
 void blk_flush_plug_current(void);
 void blk_start_plug(struct blk_plug *plug);
 void blk_finish_plug(struct blk_plug *plug);

@@ -48,7 +48,6 @@ static void die(const char *what, long err)
 /* A 1 GiB ext2 image on /mnt over a disk that completes at once; memory and io enabled. */
 static void boot(void)
 {
-	char cmd[160], img[96];
 	long err;
 
 	host_platform_init(512UL << 20);
@@ -56,17 +55,8 @@ static void boot(void)
 	vfs_init();
 	if ((err = cgroup_fs_init()) || (err = ext2_init()))
 		die("init", err);
-	strcpy(dir, "/tmp/cgwb-bench.XXXXXX");
-	if (!mkdtemp(dir))
-		die("mkdtemp", -1);
-	snprintf(img, sizeof(img), "%s/disk.img", dir);
-	snprintf(cmd, sizeof(cmd), "mke2fs -q -F -t ext2 %s 1024M > /dev/null 2>&1", img);
-	if (system(cmd))
-		die("mke2fs", -1);
-	if (!filedisk_add("vda", img, false, NULL))
-		die("filedisk_add", -1);
-	if ((err = do_mount("/dev/vda", "/mnt", "ext2", 0, NULL)))
-		die("mount", err);
+	if ((err = sim_scratch_ext2(dir, sizeof(dir), 1024, NULL, NULL)))
+		die("scratch ext2", err);
 	if ((err = sim_echo("/sys/fs/cgroup/cgroup.subtree_control", "+memory +io")))
 		die("subtree_control", err);
 	/* nothing written back while we measure: no periodic or background flushing */
@@ -77,11 +67,7 @@ static void boot(void)
 
 static void shutdown(void)
 {
-	char cmd[96];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd))
-		fprintf(stderr, "bench-throttle: could not remove %s\n", dir);
+	sim_scratch_remove(dir);
 	host_platform_exit();
 }
 

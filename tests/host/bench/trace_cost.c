@@ -27,7 +27,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/errno.h>
 #include "host.h"
-#include "filedisk.h"
+#include "sim.h"
 
 #define MAX_ROUNDS 64
 #define CHUNK (64 * 1024)
@@ -83,25 +83,13 @@ static int cmp_double(const void *a, const void *b)
 
 static int boot(char *dir, size_t dir_len)
 {
-	char img[128], cmd[256];
-
 	host_platform_init((size_t)1024 << 20);
 	host_set_time_limit(3600ULL * NSEC_PER_SEC);
 	storage_init();
 	vfs_init();
 	if (cgroup_fs_init() || ext2_init())
 		return -1;
-	snprintf(dir, dir_len, "/tmp/cgwb-trace-cost.XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(img, sizeof(img), "%s/disk.img", dir);
-	snprintf(cmd, sizeof(cmd),
-		 "PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext2 %s 1024M > /dev/null", img);
-	if (system(cmd))
-		return -1;
-	if (!filedisk_add("vda", img, false, NULL))
-		return -1;
-	return do_mount("/dev/vda", "/mnt", "ext2", 0, NULL);
+	return sim_scratch_ext2(dir, dir_len, 1024, NULL, NULL);
 }
 
 int main(int argc, char **argv)
@@ -109,7 +97,7 @@ int main(int argc, char **argv)
 	static double secs[8][MAX_ROUNDS];
 	unsigned int rounds = 7, nr_modes;
 	size_t mib = 64;
-	char dir[64], cmd[96];
+	char dir[64];
 	int opt;
 
 	while ((opt = getopt(argc, argv, "r:m:")) != -1) {
@@ -152,6 +140,6 @@ int main(int argc, char **argv)
 		       (double)(mib << 20) / secs[m][0] / 1e6,
 		       (double)(mib << 20) / secs[m][rounds / 2] / 1e6);
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd) ? 1 : 0;
+	sim_scratch_remove(dir);
+	return 0;
 }

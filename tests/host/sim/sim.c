@@ -46,20 +46,12 @@ static struct {
 /* The stream's ring: 3 MiB (the host's vmalloc gives at most 4); the drain runs each slice. */
 #define SIM_TRACE_ENTRIES (16 * 1024)
 
-static int sh(const char *cmd)
-{
-	int status = system(cmd);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
 void sim_boot(const struct sim_config *cfg)
 {
 	struct filedisk_model model = {
 		.bandwidth_bps = cfg->disk_bps,
 		.latency_ns = cfg->disk_latency_ns,
 	};
-	char cmd[256], img[96];
-
 	host_platform_init(cfg->mem_mib << 20);
 	/* long scenarios: minutes of virtual time with periodic flushers armed */
 	host_set_time_limit(3600ULL * NSEC_PER_SEC);
@@ -68,14 +60,8 @@ void sim_boot(const struct sim_config *cfg)
 	cr_assert_eq(cgroup_fs_init(), 0);
 	cr_assert_eq(ext2_init(), 0);
 
-	strcpy(sim.dir, "/tmp/cgwb-sim.XXXXXX");
-	cr_assert_not_null(mkdtemp(sim.dir));
-	snprintf(img, sizeof(img), "%s/disk.img", sim.dir);
-	snprintf(cmd, sizeof(cmd), "mke2fs -q -F -t ext2 %s %uM > /dev/null 2>&1", img, cfg->disk_mib);
-	cr_assert_eq(sh(cmd), 0, "mke2fs failed");
-	sim.disk = filedisk_add("vda", img, false, &model);
-	cr_assert_not_null(sim.disk);
-	cr_assert_eq(do_mount("/dev/vda", "/mnt", "ext2", 0, NULL), 0);
+	cr_assert_eq(sim_scratch_ext2(sim.dir, sizeof(sim.dir), cfg->disk_mib, &model, &sim.disk), 0,
+		     "no scratch ext2 (mke2fs, attach or mount)");
 	cr_assert_eq(sim_echo("/sys/fs/cgroup/cgroup.subtree_control", "+memory +io"), 0);
 	if (getenv("CGWB_SIM_TRACE"))
 		sim_trace_to(getenv("CGWB_SIM_TRACE"),
@@ -110,12 +96,9 @@ static void sim_trace_end(void)
 
 void sim_shutdown(void)
 {
-	char cmd[96];
-
 	sim_writers_stop();
 	sim_trace_end();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", sim.dir);
-	sh(cmd);
+	sim_scratch_remove(sim.dir);
 	host_platform_exit();
 }
 

@@ -44,6 +44,16 @@ struct backing_dev_info *sim_bdi(void);
 struct bdi_writeback *sim_file_wb(const char *path);
 /* Write a string to a (pseudo) file, like `echo s > path`: 0 or -errno. */
 int sim_echo(const char *path, const char *s);
+/*
+ * A fresh ext2 of mib MiB in a new scratch directory of /tmp (its name into dir), attached
+ * as vda over model (NULL: transfers take no time; the disk into *disk if disk) and mounted
+ * on /mnt: 0 or -errno. sim_scratch_remove() deletes the directory.
+ */
+struct filedisk_model;
+struct gendisk;
+int sim_scratch_ext2(char *dir, size_t dir_len, unsigned int mib,
+		     const struct filedisk_model *model, struct gendisk **disk);
+void sim_scratch_remove(const char *dir);
 /* A cgroup /sys/fs/cgroup/NAME with memory and io enabled for its children's level. */
 void sim_mkcg(const char *name);
 /*
