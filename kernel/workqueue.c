@@ -20,6 +20,7 @@ struct worker {
 	struct work_struct *current_work;
 	struct list_head scheduled;   /* re-queued while running: runs next, here */
 	struct list_head node;
+	bool idle;                    /* counted in nr_idle: between works, or not yet started */
 };
 
 struct workqueue_struct {
@@ -29,7 +30,7 @@ struct workqueue_struct {
 	spinlock_t lock;
 	struct list_head worklist;
 	struct list_head workers;
-	int nr_workers, nr_idle;
+	int nr_workers, nr_idle;      /* nr_idle: workers that would take a work now */
 	bool needs_worker;            /* on the manager's list */
 	bool destroying;
 	wait_queue_head_t more_work;
@@ -308,6 +309,15 @@ static struct work_struct *take_work(struct worker *worker)
 	}
 }
 
+/* Idle: counted as one that takes the next work (wq->lock held). */
+static void worker_set_idle(struct worker *worker, bool idle)
+{
+	if (worker->idle == idle)
+		return;
+	worker->idle = idle;
+	worker->wq->nr_idle += idle ? 1 : -1;
+}
+
 static int worker_thread(void *arg)
 {
 	struct worker *worker = arg;
@@ -322,13 +332,13 @@ static int worker_thread(void *arg)
 		if (!work) {
 			if (wq->destroying)
 				break;
-			wq->nr_idle++;
+			worker_set_idle(worker, true);
 			spin_unlock_irqrestore(&wq->lock, flags);
 			wait_event_idle(wq->more_work, !list_empty(&wq->worklist) || wq->destroying);
 			spin_lock_irqsave(&wq->lock, flags);
-			wq->nr_idle--;
 			continue;
 		}
+		worker_set_idle(worker, false);
 		work->flags &= ~WORK_PENDING;
 		worker->current_work = work;
 		/* more waiting and nobody idle: get a helper before this one possibly blocks */
@@ -345,6 +355,7 @@ static int worker_thread(void *arg)
 		worker->current_work = NULL;
 		wake_up_all(&wq->done);
 	}
+	worker_set_idle(worker, false);
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return 0;
 }
@@ -366,6 +377,11 @@ static int create_worker(struct workqueue_struct *wq)
 	spin_lock_irqsave(&wq->lock, flags);
 	list_add_tail(&worker->node, &wq->workers);
 	wq->nr_workers++;
+	/*
+	 * Idle from the start, as Linux's create_worker(): it will take the waiting work, so
+	 * nobody asks for another worker for it before it has had the CPU.
+	 */
+	worker_set_idle(worker, true);
 	spin_unlock_irqrestore(&wq->lock, flags);
 	wake_up_process(worker->task);
 	return 0;
