@@ -265,6 +265,11 @@ struct ext2_sb_info {
 	unsigned int s_bdev_wb_err_seen;  /* the device's wb_err_count when last checked */
 	u32 s_next_generation;
 	struct mutex s_lock;
+	/* fsync's commit of the device's metadata (fs/ext2/file.c), one at a time */
+	struct mutex s_commit_lock;
+	u64 s_commits_started; /* under s_commit_lock; read without it */
+	u64 s_commits_done;    /* under s_commit_lock */
+	int s_commit_err;      /* the last commit's status; under s_commit_lock */
 };
 
 struct ext2_inode_info {

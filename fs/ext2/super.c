@@ -599,6 +599,7 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts)
 	if (!sbi)
 		return -ENOMEM;
 	mutex_init(&sbi->s_lock);
+	mutex_init(&sbi->s_commit_lock);
 	sb->s_fs_info = sbi;
 	sbi->s_sbh = ext2_read_sb_block(sb, &offset);
 	if (IS_ERR(sbi->s_sbh)) {
