@@ -2,7 +2,7 @@
  * The scheduler core (kernel/sched-core.c, portable) and the platform under it.
  *
  * The core owns everything about tasks that is the same on every platform: the task list and
- * pids, the FIFO run queue, wake-ups and kills, what schedule() does with the task leaving
+ * pids, the run queue in fair order, wake-ups and kills, what schedule() does with the task leaving
  * the CPU, kthread creation, exit, join and detach. A platform supplies only the machine:
  *
  *   kernel: kernel/platform/sched.c,              host: tests/host/platform/sched.c,
@@ -18,8 +18,14 @@
 
 #include <cgwb/sched.h>
 
-/* A task runs this long before the tick (or host_consume_ns) gives way to a runnable one. */
-#define SCHED_SLICE_NS (10 * NSEC_PER_MSEC)
+/*
+ * Fair picking, as Linux's CFS with one CPU: within SCHED_LATENCY_NS every runnable task
+ * runs once (a slice is the latency shared among them, at least SCHED_MIN_GRAN_NS); a task
+ * woken from sleep preempts one that has had SCHED_WAKEUP_GRAN_NS more CPU time than it.
+ */
+#define SCHED_LATENCY_NS (6 * NSEC_PER_MSEC)
+#define SCHED_MIN_GRAN_NS (750 * NSEC_PER_USEC)
+#define SCHED_WAKEUP_GRAN_NS (1 * NSEC_PER_MSEC)
 
 /*
  * A new task starts in the root cgroup with no open files, like a kthread: whoever spawns a
@@ -40,8 +46,15 @@ void sched_init_boot_task(struct task_struct *task, int pid, const char *comm,
 /* preempt: the task did not ask to sleep (tick, wake-up, cond_resched). Interrupts off. */
 void __schedule(bool preempt);
 bool runqueue_empty(void);
-/* The run queue's head, taken off it; NULL when nobody is runnable. */
+/* The runnable task that has had least CPU time, taken off the queue; NULL if none. */
 struct task_struct *runqueue_pop(void);
+/* The current slice's length: the latency shared by the runnable tasks. */
+u64 sched_slice_ns(void);
+/*
+ * The tick's question: has the running task used its slice while another waits? With
+ * nobody waiting it starts a fresh slice instead.
+ */
+bool sched_slice_expired(struct task_struct *curr, u64 now);
 /* A reschedule is due at the next chance (preempt_enable, interrupt exit, cond_resched). */
 void set_need_resched(void);
 /* A new task's first code, on its own stack: runs the task's function, then exits. */

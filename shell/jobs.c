@@ -13,7 +13,6 @@
 
 /* Guards procs' state and task pointers, job proc lists and shell->fg: Ctrl-C reads them. */
 static DEFINE_SPINLOCK(proc_lock);
-static DECLARE_WAIT_QUEUE_HEAD(proc_wait);
 static struct shell *console_shell;
 
 struct sh_job *job_alloc(const char *cmd, size_t len)
@@ -71,6 +70,7 @@ struct sh_proc *job_add_proc(struct sh_job *job)
 	if (!p)
 		return NULL;
 	p->refs = 1;
+	init_waitqueue_head(&p->exited);
 	spin_lock_irqsave(&proc_lock, flags);
 	list_add_tail(&p->node, &job->procs);
 	spin_unlock_irqrestore(&proc_lock, flags);
@@ -98,8 +98,9 @@ void proc_attach(struct sh_proc *p, struct task_struct *task)
 	spin_unlock_irqrestore(&proc_lock, flags);
 }
 
-void proc_exit(struct sh_proc *p, int status)
+void proc_exit(void *proc, int status)
 {
+	struct sh_proc *p = proc;
 	struct task_struct *t = current;
 	u64 cpu = t->sum_exec_ns + (ktime_get_ns() - t->last_ran_ns);
 	unsigned long flags;
@@ -110,8 +111,26 @@ void proc_exit(struct sh_proc *p, int status)
 	p->task = NULL; /* from here on the task may be gone: Ctrl-C must not touch it */
 	WRITE_ONCE(p->done, true);
 	spin_unlock_irqrestore(&proc_lock, flags);
-	wake_up_all(&proc_wait);
+	/* only this job's waiter: with 256 shells each waiting for its own dd, not all of them */
+	wake_up_all(&p->exited);
 	proc_put(p);
+}
+
+/*
+ * Until every proc of the job is done (each one's own queue, in turn); -EINTR if a kill
+ * came first (interruptible).
+ */
+static int job_wait_procs(struct sh_job *job, bool interruptible)
+{
+	struct sh_proc *p;
+
+	list_for_each_entry(p, &job->procs, node) {
+		if (!interruptible)
+			wait_event(p->exited, READ_ONCE(p->done));
+		else if (wait_event_interruptible(p->exited, READ_ONCE(p->done)))
+			return -EINTR;
+	}
+	return 0;
 }
 
 bool job_done(const struct sh_job *job)
@@ -190,11 +209,11 @@ int job_wait_fg(struct shell *sh, struct sh_job *job)
 	set_fg(sh, job);
 	if (READ_ONCE(sh->interrupted))
 		job_kill(job); /* Ctrl-C came while the job was being started */
-	while (wait_event_interruptible(proc_wait, job_done(job))) {
+	while (job_wait_procs(job, true)) {
 		if (!sh->console) {
 			/* a subshell being killed takes its foreground job with it */
 			job_kill(job);
-			wait_event(proc_wait, job_done(job));
+			job_wait_procs(job, false);
 			break;
 		}
 		shell_flush_kill();
@@ -207,7 +226,7 @@ int job_wait_fg(struct shell *sh, struct sh_job *job)
 
 int job_wait_bg(struct shell *sh, struct sh_job *job)
 {
-	while (wait_event_interruptible(proc_wait, job_done(job))) {
+	while (job_wait_procs(job, true)) {
 		if (!sh->console)
 			return -EINTR;
 		shell_flush_kill();

@@ -2,13 +2,14 @@
  * Jobs: the tasks of one pipeline (or one subshell), their exit statuses and CPU time.
  *
  * A job's tasks are detached: each reports its end through its sh_proc (status, CPU time)
- * and wakes the shells waiting, so a shell can wait for several tasks at once, keep the
+ * and wakes whoever waits for that proc (its own queue), so a shell can wait for several tasks at once, keep the
  * status of a background job after its task is gone, and be woken by Ctrl-C while waiting.
  * A proc is shared by its job and its running task, and freed by whichever lets go last.
  */
 #ifndef CGWB_KERNEL_SHELL_JOBS_H
 #define CGWB_KERNEL_SHELL_JOBS_H
 
+#include <cgwb/wait.h>
 #include <cgwb/list.h>
 #include <cgwb/types.h>
 
@@ -23,6 +24,7 @@ struct sh_proc {
 	u64 cpu_ns;
 	bool done;
 	int refs;                       /* the job's, and the task's while it runs */
+	wait_queue_head_t exited;       /* its job's waiter: woken once, when done */
 };
 
 struct sh_job {
@@ -41,8 +43,11 @@ struct sh_proc *job_add_proc(struct sh_job *job);
 void proc_finish_now(struct sh_proc *proc, int status);
 /* The task of proc starts: proc takes a reference for it. Call before waking the task. */
 void proc_attach(struct sh_proc *proc, struct task_struct *task);
-/* Called by the task itself as it ends: record and wake the waiters. */
-void proc_exit(struct sh_proc *proc, int status);
+/*
+ * The task's exit_notify (set by sh_task_start): called in its do_exit() once its files
+ * and directory are released; records the status and wakes the job's waiter.
+ */
+void proc_exit(void *proc, int status);
 
 bool job_done(const struct sh_job *job);
 /* The status of the pipeline: its last command's. */

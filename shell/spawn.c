@@ -56,11 +56,8 @@ static int command_main(void *data)
 		status = SH_STATUS_KILLED;
 	else if (status < 0)
 		status = 1; /* an error code leaked out of the command: still a failure */
-	status &= 0xff;
-	if (a->proc)
-		proc_exit(a->proc, status);
 	kfree(a);
-	return status;
+	return status & 0xff; /* do_exit() hands it to the job (sh_task_start) */
 }
 
 /* A new task that has not run yet, with files, cgroup and directory set: the caller wakes it. */
@@ -82,6 +79,8 @@ struct task_struct *sh_task_create(int (*fn)(void *), void *data, const char *na
 void sh_task_start(struct task_struct *t, struct sh_proc *proc)
 {
 	proc_attach(proc, t);
+	t->exit_notify = proc_exit;
+	t->exit_notify_arg = proc;
 	kthread_detach(t);
 	wake_up_process(t);
 }

@@ -32,9 +32,8 @@ static int subshell_main(void *data)
 		status = SH_STATUS_KILLED;
 	current->shell = NULL;
 	shell_free(sh);
-	proc_exit(a->proc, status & 0xff);
 	kfree(a);
-	return status;
+	return status & 0xff; /* do_exit() hands it to the job (sh_task_start) */
 }
 
 int sh_start_subshell(struct shell *sh, const char *src, size_t len, struct sh_files *fs,

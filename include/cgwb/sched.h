@@ -49,11 +49,19 @@ struct task_struct {
 
 	int (*fn)(void *);
 	void *arg;
+	/*
+	 * Called by do_exit() with the exit code once the task's files, directory and cgroup
+	 * are released, as Linux tells the parent only then: a shell waiting for its command
+	 * may unmount what the command had open as soon as it is woken.
+	 */
+	void (*exit_notify)(void *arg, int code);
+	void *exit_notify_arg;
 
 	u64 start_ns;                  /* creation time */
 	u64 sum_exec_ns;               /* CPU time used */
 	u64 last_ran_ns;
 	u64 slice_start_ns;            /* when its current time slice began */
+	u64 vruntime;                  /* CPU time had, for fair picking (kernel/sched-core.c) */
 	unsigned long nr_switches;     /* times switched away from (the hung-task detector) */
 	unsigned long hung_switches;   /* nr_switches when the detector last looked */
 	u64 hung_since_ns;             /* since then it has not run */

@@ -1,6 +1,6 @@
 /*
  * The kernel's side of the scheduler (the core is kernel/sched-core.c): the idle task that
- * halts the CPU, the stack switch, and the 1000 Hz tick that ends 10 ms time slices and
+ * halts the CPU, the stack switch, and the 1000 Hz tick that ends time slices and
  * preempts at interrupt exit.
  */
 #include <cgwb/sched.h>
@@ -51,11 +51,7 @@ void sched_tick(void)
 		return;
 	}
 	now = ktime_get_ns();
-	if (now - t->slice_start_ns < SCHED_SLICE_NS)
-		return;
-	if (runqueue_empty())
-		t->slice_start_ns = now; /* nobody waiting: a fresh slice */
-	else
+	if (sched_slice_expired(t, now))
 		set_need_resched();
 }
 

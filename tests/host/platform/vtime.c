@@ -23,6 +23,7 @@ static void sleeper_wake(struct host_timer *timer)
 void host_advance_to(u64 when_ns)
 {
 	struct sleeper s = { .task = current };
+	bool slept = false;
 
 	host_check_initialized(__func__);
 	/* LATE: tasks woken by the other events of that instant get the CPU before us */
@@ -32,7 +33,11 @@ void host_advance_to(u64 when_ns)
 		host_timer_start(&s.timer, when_ns);
 		schedule();
 		host_timer_cancel(&s.timer);
+		slept = true;
 	}
+	/* the fair run queue may have put us first: give way to those woken at that instant */
+	if (slept)
+		yield();
 }
 
 void host_run_for(u64 ns)
@@ -70,13 +75,11 @@ void host_consume_ns(u64 ns)
 		panic("host_consume_ns() in interrupt context");
 	while (ns) {
 		u64 now = host_now_ns();
-		u64 slice_end = current->slice_start_ns + SCHED_SLICE_NS;
+		u64 slice_end = current->slice_start_ns + sched_slice_ns();
 
 		if (now >= slice_end) {
-			if (runqueue_empty()) {
-				current->slice_start_ns = now; /* nobody waiting: a fresh slice */
-				continue;
-			}
+			if (!sched_slice_expired(current, now))
+				continue; /* nobody waiting: a fresh slice */
 			set_need_resched();
 			preempt_check_resched();
 			if (need_resched()) {
@@ -90,8 +93,7 @@ void host_consume_ns(u64 ns)
 		ns -= step;
 	}
 	/* the last piece may have ended the slice: the tick would preempt right here */
-	if (host_now_ns() >= current->slice_start_ns + SCHED_SLICE_NS &&
-	    !runqueue_empty()) {
+	if (sched_slice_expired(current, host_now_ns())) {
 		set_need_resched();
 		preempt_check_resched();
 	}

@@ -57,7 +57,8 @@ static int cpu_hog(void *arg)
 	return 0;
 }
 
-Test(vtime, cpu_hogs_share_the_cpu_in_10ms_slices)
+/* Two runnable tasks share SCHED_LATENCY_NS: 3 ms slices each, in turn. */
+Test(vtime, cpu_hogs_share_the_cpu_in_slices_of_the_latency)
 {
 	struct task_struct *a = kthread_run(cpu_hog, (void *)'a', "a");
 	struct task_struct *b = kthread_run(cpu_hog, (void *)'b', "b");
@@ -66,7 +67,7 @@ Test(vtime, cpu_hogs_share_the_cpu_in_10ms_slices)
 	kthread_join(b);
 	cr_assert_eq(trace.n, 60);
 	for (int i = 0; i < 60; i++) {
-		char expect = (i / 10) % 2 ? 'b' : 'a';
+		char expect = (i / 3) % 2 ? 'b' : 'a';
 		cr_assert_eq(trace.who[i], expect, "step %d ran %c", i, trace.who[i]);
 		cr_assert_eq(trace.at[i], MS(i), "step %d at %llu ns", i, trace.at[i]);
 	}
@@ -104,7 +105,8 @@ static int sleep_5ms(void *arg)
 	return 0;
 }
 
-Test(vtime, a_sleeper_waits_for_the_running_task_slice)
+/* A task back from a sleep has had less CPU time than a hog: it preempts it at once. */
+Test(vtime, a_woken_sleeper_preempts_a_cpu_hog)
 {
 	u64 woke = 0;
 	struct task_struct *t = kthread_run(sleep_5ms, &woke, "sleeper");
@@ -113,7 +115,42 @@ Test(vtime, a_sleeper_waits_for_the_running_task_slice)
 	host_consume_ns(MS(30)); /* main hogs the CPU; the sleeper's timer fires at 5 ms */
 	cr_assert_eq(host_now_ns(), MS(30), "main spent all its CPU time");
 	kthread_join(t);
-	cr_assert_eq(woke, MS(10), "it ran when main's first slice ended");
+	cr_assert_eq(woke, MS(5), "it ran when its timer fired, not when main's slice ended");
+}
+
+static int hog_ms(void *arg)
+{
+	host_consume_ns(MS((long)arg));
+	return 0;
+}
+
+/* Sleep 100 ms, then 40 ms of CPU; *ran is how long that took from the wake-up. */
+static int sleep_then_hog(void *arg)
+{
+	u64 *ran = arg, woke;
+
+	msleep(100);
+	woke = host_now_ns();
+	host_consume_ns(MS(40));
+	*ran = host_now_ns() - woke;
+	return 0;
+}
+
+/*
+ * Sleeping banks no credit: a task that slept while another ran 100 ms comes back at most
+ * half a latency period (3 ms) behind it, so it shares the CPU from then on instead of
+ * keeping it for 40 ms in a row.
+ */
+Test(vtime, a_long_sleeper_comes_back_at_most_half_a_latency_behind)
+{
+	u64 ran = 0;
+	struct task_struct *late = kthread_run(sleep_then_hog, &ran, "late");
+	struct task_struct *hog = kthread_run(hog_ms, (void *)200L, "hog");
+
+	kthread_join(late);
+	kthread_join(hog);
+	cr_assert_geq(ran, MS(75), "it had the CPU alone: 40 ms of CPU took %llu ns", ran);
+	cr_assert_leq(ran, MS(85), "it had less than its share: %llu ns", ran);
 }
 
 Test(vtime, no_preemption_while_preemption_is_disabled)
