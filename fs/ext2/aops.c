@@ -56,7 +56,12 @@ static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned i
 
 	memset(&m, 0, sizeof(m));
 	m.blocks_per_page = 1u << (PAGE_SHIFT - bits);
-	if (!uptodate) /* what is on disk for the whole page, past the end of file too */
+	/*
+	 * What is on disk for the whole page, past the end of file too. A page that starts at
+	 * or after the end of file has no blocks (ext2 keeps none there: a failed write
+	 * truncates them), so an append skips the walk down the block map.
+	 */
+	if (!uptodate && (loff_t)page->index << PAGE_SHIFT < inode->i_size)
 		err = ext2_map_page(inode, page, (loff_t)(page->index + 1) << PAGE_SHIFT, &m);
 	if (!err)
 		err = ext2_alloc_page_blocks(inode, page, from >> bits, (to - 1) >> bits, &m, new);
@@ -74,7 +79,7 @@ static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned i
 			err = ext2_read_run_sync(inode, page, i, m.bno[i], 1);
 	}
 	if (!err && !uptodate)
-		ext2_zero_post_eof(page, inode->i_size); /* the copy comes after this */
+		ext2_zero_post_eof_outside(page, inode->i_size, from, to); /* the copy fills the rest */
 	return err;
 }
 

@@ -4,7 +4,8 @@
  * Policy: a new block goes as close after the goal as possible, and a request for several
  * blocks takes the run of free blocks that starts there (up to the count asked), so that
  * a file written sequentially lands contiguously on disk and writeback can send it in large
- * bios. If the goal's group is full the search moves on through the other groups. Callers
+ * bios. A regular file takes its blocks from its reservation window (reserve.c), so files
+ * written at the same time do not interleave block by block. If the goal's group is full the search moves on through the other groups. Callers
  * are treated as privileged: the reserved blocks (s_r_blocks_count) are usable too.
  *
  * Group descriptor counts are the truth for free space; the superblock's totals are sums
@@ -139,43 +140,24 @@ static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned in
 	return NULL;
 }
 
-/* Take up to *count free blocks starting at the first free one at or after bit start. */
-static int take_run(u8 *map, u32 size, u32 start, unsigned long *count)
-{
-	u32 bit = ext2_find_next_zero_bit(map, size, start);
-	unsigned long n = 0;
-
-	if (bit >= size)
-		return -1;
-	while (n < *count && bit + n < size && !ext2_test_bit(map, bit + (u32)n)) {
-		ext2_set_bit(map, bit + (u32)n);
-		n++;
-	}
-	*count = n;
-	return (int)bit;
-}
-
 /*
  * Allocate in one group from bit goal on (then from its start), in its bitmap bh, read by
  * the caller. s_lock held, preemption off: nothing here sleeps. 0: none.
  */
-static u32 alloc_in_group(struct super_block *sb, unsigned int group, struct buffer_head *bh,
-			  u32 goal_bit, unsigned long *count, int *errp)
+static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned int group,
+			  struct buffer_head *bh, u32 goal_bit, bool whole, unsigned long *count,
+			  int *errp)
 {
 	struct buffer_head *gdbh;
 	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, &gdbh);
 	u32 size = group_size(sb, group);
 	u32 first = ext2_group_first_block(sb, group);
 	unsigned long want = *count;
-	int bit;
+	long bit;
 
 	if (!le16_to_cpu(gd->bg_free_blocks_count))
 		return 0;
-	bit = take_run((u8 *)bh->b_data, size, goal_bit < size ? goal_bit : 0, &want);
-	if (bit < 0 && goal_bit) {
-		want = *count;
-		bit = take_run((u8 *)bh->b_data, size, 0, &want);
-	}
+	bit = ext2_rsv_alloc(sb, inode, group, (u8 *)bh->b_data, size, goal_bit, whole, &want);
 	if (bit < 0)
 		return 0;
 	if (!outside_system_zone(sb, group, first + (u32)bit, (u32)want)) {
@@ -200,8 +182,8 @@ static u32 alloc_in_group(struct super_block *sb, unsigned int group, struct buf
  * one switch per block each, for as long as the convoy lasts (a 256-writer run went from
  * over 100 to about 30 MiB/s with a fair scheduler's short slices).
  */
-static u32 try_group(struct super_block *sb, unsigned int group, u32 goal_bit, unsigned long *count,
-		     int *errp)
+static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int group, u32 goal_bit,
+		     bool whole, unsigned long *count, int *errp)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct buffer_head *bh;
@@ -216,7 +198,7 @@ static u32 try_group(struct super_block *sb, unsigned int group, u32 goal_bit, u
 	}
 	mutex_lock(&sbi->s_lock);
 	preempt_disable();
-	block = alloc_in_group(sb, group, bh, goal_bit, count, errp);
+	block = alloc_in_group(sb, inode, group, bh, goal_bit, whole, count, errp);
 	mutex_unlock(&sbi->s_lock);
 	preempt_enable();
 	brelse(bh);
@@ -244,9 +226,11 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 		goal = ext2_group_first_block(sb, EXT2_I(inode)->i_block_group);
 	group = (goal - sbi->s_first_data_block) / sbi->s_blocks_per_group;
 	goal_bit = (goal - sbi->s_first_data_block) % sbi->s_blocks_per_group;
-	for (unsigned int i = 0; i < ngroups && !block && !*errp; i++) {
+	/* first a group with room for a whole reservation window, then any free block */
+	for (unsigned int i = 0; i < 2 * ngroups && !block && !*errp; i++) {
 		unsigned long n = *count;
-		block = try_group(sb, (group + i) % ngroups, i ? 0 : goal_bit, &n, errp);
+		block = try_group(sb, inode, (group + i) % ngroups, i % ngroups ? 0 : goal_bit,
+				  i < ngroups, &n, errp);
 		if (block)
 			*count = n;
 	}

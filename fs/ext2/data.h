@@ -25,6 +25,8 @@ struct ext2_page_map {
 int ext2_map_page(struct inode *inode, struct page *page, loff_t isize, struct ext2_page_map *m);
 unsigned int ext2_page_run(const struct ext2_page_map *m, unsigned int i);
 void ext2_zero_post_eof(struct page *page, loff_t isize);
+/* The same, leaving [from, to) alone: a write is about to fill it. */
+void ext2_zero_post_eof_outside(struct page *page, loff_t isize, unsigned int from, unsigned int to);
 int ext2_read_run_sync(struct inode *inode, struct page *page, unsigned int i, u32 bno,
 		       unsigned int n);
 

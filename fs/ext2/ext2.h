@@ -7,6 +7,8 @@
  *   inode->i_rwsem (VFS)        i_size changes (write, truncate)
  *   ei->truncate_mutex          the block map: i_data[] and the indirect blocks
  *   sbi->s_lock                 bitmaps, group descriptors, superblock counters and fields
+ * sbi->s_commit_lock (fsync's metadata commit) is taken with no other of these held; the
+ * commit takes s_lock inside it.
  */
 #ifndef CGWB_FS_EXT2_H
 #define CGWB_FS_EXT2_H
@@ -270,6 +272,7 @@ struct ext2_sb_info {
 	u64 s_commits_started; /* under s_commit_lock; read without it */
 	u64 s_commits_done;    /* under s_commit_lock */
 	int s_commit_err;      /* the last commit's status; under s_commit_lock */
+	u8 **s_rsv_map;        /* per group: blocks in files' windows (reserve.c); s_lock */
 };
 
 struct ext2_inode_info {
@@ -282,6 +285,10 @@ struct ext2_inode_info {
 	/* the last allocation: the next sequential block goes right after it */
 	u32 i_next_alloc_block;
 	u32 i_next_alloc_goal;
+	/* the reservation window (reserve.c): bits [start, end) of group; under s_lock */
+	u32 i_rsv_group;
+	u32 i_rsv_start, i_rsv_end;
+	u32 i_rsv_size;                   /* the next window's size, in blocks */
 	bool i_new;                       /* never written: write the whole on-disk inode */
 	bool i_loaded;                    /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
@@ -426,6 +433,13 @@ extern const struct inode_operations ext2_dir_inode_operations;
 extern const struct inode_operations ext2_special_inode_operations;
 
 /* file.c */
+/* reserve.c: reservation windows (see there) */
+int ext2_rsv_init(struct super_block *sb);
+void ext2_rsv_destroy(struct super_block *sb);
+/* The inode's window goes back: truncate, a writer's close, eviction. */
+void ext2_discard_reservation(struct inode *inode);
+long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int group, u8 *map,
+		    u32 size, u32 goal_bit, bool whole, unsigned long *count);
 int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync);
 extern const struct file_operations ext2_file_operations;
 extern const struct inode_operations ext2_file_inode_operations;

@@ -74,11 +74,20 @@ int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 	return err ? err : err2;
 }
 
+/* A writer's close gives its reservation window back, as Linux's ext2_release_file(). */
+static int ext2_release_file(struct inode *inode, struct file *file)
+{
+	if ((file->f_flags & O_ACCMODE) != O_RDONLY)
+		ext2_discard_reservation(inode);
+	return 0;
+}
+
 const struct file_operations ext2_file_operations = {
 	.read = generic_file_read,
 	.write = ext2_file_write,
 	.llseek = generic_file_llseek,
 	.fsync = ext2_fsync,
+	.release = ext2_release_file,
 };
 
 const struct inode_operations ext2_file_inode_operations = {

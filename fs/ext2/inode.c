@@ -268,6 +268,7 @@ void ext2_evict_inode(struct inode *inode)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
 
+	ext2_discard_reservation(inode);
 	if (inode->i_nlink || !ei->i_loaded || (inode->i_sb->s_flags & SB_RDONLY))
 		return;
 	ei->i_dtime = (u32)ktime_get_real_seconds();

@@ -54,16 +54,30 @@ unsigned int ext2_page_run(const struct ext2_page_map *m, unsigned int i)
 	return n;
 }
 
-/* Bytes of page at or past the end of file read as zeros whatever the disk holds there. */
-void ext2_zero_post_eof(struct page *page, loff_t isize)
+/*
+ * Bytes of page at or past the end of file read as zeros whatever the disk holds there,
+ * except [from, to), which the caller is about to overwrite (a whole-page write past the
+ * end of file zeroes nothing: the memset cost as much as the copy).
+ */
+void ext2_zero_post_eof_outside(struct page *page, loff_t isize, unsigned int from, unsigned int to)
 {
 	pgoff_t eof_index = (pgoff_t)(isize >> PAGE_SHIFT);
+	unsigned int z;
+	char *p = page_address(page);
 
-	if (page->index > eof_index)
-		memset(page_address(page), 0, PAGE_SIZE);
-	else if (page->index == eof_index)
-		memset((char *)page_address(page) + (isize & (PAGE_SIZE - 1)), 0,
-		       PAGE_SIZE - (size_t)(isize & (PAGE_SIZE - 1)));
+	if (page->index < eof_index)
+		return;
+	z = page->index > eof_index ? 0 : (unsigned int)(isize & (PAGE_SIZE - 1));
+	if (z < from)
+		memset(p + z, 0, from - z);
+	z = max(z, to);
+	if (z < PAGE_SIZE)
+		memset(p + z, 0, PAGE_SIZE - z);
+}
+
+void ext2_zero_post_eof(struct page *page, loff_t isize)
+{
+	ext2_zero_post_eof_outside(page, isize, 0, 0);
 }
 
 /* Synchronous read of n blocks from bno into page at block slot i (run-by-run reads). */

@@ -192,6 +192,7 @@ static void ext2_release_sbi(struct super_block *sb)
 
 	if (!sbi)
 		return;
+	ext2_rsv_destroy(sb);
 	for (unsigned int i = 0; sbi->s_group_desc && i < sbi->s_gdb_count; i++)
 		brelse(sbi->s_group_desc[i]);
 	kfree(sbi->s_group_desc);
@@ -625,6 +626,8 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts)
 	sb->s_op = &ext2_sops;
 	sb->s_iflags |= SB_I_CGROUPWB;
 	err = ext2_load_group_desc(sb);
+	if (!err)
+		err = ext2_rsv_init(sb);
 	if (!err)
 		err = ext2_load_root(sb);
 	if (err)

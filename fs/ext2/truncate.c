@@ -143,6 +143,7 @@ int ext2_truncate_blocks(struct inode *inode, loff_t size)
 
 	if (!ext2_has_block_map(inode))
 		return 0;
+	ext2_discard_reservation(inode);
 	mutex_lock(&ei->truncate_mutex);
 	for (u64 i = from; i < EXT2_NDIR_BLOCKS; i++) {
 		int e = free_tree(&run, &ei->i_data[i], NULL, 0, 0);
