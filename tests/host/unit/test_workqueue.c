@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <cgwb/workqueue.h>
 #include <cgwb/sched.h>
+#include <cgwb/string.h>
 #include "host.h"
 
 #define MS(x) ((u64)(x) * NSEC_PER_MSEC)
@@ -308,4 +309,31 @@ Test(workqueue, destroy_workqueue_finishes_queued_work_and_ends_its_workers)
 	for (int i = 0; i < 3; i++)
 		cr_assert_eq(it[i].runs, 1);
 	cr_assert_eq(nr_tasks(), base);
+}
+
+static void count_workers(struct task_struct *t, void *arg)
+{
+	if (!strcmp(t->comm, "kworker/lean"))
+		(*(int *)arg)++;
+}
+
+/*
+ * A new worker counts as idle before it first runs: the manager, woken again while the
+ * worker waits for the CPU, must not take the waiting work for a reason to make another
+ * (it once made 46 writeback workers for one writer).
+ */
+Test(workqueue, the_pool_grows_by_one_worker_per_blocked_work)
+{
+	struct workqueue_struct *wq = alloc_workqueue("lean", 0, 64);
+	struct item it[3];
+	int workers = 0;
+
+	for (int i = 0; i < 3; i++) {
+		init_item(&it[i], i, 9);
+		queue_work(wq, &it[i].work);
+	}
+	flush_workqueue(wq);
+	for_each_task(count_workers, &workers);
+	cr_assert_eq(workers, 3, "%d workers for 3 blocked works", workers);
+	destroy_workqueue(wq);
 }
