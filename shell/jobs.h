@@ -2,8 +2,9 @@
  * Jobs: the tasks of one pipeline (or one subshell), their exit statuses and CPU time.
  *
  * A job's tasks are detached: each reports its end through its sh_proc (status, CPU time)
- * and wakes whoever waits for that proc (its own queue), so a shell can wait for several tasks at once, keep the
- * status of a background job after its task is gone, and be woken by Ctrl-C while waiting.
+ * and wakes whoever waits for that proc (its own queue), so a shell can wait for several
+ * tasks at once, keep the status of a background job after its task is gone, and be woken
+ * by Ctrl-C while waiting.
  * A proc is shared by its job and its running task, and freed by whichever lets go last.
  */
 #ifndef CGWB_KERNEL_SHELL_JOBS_H

@@ -14,7 +14,6 @@
 /* One allocation: this header, then argv's pointers, then its strings. */
 struct spawn_args {
 	const struct shell_cmd *cmd;
-	struct sh_proc *proc;           /* where a shell job learns the status, or NULL */
 	int argc;
 	char **argv;
 };
@@ -33,7 +32,6 @@ static struct spawn_args *copy_args(const struct shell_cmd *cmd, char **argv)
 	if (!a)
 		return NULL;
 	a->cmd = cmd;
-	a->proc = NULL;
 	a->argc = argc;
 	a->argv = (char **)(a + 1);
 	strings = (char *)(a->argv + argc + 1);
@@ -93,7 +91,6 @@ static int spawn(const struct shell_cmd *cmd, char **argv, struct cgroup *cg,
 
 	if (!a)
 		return -ENOMEM;
-	a->proc = proc;
 	t = sh_task_create(command_main, a, argv[0], cg, files);
 	if (!t) {
 		kfree(a);

@@ -14,7 +14,6 @@
 
 struct subshell_args {
 	struct shell *sh;
-	struct sh_proc *proc;
 	size_t len;
 	char src[];
 };
@@ -45,7 +44,6 @@ int sh_start_subshell(struct shell *sh, const char *src, size_t len, struct sh_f
 	if (!a)
 		return -ENOMEM;
 	a->sh = shell_clone(sh);
-	a->proc = proc;
 	a->len = len;
 	memcpy(a->src, src, len);
 	a->src[len] = '\0';

@@ -5,8 +5,9 @@
  * blocks takes the run of free blocks that starts there (up to the count asked), so that
  * a file written sequentially lands contiguously on disk and writeback can send it in large
  * bios. A regular file takes its blocks from its reservation window (reserve.c), so files
- * written at the same time do not interleave block by block. If the goal's group is full the search moves on through the other groups. Callers
- * are treated as privileged: the reserved blocks (s_r_blocks_count) are usable too.
+ * written at the same time do not interleave block by block. If the goal's group is full
+ * the search moves on through the other groups. Callers are treated as privileged: the
+ * reserved blocks (s_r_blocks_count) are usable too.
  *
  * Group descriptor counts are the truth for free space; the superblock's totals are sums
  * of them, computed when the superblock is written. Everything under sbi->s_lock; an
@@ -226,8 +227,13 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 		goal = ext2_group_first_block(sb, EXT2_I(inode)->i_block_group);
 	group = (goal - sbi->s_first_data_block) / sbi->s_blocks_per_group;
 	goal_bit = (goal - sbi->s_first_data_block) % sbi->s_blocks_per_group;
-	/* first a group with room for a whole reservation window, then any free block */
-	for (unsigned int i = 0; i < 2 * ngroups && !block && !*errp; i++) {
+	/*
+	 * A regular file first looks for a group with room for a whole reservation window,
+	 * then for any free block; for others both passes would be the same search.
+	 */
+	unsigned int tries = S_ISREG(inode->i_mode) ? 2 * ngroups : ngroups;
+
+	for (unsigned int i = 0; i < tries && !block && !*errp; i++) {
 		unsigned long n = *count;
 		block = try_group(sb, inode, (group + i) % ngroups, i % ngroups ? 0 : goal_bit,
 				  i < ngroups, &n, errp);

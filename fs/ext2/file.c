@@ -5,7 +5,6 @@
 #include "ext2.h"
 #include <cgwb/blkdev.h>
 #include <cgwb/pagemap.h>
-#include <cgwb/writeback.h>
 #include <cgwb/errno.h>
 
 static ssize_t ext2_file_write(struct file *file, const char *buf, size_t len, loff_t *pos)
@@ -60,17 +59,9 @@ static int ext2_commit_metadata(struct super_block *sb)
  */
 int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
-	struct inode *inode = file->f_mapping->host;
-	int err = filemap_write_and_wait_range(inode->i_mapping, start, end);
-	int err2;
+	int err = generic_file_fsync(file, start, end, datasync);
+	int err2 = ext2_commit_metadata(file->f_mapping->host->i_sb);
 
-	down_write(&inode->i_rwsem);
-	err2 = sync_inode_metadata(inode, 1);
-	up_write(&inode->i_rwsem);
-	if (!err)
-		err = err2;
-	err2 = ext2_commit_metadata(inode->i_sb);
-	(void)datasync;
 	return err ? err : err2;
 }
 

@@ -17,9 +17,8 @@
 #include <cgwb/slab.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
-#include "multiboot.h"
-
 #include <cgwb/string.h>
+#include "multiboot.h"
 
 #define LOW_LIMIT 0x100000ULL
 #define BOOT_CODE_SCRUB (8ULL << 20)
@@ -27,31 +26,26 @@
 
 extern char __kernel_start[], __kernel_end[];
 
-/* Write over the top of [start, end) that the boot code may have run in (see above). */
-static void scrub_boot_code(u64 start, u64 end)
+/* Free RAM for the allocator, its top written over first (the boot code's, see above). */
+static void add_free_range(u64 start, u64 end)
 {
-	if (end - start > BOOT_CODE_SCRUB)
-		start = end - BOOT_CODE_SCRUB;
-	memset((void *)(uintptr_t)start, 0, (size_t)(end - start));
+	u64 scrub = end - start > BOOT_CODE_SCRUB ? end - BOOT_CODE_SCRUB : start;
+
+	memset((void *)(uintptr_t)scrub, 0, (size_t)(end - scrub));
+	page_alloc_add_range(start >> PAGE_SHIFT, end >> PAGE_SHIFT);
 }
 
 static void add_range_excluding(u64 start, u64 end, u64 ex_start, u64 ex_end)
 {
 	if (end <= ex_start || start >= ex_end) {
-		if (start < end) {
-			scrub_boot_code(start, end);
-			page_alloc_add_range(start >> PAGE_SHIFT, end >> PAGE_SHIFT);
-		}
+		if (start < end)
+			add_free_range(start, end);
 		return;
 	}
-	if (start < ex_start) {
-		scrub_boot_code(start, ex_start);
-		page_alloc_add_range(start >> PAGE_SHIFT, ex_start >> PAGE_SHIFT);
-	}
-	if (end > ex_end) {
-		scrub_boot_code(ex_end, end);
-		page_alloc_add_range(ex_end >> PAGE_SHIFT, end >> PAGE_SHIFT);
-	}
+	if (start < ex_start)
+		add_free_range(start, ex_start);
+	if (end > ex_end)
+		add_free_range(ex_end, end);
 }
 
 void mem_init(void)
