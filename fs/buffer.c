@@ -112,6 +112,7 @@ static bool try_to_free_buffers(struct page *page)
 
 	if (!PagePrivate(page))
 		return true;
+	bh_lru_evict(page);
 	do {
 		if (bh->b_count || buffer_dirty(bh) || buffer_locked(bh))
 			return false;
@@ -142,6 +143,9 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned
 		       bdev->bd_disk->disk_name, (unsigned long long)block, size);
 		return NULL;
 	}
+	bh = bh_lru_lookup(bdev, block, size);
+	if (bh)
+		return bh;
 	page = find_or_create_page(bdev_mapping(bdev), index, GFP_NOFS);
 	if (IS_ERR(page))
 		return NULL;
@@ -166,6 +170,7 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned
 	get_bh(bh);
 	unlock_page(page);
 	put_page(page); /* the buffer's count keeps the page (try_to_free_buffers checks it) */
+	bh_lru_install(bh);
 	return bh;
 }
 
@@ -541,5 +546,6 @@ int sync_blockdev(struct block_device *bdev)
 
 void invalidate_bdev(struct block_device *bdev)
 {
+	bh_lru_evict(NULL); /* as Linux's invalidate_bh_lrus() */
 	invalidate_mapping_pages(bdev_mapping(bdev), 0, ~0UL);
 }

@@ -21,6 +21,11 @@ struct wb_writeback_work {
 	struct wb_completion *done;
 };
 
+/* buffer-lru.c: recently used buffers, each held by a reference (see there). */
+struct buffer_head *bh_lru_lookup(struct block_device *bdev, sector_t block, unsigned int size);
+void bh_lru_install(struct buffer_head *bh);
+void bh_lru_evict(struct page *page);
+
 /* fs-writeback.c */
 struct inode *wb_inode(struct list_head *head);
 bool inode_io_list_move_locked(struct inode *inode, struct bdi_writeback *wb,

@@ -1,0 +1,84 @@
+/*
+ * The buffer-head LRU, as Linux's per-CPU bh_lrus: the last BH_LRU_SIZE buffers that
+ * __getblk() handed out, each holding a reference, are looked at before the page cache.
+ *
+ * Why: ext2's block map reads the same one or two pointer blocks for every page written
+ * and again for every page written back; through the block device's page cache each read
+ * is a locked page lookup. A file written sequentially hits here on all but the first.
+ *
+ * Lifetime: an entry's reference keeps its buffer (try_to_free_buffers() refuses busy
+ * ones), so whatever frees a page's buffers evicts them from the LRU first
+ * (bh_lru_evict()). Task context only; the kernel has one CPU, so preemption off is
+ * the whole lock.
+ */
+#include <cgwb/buffer_head.h>
+#include <cgwb/irqflags.h>
+#include <cgwb/string.h>
+#include "internal.h"
+
+#define BH_LRU_SIZE 8
+
+static struct buffer_head *bh_lru[BH_LRU_SIZE]; /* most recently used first */
+
+/* Entry i moves to the front: entries before it shift down one. Preemption off. */
+static void bh_lru_to_front(unsigned int i, struct buffer_head *bh)
+{
+	memmove(&bh_lru[1], &bh_lru[0], i * sizeof(bh_lru[0]));
+	bh_lru[0] = bh;
+}
+
+struct buffer_head *bh_lru_lookup(struct block_device *bdev, sector_t block, unsigned int size)
+{
+	struct buffer_head *found = NULL;
+
+	preempt_disable();
+	for (unsigned int i = 0; i < BH_LRU_SIZE && bh_lru[i]; i++) {
+		struct buffer_head *bh = bh_lru[i];
+
+		if (bh->b_blocknr == block && bh->b_bdev == bdev && bh->b_size == size) {
+			bh_lru_to_front(i, bh);
+			get_bh(bh);
+			found = bh;
+			break;
+		}
+	}
+	preempt_enable();
+	return found;
+}
+
+void bh_lru_install(struct buffer_head *bh)
+{
+	struct buffer_head *evicted;
+	unsigned int i;
+
+	preempt_disable();
+	/* a task preempted between its miss and here may find another installed it */
+	for (i = 0; i < BH_LRU_SIZE - 1 && bh_lru[i] && bh_lru[i] != bh; i++)
+		;
+	evicted = bh_lru[i] == bh ? NULL : bh_lru[i];
+	if (bh_lru[i] != bh)
+		get_bh(bh);
+	bh_lru_to_front(i, bh);
+	preempt_enable();
+	brelse(evicted);
+}
+
+/* Drop the LRU's references to page's buffers (page NULL: to every buffer). */
+void bh_lru_evict(struct page *page)
+{
+	struct buffer_head *dropped[BH_LRU_SIZE];
+	unsigned int kept = 0, n = 0;
+
+	preempt_disable();
+	for (unsigned int i = 0; i < BH_LRU_SIZE && bh_lru[i]; i++) {
+		if (!page || bh_lru[i]->b_page == page)
+			dropped[n++] = bh_lru[i];
+		else
+			bh_lru[kept++] = bh_lru[i];
+	}
+	for (unsigned int i = kept; i < BH_LRU_SIZE; i++)
+		bh_lru[i] = NULL;
+	preempt_enable();
+	for (unsigned int i = 0; i < n; i++)
+		brelse(dropped[i]);
+}
