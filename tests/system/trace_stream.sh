@@ -5,11 +5,16 @@
 # data page the demo's two dd dirtied (2 x 16 MiB: 8192 writeback_dirty_folio lines from dd,
 # so nothing was lost on the way), and ends with the lost count, which the kernel log
 # repeats at power-off. `: > trace` (the shell's O_TRUNC open) clears the trace file.
+# Whether the demo's own writeback runs as flusher work depends on how fast the guest
+# runs (its dd's end with fsync), so a file left dirty and `sync` make one work item that
+# must show up as writeback_start and writeback_written lines.
 truncate -s 128M "$T/disk.img"
 mke2fs -q -F -t ext2 "$T/disk.img" > /dev/null 2>&1 || fail "mke2fs"
 {
 	cat "$SYS_ROOT/examples/demo.sh"
 	cat <<'GUEST'
+echo left dirty > /mnt/unsynced
+sync
 cd /sys/kernel/tracing
 echo 0 > tracing_on
 echo held: $(grep -vc '^#' trace)
