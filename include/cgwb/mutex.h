@@ -17,6 +17,8 @@ void mutex_init(struct mutex *lock);
 void mutex_lock(struct mutex *lock);
 int mutex_lock_killable(struct mutex *lock);
 bool mutex_trylock(struct mutex *lock);
+/* Lock and preemption off at once, for a section that never sleeps (see kernel/mutex.c). */
+void mutex_lock_nopreempt(struct mutex *lock);
 void mutex_unlock(struct mutex *lock);
 static inline bool mutex_is_locked(const struct mutex *lock)
 {

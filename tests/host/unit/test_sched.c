@@ -323,6 +323,65 @@ Test(sched, mutex_is_exclusive_and_granted_in_arrival_order)
 	mutex_unlock(&lock);
 }
 
+static unsigned long switches_at_unlock[8];
+
+static int hold_lock_counting_switches(void *arg)
+{
+	mutex_lock(&lock);
+	msleep(1);
+	switches_at_unlock[(long)arg] = current->nr_switches;
+	mutex_unlock(&lock);
+	return 0;
+}
+
+/* Each waiter sleeps twice: once queued for the lock, once in msleep; never woken in vain. */
+Test(sched, mutex_unlock_wakes_only_the_next_waiter)
+{
+	struct task_struct *t[8];
+
+	for (long i = 0; i < 8; i++)
+		t[i] = spawn(hold_lock_counting_switches, (void *)i, "locker");
+	for (int i = 0; i < 8; i++)
+		kthread_join(t[i]);
+	cr_assert_eq(switches_at_unlock[0], 1, "the first holder never waited");
+	for (int i = 1; i < 8; i++)
+		cr_assert_eq(switches_at_unlock[i], 2, "waiter %d switched out %lu times", i,
+			     switches_at_unlock[i]);
+}
+
+static bool atomic_inside = true;
+
+static int lock_nopreempt(void *arg)
+{
+	(void)arg;
+	mutex_lock_nopreempt(&lock);
+	if (++in_critical > max_in_critical)
+		max_in_critical = in_critical;
+	if (!in_atomic())
+		atomic_inside = false;
+	in_critical--;
+	mutex_unlock(&lock);
+	preempt_enable();
+	return 0;
+}
+
+Test(sched, mutex_lock_nopreempt_waits_its_turn_and_holds_without_preemption)
+{
+	struct task_struct *t[5];
+
+	t[0] = spawn(hold_lock, (void *)0, "sleeper");
+	for (long i = 1; i < 5; i++)
+		t[i] = spawn(lock_nopreempt, NULL, "nopreempt");
+	host_run_until_idle();
+	cr_assert(mutex_is_locked(&lock), "the sleeping holder still has it");
+	for (int i = 0; i < 5; i++)
+		kthread_join(t[i]);
+	cr_assert_eq(max_in_critical, 1);
+	cr_assert(atomic_inside, "preemption was on inside the section");
+	cr_assert_eq(preempt_count, 0);
+	cr_assert_not(mutex_is_locked(&lock));
+}
+
 static DECLARE_RWSEM(sem);
 static int readers_in, max_readers_in, writers_in;
 static bool overlap;
