@@ -112,9 +112,10 @@ void ext2_discard_reservation(struct inode *inode)
 
 	if (!sbi->s_rsv_map || ei->i_rsv_start == ei->i_rsv_end)
 		return;
-	mutex_lock(&sbi->s_lock);
+	mutex_lock_nopreempt(&sbi->s_lock); /* in memory only: see try_group() */
 	discard_window(inode->i_sb, ei);
 	mutex_unlock(&sbi->s_lock);
+	preempt_enable();
 }
 
 /* From the inode's window in this group, at or after goal_bit: the first bit, or -1. */

@@ -147,11 +147,12 @@ static int ext2_commit_super(struct super_block *sb, bool sync)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_super_block *es = sbi->s_es;
 
-	mutex_lock(&sbi->s_lock);
+	mutex_lock_nopreempt(&sbi->s_lock); /* sums in memory: see try_group() */
 	es->s_free_blocks_count = cpu_to_le32(ext2_count_free_blocks(sb));
 	es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
 	es->s_wtime = cpu_to_le32((u32)ktime_get_real_seconds());
 	mutex_unlock(&sbi->s_lock);
+	preempt_enable();
 	mark_buffer_dirty(sbi->s_sbh);
 	return sync ? sync_dirty_buffer(sbi->s_sbh) : 0;
 }
@@ -240,10 +241,11 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_type = EXT2_SUPER_MAGIC;
 	buf->f_bsize = (long)sb->s_blocksize;
 	buf->f_blocks = sbi->s_blocks_count - ext2_overhead_blocks(sb);
-	mutex_lock(&sbi->s_lock);
+	mutex_lock_nopreempt(&sbi->s_lock);
 	buf->f_bfree = ext2_count_free_blocks(sb);
 	buf->f_ffree = ext2_count_free_inodes(sb);
 	mutex_unlock(&sbi->s_lock);
+	preempt_enable();
 	buf->f_bavail = buf->f_bfree > reserved ? buf->f_bfree - reserved : 0;
 	buf->f_files = sbi->s_inodes_count;
 	buf->f_namelen = EXT2_NAME_LEN;
