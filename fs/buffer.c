@@ -20,13 +20,28 @@
 #include <cgwb/bug.h>
 #include "internal.h"
 
+/*
+ * Waiters for a buffer's lock sleep on one of a table of queues, hashed by the buffer (as
+ * Linux's bit wait queues). With one queue for every buffer, each metadata IO completion
+ * woke every task waiting for any buffer: the 256 fsyncs of 256 groups at once.
+ */
+#define BUFFER_WAIT_TABLE_BITS 6
+
 static struct kmem_cache *bh_cache;
-static DECLARE_WAIT_QUEUE_HEAD(buffer_wait);
+static wait_queue_head_t buffer_wait_table[1 << BUFFER_WAIT_TABLE_BITS];
 
 void buffer_init(void)
 {
 	bh_cache = kmem_cache_create("buffer_head", sizeof(struct buffer_head), 8);
 	BUG_ON(!bh_cache);
+	for (size_t i = 0; i < ARRAY_SIZE(buffer_wait_table); i++)
+		init_waitqueue_head(&buffer_wait_table[i]);
+}
+
+static wait_queue_head_t *buffer_waitqueue(const struct buffer_head *bh)
+{
+	return &buffer_wait_table[((uintptr_t)bh >> 6) * 0x9e3779b9UL >> 7 &
+				  ((1 << BUFFER_WAIT_TABLE_BITS) - 1)];
 }
 
 static struct buffer_head *page_buffers(struct page *page)
@@ -43,20 +58,21 @@ void lock_buffer(struct buffer_head *bh)
 {
 	/* the IO we wait for may sit in our own plug: schedule() sends it first */
 	if (test_set_buffer_locked(bh))
-		wait_event(buffer_wait, !test_set_buffer_locked(bh));
+		wait_event(*buffer_waitqueue(bh), !test_set_buffer_locked(bh));
 }
 
 void unlock_buffer(struct buffer_head *bh)
 {
 	__atomic_fetch_and(&bh->b_state, ~(1UL << BH_Lock), __ATOMIC_SEQ_CST);
 	smp_mb();
-	wake_up_all(&buffer_wait);
+	if (waitqueue_active(buffer_waitqueue(bh)))
+		wake_up_all(buffer_waitqueue(bh));
 }
 
 void wait_on_buffer(struct buffer_head *bh)
 {
 	if (buffer_locked(bh))
-		wait_event(buffer_wait, !buffer_locked(bh));
+		wait_event(*buffer_waitqueue(bh), !buffer_locked(bh));
 }
 
 void get_bh(struct buffer_head *bh)
