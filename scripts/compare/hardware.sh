@@ -3,11 +3,14 @@
 # virtio-blk-pci on a raw image, opened without the host's page cache.
 #
 #   compare_hardware IMG   sets the array HW to the QEMU arguments for disk image IMG
+#   COMPARE_DISK_OPTS      how the disk is opened; benchmarks that boot cgwb through
+#                          scripts/run-qemu beside a Linux reference open theirs so too
+COMPARE_DISK_OPTS=cache=none,aio=threads
 compare_hardware()
 {
 	HW=(-accel tcg -cpu qemu64 -smp 1 -m 512M -machine pc
 		-nodefaults -no-user-config -display none -vga none -net none -no-reboot
 		-serial stdio
-		-drive "if=none,id=vd0,format=raw,file=$1,cache=none,aio=threads"
+		-drive "if=none,id=vd0,format=raw,file=$1,$COMPARE_DISK_OPTS"
 		-device virtio-blk-pci,drive=vd0)
 }
