@@ -48,16 +48,17 @@ struct buffer_head *bh_lru_lookup(struct block_device *bdev, sector_t block, uns
 
 void bh_lru_install(struct buffer_head *bh)
 {
-	struct buffer_head *evicted;
+	struct buffer_head *evicted = NULL;
 	unsigned int i;
 
 	preempt_disable();
 	/* a task preempted between its miss and here may find another installed it */
 	for (i = 0; i < BH_LRU_SIZE - 1 && bh_lru[i] && bh_lru[i] != bh; i++)
 		;
-	evicted = bh_lru[i] == bh ? NULL : bh_lru[i];
-	if (bh_lru[i] != bh)
+	if (bh_lru[i] != bh) {
+		evicted = bh_lru[i];
 		get_bh(bh);
+	}
 	bh_lru_to_front(i, bh);
 	preempt_enable();
 	brelse(evicted);

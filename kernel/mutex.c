@@ -42,8 +42,7 @@ void mutex_lock(struct mutex *lock)
  * Take lock with preemption going off at the same instant, for a section that never
  * sleeps: mutex_lock() can be preempted right after the lock became the caller's (by the
  * preemption check of its own wait-queue spinlock), and every task that wants the lock
- * then queues behind a holder that is not running. Release: mutex_unlock(), then
- * preempt_enable().
+ * then queues behind a holder that is not running. Release: mutex_unlock_nopreempt().
  */
 void mutex_lock_nopreempt(struct mutex *lock)
 {

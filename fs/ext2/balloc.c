@@ -201,8 +201,7 @@ static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int g
 	}
 	mutex_lock_nopreempt(&sbi->s_lock);
 	block = alloc_in_group(sb, inode, group, bh, goal_bit, whole, count, errp);
-	mutex_unlock(&sbi->s_lock);
-	preempt_enable();
+	mutex_unlock_nopreempt(&sbi->s_lock);
 	brelse(bh);
 	return block;
 }

@@ -432,7 +432,6 @@ extern const struct file_operations ext2_dir_operations;
 extern const struct inode_operations ext2_dir_inode_operations;
 extern const struct inode_operations ext2_special_inode_operations;
 
-/* file.c */
 /* reserve.c: reservation windows (see there) */
 int ext2_rsv_init(struct super_block *sb);
 void ext2_rsv_destroy(struct super_block *sb);
@@ -440,6 +439,8 @@ void ext2_rsv_destroy(struct super_block *sb);
 void ext2_discard_reservation(struct inode *inode);
 long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int group, u8 *map,
 		    u32 size, u32 goal_bit, bool whole, unsigned long *count);
+
+/* file.c */
 int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync);
 extern const struct file_operations ext2_file_operations;
 extern const struct inode_operations ext2_file_inode_operations;

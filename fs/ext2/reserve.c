@@ -114,8 +114,7 @@ void ext2_discard_reservation(struct inode *inode)
 		return;
 	mutex_lock_nopreempt(&sbi->s_lock); /* in memory only: see try_group() */
 	discard_window(inode->i_sb, ei);
-	mutex_unlock(&sbi->s_lock);
-	preempt_enable();
+	mutex_unlock_nopreempt(&sbi->s_lock);
 }
 
 /* From the inode's window in this group, at or after goal_bit: the first bit, or -1. */

@@ -151,8 +151,7 @@ static int ext2_commit_super(struct super_block *sb, bool sync)
 	es->s_free_blocks_count = cpu_to_le32(ext2_count_free_blocks(sb));
 	es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
 	es->s_wtime = cpu_to_le32((u32)ktime_get_real_seconds());
-	mutex_unlock(&sbi->s_lock);
-	preempt_enable();
+	mutex_unlock_nopreempt(&sbi->s_lock);
 	mark_buffer_dirty(sbi->s_sbh);
 	return sync ? sync_dirty_buffer(sbi->s_sbh) : 0;
 }
@@ -244,8 +243,7 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 	mutex_lock_nopreempt(&sbi->s_lock);
 	buf->f_bfree = ext2_count_free_blocks(sb);
 	buf->f_ffree = ext2_count_free_inodes(sb);
-	mutex_unlock(&sbi->s_lock);
-	preempt_enable();
+	mutex_unlock_nopreempt(&sbi->s_lock);
 	buf->f_bavail = buf->f_bfree > reserved ? buf->f_bfree - reserved : 0;
 	buf->f_files = sbi->s_inodes_count;
 	buf->f_namelen = EXT2_NAME_LEN;

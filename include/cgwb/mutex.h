@@ -20,6 +20,12 @@ bool mutex_trylock(struct mutex *lock);
 /* Lock and preemption off at once, for a section that never sleeps (see kernel/mutex.c). */
 void mutex_lock_nopreempt(struct mutex *lock);
 void mutex_unlock(struct mutex *lock);
+/* The end of a mutex_lock_nopreempt() section. */
+static inline void mutex_unlock_nopreempt(struct mutex *lock)
+{
+	mutex_unlock(lock);
+	preempt_enable();
+}
 static inline bool mutex_is_locked(const struct mutex *lock)
 {
 	return READ_ONCE(lock->owner) != NULL;
