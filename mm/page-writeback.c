@@ -10,6 +10,7 @@
 #include <cgwb/memcontrol.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/vmscan.h>
+#include <cgwb/bio.h>
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
@@ -317,6 +318,18 @@ static int writepage_cb(struct page *page, struct writeback_control *wbc, void *
 	return ret;
 }
 
+/* A bio per page or buffer: plugged, so that neighbours merge and the device is told once. */
+static int generic_writepages(struct address_space *mapping, struct writeback_control *wbc)
+{
+	struct blk_plug plug;
+	int ret;
+
+	blk_start_plug(&plug);
+	ret = write_cache_pages(mapping, wbc, writepage_cb, mapping);
+	blk_finish_plug(&plug);
+	return ret;
+}
+
 int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 {
 	struct bdi_writeback *wb;
@@ -332,7 +345,7 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 		if (mapping->a_ops->writepages)
 			ret = mapping->a_ops->writepages(mapping, wbc);
 		else
-			ret = write_cache_pages(mapping, wbc, writepage_cb, mapping);
+			ret = generic_writepages(mapping, wbc);
 		if (ret != -ENOMEM || wbc->sync_mode != WB_SYNC_ALL)
 			break;
 		/* integrity writeback cannot give up for lack of memory: wait and retry */

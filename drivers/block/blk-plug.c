@@ -3,12 +3,14 @@
  * transfer) holds a plug (current->plug); its bios wait on the plug, then go down together
  * so that neighbours merge into large requests and the device is told once.
  *
- * A plug is dispatched at blk_finish_plug(), when it holds BLK_MAX_REQUEST_COUNT separate
- * runs, and, as in Linux (sched_submit_work), whenever its owner goes to sleep: schedule()
- * calls blk_flush_plug_current() for a task that is not running. Otherwise a task waiting
- * for one of the plugged bios (a page under writeback, a locked buffer) while the owner
- * waits for that task would wait for ever. So the waits for IO (lock_page, lock_buffer,
- * submit_bio_wait...) need nothing of their own.
+ * A plug is dispatched at blk_finish_plug(); when a new run would be its
+ * BLK_MAX_REQUEST_COUNT + 1st or follows one of BLK_PLUG_FLUSH_SIZE or more (as Linux: a
+ * large request gains nothing by waiting, and a long writeback pass would hold its data back
+ * to its end); and, as in Linux (sched_submit_work), whenever its owner goes to sleep:
+ * schedule() calls blk_flush_plug_current() for a task that is not running. Otherwise a
+ * task waiting for one of the plugged bios (a page under writeback, a locked buffer) while
+ * the owner waits for that task would wait for ever. So the waits for IO (lock_page,
+ * lock_buffer, submit_bio_wait...) need nothing of their own.
  */
 #include "blk.h"
 #include <cgwb/sched.h>
@@ -26,6 +28,7 @@ void blk_start_plug(struct blk_plug *plug)
 {
 	INIT_LIST_HEAD(&plug->bios);
 	plug->count = 0;
+	plug->run_bytes = 0;
 	plug->owner = NULL;
 	if (blk_current_plug())
 		return; /* nested: the outer plug collects everything */
@@ -42,6 +45,7 @@ static void blk_flush_plug(struct blk_plug *plug)
 
 	list_splice_init(&plug->bios, &bios);
 	plug->count = 0;
+	plug->run_bytes = 0;
 	list_for_each_entry_safe(bio, tmp, &bios, bi_list) {
 		struct request_queue *q = bio->bi_bdev->bd_disk->queue;
 		list_del_init(&bio->bi_list);
@@ -72,27 +76,32 @@ void blk_flush_plug_current(void)
 		blk_flush_plug(plug);
 }
 
-/* Does bio continue the last plugged one (same disk, kind and cgroup, next sector)? */
+/*
+ * Does bio continue the last plugged one (same disk, kind and cgroup, next sector) within
+ * the size of one request?
+ */
 static bool plug_continues(struct blk_plug *plug, const struct bio *bio)
 {
 	if (list_empty(&plug->bios))
 		return false;
 	const struct bio *last = list_last_entry(&plug->bios, struct bio, bi_list);
-	return last->bi_bdev == bio->bi_bdev && last->bi_opf == bio->bi_opf &&
+	const struct queue_limits *lim = &bio->bi_bdev->bd_disk->queue->limits;
+	return plug->run_bytes + bio->bi_size <= (u64)lim->max_hw_sectors * SECTOR_SIZE &&
+	       last->bi_bdev == bio->bi_bdev && last->bi_opf == bio->bi_opf &&
 	       last->bi_blkcg == bio->bi_blkcg && bio_end_sector(last) == bio->bi_sector &&
 	       !(bio->bi_opf & (REQ_NOMERGE | REQ_PREFLUSH | REQ_FUA));
 }
 
 void blk_plug_add(struct blk_plug *plug, struct bio *bio)
 {
-	if (!plug_continues(plug, bio))
+	if (plug_continues(plug, bio)) {
+		plug->run_bytes += bio->bi_size;
+	} else {
+		/* the runs plugged so far are complete: send them if there are enough of them */
+		if (plug->count >= BLK_MAX_REQUEST_COUNT || plug->run_bytes >= BLK_PLUG_FLUSH_SIZE)
+			blk_flush_plug(plug);
 		plug->count++;
-	list_add_tail(&bio->bi_list, &plug->bios);
-	if (plug->count > BLK_MAX_REQUEST_COUNT) {
-		/* keep the newest run plugged: it may still grow */
-		list_del_init(&bio->bi_list);
-		blk_flush_plug(plug);
-		list_add_tail(&bio->bi_list, &plug->bios);
-		plug->count = 1;
+		plug->run_bytes = bio->bi_size;
 	}
+	list_add_tail(&bio->bi_list, &plug->bios);
 }

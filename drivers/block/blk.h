@@ -6,6 +6,8 @@
 
 /* Requests merged from at most this many separate runs are dispatched from a plug at once. */
 #define BLK_MAX_REQUEST_COUNT 16
+/* A run this large is dispatched as soon as another run starts (Linux's BLK_PLUG_FLUSH_SIZE). */
+#define BLK_PLUG_FLUSH_SIZE (128 * 1024)
 /* How far back the dispatch list is searched for a request to merge with. */
 #define BLK_MERGE_SCAN 8
 

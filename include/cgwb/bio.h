@@ -120,6 +120,7 @@ int blkdev_issue_flush(struct block_device *bdev);
 struct blk_plug {
 	struct list_head bios;
 	unsigned int count;              /* requests the bios would make (merged runs) */
+	unsigned int run_bytes;          /* the newest run's size */
 	struct task_struct *owner;       /* NULL: nested in an outer plug, does nothing */
 };
 /* Dispatch the current task's plugged bios now: schedule() does it for a task going to sleep. */

@@ -207,6 +207,35 @@ Test(blk, plug_merges_page_writes_into_large_requests)
 	__free_pages(block, 8);
 }
 
+/*
+ * As Linux's BLK_PLUG_FLUSH_SIZE: a run of 128 KiB or more goes down once another run
+ * starts, small runs wait for the plug's end (a writeback pass keeps its metadata together).
+ */
+Test(blk, plug_sends_a_large_run_when_the_next_starts)
+{
+	make_disk(8, 4096, 128, 1U << 30);
+	struct page *block = alloc_pages(GFP_KERNEL, 6);
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	for (unsigned int i = 0; i < 31; i++)
+		submit_bio(make_bio(REQ_OP_WRITE, 8 * i, block, i, 1, 1, i));
+	submit_bio(make_bio(REQ_OP_WRITE, 1000, block, 40, 1, 1, 40));
+	cr_assert_eq(fd.nr_seen, 0, "a run of 124 KiB waits with the next");
+	submit_bio(make_bio(REQ_OP_WRITE, 2000, block, 41, 1, 1, 41));
+	cr_assert_eq(fd.nr_seen, 0, "4 KiB runs wait");
+	for (unsigned int i = 0; i < 32; i++)
+		submit_bio(make_bio(REQ_OP_WRITE, 3000 + 8 * i, block, i, 1, 1, i));
+	cr_assert_eq(fd.nr_seen, 0, "the 128 KiB run may still grow");
+	submit_bio(make_bio(REQ_OP_WRITE, 4000, block, 42, 1, 1, 42));
+	cr_assert_eq(fd.nr_seen, 4, "every run before the new one went down");
+	cr_assert_eq(fd.seen[3].bytes, 128 << 10);
+	blk_finish_plug(&plug);
+	cr_assert_eq(fd.nr_seen, 5);
+	complete_all();
+	__free_pages(block, 6);
+}
+
 static DECLARE_WAIT_QUEUE_HEAD(plugged_sleeper_wq);
 static bool plugged_sleeper_go;
 
