@@ -22,6 +22,14 @@
  * around 7/8 of it; the stricter of it and the two domains governs, also when the domains
  * run free. The dirty_ratelimit estimator then judges the position on the wb's count, as
  * under strictlimit, so the rate converges to the wb's bandwidth.
+ *
+ * While the cap governs, the dirtier pauses about max_pause / 2 at a time (100 ms for a wb
+ * of a few MiB/s) rather than Linux's 10 ms: each check runs the whole of
+ * balance_dirty_pages(), wakes the flusher for the pages dirtied since the last one and
+ * flushes the memcg's foreign records (the file system's metadata blocks, written again
+ * each time), so a writer held to 4 MiB/s cost about 30 checks a second, and as many
+ * small writeback passes. The pool of N seconds absorbs the larger steps; a fast wb's
+ * max_pause is short anyway (wb_max_pause(): 1/8 of the time its dirty pages take).
  */
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
@@ -76,4 +84,23 @@ unsigned long wb_bw_cap_pos_ratio(unsigned long wb_dirty, unsigned long cap)
 	if (wb_dirty >= cap)
 		return 0;
 	return (unsigned long)pos_ratio_polynom(setpoint, wb_dirty, cap);
+}
+
+long wb_bw_cap_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_ratelimit,
+			 unsigned long dirty_ratelimit, int *nr_dirtied_pause)
+{
+	const unsigned long hz2 = roundup_pow_of_two(HZ);
+	long t = 1 + max_pause / 2;
+	long pages = (long)(dirty_ratelimit * (unsigned long)t / hz2);
+
+	/* too slow for DIRTY_POLL_THRESH pages in that time: Linux's rules already stretch it */
+	if (pages < DIRTY_POLL_THRESH)
+		return wb_min_pause(wb, max_pause, task_ratelimit, dirty_ratelimit, nr_dirtied_pause);
+	/* as wb_min_pause(): the pages from the stable rate, the pause from the task's */
+	if ((long)(HZ * (unsigned long)pages / (task_ratelimit + 1)) > max_pause) {
+		t = max_pause;
+		pages = (long)(task_ratelimit * (unsigned long)t / hz2);
+	}
+	*nr_dirtied_pause = (int)pages;
+	return pages >= DIRTY_POLL_THRESH ? 1 + t / 2 : t;
 }

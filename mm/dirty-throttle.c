@@ -324,8 +324,12 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		task_ratelimit = (unsigned long)((u64)dirty_ratelimit * sdtc->pos_ratio >>
 						 RATELIMIT_CALC_SHIFT);
 		max_pause = wb_max_pause(wb, sdtc->wb_dirty);
-		min_pause = wb_min_pause(wb, max_pause, task_ratelimit, dirty_ratelimit,
-					 &nr_dirtied_pause);
+		if (sdtc->cap_setpoint)
+			min_pause = wb_bw_cap_min_pause(wb, max_pause, task_ratelimit,
+							dirty_ratelimit, &nr_dirtied_pause);
+		else
+			min_pause = wb_min_pause(wb, max_pause, task_ratelimit, dirty_ratelimit,
+						 &nr_dirtied_pause);
 		if (!dirty_pause(task_ratelimit, pages_dirtied, min_pause, max_pause, &now, &pause))
 			return;
 		trace_balance_dirty_pages(

@@ -295,6 +295,9 @@ unsigned long wb_measured_bandwidth(struct bdi_writeback *wb, unsigned long now)
 unsigned long wb_bw_cap(struct bdi_writeback *wb, const struct dirty_throttle_control *gdtc);
 /* Position ratio against the cap: the cubic of a domain from cap/2 (bg) to cap. */
 unsigned long wb_bw_cap_pos_ratio(unsigned long wb_dirty, unsigned long cap);
+/* wb_min_pause() for a wb the cap governs: pauses of about max_pause / 2. */
+long wb_bw_cap_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_ratelimit,
+			 unsigned long dirty_ratelimit, int *nr_dirtied_pause);
 
 /* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
 extern int dirty_background_ratio;          /* percent of dirtyable memory, default 10 */

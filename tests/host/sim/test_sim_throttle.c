@@ -104,6 +104,7 @@ struct isolation {
 	double a_peak_global;       /* ... / the global domain's thresh */
 	double a_ratelimit;         /* A's dirty_ratelimit, averaged from 60 MiB written on */
 	unsigned long a_written_rate; /* A's wb completions over its window at 60 MiB */
+	double a_pause_ms;            /* A's last pause (wb->last_pause), averaged likewise */
 };
 
 #define ISO_MB 96
@@ -134,7 +135,7 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 {
 	struct sim_config c = cfg;
 	struct sim_writer *a, *b;
-	unsigned long rl_sum = 0, rl_samples = 0;
+	unsigned long rl_sum = 0, rl_samples = 0, pause_sum = 0;
 	char knob[16];
 
 	memset(r, 0, sizeof(*r));
@@ -164,6 +165,7 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 			if (!rl_samples)
 				r->a_written_rate = wb_measured_bandwidth(sim_file_wb("/mnt/a"), jiffies);
 			rl_sum += sim_file_wb("/mnt/a")->dirty_ratelimit;
+			pause_sum += (unsigned long)max(sim_file_wb("/mnt/a")->last_pause, 0L);
 			rl_samples++;
 		}
 		struct domain_view v = memcg_view(sim_file_wb("/mnt/a"));
@@ -184,16 +186,17 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 		}
 	}
 	r->a_ratelimit = rl_samples ? (double)rl_sum / rl_samples : 0;
+	r->a_pause_ms = rl_samples ? (double)jiffies_to_msecs(pause_sum) / rl_samples : 0;
 	r->b_with_a = mib_per_s(ISO_MB * MiB, sim_writer_elapsed_ns(b));
 	r->a_rate = mib_per_s(ISO_MB * MiB, sim_writer_elapsed_ns(a));
 	finish();
 	cr_log_info("isolation (memory.max %s, disk %u MiB/s, dirty_bandwidth_seconds %u): "
 		    "B alone %.1f MiB/s, with A %.1f MiB/s (ratio %.2f), A %.2f MiB/s, A's peak "
 		    "dirty+writeback %.2f of its domain limit, %.2f of the global thresh, its "
-		    "dirty_ratelimit %.0f pages/s late in the run",
+		    "dirty_ratelimit %.0f pages/s and pauses of %.0f ms late in the run",
 		    memory_max ? memory_max : "max", disk_mib, bw_seconds, r->b_alone, r->b_with_a,
 		    r->b_with_a / r->b_alone, r->a_rate, r->a_peak_ratio, r->a_peak_global,
-		    r->a_ratelimit);
+		    r->a_ratelimit, r->a_pause_ms);
 }
 
 /* A's rate through its io.max limit of 4 MiB/s: within 2 % in every mode. */
@@ -252,6 +255,7 @@ Test(sim_throttle, past_linux_isolation_without_memory_max)
 		      r.b_with_a / r.b_alone);
 	check_a(&r);
 	cr_assert_lt(r.a_peak_global, 0.4, "A held %.2f of the global thresh", r.a_peak_global);
+	cr_assert_geq(r.a_pause_ms, 80, "A paused %.0f ms at a time", r.a_pause_ms);
 	/*
 	 * A's dirty_ratelimit is only logged here: under the cap it is the cap's position
 	 * ratio, not the ratelimit, that holds A to 4 MiB/s (checked above), and the ratelimit
@@ -270,6 +274,8 @@ Test(sim_throttle, past_linux_isolation_with_memory_max)
 	cr_assert_geq(r.b_with_a / r.b_alone, 0.95, "B kept %.2f of its alone-throughput",
 		      r.b_with_a / r.b_alone);
 	check_a(&r);
+	/* under the cap A's dirtier checks every max_pause / 2 or so (Linux's rule: ~50 ms) */
+	cr_assert_geq(r.a_pause_ms, 80, "A paused %.0f ms at a time", r.a_pause_ms);
 }
 
 /*

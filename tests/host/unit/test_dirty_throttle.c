@@ -280,6 +280,33 @@ Test(dirty_throttle, min_pause_of_a_slow_wb_keeps_32_pages_per_check)
 	cr_assert_eq(t, 200);
 }
 
+/* dirty_bandwidth_seconds: while the cap governs, a check every max_pause / 2, not 10 ms. */
+Test(dirty_throttle, min_pause_under_the_bandwidth_cap_is_half_the_max_pause)
+{
+	int pages = 0;
+	long t;
+
+	wb.avg_write_bandwidth = 1024; /* 4 MiB/s */
+	wb.dirty_ratelimit = 1024;
+	/* 101 ms at 1024 pages/s: 101 pages per check (Linux: 32 every 31 ms) */
+	t = wb_bw_cap_min_pause(&wb, 200, 1024, 1024, &pages);
+	cr_assert_eq(pages, 101);
+	cr_assert_eq(t, 1 + 101 / 2);
+	/* the task's rate far below the wb's: the pause would pass max_pause, fewer pages */
+	t = wb_bw_cap_min_pause(&wb, 200, 256, 1024, &pages);
+	cr_assert_eq(pages, 256 * 200 / 1024);
+	cr_assert_eq(t, 1 + 200 / 2);
+	/* at the limit: nothing until the next check, as Linux */
+	t = wb_bw_cap_min_pause(&wb, 200, 0, 1024, &pages);
+	cr_assert_eq(pages, 0);
+	cr_assert_eq(t, 200);
+	/* too slow for 32 pages in 101 ms (1 MiB/s): Linux's rules */
+	wb.dirty_ratelimit = 256;
+	t = wb_bw_cap_min_pause(&wb, 200, 256, 256, &pages);
+	cr_assert_eq(pages, DIRTY_POLL_THRESH);
+	cr_assert_eq(t, 1 + (HZ * DIRTY_POLL_THRESH / 256) / 2);
+}
+
 Test(dirty_throttle, poll_interval_is_about_the_root_of_the_room)
 {
 	cr_assert_eq(dirty_poll_interval(0, 1 << 20), 1 << 10);
