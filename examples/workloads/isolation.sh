@@ -1,52 +1,79 @@
 # Isolation, the workload of cgwb's issue 8: group A limited to 4 MiB/s of writes (io.max
-# wbps), group B unlimited, each writing 96 MiB with fsync at the same time; B also alone.
-# Then the same with memory.max 128M on both. B's ratio (its time alone / its time beside
-# A, per mille) should not follow A's limit; A should keep its 4 MiB/s.
-now_ms()
-{
-	read up rest < /proc/uptime
-	s=${up%.*}
-	f=${up#*.}
-	echo $((s * 1000 + ${f#0} * 10))
-}
+# wbps), group B unlimited, 96 MiB each with dd bs=1M conv=fsync. Per round: B writes once
+# to warm up (its wb's bandwidth and ratelimit estimates), then ISO_WRITES (5) times alone,
+# then as many times while A writes its 96 MiB (A's 24 s cover them). A write of B lasts
+# about a second, and under TCG one such time moves with the host's load by up to a factor
+# of 2, so each phase counts the median of its writes. Round 1 without memory.max, round 2
+# with memory.max 128M on both. Keys (io_ then io_mem_): `b_alone_ms` and `b_ms` (medians
+# alone and beside A), `b_ratio_pm` (B's rate beside A / alone, per mille), `a_ms`,
+# `a_kib_s`. Times from `date +%s%N` where date has %N, else /proc/uptime (10 ms steps).
+cg=/sys/fs/cgroup
+writes=${ISO_WRITES:-5}
 dev=254:0
 [ -f /sys/block/vda/dev ] && read dev < /sys/block/vda/dev
-cg=/sys/fs/cgroup
 mkdir -p $cg/A $cg/B
 echo "$dev wbps=4194304" > $cg/A/io.max
 
-# writer GROUP FILE: 32 MiB with fsync from a shell moved into GROUP; prints its time
-writer()
+# write GROUP FILE: 96 MiB with fsync from a shell in GROUP, stamped before and after
+write()
 {
 	sh -c "echo \$\$ > $cg/$1/cgroup.procs
-		t0=\$(cat /proc/uptime)
+		{ date +%s%N 2> /dev/null; cat /proc/uptime; } > /tmp/$1.t0
 		dd if=/dev/zero of=$2 bs=1M count=96 conv=fsync 2> /dev/null
-		t1=\$(cat /proc/uptime)
-		echo \"\$t0 \$t1\"" > /tmp/$1.times
+		{ date +%s%N 2> /dev/null; cat /proc/uptime; } > /tmp/$1.t1"
 }
+# stamp_ms FILE: milliseconds from a stamp's `date +%s%N` and /proc/uptime lines
+stamp_ms()
+{
+	{ read a; read b rest; } < $1
+	case $a in
+	*[!0-9]*|'')
+		s=${b%.*}
+		f=${b#*.}
+		echo $((s * 1000 + ${f#0} * 10)) ;;
+	*) echo $((a / 1000000)) ;;
+	esac
+}
+# ms GROUP: the milliseconds of GROUP's last write
 ms()
 {
-	read a rest b rest2 < /tmp/$1.times
-	s0=${a%.*}; f0=${a#*.}; s1=${b%.*}; f1=${b#*.}
-	echo $(( (s1 * 1000 + ${f1#0} * 10) - (s0 * 1000 + ${f0#0} * 10) ))
+	echo $(($(stamp_ms /tmp/$1.t1) - $(stamp_ms /tmp/$1.t0)))
+}
+# median N...: the middle value (the upper one of an even count)
+median()
+{
+	echo "$@" | tr ' ' '\n' | sort -n | head -n $(($# / 2 + 1)) | tail -n 1
+}
+# b_writes: B writes $writes times, each file removed after (no sync: beside A it would
+# wait for A's pages); prints the median time
+b_writes()
+{
+	times=
+	i=0
+	while [ $i -lt $writes ]; do
+		write B /mnt/b
+		times="$times $(ms B)"
+		rm /mnt/b
+		i=$((i + 1))
+	done
+	median $times
 }
 round()
 {
-	writer B /mnt/alone$1
-	alone=$(ms B)
-	rm -f /mnt/alone$1
-	writer A /mnt/a$1 &
-	pa=$!
-	writer B /mnt/b$1 &
-	pb=$!
-	wait $pa
-	wait $pb
+	write B /mnt/warm
+	rm /mnt/warm
+	sync
+	alone=$(b_writes)
+	sync
+	write A /mnt/a &
+	beside=$(b_writes)
+	wait
 	a=$(ms A)
-	b=$(ms B)
-	echo "RESULT $2a_ms=$a $2b_ms=$b $2b_alone_ms=$alone $2b_ratio_pm=$((alone * 1000 / b)) $2a_kib_s=$((96 * 1024 * 1000 / a))"
-	rm -f /mnt/a$1 /mnt/b$1
+	rm /mnt/a
+	sync
+	echo "RESULT $1b_alone_ms=$alone $1b_ms=$beside $1b_ratio_pm=$((alone * 1000 / beside)) $1a_ms=$a $1a_kib_s=$((96 * 1024 * 1000 / a))"
 }
-round 1 io_
+round io_
 echo 128M > $cg/A/memory.max
 echo 128M > $cg/B/memory.max
-round 2 io_mem_
+round io_mem_
