@@ -96,11 +96,5 @@ long wb_bw_cap_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long
 	/* too slow for DIRTY_POLL_THRESH pages in that time: Linux's rules already stretch it */
 	if (pages < DIRTY_POLL_THRESH)
 		return wb_min_pause(wb, max_pause, task_ratelimit, dirty_ratelimit, nr_dirtied_pause);
-	/* as wb_min_pause(): the pages from the stable rate, the pause from the task's */
-	if ((long)(HZ * (unsigned long)pages / (task_ratelimit + 1)) > max_pause) {
-		t = max_pause;
-		pages = (long)(task_ratelimit * (unsigned long)t / hz2);
-	}
-	*nr_dirtied_pause = (int)pages;
-	return pages >= DIRTY_POLL_THRESH ? 1 + t / 2 : t;
+	return dirty_pause_fit(t, pages, max_pause, task_ratelimit, nr_dirtied_pause);
 }

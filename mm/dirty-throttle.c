@@ -131,7 +131,7 @@ long wb_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_r
 	long hi = ilog2(READ_ONCE(wb->avg_write_bandwidth));
 	long lo = ilog2(READ_ONCE(wb->dirty_ratelimit));
 	const unsigned long hz2 = roundup_pow_of_two(HZ);
-	long t = max(1, HZ / 100), pause;
+	long t = max(1, HZ / 100);
 	long pages;
 
 	if (hi > lo)
@@ -146,10 +146,15 @@ long wb_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_r
 			t = (long)(HZ * DIRTY_POLL_THRESH / dirty_ratelimit);
 		}
 	}
-	pause = (long)(HZ * (unsigned long)pages / (task_ratelimit + 1));
-	if (pause > max_pause) {
+	return dirty_pause_fit(t, pages, max_pause, task_ratelimit, nr_dirtied_pause);
+}
+
+long dirty_pause_fit(long t, long pages, long max_pause, unsigned long task_ratelimit,
+		     int *nr_dirtied_pause)
+{
+	if ((long)(HZ * (unsigned long)pages / (task_ratelimit + 1)) > max_pause) {
 		t = max_pause;
-		pages = (long)(task_ratelimit * (unsigned long)t / hz2);
+		pages = (long)(task_ratelimit * (unsigned long)t / roundup_pow_of_two(HZ));
 	}
 	*nr_dirtied_pause = (int)pages;
 	return pages >= DIRTY_POLL_THRESH ? 1 + t / 2 : t;

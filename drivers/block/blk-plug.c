@@ -5,12 +5,12 @@
  *
  * A plug is dispatched at blk_finish_plug(); when a new run would be its
  * BLK_MAX_REQUEST_COUNT + 1st or follows one of BLK_PLUG_FLUSH_SIZE or more (as Linux: a
- * large request gains nothing by waiting, and a long writeback pass would hold its data back
- * to its end); and, as in Linux (sched_submit_work), whenever its owner goes to sleep:
- * schedule() calls blk_flush_plug_current() for a task that is not running. Otherwise a
- * task waiting for one of the plugged bios (a page under writeback, a locked buffer) while
- * the owner waits for that task would wait for ever. So the waits for IO (lock_page,
- * lock_buffer, submit_bio_wait...) need nothing of their own.
+ * large request gains nothing by waiting, and a long plugged pass, as blk-throttle's
+ * dispatch, would hold its data back to its end); and, as in Linux (sched_submit_work),
+ * whenever its owner goes to sleep: schedule() calls blk_flush_plug_current() for a task
+ * that is not running. Otherwise a task waiting for one of the plugged bios (a page under
+ * writeback, a locked buffer) while the owner waits for that task would wait for ever. So
+ * the waits for IO (lock_page, lock_buffer, submit_bio_wait...) need nothing of their own.
  */
 #include "blk.h"
 #include <cgwb/sched.h>

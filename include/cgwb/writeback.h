@@ -271,6 +271,12 @@ long wb_max_pause(struct bdi_writeback *wb, unsigned long wb_dirty);
 /* Shortest sleep worth taking, and the pages to dirty before the next check. */
 long wb_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_ratelimit,
 		  unsigned long dirty_ratelimit, int *nr_dirtied_pause);
+/*
+ * The end of wb_min_pause() and its variants: a target of t jiffies and pages (from the
+ * stable dirty_ratelimit) shortened so that the task's own rate never pauses past max_pause.
+ */
+long dirty_pause_fit(long t, long pages, long max_pause, unsigned long task_ratelimit,
+		     int *nr_dirtied_pause);
 
 /* Estimators (wb->list_lock held): write bandwidth, and the dirty ratelimit. */
 void wb_update_write_bandwidth(struct bdi_writeback *wb, unsigned long elapsed,

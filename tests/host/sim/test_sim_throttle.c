@@ -162,10 +162,12 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 		if (sim_writer_elapsed_ns(a) || sim_writer_bytes(a) < MiB)
 			continue;
 		if (sim_writer_bytes(a) >= 60 * MiB) {
+			struct bdi_writeback *wa = sim_file_wb("/mnt/a");
+
 			if (!rl_samples)
-				r->a_written_rate = wb_measured_bandwidth(sim_file_wb("/mnt/a"), jiffies);
-			rl_sum += sim_file_wb("/mnt/a")->dirty_ratelimit;
-			pause_sum += (unsigned long)max(sim_file_wb("/mnt/a")->last_pause, 0L);
+				r->a_written_rate = wb_measured_bandwidth(wa, jiffies);
+			rl_sum += wa->dirty_ratelimit;
+			pause_sum += (unsigned long)max(wa->last_pause, 0L);
 			rl_samples++;
 		}
 		struct domain_view v = memcg_view(sim_file_wb("/mnt/a"));
