@@ -23,6 +23,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_RUNS ?= 2000
 # the quick targets run more in the same few seconds
+FUZZ_SMOKE_RUNS_ext2 := 3000
 FUZZ_SMOKE_RUNS_shell := 20000
 FUZZ_SMOKE_RUNS_virtqueue := 20000
 FUZZ_SMOKE_RUNS_pseudo := 5000
@@ -38,11 +39,17 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform \
 FUZZ_LIB_SRCS := $(PORTABLE_SRCS) $(wildcard tests/host/platform/*.c)
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_BUILD)/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_HARNESS_OBJS := $(patsubst %,$(FUZZ_BUILD)/tests/fuzz/%_fuzz.c.o,$(FUZZ_TARGETS))
+# what the harnesses share, linked into each
+FUZZ_COMMON_OBJS := $(FUZZ_BUILD)/tests/fuzz/fuzz_files.c.o
 FUZZ_SEEDS := $(FUZZ_BUILD)/seeds
 # Leak checks stay off: the kernel allocates from its own arena, and the platform's task
 # stacks are meant to live as long as the process.
 FUZZ_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-FUZZ_ARGS := -timeout=10 -max_len=1048576 -artifact_prefix=$(FUZZ_BUILD)/crashes/ -print_final_stats=1
+# An ext2 input is the start of an image of the harness's 256 KiB disk; the other targets
+# take libFuzzer's default (the longest seed, at least 4 KiB).
+FUZZ_MAX_LEN_ext2 := 262144
+fuzz_args = -timeout=10 $(if $(FUZZ_MAX_LEN_$(1)),-max_len=$(FUZZ_MAX_LEN_$(1))) \
+	-artifact_prefix=$(FUZZ_BUILD)/crashes/ -print_final_stats=1
 # The machine is shared: fuzzing runs niced, one process, never -jobs/-workers.
 FUZZ_NICE ?= nice -n 15
 
@@ -54,7 +61,7 @@ $(FUZZ_BUILD)/%.c.o: %.c
 	@echo "  FUZZCC  $<"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
-$(FUZZ_BUILD)/%-fuzz: $(FUZZ_BUILD)/tests/fuzz/%_fuzz.c.o $(FUZZ_LIB_OBJS)
+$(FUZZ_BUILD)/%-fuzz: $(FUZZ_BUILD)/tests/fuzz/%_fuzz.c.o $(FUZZ_COMMON_OBJS) $(FUZZ_LIB_OBJS)
 	@echo "  FUZZLD  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_SANITIZE) -fsanitize=fuzzer -o $@ $^
 
@@ -65,7 +72,7 @@ $(FUZZ_SEEDS)/.done: tests/fuzz/make-seeds.sh
 # Every target depends on the generated ext2 seeds: one rule for all, and they are quick.
 $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_BUILD)/%-fuzz $(FUZZ_SEEDS)/.done
 	@mkdir -p $(FUZZ_BUILD)/corpus/$* $(FUZZ_BUILD)/crashes
-	$(Q)$(FUZZ_ENV) $(FUZZ_NICE) $< $(FUZZ_BUILD)/corpus/$* $(call fuzz_seed_dirs,$*) $(FUZZ_ARGS) \
+	$(Q)$(FUZZ_ENV) $(FUZZ_NICE) $< $(FUZZ_BUILD)/corpus/$* $(call fuzz_seed_dirs,$*) $(call fuzz_args,$*) \
 		-max_total_time=$(FUZZ_SECONDS) > $(FUZZ_BUILD)/$*.log 2>&1; \
 		rc=$$?; tail -n 12 $(FUZZ_BUILD)/$*.log; exit $$rc
 
@@ -74,7 +81,7 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_BUILD)/%-fuzz $(FUZZ_SEEDS)/.
 $(addsuffix -smoke,$(addprefix fuzz-,$(FUZZ_TARGETS))): fuzz-%-smoke: $(FUZZ_BUILD)/%-fuzz $(FUZZ_SEEDS)/.done
 	@rm -rf $(FUZZ_BUILD)/smoke-$* && mkdir -p $(FUZZ_BUILD)/smoke-$* $(FUZZ_BUILD)/crashes
 	@for d in $(call fuzz_seed_dirs,$*); do cp $$d/* $(FUZZ_BUILD)/smoke-$*/; done
-	$(Q)$(FUZZ_ENV) $< $(FUZZ_BUILD)/smoke-$* $(FUZZ_ARGS) -seed=1 -runs=$(call fuzz_smoke_runs,$*) \
+	$(Q)$(FUZZ_ENV) $< $(FUZZ_BUILD)/smoke-$* $(call fuzz_args,$*) -seed=1 -runs=$(call fuzz_smoke_runs,$*) \
 		> $(FUZZ_BUILD)/smoke-$*.log 2>&1 || { tail -n 60 $(FUZZ_BUILD)/smoke-$*.log; exit 1; }
 	@grep -a 'Done [0-9]* runs' $(FUZZ_BUILD)/smoke-$*.log || true
 	@echo "fuzz-$*-smoke: $(call fuzz_smoke_runs,$*) runs, no crash"
@@ -103,6 +110,6 @@ fuzz-merge: $(patsubst %,$(FUZZ_BUILD)/%-fuzz,$(FUZZ_MERGE_TARGETS))
 
 .PHONY: fuzz fuzz-smoke fuzz-merge fuzz-targets $(addprefix fuzz-,$(FUZZ_TARGETS)) \
 	$(addsuffix -smoke,$(addprefix fuzz-,$(FUZZ_TARGETS)))
-.SECONDARY: $(FUZZ_HARNESS_OBJS) $(FUZZ_LIB_OBJS)
+.SECONDARY: $(FUZZ_HARNESS_OBJS) $(FUZZ_COMMON_OBJS) $(FUZZ_LIB_OBJS)
 
--include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESS_OBJS:.o=.d)
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESS_OBJS:.o=.d) $(FUZZ_COMMON_OBJS:.o=.d)
