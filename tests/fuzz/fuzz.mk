@@ -6,6 +6,9 @@
 #   shell      tests/fuzz/shell_fuzz.c      the shell's lexer, parser, expansion, arithmetic
 #   pseudo     tests/fuzz/pseudo_fuzz.c     writes to every writable cgroup, /proc and /sys file
 #   virtqueue  tests/fuzz/virtqueue_fuzz.c  a misbehaving device filling the used ring
+#   cgroup     tests/fuzz/cgroup_fuzz.c     mkdir/rmdir of any name, subtree_control, cgroup.procs
+#   limits     tests/fuzz/limits_fuzz.c     io.max, memory.max, memory.high against a model
+#   tracefs    tests/fuzz/tracefs_fuzz.c    writes to tracefs between trace events
 #
 #   make fuzz [FUZZ_SECONDS=N]   every target in turn, N seconds each, one process at a time
 #   make fuzz-TARGET             one target; its corpus grows in build/fuzz/corpus/TARGET
@@ -27,8 +30,11 @@ FUZZ_SMOKE_RUNS_ext2 := 3000
 FUZZ_SMOKE_RUNS_shell := 20000
 FUZZ_SMOKE_RUNS_virtqueue := 20000
 FUZZ_SMOKE_RUNS_pseudo := 5000
+FUZZ_SMOKE_RUNS_cgroup := 5000
+FUZZ_SMOKE_RUNS_limits := 20000
+FUZZ_SMOKE_RUNS_tracefs := 5000
 fuzz_smoke_runs = $(or $(FUZZ_SMOKE_RUNS_$(1)),$(FUZZ_SMOKE_RUNS))
-FUZZ_TARGETS := ext2 shell pseudo virtqueue
+FUZZ_TARGETS := ext2 shell pseudo virtqueue cgroup limits tracefs
 FUZZ_MERGE_TARGETS := $(filter-out ext2,$(FUZZ_TARGETS))
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform \
