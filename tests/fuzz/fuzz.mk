@@ -17,6 +17,9 @@
 #   make fuzz-smoke              every target's smoke (part of make test)
 #   make fuzz-TARGET-smoke       bounded, deterministic: the seeds, then FUZZ_SMOKE_RUNS
 #                                mutations with a fixed seed; must end without a crash
+#   make fuzz-long               every target in turn to FUZZ_LONG_RUNS (10^6) executions,
+#                                then a table of executions, coverage, seconds and crashes
+#                                (not part of make test: about an hour and a half here)
 #   make fuzz-merge              minimise the finds of build/fuzz/corpus into the committed
 #                                seeds (all targets but ext2, whose seeds are generated)
 #   build/fuzz/TARGET-fuzz FILE  replays one input
@@ -24,6 +27,7 @@
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 300
+FUZZ_LONG_RUNS ?= 1000000
 FUZZ_SMOKE_RUNS ?= 2000
 # the quick targets run more in the same few seconds
 FUZZ_SMOKE_RUNS_ext2 := 3000
@@ -92,6 +96,21 @@ $(addsuffix -smoke,$(addprefix fuzz-,$(FUZZ_TARGETS))): fuzz-%-smoke: $(FUZZ_BUI
 	@grep -a 'Done [0-9]* runs' $(FUZZ_BUILD)/smoke-$*.log || true
 	@echo "fuzz-$*-smoke: $(call fuzz_smoke_runs,$*) runs, no crash"
 
+# One target to FUZZ_LONG_RUNS executions; the log gets the wall seconds and the exit status
+# for tests/fuzz/long-summary.sh.
+$(addsuffix -long,$(addprefix fuzz-,$(FUZZ_TARGETS))): fuzz-%-long: $(FUZZ_BUILD)/%-fuzz $(FUZZ_SEEDS)/.done
+	@mkdir -p $(FUZZ_BUILD)/corpus/$* $(FUZZ_BUILD)/crashes
+	@echo "fuzz-$*-long: $(FUZZ_LONG_RUNS) executions, log $(FUZZ_BUILD)/long-$*.log"
+	$(Q)start=$$(date +%s); $(FUZZ_ENV) $(FUZZ_NICE) $< $(FUZZ_BUILD)/corpus/$* $(call fuzz_seed_dirs,$*) \
+		$(call fuzz_args,$*) -runs=$(FUZZ_LONG_RUNS) > $(FUZZ_BUILD)/long-$*.log 2>&1; rc=$$?; \
+		echo "fuzz-long: seconds $$(($$(date +%s) - start))" >> $(FUZZ_BUILD)/long-$*.log; \
+		echo "fuzz-long: exit $$rc" >> $(FUZZ_BUILD)/long-$*.log
+
+# Every target, one after the other, whatever one of them finds; the table at the end.
+fuzz-long:
+	$(Q)for t in $(FUZZ_TARGETS); do $(MAKE) --no-print-directory fuzz-$$t-long; done; \
+		tests/fuzz/long-summary.sh $(FUZZ_BUILD) $(FUZZ_TARGETS)
+
 # Sequential on purpose (a shared machine): make -j does not run two fuzzers at once.
 fuzz:
 	$(Q)for t in $(FUZZ_TARGETS); do $(MAKE) --no-print-directory fuzz-$$t || exit 1; done
@@ -114,8 +133,8 @@ fuzz-merge: $(patsubst %,$(FUZZ_BUILD)/%-fuzz,$(FUZZ_MERGE_TARGETS))
 		echo "fuzz-merge $$t: $$(ls tests/fuzz/corpus/$$t | wc -l) seeds"; \
 	done
 
-.PHONY: fuzz fuzz-smoke fuzz-merge fuzz-targets $(addprefix fuzz-,$(FUZZ_TARGETS)) \
-	$(addsuffix -smoke,$(addprefix fuzz-,$(FUZZ_TARGETS)))
+.PHONY: fuzz fuzz-smoke fuzz-long fuzz-merge fuzz-targets $(addprefix fuzz-,$(FUZZ_TARGETS)) \
+	$(addsuffix -smoke,$(addprefix fuzz-,$(FUZZ_TARGETS))) $(addsuffix -long,$(addprefix fuzz-,$(FUZZ_TARGETS)))
 .SECONDARY: $(FUZZ_HARNESS_OBJS) $(FUZZ_COMMON_OBJS) $(FUZZ_LIB_OBJS)
 
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_HARNESS_OBJS:.o=.d) $(FUZZ_COMMON_OBJS:.o=.d)
