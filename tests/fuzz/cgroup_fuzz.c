@@ -36,9 +36,9 @@
 #define CG "/sys/fs/cgroup"
 #define DISK_BYTES (1u << 20)
 #define MAX_GROUPS 24 /* mkdir is skipped beyond: the checks stay quick */
-#define PATH_LEN 600  /* a group's path: CGROUP_MAX_DEPTH names of any length */
+#define PATH_LEN (CGROUP_MAX_DEPTH * CGROUP_NAME_MAX + 32) /* the deepest group's path */
 #define NR_SLEEPERS 3
-#define MAX_PIDS 64
+#define MAX_PIDS 512
 #define TEXT_MAX 4096
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
