@@ -11,6 +11,7 @@
 #include <cgwb/workqueue.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/blk-cgroup.h>
+#include <cgwb/blkdev.h>
 #include <cgwb/memcontrol.h>
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
@@ -58,6 +59,20 @@ static void load_runtime_cmdline(void)
 	}
 }
 
+/* cgwb.power_cut=N: the disks stop after N writes (crash-consistency tests). */
+static void power_cut_init(void)
+{
+	const char *v = cmdline_get("cgwb.power_cut");
+	u64 n;
+
+	if (!v)
+		return;
+	if (kstrtoull(v, 10, &n))
+		pr_err("cgwb.power_cut=%s: not a number of writes; ignored\n", v);
+	else
+		blk_set_power_cut(n);
+}
+
 static struct shutdown_hook vfs_shutdown_hook = { .fn = vfs_shutdown };
 
 static int kernel_init(void *unused)
@@ -77,6 +92,7 @@ static int kernel_init(void *unused)
 	ext2_init();
 	pci_init();
 	trace_boot_init(); /* tracefs and the stream's port are up; before the first mount */
+	power_cut_init();  /* counted from the first write: the boot mount's */
 	mount_boot_disk();
 	register_shutdown_hook(&vfs_shutdown_hook);
 	pr_info("cmdline: %s\n", cmdline_full());
