@@ -24,6 +24,7 @@
 #include <cgwb/cgroup.h>
 #include <cgwb/completion.h>
 #include <cgwb/sched.h>
+#include <cgwb/workqueue.h>
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
@@ -318,7 +319,7 @@ static void check_tree(void)
 /* Tasks back to the root, the groups removed (children first), the root's controllers off. */
 static void restore(void)
 {
-	char registered[128], off[160] = "";
+	char registered[128], off[160] = "", stat[128];
 
 	for (int g = 1; g < nr_groups; g++) {
 		static char procs[TEXT_MAX];
@@ -339,6 +340,12 @@ static void restore(void)
 	write_file(0, "cgroup.subtree_control", off);
 	rescan();
 	BUG_ON(nr_groups != 1);
+	/* the removed groups' controller states are released by work items; then, with no
+	 * task and no page charged to them, nothing may hold a removed group */
+	flush_workqueue(system_wq);
+	read_file(0, "cgroup.stat", stat, sizeof(stat));
+	if (!strstr(stat, "nr_dying_descendants 0\n"))
+		panic("removed groups not freed: cgroup.stat says '%s'", stat);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
