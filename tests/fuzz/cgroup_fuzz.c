@@ -30,12 +30,10 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include "host.h"
-#include "filedisk.h"
 #include "fuzz_dir.h"
 #include "fuzz_files.h"
 
 #define CG "/sys/fs/cgroup"
-#define DISK_BYTES (1u << 20)
 #define MAX_GROUPS 24 /* mkdir is skipped beyond: the checks stay quick */
 #define PATH_LEN (CGROUP_MAX_DEPTH * CGROUP_NAME_MAX + 32) /* the deepest group's path */
 #define NR_SLEEPERS 3
@@ -350,17 +348,9 @@ static void restore(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static u8 *disk;
-
 	(void)argc;
 	(void)argv;
-	host_platform_init(64 << 20);
-	storage_init();
-	/* a disk, so that the io controller has a device to show in io.stat */
-	disk = kzalloc(DISK_BYTES, GFP_KERNEL);
-	BUG_ON(!disk || !filedisk_add_mem("vda", disk, DISK_BYTES, false, NULL));
-	vfs_init();
-	BUG_ON(cgroup_fs_init());
+	fuzz_boot_cgroups(1); /* a disk, so that the io controller has a device in io.stat */
 	for (int i = 0; i < NR_SLEEPERS; i++) {
 		sleepers[i] = kthread_run(sleeper, NULL, "sleeper%d", i);
 		BUG_ON(!sleepers[i]);

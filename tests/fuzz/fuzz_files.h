@@ -22,5 +22,27 @@ bool fuzz_ends_with(const char *s, const char *tail);
 long long fuzz_read_number(const char *path);
 /* The directory part of path ("/a/b" for "/a/b/c"), into dir. */
 void fuzz_dirname(const char *path, char *dir, size_t size);
+/* A writable file, and what it held at start (NULL if write-only). */
+struct fuzz_knob {
+	char path[160];
+	char *initial;
+};
+
+/*
+ * Append to knobs (*nr of them, max at most) every writable regular file below dir,
+ * max_depth levels down, in readdir order, leaving out the directories skip() says (NULL:
+ * none). The order is the same on every run: inputs pick files by index.
+ */
+void fuzz_find_knobs(const char *dir, int max_depth, bool (*skip)(const char *dir),
+		     struct fuzz_knob *knobs, int *nr, int max);
+/*
+ * The storage stack, nr_disks empty in-memory disks of 1 MiB (vda, vdb...: devices for
+ * io.max and the bdi files), the VFS and the cgroup filesystem, as at boot.
+ */
+void fuzz_boot_cgroups(int nr_disks);
+/* fuzz_boot_cgroups(), then groups a and a/b, with memory and io for each. */
+void fuzz_boot_groups_a_b(int nr_disks);
+/* Write how ("+memory +io") to the cgroup.subtree_control of cgroup ("" is the root). */
+void fuzz_set_controllers(const char *cgroup, const char *how);
 
 #endif

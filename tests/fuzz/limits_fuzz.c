@@ -29,11 +29,9 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include "host.h"
-#include "filedisk.h"
 #include "fuzz_files.h"
 
 #define CG "/sys/fs/cgroup"
-#define DISK_BYTES (1u << 20)
 #define TEXT_MAX 512
 #define NR_KEYS 4
 #define NO_LIMIT (~0ULL) /* io.max's "max" */
@@ -273,33 +271,11 @@ static void write_limit(const char *path, const char *text, size_t len)
 	check_io_max_fixed_point(path, after);
 }
 
-static void set_controllers(const char *cgroup)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), CG "%s/cgroup.subtree_control", cgroup);
-	BUG_ON(fuzz_write(path, "+memory +io", 11) < 0);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static u8 *disk[2];
-
 	(void)argc;
 	(void)argv;
-	host_platform_init(64 << 20);
-	storage_init();
-	for (int i = 0; i < 2; i++) {
-		disk[i] = kzalloc(DISK_BYTES, GFP_KERNEL);
-		BUG_ON(!disk[i] ||
-		       !filedisk_add_mem(i ? "vdb" : "vda", disk[i], DISK_BYTES, false, NULL));
-	}
-	vfs_init();
-	BUG_ON(cgroup_fs_init());
-	set_controllers("");
-	BUG_ON(do_mkdir(CG "/a", 0755));
-	set_controllers("/a");
-	BUG_ON(do_mkdir(CG "/a/b", 0755));
+	fuzz_boot_groups_a_b(2);
 	return 0;
 }
 

@@ -28,11 +28,8 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include "host.h"
-#include "filedisk.h"
-#include "fuzz_dir.h"
 #include "fuzz_files.h"
 
-#define DISK_BYTES (1u << 20)
 #define MAX_FILES 256 /* an input's first byte picks one */
 #define MAX_DEPTH 6
 #define READ_MAX 8192
@@ -43,16 +40,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-struct knob {
-	char path[160];
-	char family[160]; /* what a write to it may change besides itself (a path prefix) */
-	char *initial;    /* the content at start, NULL if write-only */
-};
-
-static struct knob knobs[MAX_FILES];
+static struct fuzz_knob knobs[MAX_FILES];
+static char family[MAX_FILES][160]; /* what a write to a knob may change besides it (a prefix) */
 static int nr_knobs;
 static bool touched[MAX_FILES]; /* the knobs the last input wrote to */
-static char io_max_reset[80]; /* "MAJ:MIN rbps=max ...": io.max reads empty when unlimited */
+static char io_max_reset[80];   /* "MAJ:MIN rbps=max ...": io.max reads empty when unlimited */
 static char read_buf[READ_MAX];
 
 static long read_str(const char *path)
@@ -60,71 +52,35 @@ static long read_str(const char *path)
 	return fuzz_read(path, read_buf, sizeof(read_buf));
 }
 
-static void set_family(struct knob *k)
+static void set_family(int i)
 {
-	if (str_has_prefix(k->path, CG "/"))
-		strlcpy(k->family, CG "/", sizeof(k->family));
-	else if (str_has_prefix(k->path, TRACING "/events/"))
-		strlcpy(k->family, TRACING "/events/", sizeof(k->family));
+	const char *path = knobs[i].path;
+
+	if (str_has_prefix(path, CG "/"))
+		strlcpy(family[i], CG "/", sizeof(family[i]));
+	else if (str_has_prefix(path, TRACING "/events/"))
+		strlcpy(family[i], TRACING "/events/", sizeof(family[i]));
 	else
-		fuzz_dirname(k->path, k->family, sizeof(k->family));
+		fuzz_dirname(path, family[i], sizeof(family[i]));
 }
 
-static void find_knobs(const char *dir, int depth)
+/* The cgroup tree is searched first; the second tracefs tree is the first one again. */
+static bool skip_dir(const char *path)
 {
-	struct fuzz_dir *w = fuzz_dir_read(dir);
-
-	BUG_ON(!w);
-	for (int i = 0; i < w->n; i++) {
-		char path[160];
-		struct kstat st;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, w->names[i]);
-		if (vfs_lstat(path, &st))
-			continue;
-		/* the cgroup tree is searched first; the second tracefs tree is the first one again */
-		if (S_ISDIR(st.mode) && depth < MAX_DEPTH && strcmp(path, CG) != 0 &&
-		    strcmp(path, "/sys/kernel/debug/tracing") != 0)
-			find_knobs(path, depth + 1);
-		else if (S_ISREG(st.mode) && (st.mode & 0222) && nr_knobs < MAX_FILES) {
-			struct knob *k = &knobs[nr_knobs++];
-
-			strlcpy(k->path, path, sizeof(k->path));
-			set_family(k);
-			if ((st.mode & 0444) && read_str(path) >= 0)
-				k->initial = kstrdup(read_buf, GFP_KERNEL);
-		}
-	}
-	kfree(w);
-}
-
-static void set_controllers(const char *cgroup, const char *how)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), CG "%s/cgroup.subtree_control", cgroup);
-	BUG_ON(fuzz_write(path, how, strlen(how)) < 0);
+	return !strcmp(path, CG) || !strcmp(path, "/sys/kernel/debug/tracing");
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static u8 *disk;
-
 	(void)argc;
 	(void)argv;
-	host_platform_init(64 << 20);
-	storage_init();
-	disk = kzalloc(DISK_BYTES, GFP_KERNEL);
-	BUG_ON(!disk || !filedisk_add_mem("vda", disk, DISK_BYTES, false, NULL));
-	vfs_init();
-	BUG_ON(cgroup_fs_init());
-	set_controllers("", "+memory +io");
-	BUG_ON(do_mkdir(CG "/a", 0755));
-	set_controllers("/a", "+memory +io");
-	BUG_ON(do_mkdir(CG "/a/b", 0755));
-	find_knobs(CG, 0); /* first: never cut by MAX_FILES */
-	find_knobs("/proc", 0);
-	find_knobs("/sys", 0);
+	fuzz_boot_groups_a_b(1);
+	/* the cgroup tree first: never cut by MAX_FILES */
+	fuzz_find_knobs(CG, MAX_DEPTH, skip_dir, knobs, &nr_knobs, MAX_FILES);
+	fuzz_find_knobs("/proc", MAX_DEPTH, skip_dir, knobs, &nr_knobs, MAX_FILES);
+	fuzz_find_knobs("/sys", MAX_DEPTH, skip_dir, knobs, &nr_knobs, MAX_FILES);
+	for (int i = 0; i < nr_knobs; i++)
+		set_family(i);
 	/* on stderr, as libFuzzer's own lines: an input's first byte picks one of these */
 	for (int i = 0; i < nr_knobs; i++)
 		fprintf(stderr, "pseudo-fuzz: file %d: %s\n", i, knobs[i].path);
@@ -152,18 +108,18 @@ static void restore_cgroups(void)
 		}
 	}
 	/* off from the bottom, on from the top: a child can only have what its parent gives */
-	set_controllers("/a/b", "-memory -io");
-	set_controllers("", "+memory +io");
-	set_controllers("/a", "+memory +io");
+	fuzz_set_controllers("/a/b", "-memory -io");
+	fuzz_set_controllers("", "+memory +io");
+	fuzz_set_controllers("/a", "+memory +io");
 	/* controller states turned off are released by work items, which run only when the
 	 * harness lets them: they piled up and slowed every lookup */
 	flush_workqueue(system_wq);
 }
 
-static bool family_touched(const struct knob *k)
+static bool family_touched(int k)
 {
 	for (int i = 0; i < nr_knobs; i++)
-		if (touched[i] && !strcmp(knobs[i].family, k->family))
+		if (touched[i] && !strcmp(family[i], family[k]))
 			return true;
 	return false;
 }
@@ -174,7 +130,7 @@ static void restore(void)
 	bool cgroups = false, again[MAX_FILES];
 
 	for (int i = 0; i < nr_knobs; i++) {
-		again[i] = family_touched(&knobs[i]);
+		again[i] = family_touched(i);
 		cgroups |= again[i] && str_has_prefix(knobs[i].path, CG "/");
 	}
 	if (cgroups)
@@ -227,7 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	restore();
 	while (end - p >= 2) {
 		int i = p[0] % nr_knobs;
-		struct knob *k = &knobs[i];
+		struct fuzz_knob *k = &knobs[i];
 		size_t len = min((size_t)p[1], (size_t)(end - p - 2));
 		long n;
 

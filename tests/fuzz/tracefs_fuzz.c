@@ -27,7 +27,6 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include "host.h"
-#include "fuzz_dir.h"
 #include "fuzz_files.h"
 
 #define TRACING "/sys/kernel/tracing"
@@ -39,13 +38,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-struct knob {
-	char path[160];
-	bool events;   /* it may change which events are on: events/ and set_event* */
-	char *initial; /* the content at start, NULL if write-only */
-};
-
-static struct knob knobs[MAX_FILES];
+static struct fuzz_knob knobs[MAX_FILES];
 static int nr_knobs;
 static bool touched_events, touched_top, fired;
 static char *read_buf;
@@ -59,31 +52,12 @@ static long read_knob(const char *path)
 	return n;
 }
 
-static void find_knobs(const char *dir, int depth)
+/* Does a write to it change which events are on (events/, set_event*)? */
+static bool is_events_knob(const struct fuzz_knob *k)
 {
-	struct fuzz_dir *w = fuzz_dir_read(dir);
-
-	BUG_ON(!w);
-	for (int i = 0; i < w->n; i++) {
-		char path[160];
-		struct kstat st;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, w->names[i]);
-		if (vfs_lstat(path, &st))
-			continue;
-		if (S_ISDIR(st.mode) && depth < MAX_DEPTH)
-			find_knobs(path, depth + 1);
-		else if (S_ISREG(st.mode) && (st.mode & 0222) && nr_knobs < MAX_FILES) {
-			struct knob *k = &knobs[nr_knobs++];
-
-			strlcpy(k->path, path, sizeof(k->path));
-			k->events = str_has_prefix(path, TRACING "/events/") ||
-				    str_has_prefix(path, TRACING "/set_event");
-			if ((st.mode & 0444) && read_knob(path) >= 0)
-				k->initial = kstrdup(read_buf, GFP_KERNEL);
-		}
-	}
-	kfree(w);
+	return str_has_prefix(k->path, TRACING "/events/") || str_has_prefix(k->path, TRACING "/set"
+											      "_eve"
+											      "nt");
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -95,7 +69,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	vfs_init();
 	read_buf = kmalloc(READ_MAX, GFP_KERNEL);
 	BUG_ON(!read_buf);
-	find_knobs(TRACING, 0);
+	fuzz_find_knobs(TRACING, MAX_DEPTH, NULL, knobs, &nr_knobs, MAX_FILES);
 	/* on stderr, as libFuzzer's own lines: an input's bytes pick one of these */
 	for (int i = 0; i < nr_knobs; i++)
 		fprintf(stderr, "tracefs-fuzz: file %d: %s\n", i, knobs[i].path);
@@ -109,7 +83,7 @@ static void restore(void)
 	for (int i = 0; i < nr_knobs; i++) {
 		const char *s = knobs[i].initial;
 
-		if (s && (knobs[i].events ? touched_events : touched_top))
+		if (s && (is_events_knob(&knobs[i]) ? touched_events : touched_top))
 			fuzz_write(knobs[i].path, s, strlen(s));
 	}
 	if (fired || touched_top)
@@ -166,7 +140,7 @@ static void check_enables(void)
 		      nr_writeback_trace_events);
 }
 
-static void check_knob(const struct knob *k)
+static void check_knob(const struct fuzz_knob *k)
 {
 	if (fuzz_ends_with(k->path, "/tracing_on")) {
 		read_flag(k->path, false);
@@ -222,8 +196,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			p += 2;
 			continue;
 		}
-		touched_events |= knobs[what].events;
-		touched_top |= !knobs[what].events;
+		touched_events |= is_events_knob(&knobs[what]);
+		touched_top |= !is_events_knob(&knobs[what]);
 		fuzz_write(knobs[what].path, p + 2, len);
 		p += 2 + len;
 		if (knobs[what].initial && read_knob(knobs[what].path) < 0)
