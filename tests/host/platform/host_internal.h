@@ -2,13 +2,12 @@
 #ifndef CGWB_HOST_INTERNAL_H
 #define CGWB_HOST_INTERNAL_H
 
-#include <ucontext.h>
 #include <cgwb/sched.h>
 #include "host.h"
 
 /* task->platform: a task's machine context. */
 struct host_task {
-	ucontext_t ctx;
+	void *sp;                   /* saved stack pointer while switched out */
 	void *map;                  /* the mmap'd stack with its guard page; NULL for main */
 	size_t map_size;
 	const void *stack_bottom;   /* the usable stack, as AddressSanitizer must be told */
