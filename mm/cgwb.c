@@ -119,6 +119,7 @@ static void cgwb_release_workfn(struct work_struct *work)
 	wb_shutdown(wb);
 	WARN_ON_ONCE(!list_empty(&wb->b_attached) || wb_has_dirty_io(wb));
 	WARN_ON_ONCE(wb_stat(wb, WB_RECLAIMABLE) || wb_stat(wb, WB_WRITEBACK));
+	wb_pool_update(wb, NULL);
 	spin_lock_irqsave(&cgwb_lock, flags);
 	list_del(&wb->bdi_node);
 	list_del_init(&wb->offline_node);

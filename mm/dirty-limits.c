@@ -14,6 +14,7 @@
 #include <cgwb/mm.h>
 #include <cgwb/trace/writeback.h>
 #include "internal.h"
+#include "dirty-policy.h"
 
 int dirty_background_ratio = 10;
 unsigned long dirty_background_bytes;
@@ -234,15 +235,14 @@ static bool domain_over_bg_thresh(struct dirty_throttle_control *dtc)
 
 bool wb_over_bg_thresh(struct bdi_writeback *wb)
 {
-	struct dirty_throttle_control gdtc, mdtc;
-	unsigned long cap;
+	struct dirty_throttle_control gdtc, mdtc, pdtc;
 
 	gdtc_init(&gdtc, wb);
 	if (domain_over_bg_thresh(&gdtc))
 		return true;
-	/* past Linux: a wb held by its bandwidth cap must write above half of it */
-	cap = wb_bw_cap(wb, &gdtc);
-	if (cap && (unsigned long)wb_stat(wb, WB_RECLAIMABLE) > cap / 2)
+	/* a policy's domain: the wb's dirty pages over its background level */
+	if (pdtc_limits(&pdtc, dirty_policy_get(), wb, &gdtc) &&
+	    (unsigned long)wb_stat(wb, WB_RECLAIMABLE) > pdtc.bg_thresh)
 		return true;
 	return mdtc_init(&mdtc, wb, &gdtc) && domain_over_bg_thresh(&mdtc);
 }

@@ -9,6 +9,9 @@
  * governs. Below both domains' freerun ceilings nobody sleeps; at a domain's hard limit
  * pos_ratio is 0 and the task sleeps MAX_PAUSE at a time until it is below again.
  *
+ * The dirty-throttling policy in force (mm/dirty-policy.h) may add a third domain on the
+ * wb's own count; the same law runs on it and the lowest pos_ratio of the three governs.
+ *
  * The throttled wb is the current task's on the inode's bdi (wb_get_create for its
  * memcg), not the inode's: a task pays for what its cgroup dirties wherever it writes.
  */
@@ -23,6 +26,7 @@
 #include <cgwb/irqflags.h>
 #include <cgwb/trace/writeback.h>
 #include "internal.h"
+#include "dirty-policy.h"
 
 unsigned long ratelimit_pages = 32;
 /* one CPU: Linux's per-CPU counters are single counters here */
@@ -198,32 +202,23 @@ static void balance_wb_limits(struct dirty_throttle_control *dtc, bool strictlim
 	wb_position_ratio(dtc);
 }
 
-/* dirty_bandwidth_seconds: the cap's position, if stricter than the domain's. */
-static void wb_bw_cap_position(struct dirty_throttle_control *dtc, unsigned long cap)
-{
-	unsigned long pos;
-
-	dtc->cap_setpoint = 0;
-	if (!cap)
-		return;
-	pos = wb_bw_cap_pos_ratio(dtc->wb_dirty, cap);
-	if (pos < dtc->pos_ratio) {
-		dtc->pos_ratio = pos;
-		dtc->cap_setpoint = (dirty_freerun_ceiling(cap, cap / 2) + cap) / 2;
-	}
-}
-
-/* Below every freerun ceiling: look again after about sqrt(room left) pages. */
-static void dirty_freerun(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
-			  bool strictlimit, unsigned long cap, unsigned long wb_dirty,
-			  unsigned long now)
+/*
+ * Below every freerun ceiling: look again after about sqrt(room left) pages. Unless this
+ * call found it over its share of a domain over its limit before, the wb is not (Linux
+ * clears dirty_exceeded on the way out).
+ */
+static void dirty_freerun(struct bdi_writeback *wb, struct dirty_throttle_control *gdtc,
+			  struct dirty_throttle_control *mdtc, struct dirty_throttle_control *pdtc,
+			  bool strictlimit, bool exceeded, unsigned long now)
 {
 	unsigned long intv = domain_poll_intv(gdtc, strictlimit);
 
 	if (mdtc)
 		intv = min(intv, domain_poll_intv(mdtc, strictlimit));
-	if (cap)
-		intv = min(intv, dirty_poll_interval(wb_dirty, cap));
+	if (pdtc)
+		intv = min(intv, dirty_poll_interval(pdtc->wb_dirty, pdtc->thresh));
+	if (!exceeded && wb->dirty_exceeded)
+		wb->dirty_exceeded = 0;
 	current->dirty_paused_when = now;
 	current->nr_dirtied = 0;
 	current->nr_dirtied_pause = (int)min(intv, (unsigned long)INT_MAX);
@@ -269,77 +264,96 @@ static bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtie
 	return true;
 }
 
+/* The domain the pause follows (the lowest pos_ratio); *ddtc: the lower of the two domains. */
+static struct dirty_throttle_control *balance_select(struct dirty_throttle_control *gdtc,
+						     struct dirty_throttle_control *mdtc,
+						     struct dirty_throttle_control *pdtc,
+						     bool strictlimit,
+						     struct dirty_throttle_control **ddtc)
+{
+	struct dirty_throttle_control *sdtc = gdtc;
+
+	balance_wb_limits(gdtc, strictlimit);
+	if (mdtc) {
+		balance_wb_limits(mdtc, strictlimit);
+		if (mdtc->pos_ratio < gdtc->pos_ratio)
+			sdtc = mdtc;
+	}
+	*ddtc = sdtc;
+	if (pdtc) {
+		pdtc_position(pdtc);
+		if (pdtc->pos_ratio < sdtc->pos_ratio)
+			sdtc = pdtc;
+	}
+	return sdtc;
+}
+
 static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_dirtied)
 {
-	struct dirty_throttle_control gdtc_stor, mdtc_stor;
+	struct dirty_throttle_control gdtc_stor, mdtc_stor, pdtc_stor;
 	struct dirty_throttle_control *const gdtc = &gdtc_stor;
-	struct dirty_throttle_control *mdtc, *sdtc;
+	struct dirty_throttle_control *mdtc, *pdtc, *sdtc, *ddtc;
+	const struct dirty_policy *policy = dirty_policy_get();
 	bool strictlimit = wb->bdi->capabilities & BDI_CAP_STRICTLIMIT;
 	unsigned long start_time = jiffies;
+	bool exceeded = false;
 
 	gdtc_init(gdtc, wb);
 	mdtc = mdtc_init(&mdtc_stor, wb, gdtc) ? &mdtc_stor : NULL;
 	for (;;) {
 		unsigned long now = jiffies;
 		unsigned long nr_dirty = global_node_page_state(NR_FILE_DIRTY);
-		unsigned long task_ratelimit, dirty_ratelimit, cap, wb_dirty;
+		unsigned long task_ratelimit, dirty_ratelimit;
 		long pause, max_pause, min_pause;
 		int nr_dirtied_pause;
 
 		balance_domain_limits(gdtc, strictlimit);
 		if (mdtc)
 			balance_domain_limits(mdtc, strictlimit);
-		cap = wb_bw_cap(wb, gdtc);
-		wb_dirty = (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
+		pdtc = pdtc_limits(&pdtc_stor, policy, wb, gdtc) ? &pdtc_stor : NULL;
 		if (nr_dirty > gdtc->bg_thresh && !writeback_in_progress(wb)) {
 			trace_writeback_wake_background(wb);
 			wb_wakeup(wb);
 		}
-		if (gdtc->freerun && (!mdtc || mdtc->freerun) &&
-		    (!cap || wb_dirty <= dirty_freerun_ceiling(cap, cap / 2))) {
-			dirty_freerun(gdtc, mdtc, strictlimit, cap, wb_dirty, now);
+		if (gdtc->freerun && (!mdtc || mdtc->freerun) && (!pdtc || pdtc->freerun)) {
+			dirty_freerun(wb, gdtc, mdtc, pdtc, strictlimit, exceeded, now);
 			return;
 		}
 		/* over a freerun ceiling: the flusher must be at work */
 		if (!writeback_in_progress(wb))
 			wb_wakeup(wb);
-		/* pages our memcg dirtied in other groups' inodes count here: have them written */
-		mem_cgroup_flush_foreign(wb);
-
-		balance_wb_limits(gdtc, strictlimit);
-		wb_bw_cap_position(gdtc, cap);
-		sdtc = gdtc;
-		if (mdtc) {
-			balance_wb_limits(mdtc, strictlimit);
-			wb_bw_cap_position(mdtc, cap);
-			if (mdtc->pos_ratio < gdtc->pos_ratio)
-				sdtc = mdtc;
-		}
-		wb->dirty_exceeded = gdtc->dirty_exceeded || (mdtc && mdtc->dirty_exceeded);
 		/*
-		 * A dirtier that leaves freerun before its flusher has sent anything after an
-		 * idle spell would average the idle time into the write bandwidth (Linux
-		 * does): start a fresh estimate then, as do_writepages() does.
+		 * Pages our memcg dirtied in other groups' inodes count in its domains: have them
+		 * written, as Linux does once a domain is past its freerun ceiling. A policy's
+		 * domain is past its own most of the time it governs: there, only when such
+		 * pages weigh in its limit (each flush is a writeback pass of the owners' wbs).
 		 */
-		wb_bandwidth_estimate_start(wb);
+		if (!gdtc->freerun || (mdtc && !mdtc->freerun) || (pdtc && pdtc_foreign_counts(pdtc)))
+			mem_cgroup_flush_foreign(wb);
+
+		sdtc = balance_select(gdtc, mdtc, pdtc, strictlimit, &ddtc);
+		exceeded = gdtc->dirty_exceeded || (mdtc && mdtc->dirty_exceeded);
+		if (wb->dirty_exceeded != exceeded)
+			wb->dirty_exceeded = exceeded;
 		if (time_after(now, READ_ONCE(wb->bw_time_stamp) + BANDWIDTH_INTERVAL))
-			__wb_update_bandwidth(gdtc, mdtc, true);
+			__wb_update_bandwidth(gdtc, mdtc, sdtc == pdtc ? pdtc : NULL, true);
 
 		dirty_ratelimit = READ_ONCE(wb->dirty_ratelimit);
 		task_ratelimit = (unsigned long)((u64)dirty_ratelimit * sdtc->pos_ratio >>
 						 RATELIMIT_CALC_SHIFT);
 		max_pause = wb_max_pause(wb, sdtc->wb_dirty);
-		if (sdtc->cap_setpoint)
-			min_pause = wb_bw_cap_min_pause(wb, max_pause, task_ratelimit,
-							dirty_ratelimit, &nr_dirtied_pause);
+		if (sdtc == pdtc && policy->min_pause)
+			min_pause = policy->min_pause(pdtc, max_pause, task_ratelimit,
+						      dirty_ratelimit, &nr_dirtied_pause);
 		else
 			min_pause = wb_min_pause(wb, max_pause, task_ratelimit, dirty_ratelimit,
 						 &nr_dirtied_pause);
 		if (!dirty_pause(task_ratelimit, pages_dirtied, min_pause, max_pause, &now, &pause))
 			return;
+		/* the domains' figures, as Linux's tracepoint has them; the rates are the pause's */
 		trace_balance_dirty_pages(
-			wb, sdtc->thresh, sdtc->bg_thresh, sdtc->dirty, sdtc->wb_thresh,
-			sdtc->wb_dirty, dirty_ratelimit, task_ratelimit, pages_dirtied,
+			wb, ddtc->thresh, ddtc->bg_thresh, ddtc->dirty, ddtc->wb_thresh,
+			ddtc->wb_dirty, dirty_ratelimit, task_ratelimit, pages_dirtied,
 			task_ratelimit ? HZ * pages_dirtied / task_ratelimit : (unsigned long)pause,
 			pause, start_time);
 		WRITE_ONCE(wb->last_pause, pause);

@@ -20,8 +20,8 @@ bool mdtc_init(struct dirty_throttle_control *mdtc, struct bdi_writeback *wb,
 void domain_dirty_avail(struct dirty_throttle_control *dtc, bool include_writeback);
 
 /* wb-bandwidth.c: the estimators, and in the throttling path the domain limits too */
-void __wb_update_bandwidth(struct dirty_throttle_control *gdtc,
-			   struct dirty_throttle_control *mdtc, bool update_ratelimit);
+void __wb_update_bandwidth(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
+			   struct dirty_throttle_control *pdtc, bool update_ratelimit);
 
 /* cgwb.c */
 void cgwb_bdi_unregister(struct backing_dev_info *bdi);

@@ -7,6 +7,9 @@
  * writeback (do_writepages, the flusher, bw_dwork after the last page of an inode) and from
  * balance_dirty_pages(); the ratelimit and the domains' smoothed limits only from
  * balance_dirty_pages(), where both domains' figures are at hand.
+ *
+ * Beside Linux's estimate, for the policies: the bandwidth the wb completed over its last
+ * WB_BW_WINDOW intervals, a sample at each update (wb_measured_bandwidth()).
  */
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
@@ -15,6 +18,7 @@
 #include <cgwb/bug.h>
 #include <cgwb/trace/writeback.h>
 #include "internal.h"
+#include "dirty-policy.h"
 
 #define WB_BANDWIDTH_IDLE_JIF HZ
 
@@ -79,9 +83,12 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long
 	struct bdi_writeback *wb = dtc->wb;
 	unsigned long dirty = dtc->dirty;
 	unsigned long freerun = dirty_freerun_ceiling(dtc->thresh, dtc->bg_thresh);
-	unsigned long limit = hard_dirty_limit(dtc->dom, dtc->thresh);
+	/* a policy's domain has no smoothed limit: its thresh */
+	unsigned long limit = dtc->dom ? hard_dirty_limit(dtc->dom, dtc->thresh) : dtc->thresh;
 	unsigned long setpoint = (freerun + limit) / 2;
-	unsigned long write_bw = wb->avg_write_bandwidth;
+	unsigned long write_bw = dtc->policy && dtc->policy->write_bandwidth ?
+					 dtc->policy->write_bandwidth(wb) :
+					 wb->avg_write_bandwidth;
 	unsigned long dirty_ratelimit = wb->dirty_ratelimit;
 	unsigned long dirty_rate, task_ratelimit, balanced, step = 0, x, shift;
 
@@ -92,13 +99,13 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long
 	balanced = (unsigned long)((u64)task_ratelimit * write_bw / (dirty_rate | 1));
 	balanced = min(balanced, write_bw);
 
-	if (wb->bdi->capabilities & BDI_CAP_STRICTLIMIT) {
+	if (dtc->policy) {
+		/* a policy's domain governs: judge the position on the wb's own count */
+		dirty = dtc->wb_dirty;
+		setpoint = dtc->setpoint;
+	} else if (wb->bdi->capabilities & BDI_CAP_STRICTLIMIT) {
 		dirty = dtc->wb_dirty;
 		setpoint = (dtc->wb_thresh + dtc->wb_bg_thresh) / 2;
-	} else if (dtc->cap_setpoint) {
-		/* dirty_bandwidth_seconds governs: judge the position on the wb's own count */
-		dirty = dtc->wb_dirty;
-		setpoint = dtc->cap_setpoint;
 	}
 	if (dirty < setpoint) {
 		x = min3ul(wb->balanced_dirty_ratelimit, balanced, task_ratelimit);
@@ -123,10 +130,11 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long
 
 /*
  * Both domains' ratelimit updates see the same dirtied/elapsed (the stamps move after
- * both), so the memcg domain, updated last, has the last word.
+ * both), so the memcg domain, updated last, has the last word. When a policy's domain
+ * governs the decision (pdtc given), the ratelimit follows that domain alone.
  */
-void __wb_update_bandwidth(struct dirty_throttle_control *gdtc,
-			   struct dirty_throttle_control *mdtc, bool update_ratelimit)
+void __wb_update_bandwidth(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
+			   struct dirty_throttle_control *pdtc, bool update_ratelimit)
 {
 	struct bdi_writeback *wb = gdtc->wb;
 	unsigned long now = jiffies;
@@ -139,10 +147,14 @@ void __wb_update_bandwidth(struct dirty_throttle_control *gdtc,
 	written = (unsigned long)wb_stat(wb, WB_WRITTEN);
 	if (update_ratelimit) {
 		domain_update_dirty_limit(gdtc, now);
-		wb_update_dirty_ratelimit(gdtc, dirtied, elapsed);
-		if (mdtc) {
+		if (mdtc)
 			domain_update_dirty_limit(mdtc, now);
-			wb_update_dirty_ratelimit(mdtc, dirtied, elapsed);
+		if (pdtc) {
+			wb_update_dirty_ratelimit(pdtc, dirtied, elapsed);
+		} else {
+			wb_update_dirty_ratelimit(gdtc, dirtied, elapsed);
+			if (mdtc)
+				wb_update_dirty_ratelimit(mdtc, dirtied, elapsed);
 		}
 	}
 	wb_update_write_bandwidth(wb, elapsed, written);
@@ -160,7 +172,52 @@ void wb_update_bandwidth(struct bdi_writeback *wb)
 	if (!time_after(jiffies, READ_ONCE(wb->bw_time_stamp) + BANDWIDTH_INTERVAL))
 		return;
 	gdtc_init(&gdtc, wb);
-	__wb_update_bandwidth(&gdtc, NULL, false);
+	__wb_update_bandwidth(&gdtc, NULL, NULL, false);
+}
+
+void wb_bw_window_reset(struct bdi_writeback *wb, unsigned long now, unsigned long written)
+{
+	for (int i = 0; i < WB_BW_WINDOW; i++) {
+		wb->bw_window[i].time = now;
+		wb->bw_window[i].written = written;
+	}
+	wb->bw_window_head = 0;
+}
+
+void wb_bw_window_add(struct bdi_writeback *wb, unsigned long now, unsigned long written)
+{
+	unsigned int i = wb->bw_window_head;
+
+	wb->bw_window[i].time = now;
+	wb->bw_window[i].written = written;
+	wb->bw_window_head = (i + 1) % WB_BW_WINDOW;
+}
+
+/*
+ * Back from idle: the window goes on from where the wb stopped, as if the idle time had not
+ * passed, so that its measure is its rate while it writes, not a new start from nothing
+ * (a fast group back after a pause would be held to the floor until its first second).
+ */
+void wb_bw_window_resume(struct bdi_writeback *wb, unsigned long now)
+{
+	unsigned int newest = (wb->bw_window_head + WB_BW_WINDOW - 1) % WB_BW_WINDOW;
+	unsigned long idle = now - wb->bw_window[newest].time;
+
+	for (int i = 0; i < WB_BW_WINDOW; i++)
+		wb->bw_window[i].time += idle;
+}
+
+/*
+ * Over at least a second: the first completions after a reset come in a burst (a throttled
+ * group's first bio passes at once) and would read as a rate many times its own.
+ */
+unsigned long wb_measured_bandwidth(struct bdi_writeback *wb, unsigned long now)
+{
+	const struct wb_bw_sample *oldest = &wb->bw_window[wb->bw_window_head];
+	unsigned long written = (unsigned long)wb_stat(wb, WB_WRITTEN);
+	unsigned long elapsed = max(now - oldest->time, (unsigned long)HZ);
+
+	return (unsigned long)((u64)(written - min(written, oldest->written)) * HZ / elapsed);
 }
 
 /* Idle for more than a second with nothing in flight: do not average the idle time in. */
@@ -173,7 +230,7 @@ void wb_bandwidth_estimate_start(struct bdi_writeback *wb)
 		wb->dirtied_stamp = (unsigned long)wb_stat(wb, WB_DIRTIED);
 		wb->written_stamp = (unsigned long)wb_stat(wb, WB_WRITTEN);
 		WRITE_ONCE(wb->bw_time_stamp, now);
-		wb_bw_window_reset(wb, now, wb->written_stamp);
+		wb_bw_window_resume(wb, now);
 		spin_unlock(&wb->list_lock);
 	}
 }
@@ -186,5 +243,5 @@ void wb_update_bandwidth_workfn(struct work_struct *work)
 	struct dirty_throttle_control gdtc;
 
 	gdtc_init(&gdtc, wb);
-	__wb_update_bandwidth(&gdtc, NULL, false);
+	__wb_update_bandwidth(&gdtc, NULL, NULL, false);
 }

@@ -28,10 +28,6 @@
 struct gendisk;
 struct blkcg_gq;
 
-#ifndef U64_MAX
-#define U64_MAX ((u64)~0ULL)
-#endif
-
 #define THROTL_SLICE (HZ / 10)          /* 100 ms: the accounting period of a bucket */
 #define THROTL_GRP_QUANTUM 8            /* bios a group may dispatch per round... */
 #define THROTL_GRP_QUANTUM_READS 6      /* ...of which reads (75 %), then writes */

@@ -183,3 +183,25 @@ int blkcg_io_max_show(struct seq_buf *s, void *private)
 	for_each_disk(io_max_show_disk, &ctx);
 	return 0;
 }
+
+u64 blkcg_write_bps_limit(struct blkcg *blkcg, struct gendisk *disk)
+{
+	struct throtl_data *td = disk ? blk_throtl_td_lookup(disk) : NULL;
+	u64 bps = U64_MAX;
+	unsigned long flags;
+
+	if (!td)
+		return bps;
+	spin_lock_irqsave(&blkcg_lock, flags);
+	for (; blkcg; blkcg = blkcg_parent(blkcg)) {
+		struct blkcg_gq *blkg = blkg_lookup(blkcg, td);
+
+		if (!blkg)
+			continue;
+		spin_lock(&td->lock);
+		bps = min(bps, blkg->tg.bps[THROTL_WRITE]);
+		spin_unlock(&td->lock);
+	}
+	spin_unlock_irqrestore(&blkcg_lock, flags);
+	return bps;
+}

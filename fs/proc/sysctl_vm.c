@@ -2,7 +2,8 @@
  * /proc/sys/vm: the dirty-memory knobs and drop_caches, with Linux's ranges and side
  * effects: a ratio and its bytes twin exclude each other (writing one zeroes the other),
  * dirty limits refresh the writers' ratelimit, and a new writeback interval wakes the
- * flushers so it applies at once.
+ * flushers so it applies at once. Past Linux: the dirty-throttling policy (dirty_policy,
+ * dirty_available_policies) and each policy's parameters, which the policies name.
  */
 #include <cgwb/pseudofs.h>
 #include <cgwb/fs.h>
@@ -152,18 +153,60 @@ static int store_fast_switch(const char *buf, size_t len, void *private)
 	return 0;
 }
 
-/* Past Linux: seconds of measured write bandwidth a wb may hold dirty; 0 (off) to 60. */
-static int store_bandwidth_seconds(const char *buf, size_t len, void *private)
+/* The dirty-throttling policy in force, by name (as tcp_congestion_control). */
+static int show_policy(struct seq_buf *s, void *private)
+{
+	return seq_printf(s, "%s\n", dirty_policy_name());
+}
+
+static int store_policy(const char *buf, size_t len, void *private)
+{
+	char name[32];
+
+	while (*buf == ' ' || *buf == '\t' || *buf == '\n')
+		buf++;
+	len = strcspn(buf, " \t\n");
+	if (!len || len >= sizeof(name) || buf[len + strspn(buf + len, " \t\n")])
+		return -EINVAL;
+	memcpy(name, buf, len);
+	name[len] = 0;
+	return dirty_policy_select(name);
+}
+
+static void list_policy(const char *name, void *arg)
+{
+	struct seq_buf *s = arg;
+
+	seq_printf(s, "%s%s", s->len ? " " : "", name);
+}
+
+static int show_available_policies(struct seq_buf *s, void *private)
+{
+	dirty_policy_for_each(list_policy, s);
+	return seq_puts(s, "\n");
+}
+
+/* A policy's parameter: private is its name. */
+static int show_policy_param(struct seq_buf *s, void *private)
+{
+	unsigned int v;
+	int err = dirty_policy_param_show(private, &v);
+
+	return err ? err : seq_printf(s, "%u\n", v);
+}
+
+static int store_policy_param(const char *buf, size_t len, void *private)
 {
 	long v;
-	int err = parse_long(buf, 0, 60, &v);
+	int err = parse_long(buf, 0, UINT_MAX, &v);
 
 	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	WRITE_ONCE(dirty_bandwidth_seconds, (unsigned int)v);
-	return 0;
+	return err ? err : dirty_policy_param_store(private, (unsigned long)v);
+}
+
+static void create_policy_param(const char *name, void *arg)
+{
+	pseudo_create_file(arg, name, 0644, show_policy_param, store_policy_param, (void *)name);
 }
 
 static int store_drop_caches(const char *buf, size_t len, void *private)
@@ -203,12 +246,11 @@ static const struct vm_knob vm_knobs[] = {
 	  &dirty_background_bytes },
 	{ "dirty_writeback_centisecs", 0644, show_uint, store_writeback_centisecs,
 	  &dirty_writeback_interval },
-	{ "dirty_expire_centisecs", 0644, show_uint, store_expire_centisecs,
-	  &dirty_expire_interval },
+	{ "dirty_expire_centisecs", 0644, show_uint, store_expire_centisecs, &dirty_expire_interval },
 	{ "dirty_foreign_fast_switch", 0644, show_int, store_fast_switch,
 	  &vm_dirty_foreign_fast_switch },
-	{ "dirty_bandwidth_seconds", 0644, show_uint, store_bandwidth_seconds,
-	  &dirty_bandwidth_seconds },
+	{ "dirty_policy", 0644, show_policy, store_policy, NULL },
+	{ "dirty_available_policies", 0444, show_available_policies, NULL, NULL },
 	{ "drop_caches", 0200, NULL, store_drop_caches, NULL },
 };
 
@@ -221,4 +263,5 @@ void proc_sys_vm_init(struct pseudo_node *root)
 	for (size_t i = 0; i < ARRAY_SIZE(vm_knobs); i++)
 		pseudo_create_file(vm, vm_knobs[i].name, vm_knobs[i].mode, vm_knobs[i].show,
 				   vm_knobs[i].store, vm_knobs[i].data);
+	dirty_policy_for_each_param(create_policy_param, vm);
 }

@@ -50,6 +50,16 @@ enum wb_state {
 
 struct backing_dev_info;
 
+/*
+ * A set of wbs whose dirty + writeback pages are counted together, exactly, as their
+ * counters move: what a dirty-throttling policy uses to bound several wbs at once
+ * (mm/dirty-policy-bandwidth.c). A wb leaves its pool when it no longer holds a page.
+ */
+struct wb_pool {
+	long pages;       /* dirty + writeback pages of the members */
+	unsigned long nr; /* members */
+};
+
 struct bdi_writeback {
 	struct backing_dev_info *bdi;
 	unsigned long state;
@@ -79,6 +89,7 @@ struct bdi_writeback {
 	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
 	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
 	long last_pause;                  /* jiffies: the last balance_dirty_pages() sleep */
+	struct wb_pool *pool;             /* the policy's pool it counts in, or NULL */
 
 	spinlock_t work_lock;             /* work_list and the arming of dwork */
 	struct list_head work_list;
@@ -158,6 +169,11 @@ static inline s64 wb_stat(const struct bdi_writeback *wb, enum wb_stat_item item
 }
 /* Change a counter; going below zero is a bug (WARN once, clamp). */
 void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta);
+/*
+ * Count wb in pool (NULL: in none): joining adds its pages, leaving takes them out. A wb
+ * holding no page joins nothing.
+ */
+void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool);
 /* Writeback completion of n pages: WB_WRITTEN and the completion shares. */
 void __wb_writeout_add(struct bdi_writeback *wb, long n);
 

@@ -39,6 +39,11 @@ void bio_release_blkcg(struct bio *bio);
 
 /* io.stat's wbytes of blkcg (and its descendants) on disk: 0 if it never wrote there. */
 u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk);
+/*
+ * The lowest write bytes/s io.max sets on disk for blkcg or an ancestor: what its writes
+ * can never exceed there. U64_MAX: no such limit.
+ */
+u64 blkcg_write_bps_limit(struct blkcg *blkcg, struct gendisk *disk);
 /* io.stat accounting of a bio leaving the throttler toward the device. */
 void blkcg_account_io(struct bio *bio);
 

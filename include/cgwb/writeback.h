@@ -227,7 +227,10 @@ struct dirty_throttle_control {
 	unsigned long wb_bg_thresh;
 
 	unsigned long pos_ratio;  /* 1/1024 units */
-	unsigned long cap_setpoint; /* dirty_bandwidth_seconds governs: the wb's setpoint, else 0 */
+	/* the policy's domain on the wb's own count (mm/dirty-policy.h); NULL in gdtc and mdtc */
+	const struct dirty_policy *policy;
+	unsigned long setpoint; /* the policy's domain: its setpoint */
+	unsigned long foreign;  /* the policy's domain: of wb_dirty, pages in other wbs */
 	bool freerun;
 	bool dirty_exceeded;
 };
@@ -285,25 +288,35 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long
 			       unsigned long elapsed);
 
 /*
- * Past Linux, off by default (mm/dirty-bandwidth-cap.c): with dirty_bandwidth_seconds = N,
- * a wb may hold as dirty + writeback at most N seconds of the write bandwidth it was
- * measured to complete over its last estimator intervals, or a small floor while it has
- * no history, so that a group throttled below the disk's speed cannot park the pool.
+ * The write bandwidth a wb completed recently, without a prior: pages written over the
+ * last WB_BW_WINDOW estimator intervals (mm/wb-bandwidth.c), for the policies.
  */
-extern unsigned int dirty_bandwidth_seconds;
-/* Start the measurement window afresh (a new wb, or one back from idle). */
+/* Start the window afresh (a new wb, or one back from idle). */
 void wb_bw_window_reset(struct bdi_writeback *wb, unsigned long now, unsigned long written);
+/* Back from idle at now: the window's samples move on by the idle time. */
+void wb_bw_window_resume(struct bdi_writeback *wb, unsigned long now);
 /* Record a sample at an estimator update. */
 void wb_bw_window_add(struct bdi_writeback *wb, unsigned long now, unsigned long written);
 /* Pages/s completed over the window up to now; 0 before the first completion. */
 unsigned long wb_measured_bandwidth(struct bdi_writeback *wb, unsigned long now);
-/* The pages the wb may hold (gdtc: the global domain's figures); 0: the policy is off. */
-unsigned long wb_bw_cap(struct bdi_writeback *wb, const struct dirty_throttle_control *gdtc);
-/* Position ratio against the cap: the cubic of a domain from cap/2 (bg) to cap. */
-unsigned long wb_bw_cap_pos_ratio(unsigned long wb_dirty, unsigned long cap);
-/* wb_min_pause() for a wb the cap governs: pauses of about max_pause / 2. */
-long wb_bw_cap_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_ratelimit,
-			 unsigned long dirty_ratelimit, int *nr_dirtied_pause);
+
+/*
+ * Dirty-throttling policies (mm/dirty-policy.h): Linux's law ("linux", the default) or a
+ * policy that adds a stricter domain on each wb's own count. /proc/sys/vm/dirty_policy
+ * selects one by name; each policy's parameters are /proc/sys/vm files of their own.
+ */
+struct dirty_policy;
+const char *dirty_policy_name(void);
+/* 0, or -EINVAL for a name that is no policy. */
+int dirty_policy_select(const char *name);
+/* fn(name) for each policy, the default first. */
+void dirty_policy_for_each(void (*fn)(const char *name, void *arg), void *arg);
+/* fn(name) for each parameter of each policy. */
+void dirty_policy_for_each_param(void (*fn)(const char *name, void *arg), void *arg);
+/* A parameter's value as /proc/sys/vm shows it; -ENOENT if there is no such parameter. */
+int dirty_policy_param_show(const char *name, unsigned int *value);
+/* Set a parameter: -EINVAL out of its range, -ENOENT if there is no such parameter. */
+int dirty_policy_param_store(const char *name, unsigned long value);
 
 /* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
 extern int dirty_background_ratio;          /* percent of dirtyable memory, default 10 */

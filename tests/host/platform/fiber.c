@@ -43,8 +43,6 @@ static void clean_stack(const void *bottom, size_t size)
  * six zero registers and host_task_start as the return address, which calls kthread_entry
  * (which never returns) on a 16-byte aligned stack.
  */
-void host_switch_stack(void **save_sp, void *to_sp);
-void host_task_start(void);
 __asm__(".text\n"
 	".globl host_switch_stack\n"
 	".type host_switch_stack, @function\n"

@@ -20,7 +20,9 @@ static inline struct host_task *host_task(const struct task_struct *t)
 	return t->platform;
 }
 
-/* fiber.c: context switches */
+/* fiber.c: context switches (the first two in assembly there) */
+void host_switch_stack(void **save_sp, void *to_sp);
+void host_task_start(void);
 void host_fiber_init_main(struct host_task *ht);
 /* Returns when prev is switched back to; the caller then calls host_fiber_finish(). */
 void host_fiber_switch(struct task_struct *prev, struct task_struct *next);
