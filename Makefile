@@ -136,10 +136,11 @@ bench: all bench-tools
 	$(Q)scripts/bench/run
 
 # The workloads of examples/workloads/ on Debian's Linux and on cgwb, on the same QEMU
-# hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel.
+# hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel,
+# POLICY=bandwidth cgwb's dirty-throttling policy.
 N ?= 3
 compare: all
-	$(Q)KVER="$(KVER)" scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
+	$(Q)KVER="$(KVER)" POLICY="$(POLICY)" scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
 
 # Figures of writeback from tracefs traces, cgwb's or Linux's (docs/plots.md):
 # make plot TRACE="a.trace b.trace" [OUT=dir]
