@@ -231,7 +231,7 @@ static void dirty_freerun(struct bdi_writeback *wb, struct dirty_throttle_contro
  * over max_pause is cut to it, and up to one more max_pause of debt goes to the next one
  * (*now moves ahead).
  */
-static bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtied,
+bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtied,
 			long min_pause, long max_pause, unsigned long *now, long *pause)
 {
 	long period;
@@ -264,12 +264,10 @@ static bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtie
 	return true;
 }
 
-/* The domain the pause follows (the lowest pos_ratio); *ddtc: the lower of the two domains. */
-static struct dirty_throttle_control *balance_select(struct dirty_throttle_control *gdtc,
-						     struct dirty_throttle_control *mdtc,
-						     struct dirty_throttle_control *pdtc,
-						     bool strictlimit,
-						     struct dirty_throttle_control **ddtc)
+struct dirty_throttle_control *
+dirty_throttle_select(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
+		      struct dirty_throttle_control *pdtc, bool strictlimit,
+		      struct dirty_throttle_control **ddtc)
 {
 	struct dirty_throttle_control *sdtc = gdtc;
 
@@ -331,7 +329,7 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		if (!gdtc->freerun || (mdtc && !mdtc->freerun) || (pdtc && pdtc_foreign_counts(pdtc)))
 			mem_cgroup_flush_foreign(wb);
 
-		sdtc = balance_select(gdtc, mdtc, pdtc, strictlimit, &ddtc);
+		sdtc = dirty_throttle_select(gdtc, mdtc, pdtc, strictlimit, &ddtc);
 		exceeded = gdtc->dirty_exceeded || (mdtc && mdtc->dirty_exceeded);
 		if (wb->dirty_exceeded != exceeded)
 			wb->dirty_exceeded = exceeded;

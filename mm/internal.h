@@ -23,6 +23,22 @@ void domain_dirty_avail(struct dirty_throttle_control *dtc, bool include_writeba
 void __wb_update_bandwidth(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
 			   struct dirty_throttle_control *pdtc, bool update_ratelimit);
 
+/* dirty-throttle.c: the decisions of balance_dirty_pages(), apart for their unit tests */
+/*
+ * With every domain's figures in place (the policy's pdtc may be NULL): pos_ratio of each,
+ * and the one the pause follows, the lowest; *ddtc: the lower of the global and memcg ones.
+ */
+struct dirty_throttle_control *
+dirty_throttle_select(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
+		      struct dirty_throttle_control *pdtc, bool strictlimit,
+		      struct dirty_throttle_control **ddtc);
+/*
+ * How long to sleep for pages_dirtied at task_ratelimit (max_pause at 0, the hard limit);
+ * false when too short to sleep. May move *now ahead (a debt carried to the next pause).
+ */
+bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtied, long min_pause,
+		 long max_pause, unsigned long *now, long *pause);
+
 /* cgwb.c */
 void cgwb_bdi_unregister(struct backing_dev_info *bdi);
 void wb_shutdown(struct bdi_writeback *wb);

@@ -16,6 +16,7 @@
 #include <cgwb/errno.h>
 #include "host.h"
 #include "mm/dirty-policy.h"
+#include "mm/internal.h"
 
 static struct backing_dev_info bdi;
 static struct bdi_writeback wb;
@@ -160,6 +161,80 @@ Test(dirty_throttle, memcg_wins_in_the_worked_example)
 	cr_assert_eq((u64)wb.dirty_ratelimit * m.pos_ratio >> RATELIMIT_CALC_SHIFT, 12662);
 }
 
+/*
+ * Every pause follows the lowest pos_ratio: the memcg domain's or the global one's,
+ * whichever is lower, and a policy's domain below both.
+ */
+Test(dirty_throttle, the_pause_follows_the_lowest_pos_ratio)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL), m = example_dtc(true, &g);
+	struct dirty_throttle_control p = {
+		.wb = &wb, .policy = &dirty_policy_fixed, .thresh = 4000, .bg_thresh = 2000,
+	};
+	struct dirty_throttle_control *s, *d;
+
+	set_share(1000, 2000);
+	wb.stat[WB_RECLAIMABLE] = 10000;
+	s = dirty_throttle_select(&g, &m, NULL, false, &d);
+	cr_assert_lt(m.pos_ratio, g.pos_ratio, "the memcg domain is nearer its limit");
+	cr_assert_eq(s, &m);
+	cr_assert_eq(d, &m);
+	/* the global pool near its limit: the global domain governs */
+	g.dirty = g.thresh - 200;
+	s = dirty_throttle_select(&g, &m, NULL, false, &d);
+	cr_assert_lt(g.pos_ratio, m.pos_ratio);
+	cr_assert_eq(s, &g);
+	/* a policy's domain at 7/8 of its limit (1.0) is above both: they still govern */
+	p.wb_dirty = 3500;
+	s = dirty_throttle_select(&g, &m, &p, false, &d);
+	cr_assert_eq(p.pos_ratio, 1024);
+	cr_assert_eq(s, &g);
+	/* past its limit it governs, and the lower domain is still known for the trace */
+	p.wb_dirty = 4000;
+	s = dirty_throttle_select(&g, &m, &p, false, &d);
+	cr_assert_eq(s, &p);
+	cr_assert_eq(d, &g);
+	wb.stat[WB_RECLAIMABLE] = 0;
+}
+
+/* At the hard limit (task_ratelimit 0) a dirtier sleeps max_pause, whatever it dirtied. */
+Test(dirty_throttle, above_the_hard_limit_a_task_sleeps_max_pause)
+{
+	unsigned long now = 5000;
+	long pause = 0;
+
+	current->dirty_paused_when = now - 3;
+	cr_assert(dirty_pause(0, 32, 10, 120, &now, &pause));
+	cr_assert_eq(pause, 120);
+	cr_assert_eq(now, 5000, "no debt is carried at the limit");
+	/* below it: the time the pages should have taken, less the think time, capped */
+	cr_assert(dirty_pause(1000, 100, 10, 120, &now, &pause));
+	cr_assert_eq(pause, 100 * HZ / 1000 - 3);
+	cr_assert(dirty_pause(100, 100, 10, 120, &now, &pause));
+	cr_assert_eq(pause, 120);
+	cr_assert_eq(now, 5000 + min(HZ - 3 - 120, 120), "the rest of the debt moves on");
+}
+
+/* The pages allowed between checks shrink with the task's rate, so no pause passes max_pause. */
+Test(dirty_throttle, nr_dirtied_pause_follows_the_task_ratelimit)
+{
+	int last = INT_MAX;
+
+	wb.avg_write_bandwidth = 25600;
+	wb.dirty_ratelimit = 12800;
+	for (unsigned long task = 12800; task >= 50; task /= 2) {
+		int pages = 0;
+
+		wb_min_pause(&wb, 200, task, 12800, &pages);
+		cr_assert_leq(pages, last, "task_ratelimit %lu: %d pages, more than before", task,
+			      pages);
+		cr_assert_leq((unsigned long)pages * HZ / task, 200,
+			      "task_ratelimit %lu: %d pages take past max_pause", task, pages);
+		last = pages;
+	}
+	cr_assert_lt(last, DIRTY_POLL_THRESH, "a slow task checks often");
+}
+
 /* M's pos_ratio along its dirty count (the wb holds all of it). */
 Test(dirty_throttle, memcg_pos_ratio_table)
 {
@@ -227,7 +302,7 @@ Test(dirty_throttle, wb_calc_thresh_share_min_and_max_ratio)
 	struct dirty_throttle_control g = example_dtc(false, NULL);
 
 	set_share(1000, 4000);
-	g.dirty = g.thresh; /* no room left: no inactive-device floor */
+	g.dirty = g.thresh - 200; /* no room left: no inactive-device floor */
 	cr_assert_eq(__wb_calc_thresh(&g, 52416), 52416 / 4);
 	/* a 10 % guarantee: the shared part shrinks by the sum of guarantees */
 	bdi.min_ratio = 10 * BDI_RATIO_SCALE;
