@@ -231,8 +231,8 @@ static void dirty_freerun(struct bdi_writeback *wb, struct dirty_throttle_contro
  * over max_pause is cut to it, and up to one more max_pause of debt goes to the next one
  * (*now moves ahead).
  */
-bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtied,
-			long min_pause, long max_pause, unsigned long *now, long *pause)
+bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtied, long min_pause,
+		 long max_pause, unsigned long *now, long *pause)
 {
 	long period;
 
@@ -264,10 +264,11 @@ bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtied,
 	return true;
 }
 
-struct dirty_throttle_control *
-dirty_throttle_select(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
-		      struct dirty_throttle_control *pdtc, bool strictlimit,
-		      struct dirty_throttle_control **ddtc)
+struct dirty_throttle_control *dirty_throttle_select(struct dirty_throttle_control *gdtc,
+						     struct dirty_throttle_control *mdtc,
+						     struct dirty_throttle_control *pdtc,
+						     bool strictlimit,
+						     struct dirty_throttle_control **ddtc)
 {
 	struct dirty_throttle_control *sdtc = gdtc;
 

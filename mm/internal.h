@@ -28,10 +28,11 @@ void __wb_update_bandwidth(struct dirty_throttle_control *gdtc, struct dirty_thr
  * With every domain's figures in place (the policy's pdtc may be NULL): pos_ratio of each,
  * and the one the pause follows, the lowest; *ddtc: the lower of the global and memcg ones.
  */
-struct dirty_throttle_control *
-dirty_throttle_select(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
-		      struct dirty_throttle_control *pdtc, bool strictlimit,
-		      struct dirty_throttle_control **ddtc);
+struct dirty_throttle_control *dirty_throttle_select(struct dirty_throttle_control *gdtc,
+						     struct dirty_throttle_control *mdtc,
+						     struct dirty_throttle_control *pdtc,
+						     bool strictlimit,
+						     struct dirty_throttle_control **ddtc);
 /*
  * How long to sleep for pages_dirtied at task_ratelimit (max_pause at 0, the hard limit);
  * false when too short to sleep. May move *now ahead (a debt carried to the next pause).

@@ -32,7 +32,8 @@ static unsigned long wb_held(struct bdi_writeback *wb)
 static unsigned long memcg_held(const char *cg)
 {
 	return (unsigned long)(sim_cg_value(cg, "memory.stat", "file_dirty") +
-			       sim_cg_value(cg, "memory.stat", "file_writeback")) / PAGE_SIZE;
+			       sim_cg_value(cg, "memory.stat", "file_writeback")) /
+	       PAGE_SIZE;
 }
 
 /* Run until w is done, the most pages f(cg) gave on the way. */
@@ -77,7 +78,8 @@ Test(sim_policy, fixed_policy_holds_each_group_to_its_kbytes)
 	peak = peak_until_done(w, group_wb_held, "g");
 	mib_s = 32.0 / ((double)sim_writer_elapsed_ns(w) / SEC);
 	cr_log_info("fixed policy: the group held at most %lu pages (limit 512), %.1f MiB/s "
-		    "(disk 16)", peak, mib_s);
+		    "(disk 16)",
+		    peak, mib_s);
 	cr_assert_leq(peak, 512 + DIRTY_POLL_THRESH, "the group held %lu pages", peak);
 	cr_assert_geq(mib_s, 0.9 * 16, "the group wrote at %.1f MiB/s", mib_s);
 	sim_writers_stop();
@@ -132,8 +134,8 @@ Test(sim_policy, a_group_writing_into_another_groups_inode_is_held_to_its_cap)
 
 	cr_log_info("X's pages in Y's inode under the bandwidth policy: at most %lu (cap %lu)",
 		    peak, cap);
-	cr_assert_leq(peak, cap + 2 * DIRTY_POLL_THRESH, "X held %lu pages, its cap is %lu",
-		      peak, cap);
+	cr_assert_leq(peak, cap + 2 * DIRTY_POLL_THRESH, "X held %lu pages, its cap is %lu", peak,
+		      cap);
 }
 
 /* The same under Linux's law, for contrast: nothing bounds X's pages but the domains. */
@@ -181,9 +183,10 @@ Test(sim_policy, measured_bandwidth_holds_when_writeback_outlasts_the_window)
 
 		double mean = sum / samples;
 
-		cr_log_info("10 s of 1 MiB/s held (%lu pages now): measured %.0f pages/s on average "
-			    "(%.0f-%.0f) from 10 s to 40 s, %.3f MiB/s written", held, mean, lo, hi,
-			    rate);
+		cr_log_info("10 s of 1 MiB/s held (%lu pages now): measured %.0f pages/s on "
+			    "average "
+			    "(%.0f-%.0f) from 10 s to 40 s, %.3f MiB/s written",
+			    held, mean, lo, hi, rate);
 		cr_assert_geq(held, 5 * 256, "the group held only %lu pages", held);
 		/* completions come a bio (up to 256 pages) at a time: one more or less per window */
 		cr_assert(mean >= 0.9 * 256 && mean <= 1.1 * 256, "measured %.0f pages/s", mean);

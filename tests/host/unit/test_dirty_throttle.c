@@ -169,7 +169,10 @@ Test(dirty_throttle, the_pause_follows_the_lowest_pos_ratio)
 {
 	struct dirty_throttle_control g = example_dtc(false, NULL), m = example_dtc(true, &g);
 	struct dirty_throttle_control p = {
-		.wb = &wb, .policy = &dirty_policy_fixed, .thresh = 4000, .bg_thresh = 2000,
+		.wb = &wb,
+		.policy = &dirty_policy_fixed,
+		.thresh = 4000,
+		.bg_thresh = 2000,
 	};
 	struct dirty_throttle_control *s, *d;
 
