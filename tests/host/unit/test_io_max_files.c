@@ -158,18 +158,28 @@ static void record_end(struct bio *bio)
 	bio_put(bio);
 }
 
-/* Submit, as the current task, a bio of nr pages at sector (its id in done->order). */
-static void submit(struct gendisk *disk, enum req_op op, unsigned int nr, sector_t sector,
-		   struct done *done)
+/*
+ * Submit a bio of nr pages at sector (its id in done->order) for blkcg, as writeback does
+ * for its wb's group, or (NULL) for the current task's.
+ */
+static void submit_for(struct blkcg *blkcg, struct gendisk *disk, enum req_op op,
+		       unsigned int nr, sector_t sector, struct done *done)
 {
 	struct bio *bio = bio_alloc(disk->part0, (unsigned short)nr, op, GFP_KERNEL);
 
 	for (unsigned int i = 0; i < nr; i++)
 		cr_assert_eq(bio_add_page(bio, pages + i, PAGE_SIZE, 0), PAGE_SIZE);
+	bio->bi_blkcg = blkcg;
 	bio->bi_sector = sector;
 	bio->bi_private = done;
 	bio->bi_end_io = record_end;
 	submit_bio(bio);
+}
+
+static void submit(struct gendisk *disk, enum req_op op, unsigned int nr, sector_t sector,
+		   struct done *done)
+{
+	submit_for(NULL, disk, op, nr, sector, done);
 }
 
 Test(io_files, io_stat_counts_per_group_and_up_the_tree)
@@ -300,20 +310,6 @@ Test(io_files, a_removed_group_drains_its_bios_at_its_limit_then_goes)
 	cr_assert_eq(nr_groups(vda), 1, "a's group went with the last reference");
 }
 
-/* Submit a bio of nr pages for blkcg (as writeback does for its wb's group). */
-static void submit_for(struct blkcg *blkcg, unsigned int nr, sector_t sector, struct done *done)
-{
-	struct bio *bio = bio_alloc(vda->part0, (unsigned short)nr, REQ_OP_WRITE, GFP_KERNEL);
-
-	for (unsigned int i = 0; i < nr; i++)
-		cr_assert_eq(bio_add_page(bio, pages + i, PAGE_SIZE, 0), PAGE_SIZE);
-	bio->bi_blkcg = blkcg;
-	bio->bi_sector = sector;
-	bio->bi_private = done;
-	bio->bi_end_io = record_end;
-	submit_bio(bio);
-}
-
 /*
  * A pin (a writeback context writing for the group) keeps a removed group's limits on new
  * bios too; after the last pin they pass the retired group by for the parent's, while what
@@ -332,14 +328,14 @@ Test(io_files, a_pinned_removed_group_limits_new_bios_until_unpinned)
 	blkcg_pin_online(ab);
 	cr_assert_eq(cgroup_rmdir(a), 0);
 	host_run_until_idle();
-	submit_for(ab, 16, 0, &d);
-	submit_for(ab, 16, 128, &d);
+	submit_for(ab, vda, REQ_OP_WRITE, 16, 0, &d);
+	submit_for(ab, vda, REQ_OP_WRITE, 16, 128, &d);
 	host_run_for(10 * NSEC_PER_MSEC);
 	cr_assert_eq(d.nr, 0, "a removed, pinned group let 128 KiB through at once");
 
 	blkcg_unpin_online(ab);
 	/* retired: p's group (unlimited) takes new bios, which do not queue behind a's */
-	submit_for(ab, 16, 256, &d);
+	submit_for(ab, vda, REQ_OP_WRITE, 16, 256, &d);
 	host_run_for(10 * NSEC_PER_MSEC);
 	cr_assert_eq(d.nr, 1);
 	cr_assert_eq(d.order[0], 256);

@@ -102,6 +102,25 @@ Test(memcg_oom, the_charging_task_is_killed_and_nothing_else)
 }
 
 /*
+ * A at 64K with a child C, the group file oom_group set to 1, a sleeper in A and one in C:
+ * the writer in C hits A's limit. Returns once the writer and C's sleeper have ended.
+ */
+static void oom_in_child(const char *oom_group, struct oom_task *writer, struct oom_task *a,
+			 struct oom_task *c)
+{
+	cr_assert_eq(cgt_write("A/cgroup.subtree_control", "+memory"), 0);
+	cr_assert_eq(cgt_mkdir("A/C"), 0);
+	cr_assert_eq(cgt_write("A/memory.max", "64K"), 0);
+	cr_assert_eq(cgt_write(oom_group, "1"), 0);
+	oom_task_start(a, "A", "sleeper-a");
+	oom_task_start(c, "A/C", "sleeper-c");
+	host_run_until_idle();
+	oom_task_start(writer, "A/C", "writer");
+	kthread_join(writer->task);
+	kthread_join(c->task);
+}
+
+/*
  * memory.oom.group on A: the writer in A/C hits A's limit, and every task of A and of A/C
  * goes with it; B's sleeper stays. The group kill counts once, in A; each task's kill in
  * its own group and up.
@@ -111,18 +130,9 @@ Test(memcg_oom, memory_oom_group_kills_every_task_of_the_group)
 	struct oom_task writer = { .path = "/tmp/big" }, a_sleeper = { 0 }, c_sleeper = { 0 },
 			b_sleeper = { 0 };
 
-	cr_assert_eq(cgt_write("A/cgroup.subtree_control", "+memory"), 0);
-	cr_assert_eq(cgt_mkdir("A/C"), 0);
-	cr_assert_eq(cgt_write("A/memory.max", "64K"), 0);
-	cr_assert_eq(cgt_write("A/memory.oom.group", "1"), 0);
-	oom_task_start(&a_sleeper, "A", "sleeper-a");
-	oom_task_start(&c_sleeper, "A/C", "sleeper-c");
 	oom_task_start(&b_sleeper, "B", "sleeper-b");
-	host_run_until_idle();
-	oom_task_start(&writer, "A/C", "writer");
-	kthread_join(writer.task);
+	oom_in_child("A/memory.oom.group", &writer, &a_sleeper, &c_sleeper);
 	kthread_join(a_sleeper.task);
-	kthread_join(c_sleeper.task);
 
 	cr_assert_eq(writer.kill_signal, SIGKILL);
 	cr_assert_eq(a_sleeper.kill_signal, SIGKILL);
@@ -143,16 +153,7 @@ Test(memcg_oom, a_child_oom_group_kills_only_the_child)
 {
 	struct oom_task writer = { .path = "/tmp/big" }, a_sleeper = { 0 }, c_sleeper = { 0 };
 
-	cr_assert_eq(cgt_write("A/cgroup.subtree_control", "+memory"), 0);
-	cr_assert_eq(cgt_mkdir("A/C"), 0);
-	cr_assert_eq(cgt_write("A/memory.max", "64K"), 0);
-	cr_assert_eq(cgt_write("A/C/memory.oom.group", "1"), 0);
-	oom_task_start(&a_sleeper, "A", "sleeper-a");
-	oom_task_start(&c_sleeper, "A/C", "sleeper-c");
-	host_run_until_idle();
-	oom_task_start(&writer, "A/C", "writer");
-	kthread_join(writer.task);
-	kthread_join(c_sleeper.task);
+	oom_in_child("A/C/memory.oom.group", &writer, &a_sleeper, &c_sleeper);
 	cr_assert_eq(c_sleeper.kill_signal, SIGKILL);
 	cr_assert_eq(cgt_key("A/C/memory.events", "oom_group_kill"), 1);
 	cr_assert(host_log_contains("Tasks in /A/C are going to be killed"));
