@@ -27,10 +27,16 @@
  * in (after the cache was dropped, or new ones past the end) vote for B.
  *
  * Past Linux, opt-in (vm_dirty_foreign_fast_switch): one round that is clearly foreign
- * (the winner wrote >= 3/4 of the round's bytes, for >= 1/8 s of IO time) switches at
- * once. The hysteresis that keeps two groups taking turns from bouncing the inode:
- * switching back to the group the inode last left (i_wb_frn_prev) needs 12 of 16 foreign
- * slots, which taking turns never gives.
+ * switches at once: the winner wrote >= 3/4 of the round's bytes, and at least 1/8 s of
+ * IO time or 4 MiB (the flusher's smallest chunk; a fast owner writes 4 MiB in far less
+ * than 1/8 s, and its writeback is exactly where another group's pages escape that
+ * group's io.max). A best-effort round (WB_SYNC_NONE) ends as soon as it is clearly
+ * foreign (wbc->frn_clear, checked by write_cache_pages), so at most about 4 MiB go out
+ * under the wrong owner before the switch; an integrity round (sync, fsync) writes what it
+ * must first, and no inode changes wb while a sync runs (wb_switch_rwsem), as in Linux.
+ * The hysteresis that keeps two groups taking turns from bouncing the inode: switching
+ * back to the group the inode last left (i_wb_frn_prev) needs 12 of 16 foreign slots,
+ * which taking turns never gives, and is never fast.
  */
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
@@ -52,9 +58,10 @@
 #define WB_FRN_HIST_UNIT (WB_FRN_TIME_PERIOD / WB_FRN_HIST_SLOTS) /* 1/8 s per slot */
 #define WB_FRN_HIST_THR_SLOTS (WB_FRN_HIST_SLOTS / 2)   /* switch above this many */
 #define WB_FRN_HIST_MAX_SLOTS (WB_FRN_HIST_THR_SLOTS / 2 + 1) /* one round adds at most 5 */
-/* opt-in mode: a clear round's winner wrote 3/4 of it; going back needs 12 slots */
+/* opt-in mode: a clear round's winner wrote 3/4 of it, 4 MiB or 1/8 s; back needs 12 slots */
 #define WB_FRN_FAST_SHARE_NUM 3
 #define WB_FRN_FAST_SHARE_DEN 4
+#define WB_FRN_FAST_MIN_BYTES (4UL << 20)
 #define WB_FRN_FAST_BACK_SLOTS 12
 
 int vm_dirty_foreign_fast_switch;
@@ -76,6 +83,7 @@ void wbc_attach_and_unlock_inode(struct writeback_control *wbc, struct inode *in
 	wbc->wb_tcand_id = 0;
 	wbc->wb_bytes = wbc->wb_lcand_bytes = wbc->wb_tcand_bytes = 0;
 	wbc->wb_round_bytes = 0;
+	wbc->frn_clear = 0;
 	spin_unlock(&inode->i_lock);
 
 	/*
@@ -114,38 +122,49 @@ static unsigned int frn_switch_slots(struct inode *inode, int max_id)
 	return WB_FRN_HIST_THR_SLOTS + 1;
 }
 
-/* Opt-in: the winner wrote 3/4 of the round, for at least one slot of IO time. */
+/*
+ * Opt-in: a foreign winner, not the group the inode last left, that wrote 3/4 of the round
+ * and at least 4 MiB or one slot of IO time.
+ */
 static bool frn_clear_round(struct writeback_control *wbc, struct inode *inode, int max_id,
 			    size_t max_bytes, unsigned long max_time)
 {
-	return READ_ONCE(vm_dirty_foreign_fast_switch) && max_id != inode->i_wb_frn_prev &&
-	       max_time >= WB_FRN_HIST_UNIT &&
+	return READ_ONCE(vm_dirty_foreign_fast_switch) && max_id != wbc->wb_id &&
+	       max_id != inode->i_wb_frn_prev &&
+	       (max_time >= WB_FRN_HIST_UNIT || max_bytes >= WB_FRN_FAST_MIN_BYTES) &&
 	       max_bytes * WB_FRN_FAST_SHARE_DEN >= wbc->wb_round_bytes * WB_FRN_FAST_SHARE_NUM;
+}
+
+/* The round's winner and its bytes: the owner on ties, then last round's winner, then the candidate. */
+static int frn_round_winner(const struct writeback_control *wbc, size_t *bytes)
+{
+	if (wbc->wb_bytes >= wbc->wb_lcand_bytes && wbc->wb_bytes >= wbc->wb_tcand_bytes) {
+		*bytes = wbc->wb_bytes;
+		return wbc->wb_id;
+	}
+	if (wbc->wb_lcand_bytes >= wbc->wb_tcand_bytes) {
+		*bytes = wbc->wb_lcand_bytes;
+		return wbc->wb_lcand_id;
+	}
+	*bytes = wbc->wb_tcand_bytes;
+	return wbc->wb_tcand_id;
+}
+
+/* IO time of bytes in 1/8192 s at bw pages per second. */
+static unsigned long frn_io_time(size_t bytes, unsigned long bw)
+{
+	return DIV_ROUND_UP((unsigned long)(bytes >> PAGE_SHIFT) << WB_FRN_TIME_SHIFT, max(bw, 1UL));
 }
 
 int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsigned long bw)
 {
 	unsigned long avg_time = inode->i_wb_frn_avg_time;
-	unsigned long max_time;
 	u16 history = inode->i_wb_frn_history;
-	int max_id, switch_to = 0;
+	int switch_to = 0;
 	size_t max_bytes;
+	int max_id = frn_round_winner(wbc, &max_bytes);
+	unsigned long max_time = frn_io_time(max_bytes, bw);
 
-	/* the winner: the owner on ties, then last round's winner, then the candidate */
-	if (wbc->wb_bytes >= wbc->wb_lcand_bytes && wbc->wb_bytes >= wbc->wb_tcand_bytes) {
-		max_id = wbc->wb_id;
-		max_bytes = wbc->wb_bytes;
-	} else if (wbc->wb_lcand_bytes >= wbc->wb_tcand_bytes) {
-		max_id = wbc->wb_lcand_id;
-		max_bytes = wbc->wb_lcand_bytes;
-	} else {
-		max_id = wbc->wb_tcand_id;
-		max_bytes = wbc->wb_tcand_bytes;
-	}
-
-	/* the winner's IO time in 1/8192 s: pages / (pages per second) */
-	max_time = DIV_ROUND_UP((unsigned long)(max_bytes >> PAGE_SHIFT) << WB_FRN_TIME_SHIFT,
-				max(bw, 1UL));
 	/* updated even for a round that then does not vote; the first one sets it outright */
 	if (avg_time)
 		avg_time += (max_time >> WB_FRN_TIME_AVG_SHIFT) - (avg_time >> WB_FRN_TIME_AVG_SHIFT);
@@ -160,11 +179,12 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
 		if (max_id != wbc->wb_id)
 			history |= (u16)((1U << slots) - 1);
 		/* an owner win over a foreign history would "switch" to the same wb: skip it */
-		if (max_id != wbc->wb_id &&
-		    (frn_slots(history) >= frn_switch_slots(inode, max_id) ||
-		     frn_clear_round(wbc, inode, max_id, max_bytes, max_time)))
+		if (max_id != wbc->wb_id && frn_slots(history) >= frn_switch_slots(inode, max_id))
 			switch_to = max_id;
 	}
+	/* a clear round is no noise, however short beside the average: it always counts */
+	if (frn_clear_round(wbc, inode, max_id, max_bytes, max_time))
+		switch_to = max_id;
 
 	/* racy against a concurrent round of the same inode: a lost update only delays a switch */
 	inode->i_wb_frn_winner = max_id;
@@ -219,6 +239,17 @@ void wbc_account_owner_id(struct writeback_control *wbc, int id, size_t bytes)
 		wbc->wb_tcand_bytes -= min(bytes, wbc->wb_tcand_bytes);
 }
 
+/* Opt-in: is this best-effort round clearly foreign already? Then it ends at this page. */
+static void wbc_check_clear_round(struct writeback_control *wbc)
+{
+	size_t bytes;
+	int id = frn_round_winner(wbc, &bytes);
+
+	if (frn_clear_round(wbc, wbc->inode, id, bytes,
+			    frn_io_time(bytes, wbc->wb->avg_write_bandwidth)))
+		wbc->frn_clear = 1;
+}
+
 void wbc_account_cgroup_owner(struct writeback_control *wbc, struct page *page, size_t bytes)
 {
 	struct mem_cgroup *memcg;
@@ -231,6 +262,9 @@ void wbc_account_cgroup_owner(struct writeback_control *wbc, struct page *page, 
 	if (css_is_dying(&memcg->css))
 		return; /* dead groups do not vote */
 	wbc_account_owner_id(wbc, mem_cgroup_id(memcg), bytes);
+	if (READ_ONCE(vm_dirty_foreign_fast_switch) && wbc->sync_mode == WB_SYNC_NONE &&
+	    !wbc->frn_clear)
+		wbc_check_clear_round(wbc);
 }
 
 int cgroup_writeback_by_id(u64 bdi_id, int memcg_id, enum wb_reason reason,

@@ -17,6 +17,7 @@
 
 #define MIN_WRITEBACK_PAGES (4096UL >> (PAGE_SHIFT - 10))
 #define DIRTY_SCOPE 8
+#define SYNC_SWITCH_PASSES 3 /* sync passes that may leave a switching inode to the next */
 
 static DECLARE_WAIT_QUEUE_HEAD(wb_completion_wq);
 
@@ -117,6 +118,24 @@ static long writeback_chunk_size(struct bdi_writeback *wb, struct wb_writeback_w
 }
 
 /*
+ * Opt-in fast foreign switch: an inode whose switch is pending is left to the wb it goes
+ * to, or another pass would write it again under the group it is leaving. A sync counts
+ * it (work->nr_switching) and runs again once the switches are done (sync_inodes_sb).
+ * i_lock held.
+ */
+static bool wb_leave_switching_inode(struct inode *inode, struct wb_writeback_work *work)
+{
+	if (!READ_ONCE(vm_dirty_foreign_fast_switch) || !(inode->i_state & I_WB_SWITCH))
+		return false;
+	if (work->sync_mode == WB_SYNC_ALL) {
+		if (!work->nr_switching)
+			return false;
+		__atomic_add_fetch(work->nr_switching, 1, __ATOMIC_RELAXED);
+	}
+	return true;
+}
+
+/*
  * Write the inodes of sb at the tail of b_io. Returns pages written plus one for each
  * inode that became clean. list_lock held on entry and return.
  */
@@ -150,7 +169,8 @@ static long writeback_sb_inodes(struct super_block *sb, struct bdi_writeback *wb
 			break; /* let the caller switch superblock */
 		}
 		spin_lock(&inode->i_lock);
-		if (inode->i_state & (I_NEW | I_FREEING | I_WILL_FREE)) {
+		if ((inode->i_state & (I_NEW | I_FREEING | I_WILL_FREE)) ||
+		    wb_leave_switching_inode(inode, work)) {
 			redirty_tail_locked(inode, wb);
 			spin_unlock(&inode->i_lock);
 			continue;
@@ -531,10 +551,21 @@ void sync_inodes_sb(struct super_block *sb)
 
 	if (!bdi || !bdi_cap_writeback(bdi))
 		return;
-	/* no inode may change wb while this runs (see inode_switch_wbs()) */
-	down_write(&bdi->wb_switch_rwsem);
-	bdi_split_work_to_wbs(bdi, &work, false);
-	wb_wait_for_completion(&done);
-	up_write(&bdi->wb_switch_rwsem);
+	for (int pass = 1;; pass++) {
+		int nr_switching = 0;
+
+		/* the last pass writes switching inodes where they are: a sync always ends */
+		work.nr_switching = pass < SYNC_SWITCH_PASSES ? &nr_switching : NULL;
+		done.cnt = 1;
+		/* no inode may change wb while this runs (see inode_switch_wbs()) */
+		down_write(&bdi->wb_switch_rwsem);
+		bdi_split_work_to_wbs(bdi, &work, false);
+		wb_wait_for_completion(&done);
+		up_write(&bdi->wb_switch_rwsem);
+		if (!READ_ONCE(nr_switching))
+			break;
+		/* inodes left to the wbs they were switching to are there now: sync those too */
+		wb_wait_for_switches();
+	}
 	wait_sb_inodes(sb);
 }

@@ -19,6 +19,8 @@ struct wb_writeback_work {
 	enum wb_reason reason;
 	struct list_head list;        /* on wb->work_list */
 	struct wb_completion *done;
+	/* sync, opt-in fast foreign switch: counts inodes left to the wb they switch to */
+	int *nr_switching;
 };
 
 /* buffer-lru.c: recently used buffers, each held by a reference (see there). */

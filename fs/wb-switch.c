@@ -317,6 +317,11 @@ bool cleanup_offline_cgwb(struct bdi_writeback *wb)
  */
 void cgroup_writeback_umount(void)
 {
+	wb_wait_for_switches();
+}
+
+void wb_wait_for_switches(void)
+{
 	if (wb_switches_in_flight())
 		wait_event(isw_wait, !wb_switches_in_flight());
 }

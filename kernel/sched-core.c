@@ -345,10 +345,22 @@ bool wake_up_process(struct task_struct *t)
 	return wake_up_state(t, TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
 }
 
-void send_sig_kill(struct task_struct *t)
+void send_sig(int sig, struct task_struct *t)
 {
+	u8 old = READ_ONCE(t->kill_signal);
+
+	/* the first signal tells, but SIGKILL overrides: a racing Ctrl-C cannot mask it */
+	while ((sig == SIGKILL || !old) &&
+	       !__atomic_compare_exchange_n(&t->kill_signal, &old, (u8)sig, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
 	WRITE_ONCE(t->sigkill, true);
 	wake_up_state(t, TASK_INTERRUPTIBLE);
+}
+
+void send_sig_kill(struct task_struct *t)
+{
+	send_sig(SIGINT, t);
 }
 
 /* ---------------------------------------------------------------- life cycle */

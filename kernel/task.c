@@ -13,6 +13,8 @@ void task_init_defaults(struct task_struct *t)
 	t->nr_dirtied = 0;
 	t->nr_dirtied_pause = DIRTY_THROTTLE_INITIAL_PAUSE;
 	t->dirty_paused_when = 0;
+	t->kill_signal = 0;
+	t->oom_score_adj = 0;
 	for (int fd = 0; fd < TASK_NR_FILES; fd++)
 		t->files[fd] = NULL;
 	t->cgroup = NULL;

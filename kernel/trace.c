@@ -77,21 +77,27 @@ static bool event_matches(const char *word, size_t len, const struct trace_event
 	return name_len == strlen(ev->name) && !strncmp(name, ev->name, name_len);
 }
 
+int trace_set_clr_event(const char *word, size_t len, bool on)
+{
+	unsigned int matched = 0;
+
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++) {
+		if (event_matches(word, len, writeback_trace_events[i])) {
+			WRITE_ONCE(writeback_trace_events[i]->enabled, on);
+			matched++;
+		}
+	}
+	return matched ? (int)matched : -EINVAL;
+}
+
 int trace_set_events(const char *list)
 {
 	int err = 0;
 
 	while (*list) {
 		size_t len = strcspn(list, ",");
-		unsigned int matched = 0;
 
-		for (unsigned int i = 0; len && i < nr_writeback_trace_events; i++) {
-			if (event_matches(list, len, writeback_trace_events[i])) {
-				WRITE_ONCE(writeback_trace_events[i]->enabled, true);
-				matched++;
-			}
-		}
-		if (len && !matched) {
+		if (len && trace_set_clr_event(list, len, true) < 0) {
 			pr_err("trace_event: no event %.*s\n", (int)len, list);
 			err = err ?: -EINVAL;
 		}

@@ -11,7 +11,8 @@
  *
  * When a memcg goes offline its wbs are killed and a cleanup work moves their clean
  * inodes to the wb of the nearest live ancestor (fs/wb-switch.c); wbs with dirty inodes
- * are left for a later pass so their IO stays under the dead group's io limits.
+ * are left for a later pass so their IO stays under the dead group's io limits, which
+ * each cgwb keeps in force by pinning its blkcg online until it is released.
  */
 #include <cgwb/backing-dev.h>
 #include <cgwb/memcontrol.h>
@@ -127,6 +128,7 @@ static void cgwb_release_workfn(struct work_struct *work)
 	list_del_init(&wb->blkcg_node);
 	cgwb_count--;
 	spin_unlock_irqrestore(&cgwb_lock, flags);
+	blkcg_unpin_online(wb->blkcg);
 	css_put(&wb->memcg->css);
 	css_put(&wb->blkcg->css);
 	bdi_put(wb->bdi);
@@ -241,6 +243,8 @@ static int cgwb_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, g
 		if (!err) {
 			css_get(&memcg->css);
 			css_get(&blkcg->css);
+			/* what it writes after rmdir still goes at the group's io.max */
+			blkcg_pin_online(blkcg);
 			bdi->refcnt++;
 			list_add_tail(&wb->bdi_node, &bdi->wb_list);
 			list_add_tail(&wb->memcg_node, &memcg->cgwb_list);

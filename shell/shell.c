@@ -141,6 +141,8 @@ int shell_run_console(const char *script)
 	if (!sh)
 		panic("shell: out of memory");
 	sh->console = true;
+	/* the machine's init: the OOM killer passes it by, as Linux's passes init by */
+	current->oom_score_adj = OOM_SCORE_ADJ_MIN;
 	current->shell = sh;
 	console_files();
 	jobs_set_console_shell(sh);

@@ -6,7 +6,9 @@
  * A blkcg_gq ("blkg") is one io cgroup on one disk: its throttle group and its io.stat
  * counters. It is created on first use (a bio or an io.max write), always after its
  * parent's, and freed with its blkcg. The root blkcg's blkg on a disk exists from the
- * moment the disk's throtl_data does.
+ * moment the disk's throtl_data does. A blkg is retired (online false) when its blkcg is
+ * offline and no writeback context pins it any more: new bios then pass it by for the
+ * nearest live ancestor's, while the bios it holds still leave at its limits.
  *
  * Locking: blkcg_lock (interrupts off) covers every blkcg's blkgs list, every td's blkgs
  * list and the counters; td->lock (taken inside blkcg_lock when both are needed) covers the
@@ -38,6 +40,7 @@ struct blkcg_gq {
 	struct list_head blkcg_node;    /* on blkcg->blkgs */
 	struct list_head td_node;       /* on td->blkgs */
 	struct blkg_iostat iostat;      /* this group and its descendants, as io.stat shows */
+	bool online;                    /* new bios may enter it (blkcg_lock to change) */
 	struct throtl_grp tg;
 };
 
@@ -52,10 +55,13 @@ static inline struct blkcg_gq *tg_to_blkg(struct throtl_grp *tg)
 struct blkcg *blkcg_parent(struct blkcg *blkcg);
 
 /* blk-cgroup.c: groups. */
-struct blkcg_gq *blkg_lookup(struct blkcg *blkcg, struct throtl_data *td);  /* blkcg_lock */
+/* blkcg's group on td's disk, retired or not, or NULL (blkcg_lock held). */
+struct blkcg_gq *blkg_lookup(struct blkcg *blkcg, struct throtl_data *td);
 /*
- * blkcg's group on td's disk, created (with its missing ancestors) if needed. Process
- * context. Never NULL: if memory runs out, the nearest ancestor's group stands in.
+ * The group a bio for blkcg enters on td's disk: blkcg's own, created (with its missing
+ * ancestors) if needed while blkcg is online; the nearest live ancestor's once blkcg's
+ * groups are retired or if it went offline without one here. Process context. Never
+ * NULL: if memory runs out, the nearest ancestor's group stands in.
  */
 struct blkcg_gq *blkg_lookup_create(struct blkcg *blkcg, struct throtl_data *td, gfp_t gfp);
 /* A new, unlinked group (the root's when parent is NULL), or NULL. */
@@ -68,8 +74,6 @@ void blkg_link(struct blkcg_gq *blkg);
 struct throtl_data *blk_throtl_td(struct gendisk *disk);
 /* The same without creating it: NULL if the disk never had IO or limits. */
 struct throtl_data *blk_throtl_td_lookup(struct gendisk *disk);
-/* Limits of a blkcg going away are lifted: its held bios go at its ancestors' pace. */
-void blk_throtl_cancel_limits(struct blkcg_gq *blkg);
 
 /* io-stat.c */
 void blkg_account_io(struct blkcg_gq *blkg, const struct bio *bio);

@@ -6,6 +6,13 @@
  * Lifetimes. A bio holds a reference on its blkcg from submit_bio to bio_put, and every
  * css holds one on its parent (the cgroup core's rule), so a group is never freed while a
  * bio waits in it or passes through it: groups go with their blkcg, in css_free.
+ *
+ * Removal, as Linux since "blkcg: delay blkg destruction until after writeback has
+ * finished": rmdir does not lift a group's limits. Its writeback contexts live on until
+ * their inodes are clean, and each pins the blkcg online (online_pin), so the pages the
+ * group left behind are written at its io.max and its ancestors'. When the last pin goes
+ * the groups are retired: later bios for the blkcg enter the nearest live ancestor's group,
+ * and what a retired group still holds leaves at its limits as before.
  */
 #include "blk-cgroup-internal.h"
 #include <cgwb/blkdev.h>
@@ -72,6 +79,7 @@ struct blkcg_gq *blkg_alloc(struct blkcg *blkcg, struct throtl_data *td,
 	blkg->blkcg = blkcg;
 	blkg->td = td;
 	blkg->parent = parent;
+	blkg->online = true;
 	INIT_LIST_HEAD(&blkg->blkcg_node);
 	INIT_LIST_HEAD(&blkg->td_node);
 	throtl_grp_init(&blkg->tg, td, parent ? &parent->tg : NULL);
@@ -95,10 +103,13 @@ struct blkcg_gq *blkg_lookup_create(struct blkcg *blkcg, struct throtl_data *td,
 	struct blkcg_gq *blkg = blkg_lookup_locked(blkcg, td), *parent, *new;
 	unsigned long flags;
 
-	if (blkg)
+	if (blkg && READ_ONCE(blkg->online))
 		return blkg;
 	if (blkcg_is_root(blkcg))
 		return td->root_blkg;
+	/* retired, or offline without a group here: no new group for a dead cgroup */
+	if (blkg || css_is_dying(&blkcg->css))
+		return blkg_lookup_create(blkcg_parent(blkcg), td, gfp);
 	parent = blkg_lookup_create(blkcg_parent(blkcg), td, gfp);
 	new = blkg_alloc(blkcg, td, parent, gfp);
 	if (!new)
@@ -115,6 +126,38 @@ struct blkcg_gq *blkg_lookup_create(struct blkcg *blkcg, struct throtl_data *td,
 	return blkg;
 }
 
+/* ---------------------------------------------------------------- online pins */
+
+void blkcg_pin_online(struct blkcg *blkcg)
+{
+	BUG_ON(__atomic_fetch_add(&blkcg->online_pin, 1, __ATOMIC_RELAXED) <= 0);
+}
+
+/* New bios pass blkcg's groups by; the bios they hold leave at their limits. */
+static void blkcg_destroy_blkgs(struct blkcg *blkcg)
+{
+	struct blkcg_gq *blkg;
+	unsigned long flags;
+
+	spin_lock_irqsave(&blkcg_lock, flags);
+	list_for_each_entry(blkg, &blkcg->blkgs, blkcg_node)
+		WRITE_ONCE(blkg->online, false);
+	spin_unlock_irqrestore(&blkcg_lock, flags);
+}
+
+/* A blkcg's last pin is one of its parent's: the retirement climbs while pins run out. */
+void blkcg_unpin_online(struct blkcg *blkcg)
+{
+	for (; blkcg; blkcg = blkcg_parent(blkcg)) {
+		int left = __atomic_sub_fetch(&blkcg->online_pin, 1, __ATOMIC_ACQ_REL);
+
+		BUG_ON(left < 0);
+		if (left)
+			break;
+		blkcg_destroy_blkgs(blkcg);
+	}
+}
+
 /* ---------------------------------------------------------------- the controller */
 
 static struct cgroup_subsys_state *blkcg_css_alloc(struct cgroup_subsys_state *parent)
@@ -125,27 +168,30 @@ static struct cgroup_subsys_state *blkcg_css_alloc(struct cgroup_subsys_state *p
 		return NULL;
 	INIT_LIST_HEAD(&blkcg->blkgs);
 	INIT_LIST_HEAD(&blkcg->cgwb_list);
+	blkcg->online_pin = 1; /* dropped when it goes offline */
 	if (!parent)
 		blkcg_root = blkcg;
 	return &blkcg->css;
 }
 
+/* A child's groups need their parent's: the child holds a pin on it until it retires. */
+static int blkcg_css_online(struct cgroup_subsys_state *css)
+{
+	if (css->parent)
+		blkcg_pin_online(css_to_blkcg(css->parent));
+	return 0;
+}
+
 /*
- * rmdir, or io disabled above: tasks now use an ancestor's blkcg. Bios still held in our
- * groups are let go at the ancestors' pace instead of our limits, and our writeback
- * contexts are retired.
+ * rmdir, or io disabled above: tasks now use an ancestor's blkcg and our writeback
+ * contexts are retired. Our limits stay in force until those contexts are released.
  */
 static void blkcg_css_offline(struct cgroup_subsys_state *css)
 {
 	struct blkcg *blkcg = css_to_blkcg(css);
-	struct blkcg_gq *blkg;
-	unsigned long flags;
 
-	spin_lock_irqsave(&blkcg_lock, flags);
-	list_for_each_entry(blkg, &blkcg->blkgs, blkcg_node)
-		blk_throtl_cancel_limits(blkg);
-	spin_unlock_irqrestore(&blkcg_lock, flags);
 	wb_blkcg_offline(blkcg);
+	blkcg_unpin_online(blkcg);
 }
 
 static void blkcg_css_free(struct cgroup_subsys_state *css)
@@ -199,6 +245,7 @@ struct cgroup_subsys io_cgrp_subsys = {
 	.name = "io",
 	.id = io_cgrp_id,
 	.css_alloc = blkcg_css_alloc,
+	.css_online = blkcg_css_online,
 	.css_offline = blkcg_css_offline,
 	.css_free = blkcg_css_free,
 	.populate_dir = blkcg_populate_dir,

@@ -81,20 +81,6 @@ void tg_conf_updated(struct throtl_grp *tg)
 	}
 }
 
-void blk_throtl_cancel_limits(struct blkcg_gq *blkg)
-{
-	struct throtl_grp *tg = &blkg->tg;
-	unsigned long flags;
-
-	spin_lock_irqsave(&blkg->td->lock, flags);
-	for (int rw = THROTL_READ; rw <= THROTL_WRITE; rw++) {
-		tg->bps[rw] = U64_MAX;
-		tg->iops[rw] = UINT_MAX;
-	}
-	tg_conf_updated(tg);
-	spin_unlock_irqrestore(&blkg->td->lock, flags);
-}
-
 struct throtl_data *blk_throtl_td_lookup(struct gendisk *disk)
 {
 	struct throtl_data *td, *found = NULL;

@@ -14,6 +14,11 @@ struct blkcg {
 	struct cgroup_subsys_state css;
 	struct list_head blkgs;          /* per-device state (struct blkcg_gq, cg/) */
 	struct list_head cgwb_list;      /* bdi_writebacks whose io cgroup this is */
+	/*
+	 * Holders that keep its per-disk groups, and so its io.max limits, in force: 1 while
+	 * online, 1 per writeback context writing for it, 1 per child holding pins itself.
+	 */
+	int online_pin;
 };
 
 extern struct blkcg *blkcg_root;
@@ -36,6 +41,15 @@ static inline bool blkcg_is_root(const struct blkcg *blkcg)
  */
 void bio_associate_blkcg(struct bio *bio);
 void bio_release_blkcg(struct bio *bio);
+
+/*
+ * A writeback context pins its blkcg so that what it writes after rmdir still goes at the
+ * group's io.max (Linux's blkcg_pin_online()). When the last pin of an offline blkcg goes,
+ * its groups are retired: bios sent for it from then on go to the nearest live ancestor's
+ * group, while bios already held in its groups drain at its limits.
+ */
+void blkcg_pin_online(struct blkcg *blkcg);
+void blkcg_unpin_online(struct blkcg *blkcg);
 
 /* io.stat's wbytes of blkcg (and its descendants) on disk: 0 if it never wrote there. */
 u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk);

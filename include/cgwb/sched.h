@@ -34,6 +34,16 @@ struct blk_plug;
 #define PF_IDLE 0x8
 #define PF_WQ_WORKER 0x10   /* a workqueue worker */
 
+/* The signals a kill carries: they decide a killed command's status, 128 + the signal. */
+#ifndef SIGINT
+#define SIGINT 2            /* Ctrl-C and the shell's kill: status 130 */
+#endif
+#ifndef SIGKILL
+#define SIGKILL 9           /* the OOM killer: status 137 */
+#endif
+
+#define OOM_SCORE_ADJ_MIN (-1000) /* oom_score_adj of a task the OOM killer never picks */
+
 struct task_struct {
 	int pid;
 	char comm[TASK_COMM_LEN];
@@ -41,6 +51,8 @@ struct task_struct {
 	unsigned int flags;
 	int exit_code;
 	bool sigkill;                  /* kill requested (Ctrl-C, kill): sleeps return -EINTR */
+	u8 kill_signal;                /* SIGINT or SIGKILL (which no later kill masks); 0: none */
+	short oom_score_adj;           /* OOM_SCORE_ADJ_MIN: never an OOM victim (the console shell) */
 	bool on_rq;
 	bool switched_out;             /* dead and off the CPU: its stack may be freed */
 
@@ -132,7 +144,11 @@ static inline bool signal_pending(const struct task_struct *t)
 	return READ_ONCE(t->sigkill);
 }
 #define fatal_signal_pending signal_pending
-/* Request a kill: interruptible and killable sleeps end with -EINTR. */
+/*
+ * Request a kill with signal sig (SIGINT or SIGKILL): interruptible and killable sleeps
+ * end with -EINTR. send_sig_kill() is send_sig(SIGINT, task), what Ctrl-C and kill send.
+ */
+void send_sig(int sig, struct task_struct *task);
 void send_sig_kill(struct task_struct *task);
 
 /* Task table. The callback runs with the task list locked and must not sleep. */

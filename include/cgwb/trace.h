@@ -118,6 +118,11 @@ void trace_print_columns(struct seq_buf *s);
  * in the log.
  */
 int trace_set_events(const char *list);
+/*
+ * One word of such a list (len bytes, not terminated): its events on or off. The number of
+ * events it named, or -EINVAL if none (Linux's __ftrace_set_clr_event()).
+ */
+int trace_set_clr_event(const char *word, size_t len, bool on);
 /* Wait (interruptibly) until r holds an entry: 0, or -EINTR on a signal. */
 int trace_wait_pipe(struct trace_ring *r);
 

@@ -66,6 +66,8 @@ struct writeback_control {
 	size_t wb_lcand_bytes;
 	size_t wb_tcand_bytes;
 	size_t wb_round_bytes;     /* everything written this round (the opt-in fast switch) */
+	unsigned frn_clear : 1;    /* opt-in: clearly another group's already; a best-effort
+				    * round ends here so that it switches (write_cache_pages) */
 };
 
 #define WBC_RANGE_WHOLE(wbc) ((wbc)->range_start == 0 && (wbc)->range_end == LLONG_MAX)
@@ -93,8 +95,9 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
 
 /*
  * Opt-in faster detection (off by default; /proc/sys/vm/dirty_foreign_fast_switch): switch
- * after one round that is clearly foreign, but never back to the group the inode just left
- * without a stronger majority than Linux's (see wbc_foreign_verdict).
+ * after one round that is clearly foreign (a best-effort round ends as soon as it is), but
+ * never back to the group the inode just left without a stronger majority than Linux's
+ * (see wbc_foreign_verdict).
  */
 extern int vm_dirty_foreign_fast_switch;
 
@@ -148,6 +151,8 @@ void wb_workfn(struct work_struct *work);
 void inode_switch_wbs(struct inode *inode, int new_memcg_id);
 /* Switch contexts queued and not yet done. */
 int wb_switches_in_flight(void);
+/* Wait until every queued switch is done (none may be waiting for this task's locks). */
+void wb_wait_for_switches(void);
 /* Move a dying wb's clean inodes to its nearest live ancestor; true: call again (more left). */
 bool cleanup_offline_cgwb(struct bdi_writeback *wb);
 /* A superblock stopped being active: wait until no queued switch can touch it. */
