@@ -178,6 +178,9 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
 		history = (u16)(history << slots);
 		if (max_id != wbc->wb_id)
 			history |= (u16)((1U << slots) - 1);
+		/* as Linux: only where the round votes, and only a history that holds something */
+		if (history)
+			trace_inode_foreign_history(inode, wbc, history);
 		/* an owner win over a foreign history would "switch" to the same wb: skip it */
 		if (max_id != wbc->wb_id && frn_slots(history) >= frn_switch_slots(inode, max_id))
 			switch_to = max_id;
@@ -202,7 +205,6 @@ void wbc_detach_inode(struct writeback_control *wbc)
 		return;
 	/* a round without bytes (metadata only, no_cgroup_owner) only ages the average */
 	switch_to = wbc_foreign_verdict(wbc, wbc->inode, wb->avg_write_bandwidth);
-	trace_inode_foreign_history(wbc->inode, wbc, wbc->inode->i_wb_frn_history);
 	if (switch_to)
 		inode_switch_wbs(wbc->inode, switch_to);
 	wb_put(wb);

@@ -11,6 +11,7 @@
 #include <cgwb/writeback.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
+#include <cgwb/printk.h>
 #include "sysfs.h"
 
 static int min_ratio_show(struct seq_buf *s, void *private)
@@ -50,9 +51,20 @@ static int strict_limit_show(struct seq_buf *s, void *private)
 	return seq_printf(s, "%d\n", !!(bdi->capabilities & BDI_CAP_STRICTLIMIT));
 }
 
+/*
+ * Linux 6.1 keeps the file for old tools but always shows 0 and points to the queue's
+ * stable_writes, which says whether the device needs pages kept stable under writeback.
+ */
 static int stable_pages_required_show(struct seq_buf *s, void *private)
 {
-	(void)private;
+	struct backing_dev_info *bdi = private;
+	static bool warned;
+
+	if (!warned) {
+		warned = true;
+		printk(KERN_WARNING "bdi %s: the stable_pages_required attribute has been removed. "
+		       "Use the stable_writes queue attribute instead.\n", bdi->dev_name);
+	}
 	return seq_puts(s, "0\n");
 }
 
