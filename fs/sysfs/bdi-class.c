@@ -62,8 +62,9 @@ static int stable_pages_required_show(struct seq_buf *s, void *private)
 
 	if (!warned) {
 		warned = true;
-		printk(KERN_WARNING "bdi %s: the stable_pages_required attribute has been removed. "
-		       "Use the stable_writes queue attribute instead.\n", bdi->dev_name);
+		printk(KERN_WARNING "bdi %s: %s\n", bdi->dev_name,
+		       "the stable_pages_required attribute has been removed. "
+		       "Use the stable_writes queue attribute instead.");
 	}
 	return seq_puts(s, "0\n");
 }
