@@ -14,21 +14,28 @@
 #include <cgwb/errno.h>
 #include "proc.h"
 
-/* One integer per write, surrounded by blanks at most (proc_dointvec's input). */
-static int parse_long(const char *buf, long min, long max, long *val)
+/* One word per write, surrounded by blanks at most, into word (size bytes): 0 or -EINVAL. */
+static int parse_word(const char *buf, char *word, size_t size)
 {
-	char tmp[32];
 	size_t len;
-	s64 v;
 
 	while (*buf == ' ' || *buf == '\t' || *buf == '\n')
 		buf++;
 	len = strcspn(buf, " \t\n");
-	if (!len || len >= sizeof(tmp) || buf[len + strspn(buf + len, " \t\n")])
+	if (!len || len >= size || buf[len + strspn(buf + len, " \t\n")])
 		return -EINVAL;
-	memcpy(tmp, buf, len);
-	tmp[len] = 0;
-	if (kstrtoll(tmp, 10, &v))
+	memcpy(word, buf, len);
+	word[len] = 0;
+	return 0;
+}
+
+/* One integer per write (proc_dointvec's input). */
+static int parse_long(const char *buf, long min, long max, long *val)
+{
+	char tmp[32];
+	s64 v;
+
+	if (parse_word(buf, tmp, sizeof(tmp)) || kstrtoll(tmp, 10, &v))
 		return -EINVAL;
 	if (v < min || v > max)
 		return -EINVAL;
@@ -163,14 +170,8 @@ static int store_policy(const char *buf, size_t len, void *private)
 {
 	char name[32];
 
-	while (*buf == ' ' || *buf == '\t' || *buf == '\n')
-		buf++;
-	len = strcspn(buf, " \t\n");
-	if (!len || len >= sizeof(name) || buf[len + strspn(buf + len, " \t\n")])
-		return -EINVAL;
-	memcpy(name, buf, len);
-	name[len] = 0;
-	return dirty_policy_select(name);
+	(void)len;
+	return parse_word(buf, name, sizeof(name)) ?: dirty_policy_select(name);
 }
 
 static void list_policy(const char *name, void *arg)

@@ -30,45 +30,6 @@ TestSuite(sim_tenants, .timeout = 1800);
 /* Set once the figures are taken: the tenants end after their current write. */
 static bool tenants_stop;
 
-struct tenant {
-	char path[32];
-	u64 bytes, cpu_ns_per_page;
-	bool fsync;
-	u64 start_ns, done_ns;
-	int err;
-};
-
-/* dd if=/dev/zero of=PATH bs=1M count=N [conv=fsync] */
-static int tenant_main(void *arg)
-{
-	struct tenant *t = arg;
-	char *buf = kzalloc(MiB, GFP_KERNEL);
-	struct file *f = filp_open(t->path, O_WRONLY | O_CREAT, 0644);
-
-	if (!buf || IS_ERR(f)) {
-		t->err = buf ? (int)PTR_ERR(f) : -ENOMEM;
-		kfree(buf);
-		return t->err;
-	}
-	t->start_ns = host_now_ns();
-	for (u64 done = 0; done < t->bytes && !READ_ONCE(tenants_stop);) {
-		ssize_t n = file_write(f, buf, MiB);
-
-		if (n <= 0) {
-			t->err = n ? (int)n : -EIO;
-			break;
-		}
-		host_consume_ns(t->cpu_ns_per_page * ((u64)n >> PAGE_SHIFT));
-		done += (u64)n;
-	}
-	if (!t->err && t->fsync)
-		t->err = vfs_fsync(f, 0);
-	t->done_ns = host_now_ns();
-	fput(f);
-	kfree(buf);
-	return t->err;
-}
-
 struct tenants_result {
 	double b_alone, b_beside;             /* B's MiB/s */
 	double slow_min, slow_max, slow_mean; /* the tenants' write rates, MiB/s */
@@ -82,10 +43,10 @@ static const u64 cpu_ns_per_page = 2000;
 /* B writes B_MIB with fsync as a task of group B: its MiB/s. */
 static double b_write(const char *path)
 {
-	struct tenant b = { .bytes = B_MIB * MiB, .cpu_ns_per_page = cpu_ns_per_page, .fsync = true };
+	struct sim_dd b = { .bytes = B_MIB * MiB, .cpu_ns_per_page = cpu_ns_per_page, .fsync = true };
 
 	snprintf(b.path, sizeof(b.path), "%s", path);
-	cr_assert_eq(sim_run_in("B", tenant_main, &b), 0, "B's write: %d", b.err);
+	cr_assert_eq(sim_run_in("B", sim_dd_main, &b), 0, "B's write: %d", b.err);
 	return (double)B_MIB / ((double)(b.done_ns - b.start_ns) / SEC);
 }
 
@@ -138,7 +99,7 @@ static void run_tenants(unsigned int n, const char *policy, struct tenants_resul
 		.disk_bps = 2048 * MiB,
 		.disk_latency_ns = 50 * NSEC_PER_USEC,
 	};
-	struct tenant *t = calloc(n, sizeof(*t));
+	struct sim_dd *t = calloc(n, sizeof(*t));
 	struct task_struct **tasks = calloc(n, sizeof(*tasks));
 	u64 *w0 = calloc(n, sizeof(*w0));
 	unsigned long bg, thresh;
@@ -165,7 +126,8 @@ static void run_tenants(unsigned int n, const char *policy, struct tenants_resul
 		snprintf(t[i].path, sizeof(t[i].path), "/mnt/t%u", i + 1);
 		t[i].bytes = TENANT_MIB * MiB;
 		t[i].cpu_ns_per_page = cpu_ns_per_page;
-		tasks[i] = sim_task_start(name, tenant_main, &t[i]);
+		t[i].stop = &tenants_stop;
+		tasks[i] = sim_task_start(name, sim_dd_main, &t[i]);
 	}
 	for (int ms = 0; ms < 1500; ms += 10) {
 		host_run_for(10 * MSEC);
