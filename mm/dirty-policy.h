@@ -22,8 +22,7 @@
 #ifndef CGWB_MM_DIRTY_POLICY_H
 #define CGWB_MM_DIRTY_POLICY_H
 
-#include <cgwb/writeback.h>
-#include <cgwb/backing-dev.h>
+#include "internal.h"
 
 /*
  * A tunable of a policy: /proc/sys/vm/NAME, an unsigned integer within [min, max]. With

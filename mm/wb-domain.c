@@ -12,6 +12,7 @@
 #include <cgwb/memcontrol.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/compiler.h>
+#include "internal.h"
 
 #define VM_COMPLETIONS_PERIOD_LEN (3 * HZ)
 

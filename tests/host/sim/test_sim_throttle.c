@@ -14,6 +14,7 @@
 #include <cgwb/vmstat.h>
 #include <cgwb/writeback.h>
 #include "host.h"
+#include "mm/internal.h"
 #include "sim.h"
 #include <math.h>
 #include <cgwb/errno.h>

@@ -16,7 +16,6 @@
 #include <cgwb/errno.h>
 #include "host.h"
 #include "mm/dirty-policy.h"
-#include "mm/internal.h"
 
 static struct backing_dev_info bdi;
 static struct bdi_writeback wb;
