@@ -31,7 +31,7 @@ all: deps kernel iso
 PORTABLE_DIRS := kernel kernel/lib mm fs fs/ext2 fs/proc fs/pseudo fs/ramfs fs/sysfs \
 	cg/cgroup cg/memcg cg/io drivers/block shell/lang
 # every file kernel-only
-KERNEL_ONLY_DIRS := boot kernel/platform kernel/arch drivers/pci shell
+KERNEL_ONLY_DIRS := boot init kernel/platform kernel/arch drivers/pci shell
 # drivers/virtio/: kernel-only but for the virtqueue logic
 PORTABLE_IN_VIRTIO := drivers/virtio/virtio_ring.c
 

@@ -59,8 +59,23 @@ static void fix_mode(const char *name, umode_t mode)
 }
 
 /* The page cache, writeback and block-device layers, in the order they depend on each other. */
+/* An exiting task's files and directory go (Linux's exit_files() and exit_fs()). */
+static void fs_task_exit(struct task_struct *task)
+{
+	for (int fd = 0; fd < TASK_NR_FILES; fd++) {
+		struct file *f = task->files[fd];
+
+		task->files[fd] = NULL;
+		fput(f);
+	}
+	exit_fs(task);
+}
+
+static const struct task_hooks fs_task_hooks = { .exit = fs_task_exit };
+
 void storage_init(void)
 {
+	register_task_hooks(&fs_task_hooks);
 	filemap_init();
 	buffer_init();
 	backing_dev_init();

@@ -28,7 +28,6 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
-#include <cgwb/bio.h>
 #include "sched-internal.h"
 
 struct task_struct *current_task;
@@ -255,8 +254,8 @@ void schedule(void)
 	 * first, or whoever waits for those bios might be what this task waits for. Sending
 	 * may sleep itself (no free request); the caller's wait loop then looks again.
 	 */
-	if (current->plug && current->state != TASK_RUNNING)
-		blk_flush_plug_current();
+	if (current->sleep_flush && current->state != TASK_RUNNING)
+		current->sleep_flush->fn(current->sleep_flush);
 	arch_local_irq_disable();
 	__schedule(false);
 	arch_local_irq_enable();

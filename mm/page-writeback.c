@@ -358,7 +358,20 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 	return ret;
 }
 
+/* Pages a task dirtied since its last throttling check are charged to the next dirtiers. */
+static void dirty_throttle_task_exit(struct task_struct *task)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	dirty_throttle_leaks += task->nr_dirtied;
+	local_irq_restore(flags);
+}
+
+static const struct task_hooks dirty_throttle_task_hooks = { .exit = dirty_throttle_task_exit };
+
 void page_writeback_init(void)
 {
+	register_task_hooks(&dirty_throttle_task_hooks);
 	writeback_set_ratelimit();
 }

@@ -1,14 +1,14 @@
 /*
  * Plugging: a task that knows more IO follows (writeback of many pages, a multi-bio
- * transfer) holds a plug (current->plug); its bios wait on the plug, then go down together
+ * transfer) holds a plug; its bios wait on the plug, then go down together
  * so that neighbours merge into large requests and the device is told once.
  *
  * A plug is dispatched at blk_finish_plug(); when a new run would be its
  * BLK_MAX_REQUEST_COUNT + 1st or follows one of BLK_PLUG_FLUSH_SIZE or more (as Linux: a
  * large request gains nothing by waiting, and a long plugged pass, as blk-throttle's
  * dispatch, would hold its data back to its end); and, as in Linux (sched_submit_work),
- * whenever its owner goes to sleep: schedule() calls blk_flush_plug_current() for a task
- * that is not running. Otherwise a task waiting for one of the plugged bios (a page under
+ * whenever its owner goes to sleep: the plug is the task's sleep_flush, which schedule()
+ * calls for a task that is not running. Otherwise a task waiting for one of the plugged bios (a page under
  * writeback, a locked buffer) while the owner waits for that task would wait for ever. So
  * the waits for IO (lock_page, lock_buffer, submit_bio_wait...) need nothing of their own.
  */
@@ -19,10 +19,12 @@
 /* Interrupt handlers submit on behalf of nobody: the interrupted task's plug is not theirs. */
 struct blk_plug *blk_current_plug(void)
 {
-	if (in_interrupt() || !current)
+	if (in_interrupt() || !current || !current->sleep_flush)
 		return NULL;
-	return current->plug;
+	return container_of(current->sleep_flush, struct blk_plug, sleep);
 }
+
+static void blk_plug_sleep_flush(struct task_sleep_flush *flush);
 
 void blk_start_plug(struct blk_plug *plug)
 {
@@ -30,10 +32,11 @@ void blk_start_plug(struct blk_plug *plug)
 	plug->count = 0;
 	plug->run_bytes = 0;
 	plug->owner = NULL;
+	plug->sleep.fn = blk_plug_sleep_flush;
 	if (blk_current_plug())
 		return; /* nested: the outer plug collects everything */
 	plug->owner = current;
-	current->plug = plug;
+	current->sleep_flush = &plug->sleep;
 }
 
 /* Queue every plugged bio (merging on the way), then run each queue once. */
@@ -62,17 +65,18 @@ void blk_finish_plug(struct blk_plug *plug)
 {
 	if (!plug->owner)
 		return;
-	BUG_ON(plug->owner != current || current->plug != plug);
+	BUG_ON(plug->owner != current || current->sleep_flush != &plug->sleep);
 	blk_flush_plug(plug);
-	current->plug = NULL;
+	current->sleep_flush = NULL;
 	plug->owner = NULL;
 }
 
-void blk_flush_plug_current(void)
+/* The owner goes to sleep: send what waits (sending may sleep: no free request). */
+static void blk_plug_sleep_flush(struct task_sleep_flush *flush)
 {
-	struct blk_plug *plug = blk_current_plug();
+	struct blk_plug *plug = container_of(flush, struct blk_plug, sleep);
 
-	if (plug && !list_empty(&plug->bios))
+	if (!list_empty(&plug->bios))
 		blk_flush_plug(plug);
 }
 

@@ -13,7 +13,6 @@
 struct cgroup;
 struct file;
 struct fs_struct;
-struct blk_plug;
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
@@ -84,7 +83,7 @@ struct task_struct {
 	void *shell;                   /* the shell that runs this task, if any */
 	struct fs_struct *fs;          /* working directory (NULL: the root) */
 
-	struct blk_plug *plug;         /* the plug it holds (drivers/block/blk-plug.c) */
+	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */
 
 	/* dirty throttling (mm/page-writeback.c) */
 	int nr_dirtied;
@@ -100,6 +99,28 @@ struct task_struct {
 
 extern struct task_struct *current_task;
 #define current current_task
+
+/*
+ * The floors above the scheduler keep state in each task (its files and directory, its
+ * cgroup, its dirty-throttling counts): they hook into its life here instead of the
+ * scheduler calling up into them. init runs for a new task before it first runs (in
+ * registration order); exit as it ends, once its function returned (in the reverse order,
+ * so what registered first is released last). Registered once, at start-up.
+ */
+struct task_hooks {
+	void (*init)(struct task_struct *task);
+	void (*exit)(struct task_struct *task);
+};
+void register_task_hooks(const struct task_hooks *hooks);
+
+/*
+ * Work a task holds back and must send before it sleeps (Linux's sched_submit_work()):
+ * the block layer's plug embeds one and sets fn; schedule() calls it for a task that goes
+ * to sleep, or whoever waits for those bios might be what this task waits for.
+ */
+struct task_sleep_flush {
+	void (*fn)(struct task_sleep_flush *flush);
+};
 
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
 	__printf(3, 4);

@@ -9,7 +9,7 @@
 #include <cgwb/mm.h>
 #include <cgwb/bug.h>
 #include <cgwb/virtio_console.h>
-#include "cmdline.h"
+#include <cgwb/platform.h>
 #include "trace-boot.h"
 
 /*
