@@ -18,6 +18,7 @@
 #include <cgwb/reboot.h>
 #include <cgwb/ext2.h>
 #include <cgwb/pci.h>
+#include <cgwb/virtio.h>
 #include <cgwb/bug.h>
 #include <cgwb/shell.h>
 #include "main.h"
@@ -43,6 +44,8 @@ static int kernel_init(void *unused)
 	vfs_init();
 	cgroup_fs_init();
 	ext2_init();
+	virtio_blk_init();
+	virtio_console_init();
 	pci_init();
 	trace_boot_init(); /* tracefs and the stream's port are up; before the first mount */
 	mount_boot_disk();
