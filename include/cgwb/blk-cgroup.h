@@ -61,7 +61,41 @@ u64 blkcg_write_bps_limit(struct blkcg *blkcg, struct gendisk *disk);
 /* io.stat accounting of a bio leaving the throttler toward the device. */
 void blkcg_account_io(struct bio *bio);
 
-/* The io controller, for cgroup_register_subsys() before cgroup_init(). */
+/* ---------------------------------------------------------------- for the io.* files */
+/* The controller's life of an io cgroup: the css callbacks of cg/io/io-cgroup.c. */
+struct blkcg *blkcg_alloc(struct blkcg *parent);
+void blkcg_online(struct blkcg *blkcg);
+/* rmdir, or io disabled above: its limits stay until its writeback contexts let go. */
+void blkcg_offline(struct blkcg *blkcg);
+void blkcg_free(struct blkcg *blkcg);
+
+/* io.stat's counters of an io cgroup (its descendants included) on one disk. */
+enum blkg_iostat_type {
+	BLKG_IOSTAT_READ,
+	BLKG_IOSTAT_WRITE,
+	BLKG_IOSTAT_DISCARD,           /* io.stat shows it; cgwb has no discards */
+	BLKG_IOSTAT_NR,
+};
+
+struct blkg_iostat {
+	u64 bytes[BLKG_IOSTAT_NR];
+	u64 ios[BLKG_IOSTAT_NR];
+};
+/* A copy of blkcg's counters on disk (zeros if it never sent the disk IO). */
+void blkcg_iostat_read(struct blkcg *blkcg, struct gendisk *disk, struct blkg_iostat *st);
+
+/* io.max of an io cgroup on one disk: bytes/s and IOs/s; U64_MAX is none ("max"). */
+enum { BLKCG_LIMIT_RBPS, BLKCG_LIMIT_WBPS, BLKCG_LIMIT_RIOPS, BLKCG_LIMIT_WIOPS, BLKCG_LIMIT_NR };
+struct blkcg_limits {
+	u64 val[BLKCG_LIMIT_NR];
+	bool set[BLKCG_LIMIT_NR];      /* which values a change sets */
+};
+/* Set the values lim sets (IOs/s beyond what the counters hold: none, as in Linux): 0 or -ENOMEM. */
+int blkcg_set_limits(struct blkcg *blkcg, struct gendisk *disk, const struct blkcg_limits *lim);
+/* blkcg's limits on disk, all U64_MAX if it has none there; false then. */
+bool blkcg_get_limits(struct blkcg *blkcg, struct gendisk *disk, struct blkcg_limits *lim);
+
+/* The io controller, for cgroup_register_subsys() before cgroup_init() (cg/io/io-cgroup.c). */
 extern struct cgroup_subsys io_cgrp_subsys;
 
 #endif

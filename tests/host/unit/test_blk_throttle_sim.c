@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include "host.h"
 #include "filedisk.h"
-#include "../../../cg/io/blk-cgroup-internal.h"
+#include "../../../block/blk-cgroup.h"
+#include "../../../cg/io/io.h"
 #include "../../../cg/cgroup/cgroup-internal.h"
 
 #define MiB (1024ULL * 1024)

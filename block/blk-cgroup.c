@@ -14,9 +14,9 @@
  * the groups are retired: later bios for the blkcg enter the nearest live ancestor's group,
  * and what a retired group still holds leaves at its limits as before.
  */
-#include "blk-cgroup-internal.h"
+#include "blk-cgroup.h"
 #include <cgwb/blkdev.h>
-#include <cgwb/backing-dev.h>
+#include <cgwb/string.h>
 #include <cgwb/sched.h>
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
@@ -160,7 +160,7 @@ void blkcg_unpin_online(struct blkcg *blkcg)
 
 /* ---------------------------------------------------------------- the controller */
 
-static struct cgroup_subsys_state *blkcg_css_alloc(struct cgroup_subsys_state *parent)
+struct blkcg *blkcg_alloc(struct blkcg *parent)
 {
 	struct blkcg *blkcg = kzalloc(sizeof(*blkcg), GFP_KERNEL);
 
@@ -171,32 +171,26 @@ static struct cgroup_subsys_state *blkcg_css_alloc(struct cgroup_subsys_state *p
 	blkcg->online_pin = 1; /* dropped when it goes offline */
 	if (!parent)
 		blkcg_root = blkcg;
-	return &blkcg->css;
+	return blkcg;
 }
 
 /* A child's groups need their parent's: the child holds a pin on it until it retires. */
-static int blkcg_css_online(struct cgroup_subsys_state *css)
+void blkcg_online(struct blkcg *blkcg)
 {
-	if (css->parent)
-		blkcg_pin_online(css_to_blkcg(css->parent));
-	return 0;
+	struct blkcg *parent = blkcg_parent(blkcg);
+
+	if (parent)
+		blkcg_pin_online(parent);
 }
 
-/*
- * rmdir, or io disabled above: tasks now use an ancestor's blkcg and our writeback
- * contexts are retired. Our limits stay in force until those contexts are released.
- */
-static void blkcg_css_offline(struct cgroup_subsys_state *css)
+/* Tasks now use an ancestor's blkcg; our limits stay in force until our wbs are released. */
+void blkcg_offline(struct blkcg *blkcg)
 {
-	struct blkcg *blkcg = css_to_blkcg(css);
-
-	wb_blkcg_offline(blkcg);
 	blkcg_unpin_online(blkcg);
 }
 
-static void blkcg_css_free(struct cgroup_subsys_state *css)
+void blkcg_free(struct blkcg *blkcg)
 {
-	struct blkcg *blkcg = css_to_blkcg(css);
 	struct blkcg_gq *blkg, *next;
 	LIST_HEAD(dead);
 	unsigned long flags;
@@ -217,36 +211,63 @@ static void blkcg_css_free(struct cgroup_subsys_state *css)
 	kfree(blkcg);
 }
 
-static int blkcg_create_file(struct pseudo_node *dir, const char *name, umode_t mode,
-			     pseudo_show_t show, pseudo_store_t store, struct blkcg *blkcg)
+/* ---------------------------------------------------------------- io.stat's counters */
+/*
+ * Bytes and IOs per direction that each io cgroup sent to each disk, counted as a bio
+ * leaves the throttler for the device (a held bio counts when it is released), charged to
+ * the bio's blkcg and every ancestor: like Linux's, a parent's figures include its
+ * descendants', and stay when a child goes.
+ */
+static enum blkg_iostat_type bio_iostat_type(const struct bio *bio)
 {
-	struct pseudo_node *node = pseudo_create_file(dir, name, mode, show, store, blkcg);
-
-	if (!node)
-		return -ENOMEM;
-	return IS_ERR(node) ? (int)PTR_ERR(node) : 0;
+	return op_is_write(bio_op(bio)) ? BLKG_IOSTAT_WRITE : BLKG_IOSTAT_READ;
 }
 
-/* io.max is not offered on the root: the root group is never limited (cgroup v2). */
-static int blkcg_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir)
+void blkg_account_io(struct blkcg_gq *blkg, const struct bio *bio)
 {
-	struct blkcg *blkcg = css_to_blkcg(css);
-	int err = 0;
+	enum blkg_iostat_type type = bio_iostat_type(bio);
+	unsigned long flags;
 
-	if (!blkcg_is_root(blkcg))
-		err = blkcg_create_file(dir, "io.max", 0644, blkcg_io_max_show,
-					blkcg_io_max_store, blkcg);
-	if (!err)
-		err = blkcg_create_file(dir, "io.stat", 0444, blkcg_io_stat_show, NULL, blkcg);
-	return err;
+	spin_lock_irqsave(&blkcg_lock, flags);
+	for (; blkg; blkg = blkg->parent) {
+		blkg->iostat.bytes[type] += bio->bi_size;
+		blkg->iostat.ios[type]++;
+	}
+	spin_unlock_irqrestore(&blkcg_lock, flags);
 }
 
-struct cgroup_subsys io_cgrp_subsys = {
-	.name = "io",
-	.id = io_cgrp_id,
-	.css_alloc = blkcg_css_alloc,
-	.css_online = blkcg_css_online,
-	.css_offline = blkcg_css_offline,
-	.css_free = blkcg_css_free,
-	.populate_dir = blkcg_populate_dir,
-};
+void blkcg_account_io(struct bio *bio)
+{
+	struct throtl_data *td;
+
+	if (bio_op(bio) == REQ_OP_FLUSH || !blkcg_root)
+		return;
+	td = blk_throtl_td(bio->bi_bdev->bd_disk);
+	if (td)
+		blkg_account_io(blkg_lookup_create(bio->bi_blkcg ? bio->bi_blkcg : blkcg_root, td,
+						   GFP_NOIO), bio);
+}
+
+void blkcg_iostat_read(struct blkcg *blkcg, struct gendisk *disk, struct blkg_iostat *st)
+{
+	struct throtl_data *td = blk_throtl_td_lookup(disk);
+	struct blkcg_gq *blkg;
+	unsigned long flags;
+
+	memset(st, 0, sizeof(*st));
+	if (!td)
+		return;
+	spin_lock_irqsave(&blkcg_lock, flags);
+	blkg = blkg_lookup(blkcg, td);
+	if (blkg)
+		*st = blkg->iostat;
+	spin_unlock_irqrestore(&blkcg_lock, flags);
+}
+
+u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk)
+{
+	struct blkg_iostat st;
+
+	blkcg_iostat_read(blkcg, disk, &st);
+	return st.bytes[BLKG_IOSTAT_WRITE];
+}

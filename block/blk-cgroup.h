@@ -1,7 +1,7 @@
 /*
- * The io controller's per-device state, shared by the files of cg/ that implement it:
- * blk-cgroup.c (the controller, groups, bio association), blk-throttle*.c (io.max
- * enforcement), io-max.c and io-stat.c (the interface files).
+ * The io controller's per-device state, shared by the block layer's files that implement
+ * it: blk-cgroup.c (the controller's groups, bio association, io.stat's counters) and
+ * blk-throttle*.c (io.max enforcement); the interface files are cg/io/'s.
  *
  * A blkcg_gq ("blkg") is one io cgroup on one disk: its throttle group and its io.stat
  * counters. It is created on first use (a bio or an io.max write), always after its
@@ -14,24 +14,11 @@
  * list and the counters; td->lock (taken inside blkcg_lock when both are needed) covers the
  * throttling state of the disk. A td's blkgs list changes with both held.
  */
-#ifndef CGWB_CG_BLK_CGROUP_INTERNAL_H
-#define CGWB_CG_BLK_CGROUP_INTERNAL_H
+#ifndef CGWB_BLOCK_BLK_CGROUP_H
+#define CGWB_BLOCK_BLK_CGROUP_H
 
 #include <cgwb/blk-cgroup.h>
-#include <cgwb/pseudofs.h>
 #include "blk-throttle.h"
-
-enum blkg_iostat_type {
-	BLKG_IOSTAT_READ,
-	BLKG_IOSTAT_WRITE,
-	BLKG_IOSTAT_DISCARD,           /* io.stat shows it; cgwb has no discards */
-	BLKG_IOSTAT_NR,
-};
-
-struct blkg_iostat {
-	u64 bytes[BLKG_IOSTAT_NR];
-	u64 ios[BLKG_IOSTAT_NR];
-};
 
 struct blkcg_gq {
 	struct blkcg *blkcg;
@@ -75,19 +62,7 @@ struct throtl_data *blk_throtl_td(struct gendisk *disk);
 /* The same without creating it: NULL if the disk never had IO or limits. */
 struct throtl_data *blk_throtl_td_lookup(struct gendisk *disk);
 
-/* io-stat.c */
+/* blk-cgroup.c: io.stat's counting of a bio leaving the throttler, in blkg and its ancestors. */
 void blkg_account_io(struct blkcg_gq *blkg, const struct bio *bio);
-int blkcg_io_stat_show(struct seq_buf *s, void *private);
-
-/* io-max.c: one parsed io.max line (which keys it sets, to what). */
-enum { IO_MAX_RBPS, IO_MAX_WBPS, IO_MAX_RIOPS, IO_MAX_WIOPS, IO_MAX_NR };
-struct io_max_conf {
-	unsigned int major, minor;
-	u64 val[IO_MAX_NR];             /* U64_MAX: "max" */
-	bool set[IO_MAX_NR];
-};
-int io_max_parse(const char *buf, struct io_max_conf *conf);
-int blkcg_io_max_show(struct seq_buf *s, void *private);
-int blkcg_io_max_store(const char *buf, size_t len, void *private);
 
 #endif

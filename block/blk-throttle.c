@@ -5,12 +5,13 @@
  * the bios already waiting, and the dispatch machinery (blk-throttle-dispatch.c) releases
  * it when the budget allows.
  */
-#include "blk-cgroup-internal.h"
+#include "blk-cgroup.h"
 #include <cgwb/blkdev.h>
 #include <cgwb/slab.h>
 #include <cgwb/mutex.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/errno.h>
 
 static LIST_HEAD(throtl_data_list);       /* blkcg_lock */
 static DEFINE_MUTEX(throtl_create_mutex); /* one creator of a disk's throtl_data at a time */
@@ -208,4 +209,88 @@ bool blk_throtl_bio(struct bio *bio)
 	if (!throttled)
 		blkg_account_io(blkg, bio);
 	return throttled;
+}
+
+/* ---------------------------------------------------------------- io.max's limits */
+
+/* Under td->lock: IOs/s beyond what the counters hold mean no limit, as in Linux. */
+static void tg_set_limits(struct throtl_grp *tg, const struct blkcg_limits *lim)
+{
+	BUILD_BUG_ON((int)BLKCG_LIMIT_WBPS - (int)BLKCG_LIMIT_RBPS != (int)THROTL_WRITE - (int)THROTL_READ);
+	for (int rw = THROTL_READ; rw <= THROTL_WRITE; rw++) {
+		if (lim->set[BLKCG_LIMIT_RBPS + rw])
+			tg->bps[rw] = lim->val[BLKCG_LIMIT_RBPS + rw];
+		if (lim->set[BLKCG_LIMIT_RIOPS + rw])
+			tg->iops[rw] = (unsigned int)min_t(u64, lim->val[BLKCG_LIMIT_RIOPS + rw], UINT_MAX);
+	}
+	tg_conf_updated(tg);
+}
+
+int blkcg_set_limits(struct blkcg *blkcg, struct gendisk *disk, const struct blkcg_limits *lim)
+{
+	struct throtl_data *td = blk_throtl_td(disk);
+	struct blkcg_gq *blkg;
+	unsigned long flags;
+
+	if (!td)
+		return -ENOMEM;
+	blkg = blkg_lookup_create(blkcg, td, GFP_KERNEL);
+	if (blkg->blkcg != blkcg)
+		return -ENOMEM; /* an ancestor's group stood in */
+	spin_lock_irqsave(&td->lock, flags);
+	tg_set_limits(&blkg->tg, lim);
+	spin_unlock_irqrestore(&td->lock, flags);
+	return 0;
+}
+
+bool blkcg_get_limits(struct blkcg *blkcg, struct gendisk *disk, struct blkcg_limits *lim)
+{
+	struct throtl_data *td = blk_throtl_td_lookup(disk);
+	struct blkcg_gq *blkg = NULL;
+	unsigned long flags;
+	bool any = false;
+
+	for (int k = 0; k < BLKCG_LIMIT_NR; k++) {
+		lim->val[k] = U64_MAX;
+		lim->set[k] = false;
+	}
+	if (!td)
+		return false;
+	spin_lock_irqsave(&blkcg_lock, flags);
+	blkg = blkg_lookup(blkcg, td);
+	if (blkg) {
+		spin_lock(&td->lock);
+		for (int rw = THROTL_READ; rw <= THROTL_WRITE; rw++) {
+			lim->val[BLKCG_LIMIT_RBPS + rw] = blkg->tg.bps[rw];
+			if (blkg->tg.iops[rw] != UINT_MAX)
+				lim->val[BLKCG_LIMIT_RIOPS + rw] = blkg->tg.iops[rw];
+		}
+		spin_unlock(&td->lock);
+	}
+	spin_unlock_irqrestore(&blkcg_lock, flags);
+	for (int k = 0; k < BLKCG_LIMIT_NR; k++)
+		any |= lim->val[k] != U64_MAX;
+	return any;
+}
+
+u64 blkcg_write_bps_limit(struct blkcg *blkcg, struct gendisk *disk)
+{
+	struct throtl_data *td = disk ? blk_throtl_td_lookup(disk) : NULL;
+	u64 bps = U64_MAX;
+	unsigned long flags;
+
+	if (!td)
+		return bps;
+	spin_lock_irqsave(&blkcg_lock, flags);
+	for (; blkcg; blkcg = blkcg_parent(blkcg)) {
+		struct blkcg_gq *blkg = blkg_lookup(blkcg, td);
+
+		if (!blkg)
+			continue;
+		spin_lock(&td->lock);
+		bps = min(bps, blkg->tg.bps[THROTL_WRITE]);
+		spin_unlock(&td->lock);
+	}
+	spin_unlock_irqrestore(&blkcg_lock, flags);
+	return bps;
 }

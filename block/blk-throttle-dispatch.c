@@ -5,7 +5,7 @@
  * item that issues what reached the top. Everything here runs under td->lock except the
  * work item's issuing.
  */
-#include "blk-cgroup-internal.h"
+#include "blk-cgroup.h"
 #include <cgwb/blkdev.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/bug.h>
