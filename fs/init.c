@@ -73,9 +73,21 @@ static void fs_task_exit(struct task_struct *task)
 
 static const struct task_hooks fs_task_hooks = { .exit = fs_task_exit };
 
+/* Reclaim: unused dentries pin inodes, unused inodes pin their pages; dentries go first. */
+static unsigned long shrink_dcache(unsigned long nr)
+{
+	prune_dcache(nr);
+	return 0; /* the pages come back with the inodes */
+}
+
+static struct shrinker dcache_shrinker = { .scan = shrink_dcache };
+static struct shrinker icache_shrinker = { .scan = prune_icache };
+
 void storage_init(void)
 {
 	register_task_hooks(&fs_task_hooks);
+	register_shrinker(&dcache_shrinker);
+	register_shrinker(&icache_shrinker);
 	filemap_init();
 	buffer_init();
 	backing_dev_init();

@@ -103,7 +103,7 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long
 
 /*
  * The write bandwidth a wb completed recently, without a prior: pages written over the
- * last WB_BW_WINDOW estimator intervals (mm/wb-bandwidth.c), for the policies.
+ * last WB_BW_WINDOW estimator intervals (mm/page-writeback-bandwidth.c), for the policies.
  */
 /* Start the window afresh (a new wb, or one back from idle). */
 void wb_bw_window_reset(struct bdi_writeback *wb, unsigned long now, unsigned long written);
@@ -121,7 +121,7 @@ void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi);
 /* page-writeback.c: wb->bw_dwork, the bandwidth refresh after writeback goes idle */
 void wb_update_bandwidth_workfn(struct work_struct *work);
 
-/* dirty-limits.c: the two dirty_throttle_controls of a decision about wb */
+/* page-writeback-limits.c: the two dirty_throttle_controls of a decision about wb */
 void gdtc_init(struct dirty_throttle_control *dtc, struct bdi_writeback *wb);
 /* false (no memcg domain: the wb serves the root memcg) */
 bool mdtc_init(struct dirty_throttle_control *mdtc, struct bdi_writeback *wb,
@@ -129,11 +129,11 @@ bool mdtc_init(struct dirty_throttle_control *mdtc, struct bdi_writeback *wb,
 /* dtc->avail and dtc->dirty (dirty + writeback if include_writeback) from live counters */
 void domain_dirty_avail(struct dirty_throttle_control *dtc, bool include_writeback);
 
-/* wb-bandwidth.c: the estimators, and in the throttling path the domain limits too */
+/* page-writeback-bandwidth.c: the estimators, and in the throttling path the domain limits too */
 void __wb_update_bandwidth(struct dirty_throttle_control *gdtc, struct dirty_throttle_control *mdtc,
 			   struct dirty_throttle_control *pdtc, bool update_ratelimit);
 
-/* dirty-throttle.c: the decisions of balance_dirty_pages(), apart for their unit tests */
+/* page-writeback-throttle.c: the decisions of balance_dirty_pages(), apart for their unit tests */
 /*
  * With every domain's figures in place (the policy's pdtc may be NULL): pos_ratio of each,
  * and the one the pause follows, the lowest; *ddtc: the lower of the global and memcg ones.
@@ -150,7 +150,7 @@ struct dirty_throttle_control *dirty_throttle_select(struct dirty_throttle_contr
 bool dirty_pause(unsigned long task_ratelimit, unsigned long pages_dirtied, long min_pause,
 		 long max_pause, unsigned long *now, long *pause);
 
-/* cgwb.c */
+/* backing-dev-cgwb.c */
 void cgwb_bdi_unregister(struct backing_dev_info *bdi);
 void wb_shutdown(struct bdi_writeback *wb);
 

@@ -1,7 +1,7 @@
 /*
  * Dirty pages: their accounting at each state transition and the generic writepages walk.
  * The dirty limits, the estimators and dirty throttling that this accounting feeds are in
- * dirty-limits.c, wb-bandwidth.c, wb-domain.c and dirty-throttle.c.
+ * page-writeback-limits.c, page-writeback-bandwidth.c, page-writeback-domain.c and page-writeback-throttle.c.
  */
 #include <cgwb/pagemap.h>
 #include <cgwb/fs.h>

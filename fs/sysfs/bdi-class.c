@@ -3,7 +3,7 @@
  * parsing and errors: min_ratio and max_ratio in percent, their _fine twins in
  * BDI_RATIO_SCALE units (1/10000 %), min_bytes and max_bytes (converted to and from a
  * ratio of the global threshold at the time), strict_limit (0 or 1). Bad numbers give
- * -EINVAL or -ERANGE; values the rules refuse (mm/bdi-ratio.c) give -EINVAL and change
+ * -EINVAL or -ERANGE; values the rules refuse (mm/backing-dev-ratio.c) give -EINVAL and change
  * nothing. A bdi lives as long as its disk, and disks are never removed.
  */
 #include <cgwb/pseudofs.h>

@@ -17,6 +17,8 @@
 #include <cgwb/writeback.h>
 #include <cgwb/xarray.h>
 #include <cgwb/flex_proportions.h>
+#include <cgwb/fs.h>
+#include <cgwb/blkdev.h>
 
 struct inode;
 struct mem_cgroup;
@@ -123,7 +125,7 @@ struct backing_dev_info {
 	struct list_head wb_list;         /* root first, then cgwbs (cgwb_lock) */
 	struct xarray cgwb_tree;          /* memcg css id -> live cgwb (cgwb_lock) */
 	struct rw_semaphore wb_switch_rwsem;
-	bool wb_audit;                    /* record the attribution audit (fs/wb-audit.c) */
+	bool wb_audit;                    /* record the attribution audit (fs/fs-writeback-audit.c) */
 	struct gendisk *disk;
 	int refcnt;
 };
@@ -192,6 +194,18 @@ static inline bool writeback_in_progress(const struct bdi_writeback *wb)
 void wb_wakeup(struct bdi_writeback *wb);
 void wb_wakeup_delayed(struct bdi_writeback *wb);
 
+/* The bdi an inode's pages are written to: its disk's for a block device inode. */
+static inline struct backing_dev_info *inode_to_bdi(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+
+	if (!sb)
+		return &noop_backing_dev_info;
+	if (sb->s_iflags & SB_I_BDEV)
+		return inode->i_bdev->bd_disk->bdi;
+	return sb->s_bdi ? sb->s_bdi : &noop_backing_dev_info;
+}
+
 /* ---------------------------------------------------------------- inode <-> wb */
 /* The wb that writes inode back (attached on first dirtying; root wb before that). */
 struct bdi_writeback *inode_to_wb(const struct inode *inode);
@@ -219,7 +233,7 @@ static inline bool wb_dying(const struct bdi_writeback *wb)
 	return READ_ONCE(wb->dying);
 }
 
-/* ---------------------------------------------------------------- cgroup writeback (mm/cgwb.c) */
+/* ---------------------------------------------------------------- cgroup writeback (mm/backing-dev-cgwb.c) */
 /* The live wb of memcg on bdi (the root wb for the root memcg), referenced, or NULL. */
 struct bdi_writeback *wb_get_lookup(struct backing_dev_info *bdi, struct mem_cgroup *memcg);
 /* The same, created if needed (gfp for the allocation); NULL if it cannot be. */

@@ -103,7 +103,7 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
 extern int vm_dirty_foreign_fast_switch;
 
 /*
- * The attribution audit (fs/wb-audit.c), opt-in per device: bytes written back per inode
+ * The attribution audit (fs/fs-writeback-audit.c), opt-in per device: bytes written back per inode
  * and owner cgroup, and how many were charged to another group.
  */
 void wb_audit_account(struct writeback_control *wbc, struct mem_cgroup *memcg, size_t bytes);
@@ -141,12 +141,12 @@ int sync_inode_metadata(struct inode *inode, int wait);
 void inode_io_list_del(struct inode *inode);
 /* Wait until no flusher is writing the inode (I_SYNC clear). */
 void inode_wait_for_writeback(struct inode *inode);
-/* The flusher of one wb (fs/flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
+/* The flusher of one wb (fs/fs-writeback-flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
 struct work_struct;
 void wb_workfn(struct work_struct *work);
 
 /*
- * Inode wb switching (fs/wb-switch.c). Ask for inode's writeback to move to the wb of memcg
+ * Inode wb switching (fs/fs-writeback-switch.c). Ask for inode's writeback to move to the wb of memcg
  * new_memcg_id; the move runs from a worker (callable in any context).
  */
 void inode_switch_wbs(struct inode *inode, int new_memcg_id);

@@ -10,7 +10,7 @@
  * drops the index reference; the last put releases it from a worker.
  *
  * When a memcg goes offline its wbs are killed and a cleanup work moves their clean
- * inodes to the wb of the nearest live ancestor (fs/wb-switch.c); wbs with dirty inodes
+ * inodes to the wb of the nearest live ancestor (fs/fs-writeback-switch.c); wbs with dirty inodes
  * are left for a later pass so their IO stays under the dead group's io limits, which
  * each cgwb keeps in force by pinning its blkcg online until it is released.
  */

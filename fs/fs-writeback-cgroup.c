@@ -18,7 +18,7 @@
  *    average (noise), shifts one bit per 1/8 s of that time into a 16-bit history, ones
  *    for a foreign winner;
  *  - more than half the history foreign (> 8 of 16 slots, about 1 s of the last 2 s of the
- *    inode's writeback IO) switches the inode to the winner's wb (fs/wb-switch.c).
+ *    inode's writeback IO) switches the inode to the winner's wb (fs/fs-writeback-switch.c).
  * A switch zeroes the history, so going back takes a fresh majority.
  *
  * What does not switch, as in Linux: pages stay charged to the group that brought them in.
