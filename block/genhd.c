@@ -73,6 +73,13 @@ void blk_queue_set_limits(struct request_queue *q, const struct queue_limits *li
 	q->limits = l;
 }
 
+static const struct disk_hooks *disk_hooks;
+
+void register_disk_hooks(const struct disk_hooks *hooks)
+{
+	disk_hooks = hooks;
+}
+
 int add_disk(struct gendisk *disk)
 {
 	unsigned long flags;
@@ -87,14 +94,10 @@ int add_disk(struct gendisk *disk)
 	spin_lock_irqsave(&disks_lock, flags);
 	list_add_tail(&disk->node, &all_disks);
 	spin_unlock_irqrestore(&disks_lock, flags);
-	/* the disk's bdi and page cache, then its /dev and /sys entries */
-	err = bdev_attach_disk(disk);
-	if (err) {
-		pr_err("blk: %s: no block device inode (%d)\n", disk->disk_name, err);
-		return err;
-	}
-	vfs_add_disk(disk);
-	return 0;
+	err = disk_hooks && disk_hooks->added ? disk_hooks->added(disk) : 0;
+	if (err)
+		pr_err("blk: %s: the VFS could not take it (%d)\n", disk->disk_name, err);
+	return err;
 }
 
 struct gendisk *get_disk_by_name(const char *name)

@@ -28,6 +28,7 @@
 #define CGWB_VERSION "0.1"
 
 static struct shutdown_hook vfs_shutdown_hook = { .fn = vfs_shutdown };
+static const struct char_device console_dev = { .name = "console", .fops = &console_fops };
 
 static int kernel_init(void *unused)
 {
@@ -41,6 +42,7 @@ static int kernel_init(void *unused)
 	storage_init();
 	chrdev_init();
 	console_init();
+	register_chrdev(&console_dev);
 	vfs_init();
 	cgroup_fs_init();
 	ext2_init();

@@ -21,7 +21,7 @@
 
 static void console_files(void)
 {
-	struct file *con = console_open(O_RDWR);
+	struct file *con = alloc_file(&console_fops, O_RDWR, NULL);
 
 	if (!con)
 		panic("shell: cannot open the console");

@@ -559,7 +559,7 @@ void exit_fs(struct task_struct *task);
 
 /* ---------------------------------------------------------------- disks and boot */
 struct gendisk;
-/* fs/block_dev.c, called by add_disk(): the disk's bdi and block-device page cache. */
+/* fs/block_dev.c, when add_disk() tells the VFS: the disk's bdi and block-device page cache. */
 int bdev_attach_disk(struct gendisk *disk);
 /* /dev/NAME and /sys/block/NAME for a disk (add_disk(); no-op before vfs_init()). */
 void vfs_add_disk(struct gendisk *disk);

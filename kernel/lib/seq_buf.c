@@ -1,9 +1,9 @@
 /*
- * seq_buf: the text a pseudo file shows, printed whole at open. The buffer doubles when a
+ * seq_buf: text printed whole, as a pseudo file shows it at open. The buffer doubles when a
  * print does not fit, so show() callbacks never need to size anything; a large one (a full
  * trace is some 500 KiB) need not be physically contiguous (kvmalloc).
  */
-#include <cgwb/pseudofs.h>
+#include <cgwb/seq_buf.h>
 #include <cgwb/slab.h>
 #include <cgwb/vmalloc.h>
 #include <cgwb/string.h>
