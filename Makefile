@@ -151,7 +151,7 @@ plot: deps
 
 # Lines changed since LINT_BASE only: the tree predates .clang-format (see scripts/lint).
 LINT_BASE ?= main
-lint:
+lint: kernel
 	$(Q)scripts/lint $(LINT_BASE)
 
 format:
