@@ -10,42 +10,41 @@
  * slow group is throttled to its own pace early and the pool stays with the fast ones.
  *
  * Many slow groups: N seconds each adds up. 32 groups at 1 MiB/s may hold 96 MiB at N = 3,
- * past the global freerun ceiling of a 512 MiB machine, and a fast group beside them is
- * throttled as if the slow ones were not there. So the wbs whose own cap is below the
- * shared budget S share it: while the sum of their N-second caps would pass S, each holds
- * S x its part of their summed bandwidth instead (all get the same number of seconds, less
- * than N). The wbs whose N seconds exceed S by themselves are the fast ones: the domains
- * govern them, as in Linux. The sums are taken over every wb holding pages, at most once
- * per estimator interval.
+ * past the global freerun ceiling of a 512 MiB machine, and a fast group beside them would
+ * be throttled as if the caps were not there. So the slow wbs share a budget S: a wb is
+ * slow when the io.max write limit of its io cgroup (or an ancestor's) gives N seconds
+ * below S; each then holds at most S / (the slow wbs holding pages), and all their caps
+ * shrink linearly as their pool (counted exactly as their pages move, struct wb_pool)
+ * fills from 3/4 of S to S, so the bound holds while measures lag (new groups all start at
+ * once) and pages are already queued. Equal groups that only share a disk are not slow:
+ * their pages drain at the disk's speed, and the domains govern them as in Linux.
  *
- * The measure: pages the wb completed over its last WB_BW_WINDOW estimator intervals
- * (wb_measured_bandwidth()). It has no prior, unlike avg_write_bandwidth, which starts at
- * 100 MB/s and takes ~15 s to come down to a slow group's rate: the cap must bite in the
- * first second. A wb with no completions in the window (new, or back from idle) gets a
- * floor: 1/32 of the global threshold, or its part of a quarter of S among the slow wbs if
- * less, enough to start its writeback; as its pages complete, its cap follows its rate
- * within one window, so a fast group is never starved for longer than its first IO.
+ * The measure: pages the wb completed over its last WB_BW_WINDOW estimator intervals, over
+ * a second at least (wb_measured_bandwidth()). It has no prior, unlike avg_write_bandwidth,
+ * which starts at 100 MB/s and takes ~15 s to come down to a slow group's rate: the cap
+ * must bite in the first second. A slow wb with no completion yet is taken to write at
+ * its limit; another gets a floor of 1/32 of the global threshold, enough to start its
+ * writeback; a wb back from idle resumes its window where it stopped.
  *
  * No ratchet: the cap bounds what the wb holds, and a wb draining at rate r holds about
  * r x its writeback latency L (queue and device time). The window sees the completions
  * that happened in it whatever their latency, so while N x r >= r x L the estimate stays r;
  * a latency longer than the window does not lower it. It could only shrink if the wb's cap
  * were shorter than its latency, and then the floor keeps it writing. Under the shared
- * budget the wbs get S in proportion to their measured rates, so a wb whose rate dips gets
- * less room next interval; the floor, a quarter of S shared equally, keeps every slow wb
- * from sinking to nothing.
+ * budget the slow wbs get equal parts of S, whatever their measured rates, so a wb whose
+ * rate dips does not get less room for it.
  *
  * The domain: from cap/2 (its background level: its flusher writes above it) to cap, with
  * the domains' cubic around 7/8 of it. While it governs, the dirty ratelimit is balanced
  * against the measured bandwidth, so it converges to the rate the wb really writes at.
  *
  * While the cap governs, the dirtier pauses about max_pause / 2 at a time (100 ms for a wb
- * of a few MiB/s) rather than Linux's 10 ms: each check runs the whole of
- * balance_dirty_pages(), wakes the flusher for the pages dirtied since the last one and
- * flushes the memcg's foreign records (the file system's metadata blocks, written again
- * each time), so a writer held to 4 MiB/s cost about 30 checks a second and as many small
- * writeback passes. The pool of N seconds absorbs the larger steps; a fast wb's max_pause
- * is short anyway (wb_max_pause(): 1/8 of the time its dirty pages take).
+ * of a few MiB/s) rather than Linux's 10 ms, and dirties at most half the room left under
+ * its cap before its next check: each check runs the whole of balance_dirty_pages() and
+ * wakes the flusher for the pages dirtied since the last one, so a writer held to 4 MiB/s
+ * would make some 30 checks a second and as many small writeback passes. The pool of N
+ * seconds absorbs the larger steps; a fast wb's max_pause is short anyway (wb_max_pause():
+ * 1/8 of the time its dirty pages take).
  */
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>

@@ -1,5 +1,5 @@
 /*
- * Many groups at once (issue 14), in virtual time: N equal cgroups start together, each
+ * Many groups at once (Linux 6.1, earlier runs), in virtual time: N equal cgroups start together, each
  * with one writer of M MiB into its own file in 1 MiB writes followed by fsync (dd bs=1M
  * conv=fsync), 256 MiB in all, on a 512 MiB machine. Equal writers in equal groups must
  * finish together: the last completion (from the common start) within 1.2x the first at 16

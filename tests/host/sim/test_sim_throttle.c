@@ -262,7 +262,7 @@ Test(sim_throttle, past_linux_isolation_without_memory_max)
 	/*
 	 * While the cap governs, the ratelimit is balanced against the measured bandwidth
 	 * and converges to A's 1024 pages/s (Linux's avg_write_bandwidth would still be on
-	 * its way down from 100 MB/s: 1185-1617 then).
+	 * its way down from 100 MB/s at this point of the run).
 	 */
 	cr_assert(r.a_ratelimit > 0.85 * 1024 && r.a_ratelimit < 1.15 * 1024,
 		  "A's dirty_ratelimit %.0f pages/s for its 1024", r.a_ratelimit);
