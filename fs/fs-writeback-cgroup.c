@@ -64,7 +64,7 @@
 #define WB_FRN_FAST_MIN_BYTES (4UL << 20)
 #define WB_FRN_FAST_BACK_SLOTS 12
 
-int vm_dirty_foreign_fast_switch;
+unsigned int vm_dirty_foreign_fast_switch;
 
 void wbc_attach_and_unlock_inode(struct writeback_control *wbc, struct inode *inode)
 {

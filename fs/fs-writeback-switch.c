@@ -188,16 +188,27 @@ static bool inode_prepare_wbs_switch(struct inode *inode, struct bdi_writeback *
 	return true;
 }
 
+/* A context for switches to new_wb, whose reference it takes over (and drops if none). */
 static struct inode_switch_wbs_context *isw_alloc(struct bdi_writeback *new_wb)
 {
 	struct inode_switch_wbs_context *isw = kzalloc(ISW_ALLOC_SIZE, GFP_ATOMIC | __GFP_NOWARN);
 
-	if (!isw)
+	if (!isw) {
+		wb_put(new_wb);
 		return NULL;
+	}
 	INIT_WORK(&isw->work, inode_switch_wbs_work_fn);
 	isw->new_wb = new_wb;
 	__atomic_add_fetch(&isw_nr_in_flight, 1, __ATOMIC_SEQ_CST);
 	return isw;
+}
+
+/* A context that switches nothing after all: isw_alloc() undone. */
+static void isw_discard(struct inode_switch_wbs_context *isw)
+{
+	wb_put(isw->new_wb);
+	kfree(isw);
+	__atomic_sub_fetch(&isw_nr_in_flight, 1, __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -235,14 +246,10 @@ void inode_switch_wbs(struct inode *inode, int new_memcg_id)
 	if (!new_wb)
 		return;
 	isw = isw_alloc(new_wb);
-	if (!isw) {
-		wb_put(new_wb);
+	if (!isw)
 		return;
-	}
 	if (!inode_prepare_wbs_switch(inode, new_wb)) {
-		wb_put(new_wb);
-		kfree(isw);
-		__atomic_sub_fetch(&isw_nr_in_flight, 1, __ATOMIC_SEQ_CST);
+		isw_discard(isw);
 		return;
 	}
 	isw->inodes[0] = inode;
@@ -289,19 +296,15 @@ bool cleanup_offline_cgwb(struct bdi_writeback *wb)
 	struct inode_switch_wbs_context *isw = isw_alloc(new_wb);
 	bool restart = false;
 
-	if (!isw) {
-		wb_put(new_wb);
+	if (!isw)
 		return false;
-	}
 	spin_lock(&wb->list_lock);
 	restart = isw_collect(isw, &wb->b_attached, new_wb);
 	if (!restart)
 		restart = isw_collect(isw, &wb->b_dirty_time, new_wb);
 	spin_unlock(&wb->list_lock);
 	if (!isw->nr) {
-		wb_put(new_wb);
-		kfree(isw);
-		__atomic_sub_fetch(&isw_nr_in_flight, 1, __ATOMIC_SEQ_CST);
+		isw_discard(isw);
 		return false;
 	}
 	/* the whole batch counts once in flight */

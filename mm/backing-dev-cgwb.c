@@ -341,7 +341,8 @@ void cgwb_schedule_cleanup(void)
 	queue_work(system_wq, &cleanup_offline_cgwbs_work);
 }
 
-void wb_memcg_offline(struct mem_cgroup *memcg)
+/* Kill every wb on list, whose entries are linked by the wb's member at node_offset. */
+static void cgwb_kill_listed(struct list_head *list, size_t node_offset)
 {
 	unsigned long flags;
 
@@ -349,31 +350,29 @@ void wb_memcg_offline(struct mem_cgroup *memcg)
 		struct bdi_writeback *wb = NULL;
 
 		spin_lock_irqsave(&cgwb_lock, flags);
-		if (!list_empty(&memcg->cgwb_list))
-			wb = list_first_entry(&memcg->cgwb_list, struct bdi_writeback, memcg_node);
+		if (!list_empty(list))
+			wb = (struct bdi_writeback *)((char *)list->next - node_offset);
 		spin_unlock_irqrestore(&cgwb_lock, flags);
 		if (!wb)
 			break;
 		cgwb_kill(wb);
 	}
+}
+
+/* A memcg's wbs die with it, and their clean inodes move to a live ancestor's wb. */
+void wb_memcg_offline(struct mem_cgroup *memcg)
+{
+	cgwb_kill_listed(&memcg->cgwb_list, offsetof(struct bdi_writeback, memcg_node));
 	cgwb_schedule_cleanup();
 }
 
+/*
+ * An io cgroup's wbs die with it; their memcgs live on, and each inode moves to its memcg's
+ * new wb at its next writeback round (wbc_attach_and_unlock_inode()), as in Linux.
+ */
 void wb_blkcg_offline(struct blkcg *blkcg)
 {
-	unsigned long flags;
-
-	for (;;) {
-		struct bdi_writeback *wb = NULL;
-
-		spin_lock_irqsave(&cgwb_lock, flags);
-		if (!list_empty(&blkcg->cgwb_list))
-			wb = list_first_entry(&blkcg->cgwb_list, struct bdi_writeback, blkcg_node);
-		spin_unlock_irqrestore(&cgwb_lock, flags);
-		if (!wb)
-			break;
-		cgwb_kill(wb);
-	}
+	cgwb_kill_listed(&blkcg->cgwb_list, offsetof(struct bdi_writeback, blkcg_node));
 }
 
 /* The device goes away: every cgwb is killed (their inodes are written by their flushers). */

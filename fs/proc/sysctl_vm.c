@@ -48,11 +48,6 @@ static int show_int(struct seq_buf *s, void *private)
 	return seq_printf(s, "%d\n", *(int *)private);
 }
 
-static int show_uint(struct seq_buf *s, void *private)
-{
-	return seq_printf(s, "%u\n", *(unsigned int *)private);
-}
-
 static int show_ulong(struct seq_buf *s, void *private)
 {
 	return seq_printf(s, "%lu\n", *(unsigned long *)private);
@@ -117,48 +112,52 @@ static int store_background_bytes(const char *buf, size_t len, void *private)
 	return store_twin(buf, &background_limit, true);
 }
 
-static int store_writeback_centisecs(const char *buf, size_t len, void *private)
+/*
+ * A number within Linux's range for the knob (proc_dointvec_minmax's extra1 and extra2),
+ * and what a change does: private is its struct vm_uint.
+ */
+struct vm_uint {
+	unsigned int *value;
+	long min, max;
+	void (*changed)(unsigned int old, unsigned int now);
+};
+
+static int show_vm_uint(struct seq_buf *s, void *private)
 {
-	unsigned int old = dirty_writeback_interval;
+	const struct vm_uint *k = private;
+
+	return seq_printf(s, "%u\n", READ_ONCE(*k->value));
+}
+
+static int store_vm_uint(const char *buf, size_t len, void *private)
+{
+	const struct vm_uint *k = private;
+	unsigned int old = *k->value;
 	long v;
-	int err = parse_long(buf, 0, INT_MAX, &v);
+	int err = parse_long(buf, k->min, k->max, &v);
 
 	(void)len;
-	(void)private;
 	if (err)
 		return err;
-	dirty_writeback_interval = (unsigned int)v;
-	if (dirty_writeback_interval && dirty_writeback_interval != old)
+	WRITE_ONCE(*k->value, (unsigned int)v);
+	if (k->changed)
+		k->changed(old, (unsigned int)v);
+	return 0;
+}
+
+/* A new writeback interval applies at once: the flushers are woken. */
+static void writeback_interval_changed(unsigned int old, unsigned int now)
+{
+	if (now && now != old)
 		wakeup_flusher_threads(WB_REASON_PERIODIC);
-	return 0;
 }
 
-static int store_expire_centisecs(const char *buf, size_t len, void *private)
-{
-	long v;
-	int err = parse_long(buf, 0, INT_MAX, &v);
-
-	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	dirty_expire_interval = (unsigned int)v;
-	return 0;
-}
-
+static const struct vm_uint writeback_centisecs = {
+	&dirty_writeback_interval, 0, INT_MAX, writeback_interval_changed,
+};
+static const struct vm_uint expire_centisecs = { &dirty_expire_interval, 0, INT_MAX, NULL };
 /* 0: Linux's foreign-inode detection; 1: also switch after one clear round (opt-in). */
-static int store_fast_switch(const char *buf, size_t len, void *private)
-{
-	long v;
-	int err = parse_long(buf, 0, 1, &v);
-
-	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	WRITE_ONCE(vm_dirty_foreign_fast_switch, (int)v);
-	return 0;
-}
+static const struct vm_uint fast_switch = { &vm_dirty_foreign_fast_switch, 0, 1, NULL };
 
 /* The dirty-throttling policy in force, by name (as tcp_congestion_control). */
 static int show_policy(struct seq_buf *s, void *private)
@@ -245,11 +244,10 @@ static const struct vm_knob vm_knobs[] = {
 	{ "dirty_background_ratio", 0644, show_int, store_background_ratio, &dirty_background_ratio },
 	{ "dirty_background_bytes", 0644, show_ulong, store_background_bytes,
 	  &dirty_background_bytes },
-	{ "dirty_writeback_centisecs", 0644, show_uint, store_writeback_centisecs,
-	  &dirty_writeback_interval },
-	{ "dirty_expire_centisecs", 0644, show_uint, store_expire_centisecs, &dirty_expire_interval },
-	{ "dirty_foreign_fast_switch", 0644, show_int, store_fast_switch,
-	  &vm_dirty_foreign_fast_switch },
+	{ "dirty_writeback_centisecs", 0644, show_vm_uint, store_vm_uint,
+	  (void *)&writeback_centisecs },
+	{ "dirty_expire_centisecs", 0644, show_vm_uint, store_vm_uint, (void *)&expire_centisecs },
+	{ "dirty_foreign_fast_switch", 0644, show_vm_uint, store_vm_uint, (void *)&fast_switch },
 	{ "dirty_policy", 0644, show_policy, store_policy, NULL },
 	{ "dirty_available_policies", 0444, show_available_policies, NULL, NULL },
 	{ "drop_caches", 0200, NULL, store_drop_caches, NULL },

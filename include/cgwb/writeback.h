@@ -100,7 +100,7 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
  * never back to the group the inode just left without a stronger majority than Linux's
  * (see wbc_foreign_verdict).
  */
-extern int vm_dirty_foreign_fast_switch;
+extern unsigned int vm_dirty_foreign_fast_switch;
 
 /*
  * The attribution audit (fs/fs-writeback-audit.c), opt-in per device: bytes written back per inode
