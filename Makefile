@@ -28,10 +28,10 @@ all: deps kernel iso
 # (docs/architecture.md, "Layout"); drivers/virtio/, the one mixed folder, names its exception.
 
 # every file portable
-PORTABLE_DIRS := kernel kernel/lib mm fs fs/ext2 fs/proc fs/pseudo fs/ramfs fs/sysfs \
-	cg/cgroup cg/memcg cg/io drivers/block shell/lang
+PORTABLE_DIRS := kernel kernel/lib mm fs fs/ext2 fs/proc fs/pseudo fs/ramfs fs/sysfs block \
+	cg/cgroup cg/memcg cg/io shell/lang
 # every file kernel-only
-KERNEL_ONLY_DIRS := boot kernel/platform kernel/arch drivers/pci shell
+KERNEL_ONLY_DIRS := boot init kernel/platform kernel/arch drivers/pci shell
 # drivers/virtio/: kernel-only but for the virtqueue logic
 PORTABLE_IN_VIRTIO := drivers/virtio/virtio_ring.c
 
@@ -136,10 +136,11 @@ bench: all bench-tools
 	$(Q)scripts/bench/run
 
 # The workloads of examples/workloads/ on Debian's Linux and on cgwb, on the same QEMU
-# hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel.
+# hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel,
+# POLICY=bandwidth cgwb's dirty-throttling policy.
 N ?= 3
 compare: all
-	$(Q)KVER="$(KVER)" scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
+	$(Q)KVER="$(KVER)" POLICY="$(POLICY)" scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
 
 # Figures of writeback from tracefs traces, cgwb's or Linux's (docs/plots.md):
 # make plot TRACE="a.trace b.trace" [OUT=dir]
@@ -150,7 +151,7 @@ plot: deps
 
 # Lines changed since LINT_BASE only: the tree predates .clang-format (see scripts/lint).
 LINT_BASE ?= main
-lint:
+lint: kernel
 	$(Q)scripts/lint $(LINT_BASE)
 
 format:

@@ -18,17 +18,6 @@ static struct file_system_type bdev_fs_type = { .name = "bdev" };
 static const struct super_operations bdev_sops = { 0 };
 struct super_block *blockdev_superblock;
 
-struct backing_dev_info *inode_to_bdi(struct inode *inode)
-{
-	struct super_block *sb = inode->i_sb;
-
-	if (!sb)
-		return &noop_backing_dev_info;
-	if (sb == blockdev_superblock)
-		return inode->i_bdev->bd_disk->bdi;
-	return sb->s_bdi ? sb->s_bdi : &noop_backing_dev_info;
-}
-
 static loff_t bdev_size(struct block_device *bdev)
 {
 	return (loff_t)bdev_nr_sectors(bdev) << SECTOR_SHIFT;
@@ -187,6 +176,7 @@ void bdev_init(void)
 	blockdev_superblock = alloc_super(&bdev_fs_type, 0);
 	BUG_ON(IS_ERR_OR_NULL(blockdev_superblock));
 	blockdev_superblock->s_op = &bdev_sops;
+	blockdev_superblock->s_iflags |= SB_I_BDEV;
 	blockdev_superblock->s_maxbytes = LLONG_MAX;
 	blockdev_superblock->s_bdi = &noop_backing_dev_info;
 	up_write(&blockdev_superblock->s_umount);

@@ -2,7 +2,7 @@
  * Dirty inodes and their wb lists (the list half of Linux's fs/fs-writeback.c): marking an
  * inode dirty, keeping b_dirty ordered by dirtied_when, selecting inodes for a flusher pass,
  * putting them back afterwards, and writing one inode. The flusher loop that drives this
- * is fs/flusher.c.
+ * is fs/fs-writeback-flusher.c.
  *
  * Locks, outer to inner: wb->list_lock -> inode->i_lock -> mapping i_pages lock.
  */

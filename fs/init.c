@@ -9,6 +9,7 @@
 #include <cgwb/pagemap.h>
 #include <cgwb/blkdev.h>
 #include <cgwb/printk.h>
+#include <cgwb/trace.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include <cgwb/slab.h>
@@ -59,8 +60,49 @@ static void fix_mode(const char *name, umode_t mode)
 }
 
 /* The page cache, writeback and block-device layers, in the order they depend on each other. */
+/* An exiting task's files and directory go (Linux's exit_files() and exit_fs()). */
+static void fs_task_exit(struct task_struct *task)
+{
+	for (int fd = 0; fd < TASK_NR_FILES; fd++) {
+		struct file *f = task->files[fd];
+
+		task->files[fd] = NULL;
+		fput(f);
+	}
+	exit_fs(task);
+}
+
+static const struct task_hooks fs_task_hooks = { .exit = fs_task_exit };
+
+/* Reclaim: unused dentries pin inodes, unused inodes pin their pages; dentries go first. */
+static unsigned long shrink_dcache(unsigned long nr)
+{
+	prune_dcache(nr);
+	return 0; /* the pages come back with the inodes */
+}
+
+/* A disk appears: its bdi and block-device page cache, then its /dev and /sys entries. */
+static int fs_disk_added(struct gendisk *disk)
+{
+	int err = bdev_attach_disk(disk);
+
+	if (!err)
+		vfs_add_disk(disk);
+	return err;
+}
+
+static const struct disk_hooks fs_disk_hooks = { .added = fs_disk_added };
+
+static struct shrinker dcache_shrinker = { .scan = shrink_dcache };
+static struct shrinker icache_shrinker = { .scan = prune_icache };
+
 void storage_init(void)
 {
+	register_task_hooks(&fs_task_hooks);
+	register_shrinker(&dcache_shrinker);
+	register_shrinker(&icache_shrinker);
+	trace_register_system(&writeback_trace_system);
+	register_disk_hooks(&fs_disk_hooks);
 	filemap_init();
 	buffer_init();
 	backing_dev_init();

@@ -19,6 +19,8 @@ struct wb_writeback_work {
 	enum wb_reason reason;
 	struct list_head list;        /* on wb->work_list */
 	struct wb_completion *done;
+	/* sync, opt-in fast foreign switch: counts inodes left to the wb they switch to */
+	int *nr_switching;
 };
 
 /* buffer-lru.c: recently used buffers, each held by a reference (see there). */
@@ -46,7 +48,7 @@ void requeue_inode(struct inode *inode, struct bdi_writeback *wb, struct writeba
 void inode_sleep_on_writeback(struct inode *inode);
 void inode_sync_complete_locked(struct inode *inode);
 
-/* flusher.c */
+/* fs-writeback-flusher.c */
 void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work);
 void wb_wait_for_completion(struct wb_completion *done);
 long wb_split_bdi_pages(struct bdi_writeback *wb, long nr_pages);

@@ -581,3 +581,9 @@ struct trace_event *const writeback_trace_events[] = {
 	&trace_event_writeback_written,
 };
 const unsigned int nr_writeback_trace_events = ARRAY_SIZE(writeback_trace_events);
+
+struct trace_system writeback_trace_system = {
+	.name = "writeback",
+	.events = writeback_trace_events,
+	.nr = ARRAY_SIZE(writeback_trace_events),
+};

@@ -28,7 +28,6 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
-#include <cgwb/bio.h>
 #include "sched-internal.h"
 
 struct task_struct *current_task;
@@ -255,8 +254,8 @@ void schedule(void)
 	 * first, or whoever waits for those bios might be what this task waits for. Sending
 	 * may sleep itself (no free request); the caller's wait loop then looks again.
 	 */
-	if (current->plug && current->state != TASK_RUNNING)
-		blk_flush_plug_current();
+	if (current->sleep_flush && current->state != TASK_RUNNING)
+		current->sleep_flush->fn(current->sleep_flush);
 	arch_local_irq_disable();
 	__schedule(false);
 	arch_local_irq_enable();
@@ -345,10 +344,22 @@ bool wake_up_process(struct task_struct *t)
 	return wake_up_state(t, TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
 }
 
-void send_sig_kill(struct task_struct *t)
+void send_sig(int sig, struct task_struct *t)
 {
+	u8 old = READ_ONCE(t->kill_signal);
+
+	/* the first signal tells, but SIGKILL overrides: a racing Ctrl-C cannot mask it */
+	while ((sig == SIGKILL || !old) &&
+	       !__atomic_compare_exchange_n(&t->kill_signal, &old, (u8)sig, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
 	WRITE_ONCE(t->sigkill, true);
 	wake_up_state(t, TASK_INTERRUPTIBLE);
+}
+
+void send_sig_kill(struct task_struct *t)
+{
+	send_sig(SIGINT, t);
 }
 
 /* ---------------------------------------------------------------- life cycle */

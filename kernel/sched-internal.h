@@ -28,11 +28,12 @@
 #define SCHED_WAKEUP_GRAN_NS (1 * NSEC_PER_MSEC)
 
 /*
- * A new task starts in the root cgroup with no open files, like a kthread: whoever spawns a
- * command (the shell, cgexec) gives it files and a cgroup before waking it.
+ * A new task has no open files and, through the cgroup's init hook, starts in the root
+ * cgroup, like a kthread: whoever spawns a command (the shell, cgexec) gives it files and a
+ * cgroup before waking it.
  */
 void task_init_defaults(struct task_struct *task);
-/* Release what a task holds (files, cgroup membership, dirty-throttle leaks) as it exits. */
+/* Run the exit hooks: the task's files, cgroup membership, dirty-throttle leaks go. */
 void task_exit_hook(struct task_struct *task);
 
 /* ---------------------------------------------------------------- core, for the platforms */
@@ -75,9 +76,7 @@ void arch_switch_to(struct task_struct *prev, struct task_struct *next);
 /* First thing on a stack switched to, from: a resumed task, or a new one in kthread_entry(). */
 void arch_finish_switch(struct task_struct *self, struct task_struct *from);
 
-/* kernel/platform/sched.c */
-void sched_init(void);
-__noreturn void cpu_idle_loop(void);
+/* kernel/platform/sched.c (its start: <cgwb/platform.h>) */
 /* Called by kernel/arch: the timer tick, and interrupt exit (may switch). */
 void sched_tick(void);
 void preempt_schedule_irq(void);

@@ -18,7 +18,7 @@
  * joins it and frees the ring. Start and stop run in process context, one at a time.
  */
 #include <cgwb/trace.h>
-#include <cgwb/pseudofs.h>
+#include <cgwb/seq_buf.h>
 #include <cgwb/irqflags.h>
 #include <cgwb/printk.h>
 #include <cgwb/sched.h>

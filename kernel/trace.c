@@ -6,7 +6,7 @@
  * interrupt handlers); a trace_pipe reader is woken only when one waits.
  */
 #include <cgwb/trace.h>
-#include <cgwb/pseudofs.h>
+#include <cgwb/seq_buf.h>
 #include <cgwb/irqflags.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/string.h>
@@ -51,12 +51,30 @@ void trace_record(struct trace_event *event, struct trace_entry *e)
 		wake_up_all(&trace_pipe_wait);
 }
 
+static LIST_HEAD(trace_systems);
+
+void trace_register_system(struct trace_system *sys)
+{
+	struct trace_system *s;
+
+	list_for_each_entry(s, &trace_systems, list)
+		if (s == sys)
+			return; /* its floor started twice (the host tests) */
+	list_add_tail(&sys->list, &trace_systems);
+}
+
+static bool word_is(const char *word, size_t len, const char *name)
+{
+	return len == strlen(name) && !strncmp(word, name, len);
+}
+
 /*
- * Does one word of a trace_event= list name ev? Linux's rules (ftrace_set_clr_event()):
- * "system:event" with "*" or nothing for every event of the system, and a word without a
- * colon names a system or an event. One system here: writeback.
+ * Does one word of a trace_event= list name ev of sys? Linux's rules
+ * (ftrace_set_clr_event()): "system:event" with "*" or nothing for every event of the
+ * system, and a word without a colon names a system or an event.
  */
-static bool event_matches(const char *word, size_t len, const struct trace_event *ev)
+static bool event_matches(const char *word, size_t len, const struct trace_system *sys,
+			  const struct trace_event *ev)
 {
 	const char *colon = memchr(word, ':', len);
 	const char *name = word;
@@ -64,17 +82,32 @@ static bool event_matches(const char *word, size_t len, const struct trace_event
 
 	if (colon) {
 		sys_len = (size_t)(colon - word);
-		if (!(sys_len == 1 && word[0] == '*') &&
-		    !(sys_len == 9 && !strncmp(word, "writeback", 9)))
+		if (!word_is(word, sys_len, "*") && !word_is(word, sys_len, sys->name))
 			return false;
 		name = colon + 1;
 		name_len = len - sys_len - 1;
-		if (!name_len || (name_len == 1 && name[0] == '*'))
+		if (!name_len || word_is(name, name_len, "*"))
 			return true;
-	} else if ((len == 1 && word[0] == '*') || (len == 9 && !strncmp(word, "writeback", 9))) {
+	} else if (word_is(word, len, "*") || word_is(word, len, sys->name)) {
 		return true;
 	}
-	return name_len == strlen(ev->name) && !strncmp(name, ev->name, name_len);
+	return word_is(name, name_len, ev->name);
+}
+
+int trace_set_clr_event(const char *word, size_t len, bool on)
+{
+	const struct trace_system *sys;
+	unsigned int matched = 0;
+
+	list_for_each_entry(sys, &trace_systems, list) {
+		for (unsigned int i = 0; i < sys->nr; i++) {
+			if (event_matches(word, len, sys, sys->events[i])) {
+				WRITE_ONCE(sys->events[i]->enabled, on);
+				matched++;
+			}
+		}
+	}
+	return matched ? (int)matched : -EINVAL;
 }
 
 int trace_set_events(const char *list)
@@ -83,15 +116,8 @@ int trace_set_events(const char *list)
 
 	while (*list) {
 		size_t len = strcspn(list, ",");
-		unsigned int matched = 0;
 
-		for (unsigned int i = 0; len && i < nr_writeback_trace_events; i++) {
-			if (event_matches(list, len, writeback_trace_events[i])) {
-				WRITE_ONCE(writeback_trace_events[i]->enabled, true);
-				matched++;
-			}
-		}
-		if (len && !matched) {
+		if (len && trace_set_clr_event(list, len, true) < 0) {
 			pr_err("trace_event: no event %.*s\n", (int)len, list);
 			err = err ?: -EINVAL;
 		}

@@ -146,6 +146,37 @@ bool bdi_has_dirty_io(struct backing_dev_info *bdi)
 	return READ_ONCE(bdi->tot_write_bandwidth) != 0;
 }
 
+static s64 wb_held(const struct bdi_writeback *wb)
+{
+	return wb->stat[WB_RECLAIMABLE] + wb->stat[WB_WRITEBACK];
+}
+
+/* Interrupts off. */
+static void __wb_pool_leave(struct bdi_writeback *wb)
+{
+	struct wb_pool *pool = wb->pool;
+
+	pool->pages -= wb_held(wb);
+	pool->nr--;
+	WARN_ON_ONCE(pool->pages < 0 || (long)pool->nr < 0);
+	wb->pool = NULL;
+}
+
+void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (wb->pool && wb->pool != pool)
+		__wb_pool_leave(wb);
+	if (pool && !wb->pool && wb_held(wb)) {
+		wb->pool = pool;
+		pool->pages += wb_held(wb);
+		pool->nr++;
+	}
+	local_irq_restore(flags);
+}
+
 void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta)
 {
 	unsigned long flags;
@@ -154,7 +185,14 @@ void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta)
 	s64 v = wb->stat[item] + delta;
 	if (WARN_ON_ONCE(v < 0))
 		v = 0;
-	wb->stat[item] = v;
+	if (wb->pool && item <= WB_WRITEBACK) {
+		wb->pool->pages += v - wb->stat[item];
+		wb->stat[item] = v;
+		if (!wb_held(wb))
+			__wb_pool_leave(wb);
+	} else {
+		wb->stat[item] = v;
+	}
 	local_irq_restore(flags);
 }
 

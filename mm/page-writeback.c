@@ -1,7 +1,7 @@
 /*
  * Dirty pages: their accounting at each state transition and the generic writepages walk.
  * The dirty limits, the estimators and dirty throttling that this accounting feeds are in
- * dirty-limits.c, wb-bandwidth.c, wb-domain.c and dirty-throttle.c.
+ * page-writeback-limits.c, page-writeback-bandwidth.c, page-writeback-domain.c and page-writeback-throttle.c.
  */
 #include <cgwb/pagemap.h>
 #include <cgwb/fs.h>
@@ -295,6 +295,9 @@ int write_cache_pages(struct address_space *mapping, struct writeback_control *w
 			}
 			if (--wbc->nr_to_write <= 0 && wbc->sync_mode == WB_SYNC_NONE)
 				done = true;
+			/* opt-in: clearly another group's pages; the switch sends the rest its way */
+			if (wbc->frn_clear && wbc->sync_mode == WB_SYNC_NONE)
+				done = true;
 		}
 		cond_resched();
 	}
@@ -355,7 +358,20 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 	return ret;
 }
 
+/* Pages a task dirtied since its last throttling check are charged to the next dirtiers. */
+static void dirty_throttle_task_exit(struct task_struct *task)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	dirty_throttle_leaks += task->nr_dirtied;
+	local_irq_restore(flags);
+}
+
+static const struct task_hooks dirty_throttle_task_hooks = { .exit = dirty_throttle_task_exit };
+
 void page_writeback_init(void)
 {
+	register_task_hooks(&dirty_throttle_task_hooks);
 	writeback_set_ratelimit();
 }

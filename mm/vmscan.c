@@ -338,6 +338,29 @@ static void reclaim_throttle_writeback(void)
 			   READ_ONCE(reclaim_pages_written) >= RECLAIM_THROTTLE_BATCH, HZ / 10);
 }
 
+static LIST_HEAD(shrinker_list);
+
+void register_shrinker(struct shrinker *shrinker)
+{
+	struct shrinker *s;
+
+	list_for_each_entry(s, &shrinker_list, list)
+		if (s == shrinker)
+			return; /* the VFS started twice (the host tests) */
+	list_add_tail(&shrinker->list, &shrinker_list);
+}
+
+/* What the caches above hold: each shrinker in turn (the VFS: dentries, then the inodes they pinned). */
+static unsigned long shrink_caches(unsigned long nr)
+{
+	struct shrinker *s;
+	unsigned long freed = 0;
+
+	list_for_each_entry(s, &shrinker_list, list)
+		freed += s->scan(nr);
+	return freed;
+}
+
 unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 {
 	struct scan_result sr = { 0 };
@@ -346,11 +369,8 @@ unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 		return 0;
 	shrink_memcg_tree(root_mem_cgroup, scan_target(nr, lru_pages_tree(root_mem_cgroup)), nr,
 			  gfp, &sr);
-	if (sr.freed < nr && (gfp & __GFP_FS)) {
-		/* unused dentries pin inodes, unused inodes pin their pages */
-		prune_dcache(nr);
-		sr.freed += prune_icache(nr);
-	}
+	if (sr.freed < nr && (gfp & __GFP_FS))
+		sr.freed += shrink_caches(nr);
 	mutex_unlock(&reclaim_mutex);
 	count_vm_events(PGSCAN, sr.scanned);
 	count_vm_events(PGSTEAL, sr.freed);

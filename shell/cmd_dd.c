@@ -2,7 +2,9 @@
  * dd: copy blocks between files and devices with coreutils' operands and report.
  * The buffer is page-aligned, so with iflag/oflag=direct on a disk each record goes down
  * as bios straight from it. It need not be physically contiguous (kvmalloc): a 1 MiB record
- * must work on a small machine whose free memory is in pieces.
+ * must work on a small machine whose free memory is in pieces, and bs=16M wherever 16 MiB
+ * of pages are free (vmalloc areas go up to 64 MiB; beyond, or without the memory, dd
+ * says so as coreutils does).
  */
 #include <cgwb/shell.h>
 #include <cgwb/fs.h>
@@ -13,7 +15,8 @@
 #include <cgwb/errno.h>
 #include <cgwb/jiffies.h>
 
-#define DD_MAX_BS (PAGE_SIZE << MAX_ORDER)
+/* Linux's MAX_RW_COUNT: the most one read or write moves; memory is the real bound */
+#define DD_MAX_BS (0x7fffffffUL & ~(PAGE_SIZE - 1))
 
 struct dd_opts {
 	const char *in, *out;                /* NULL: stdin / stdout */
@@ -391,8 +394,13 @@ static int cmd_dd(int argc, char **argv)
 
 	/* at least a page: kvmalloc's page-sized and larger blocks are page-aligned */
 	char *buf = kvmalloc(max_t(size_t, (size_t)o.bs, PAGE_SIZE), GFP_KERNEL);
-	if (!buf)
-		return sh_error("dd", "memory exhausted by input buffer of size %llu bytes", o.bs);
+	if (!buf) {
+		char iec[24];
+
+		dd_human(iec, sizeof(iec), o.bs, true, false);
+		return sh_error("dd", "memory exhausted by input buffer of size %llu bytes (%s)",
+				o.bs, iec);
+	}
 	struct file *in = dd_open(o.in, O_RDONLY | o.iflags, true);
 	struct file *out = IS_ERR(in) ? NULL :
 		dd_open(o.out, O_WRONLY | O_CREAT | o.oflags | (o.notrunc || o.seek ? 0 : O_TRUNC),

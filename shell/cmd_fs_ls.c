@@ -1,7 +1,8 @@
 /*
- * ls [-l] [-a] [-1] [PATH...]: coreutils' listing, one name per line (as coreutils does
+ * ls [-l] [-a] [-i] [-1] [PATH...]: coreutils' listing, one name per line (as coreutils does
  * when the output is not a terminal). File operands first, then each directory's sorted
- * entries under a "DIR:" header when there are several operands.
+ * entries under a "DIR:" header when there are several operands. -i puts each file's
+ * inode number first, right-aligned in 7 columns as busybox does.
  */
 #include <cgwb/shell.h>
 #include <cgwb/sched.h>
@@ -13,6 +14,7 @@
 
 #define LS_LONG FS_OPT('l')
 #define LS_ALL FS_OPT('a')
+#define LS_INODE FS_OPT('i')
 #define SIX_MONTHS (183LL * 24 * 3600)
 
 struct ls_names {
@@ -118,16 +120,20 @@ static void print_long(const char *path, const char *name, const struct kstat *s
 static void print_entry(const char *path, const char *name, unsigned int flags)
 {
 	struct kstat st;
+	int err = flags & (LS_LONG | LS_INODE) ? vfs_lstat(path, &st) : 0;
 
-	if (!(flags & LS_LONG)) {
+	if (flags & LS_INODE) {
+		if (err)
+			sh_out("%7s ", "?");
+		else
+			sh_out("%7lu ", st.ino);
+	}
+	if (!(flags & LS_LONG))
 		sh_out("%s\n", name);
-		return;
-	}
-	if (vfs_lstat(path, &st)) {
+	else if (err)
 		sh_out("?????????? ? ? ? ? ? %s\n", name);
-		return;
-	}
-	print_long(path, name, &st);
+	else
+		print_long(path, name, &st);
 }
 
 static int read_names(const char *dir, bool all, struct ls_names *ns)
@@ -200,7 +206,7 @@ static int classify(const char *path, unsigned int flags, bool *is_dir)
 static int cmd_ls(int argc, char **argv)
 {
 	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "la1", &flags), status = 0, nfiles = 0, ndirs = 0;
+	int first = fs_parse_flags(argc, argv, "lai1", &flags), status = 0, nfiles = 0, ndirs = 0;
 	static char dot[] = ".";
 	char *dflt[1] = { dot };
 	char **ops = argv + first;
@@ -240,4 +246,4 @@ static int cmd_ls(int argc, char **argv)
 	kfree(is_dir);
 	return signal_pending(current) ? SH_STATUS_KILLED : status;
 }
-DEFINE_SHELL_CMD(ls, "ls", "ls [-l] [-a] [-1] [PATH...]", "list directory contents", cmd_ls, 0);
+DEFINE_SHELL_CMD(ls, "ls", "ls [-l] [-a] [-i] [-1] [PATH...]", "list directory contents", cmd_ls, 0);

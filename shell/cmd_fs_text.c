@@ -1,4 +1,4 @@
-/* head [-n N] [-c N] [FILE], wc [-l] [-c] [FILE...], cmp FILE1 FILE2. */
+/* head [-n N|-N] [-c N] [FILE], wc [-l] [-c] [FILE...], cmp FILE1 FILE2. */
 #include <cgwb/shell.h>
 #include <cgwb/sched.h>
 #include <cgwb/slab.h>
@@ -59,6 +59,8 @@ static int cmd_head(int argc, char **argv)
 			num = argv[++i];
 		else if ((str_has_prefix(arg, "-n") || str_has_prefix(arg, "-c")) && arg[2])
 			num = arg + 2;
+		else if (arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')
+			num = arg + 1; /* the old form, `head -20` */
 		else if (arg[0] == '-' && arg[1])
 			return sh_usage("head");
 		else if (name)
@@ -85,7 +87,7 @@ static int cmd_head(int argc, char **argv)
 				errstr(err));
 	return signal_pending(current) ? SH_STATUS_KILLED : 0;
 }
-DEFINE_SHELL_CMD(head, "head", "head [-n N] [-c N] [FILE]",
+DEFINE_SHELL_CMD(head, "head", "head [-n N|-N] [-c N] [FILE]",
 		 "print the first lines (or -c bytes) of a file", cmd_head, 0);
 
 /* ---------------------------------------------------------------- wc */

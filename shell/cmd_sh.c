@@ -79,7 +79,7 @@ static int cmd_sh(int argc, char **argv)
 	current->shell = sh;
 	status = shell_run_script(sh, src, len);
 	if (signal_pending(current))
-		status = SH_STATUS_KILLED;
+		status = sh_killed_status();
 	current->shell = NULL;
 	shell_free(sh);
 	kvfree(owned);

@@ -1,4 +1,9 @@
-/* sha256sum: "HASH  NAME" per file (coreutils format), standard input for none or "-". */
+/*
+ * sha256sum [-c [--quiet|--status]] [FILE]...: "HASH  NAME" per file (coreutils format),
+ * standard input for none or "-"; with -c, FILEs hold such lines and each file named is
+ * checked: "NAME: OK", "NAME: FAILED" or "NAME: FAILED open or read", then coreutils'
+ * warnings and status 1 if anything failed.
+ */
 #include <cgwb/shell.h>
 #include <cgwb/fs.h>
 #include <cgwb/sched.h>
@@ -6,9 +11,13 @@
 #include <cgwb/sha256.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
+#include "textio.h"
 
 /* Large and page-aligned: reads of a disk then go down as big direct requests. */
 #define SUM_BUF_ORDER 6
+#define HEX_LEN (2 * SHA256_DIGEST_SIZE)
+
+enum sum_verbosity { SUM_ALL, SUM_QUIET, SUM_STATUS }; /* -c: all, failures only, nothing */
 
 static int sum_file(struct file *f, char *buf, u8 digest[SHA256_DIGEST_SIZE])
 {
@@ -29,40 +38,185 @@ static int sum_file(struct file *f, char *buf, u8 digest[SHA256_DIGEST_SIZE])
 	return 0;
 }
 
-static int sum_one(const char *name, char *buf)
+/* The hex digest of name ("-": standard input) into hex: 0 or -errno (not reported). */
+static int sum_name(const char *name, char *buf, char hex[HEX_LEN + 1])
 {
 	bool is_stdin = !strcmp(name, "-");
 	struct file *f = is_stdin ? current->files[0] : filp_open(name, O_RDONLY, 0);
 	u8 digest[SHA256_DIGEST_SIZE];
-	char hex[2 * SHA256_DIGEST_SIZE + 1];
 
 	if (!f)
-		f = ERR_PTR(-EBADF);
+		return -EBADF;
 	if (IS_ERR(f))
-		return sh_error("sha256sum", "%s: %s", name, errstr((int)PTR_ERR(f)));
+		return (int)PTR_ERR(f);
 	int err = sum_file(f, buf, digest);
 	if (!is_stdin)
 		fput(f);
+	if (!err)
+		sha256_hex(digest, hex);
+	return err;
+}
+
+static int sum_one(const char *name, char *buf)
+{
+	char hex[HEX_LEN + 1];
+	int err = sum_name(name, buf, hex);
+
 	if (err == -EINTR)
 		return SH_STATUS_KILLED;
 	if (err)
 		return sh_error("sha256sum", "%s: %s", name, errstr(err));
-	sha256_hex(digest, hex);
 	sh_out("%s  %s\n", hex, name);
 	return 0;
 }
 
+struct check_counts {
+	unsigned int ok, mismatched, unreadable, malformed;
+};
+
+/* "HASH  NAME" or "HASH *NAME" (binary mode: the same bytes here): the name, or NULL. */
+static const char *check_line_name(const char *line, size_t len, char hex[HEX_LEN + 1])
+{
+	while (len && (*line == ' ' || *line == '\t')) {
+		line++;
+		len--;
+	}
+	if (len < HEX_LEN + 3 || line[HEX_LEN] != ' ' ||
+	    (line[HEX_LEN + 1] != ' ' && line[HEX_LEN + 1] != '*'))
+		return NULL;
+	for (int i = 0; i < HEX_LEN; i++) {
+		char c = line[i];
+
+		if (c >= 'A' && c <= 'F')
+			c = (char)(c - 'A' + 'a');
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return NULL;
+		hex[i] = c;
+	}
+	hex[HEX_LEN] = '\0';
+	return line + HEX_LEN + 2;
+}
+
+/* One line of a check file. */
+static void check_one(const char *line, size_t len, char *buf, enum sum_verbosity v,
+		      struct check_counts *c)
+{
+	char want[HEX_LEN + 1], got[HEX_LEN + 1];
+	const char *name;
+	int err;
+
+	if (len && line[0] == '#')
+		return; /* a comment */
+	name = check_line_name(line, len, want);
+	if (!name) {
+		c->malformed++;
+		return;
+	}
+	err = sum_name(name, buf, got);
+	if (err == -EINTR)
+		return;
+	if (err) {
+		c->unreadable++;
+		if (v != SUM_STATUS) {
+			sh_err("sha256sum: %s: %s\n", name, errstr(err));
+			sh_out("%s: FAILED open or read\n", name);
+		}
+	} else if (strcmp(want, got)) {
+		c->mismatched++;
+		if (v != SUM_STATUS)
+			sh_out("%s: FAILED\n", name);
+	} else {
+		c->ok++;
+		if (v == SUM_ALL)
+			sh_out("%s: OK\n", name);
+	}
+}
+
+static void check_warn(unsigned int n, const char *one, const char *many)
+{
+	if (n)
+		sh_err("sha256sum: WARNING: %u %s\n", n, n == 1 ? one : many);
+}
+
+/* Check the files listed in list ("-": standard input): 0, or 1 if any failed. */
+static int check_list(const char *list, char *buf, enum sum_verbosity v)
+{
+	struct check_counts c = { 0 };
+	struct text_in in;
+	const char *line;
+	size_t len;
+	int got;
+
+	if (text_in_open(&in, "sha256sum", list))
+		return 1;
+	while ((got = text_in_line(&in, &line, &len)) > 0 && !signal_pending(current))
+		check_one(line, len, buf, v, &c);
+	text_in_close(&in);
+	if (signal_pending(current))
+		return SH_STATUS_KILLED;
+	if (got < 0)
+		return sh_error("sha256sum", "%s: %s", list, errstr(got));
+	if (!c.ok && !c.mismatched && !c.unreadable)
+		return sh_error("sha256sum", "%s: no properly formatted checksum lines found",
+				strcmp(list, "-") ? list : "standard input");
+	if (v != SUM_STATUS) {
+		check_warn(c.malformed, "line is improperly formatted",
+			   "lines are improperly formatted");
+		check_warn(c.unreadable, "listed file could not be read",
+			   "listed files could not be read");
+		check_warn(c.mismatched, "computed checksum did NOT match",
+			   "computed checksums did NOT match");
+	}
+	return c.mismatched || c.unreadable ? 1 : 0;
+}
+
+/* Options first; the index of the first FILE, or -1 after a usage message. */
+static int sum_options(int argc, char **argv, bool *check, enum sum_verbosity *v)
+{
+	int i;
+
+	*check = false;
+	*v = SUM_ALL;
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "--check"))
+			*check = true;
+		else if (!strcmp(argv[i], "--quiet"))
+			*v = *v == SUM_STATUS ? SUM_STATUS : SUM_QUIET;
+		else if (!strcmp(argv[i], "--status"))
+			*v = SUM_STATUS;
+		else {
+			sh_usage("sha256sum");
+			return -1;
+		}
+	}
+	if (*v != SUM_ALL && !*check) {
+		sh_err("sha256sum: the --%s option is meaningful only when verifying checksums\n",
+		       *v == SUM_QUIET ? "quiet" : "status");
+		return -1;
+	}
+	return i;
+}
+
 static int cmd_sha256sum(int argc, char **argv)
 {
-	char *buf = __get_free_pages(GFP_KERNEL, SUM_BUF_ORDER);
-	int status = 0;
+	enum sum_verbosity v;
+	bool check;
+	int first = sum_options(argc, argv, &check, &v), status = 0;
+	char *buf;
 
+	if (first < 0)
+		return 1;
+	buf = __get_free_pages(GFP_KERNEL, SUM_BUF_ORDER);
 	if (!buf)
 		return sh_error("sha256sum", "%s", errstr(-ENOMEM));
-	if (argc < 2)
-		status = sum_one("-", buf);
-	for (int i = 1; i < argc && status != SH_STATUS_KILLED; i++) {
-		int s = sum_one(argv[i], buf);
+	if (first == argc)
+		status = check ? check_list("-", buf, v) : sum_one("-", buf);
+	for (int i = first; i < argc && status != SH_STATUS_KILLED; i++) {
+		int s = check ? check_list(argv[i], buf, v) : sum_one(argv[i], buf);
 		if (s)
 			status = s;
 	}
@@ -70,5 +224,6 @@ static int cmd_sha256sum(int argc, char **argv)
 	return status;
 }
 
-DEFINE_SHELL_CMD(sha256sum, "sha256sum", "sha256sum [FILE]...",
-		 "print SHA-256 checksums (standard input without FILE or for -)", cmd_sha256sum, 0);
+DEFINE_SHELL_CMD(sha256sum, "sha256sum", "sha256sum [-c [--quiet|--status]] [FILE]...",
+		 "print or check (-c) SHA-256 checksums (standard input without FILE or for -)",
+		 cmd_sha256sum, 0);

@@ -1,6 +1,7 @@
 /*
- * tail [-n N|-n +N] [-f] [FILE]: the last N lines (10), or from line N on; -f then keeps
+ * tail [-n N|-n +N|-N] [-f] [FILE]: the last N lines (10), or from line N on; -f then keeps
  * printing what is appended to FILE until killed (it polls: files have no notification).
+ * -N is the old count form coreutils and busybox still take (`tail -20`).
  */
 #include <cgwb/shell.h>
 #include <cgwb/sched.h>
@@ -95,6 +96,8 @@ static int cmd_tail(int argc, char **argv)
 			num = argv[++i];
 		else if (str_has_prefix(argv[i], "-n") && argv[i][2])
 			num = argv[i] + 2;
+		else if (argv[i][0] == '-' && argv[i][1] >= '0' && argv[i][1] <= '9')
+			num = argv[i] + 1;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return sh_usage("tail");
 		else if (name)
@@ -117,5 +120,5 @@ static int cmd_tail(int argc, char **argv)
 		return sh_error("tail", "%s: %s", name ? name : "-", errstr(err));
 	return signal_pending(current) ? SH_STATUS_KILLED : 0;
 }
-DEFINE_SHELL_CMD(tail, "tail", "tail [-n N|-n +N] [-f] [FILE]",
+DEFINE_SHELL_CMD(tail, "tail", "tail [-n N|-n +N|-N] [-f] [FILE]",
 		 "print the last lines of a file (-f: and what is appended)", cmd_tail, 0);

@@ -202,6 +202,7 @@ void shell_flush_kill(void)
 	 * signals it has no use for. Ctrl-C sends it a kill only to wake it from a wait.
 	 */
 	WRITE_ONCE(current->sigkill, false);
+	WRITE_ONCE(current->kill_signal, 0);
 }
 
 int job_wait_fg(struct shell *sh, struct sh_job *job)
@@ -221,6 +222,9 @@ int job_wait_fg(struct shell *sh, struct sh_job *job)
 			job_kill(job);
 	}
 	set_fg(sh, NULL);
+	/* as ash at a terminal: a foreground job that got SIGKILL (the OOM killer) says so */
+	if (sh->interactive && job_status(job) == 128 + SIGKILL)
+		sh_err("Killed\n");
 	return job_status(job);
 }
 
@@ -307,7 +311,7 @@ const char *job_state(const struct sh_job *job, char *buf, size_t size)
 	status = job_status(job);
 	if (!status)
 		return "Done";
-	if (status == SH_STATUS_KILLED)
+	if (status == SH_STATUS_KILLED || status == 128 + SIGKILL)
 		return "Killed";
 	snprintf(buf, size, "Exit %d", status);
 	return buf;

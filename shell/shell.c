@@ -21,7 +21,7 @@
 
 static void console_files(void)
 {
-	struct file *con = console_open(O_RDWR);
+	struct file *con = alloc_file(&console_fops, O_RDWR, NULL);
 
 	if (!con)
 		panic("shell: cannot open the console");
@@ -141,6 +141,8 @@ int shell_run_console(const char *script)
 	if (!sh)
 		panic("shell: out of memory");
 	sh->console = true;
+	/* the machine's init: the OOM killer passes it by, as Linux's passes init by */
+	current->oom_score_adj = OOM_SCORE_ADJ_MIN;
 	current->shell = sh;
 	console_files();
 	jobs_set_console_shell(sh);

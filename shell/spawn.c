@@ -45,13 +45,18 @@ static struct spawn_args *copy_args(const struct shell_cmd *cmd, char **argv)
 	return a;
 }
 
+int sh_killed_status(void)
+{
+	return 128 + (READ_ONCE(current->kill_signal) ?: SIGINT);
+}
+
 static int command_main(void *data)
 {
 	struct spawn_args *a = data;
 	int status = a->cmd->fn(a->argc, a->argv);
 
 	if (signal_pending(current))
-		status = SH_STATUS_KILLED;
+		status = sh_killed_status();
 	else if (status < 0)
 		status = 1; /* an error code leaked out of the command: still a failure */
 	kfree(a);

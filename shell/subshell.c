@@ -28,7 +28,7 @@ static int subshell_main(void *data)
 	current->shell = sh;
 	status = shell_run_script(sh, a->src, a->len);
 	if (signal_pending(current))
-		status = SH_STATUS_KILLED;
+		status = sh_killed_status();
 	current->shell = NULL;
 	shell_free(sh);
 	kfree(a);

@@ -7,7 +7,7 @@
 #   CGWB_TEST_VERBOSE=1 make test-host  kernel log on stderr as the tests run
 
 HOST_BUILD := $(BUILD)/host
-HOST_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform -Itests/host/unit \
+HOST_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform -Itests/host/unit -I. \
 	-fsanitize=address,undefined -fno-omit-frame-pointer \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes -MMD -MP
 HOST_LDFLAGS := -fsanitize=address,undefined

@@ -30,6 +30,17 @@ void cgroup_register_subsys(struct cgroup_subsys *ss)
 	cgroup_subsys[ss->id] = ss;
 }
 
+/* Every new task starts in the root cgroup; an exiting one leaves its cgroup. */
+static void cgroup_task_init(struct task_struct *task)
+{
+	cgroup_attach_task(&cgroup_root, task);
+}
+
+static const struct task_hooks cgroup_task_hooks = {
+	.init = cgroup_task_init,
+	.exit = cgroup_exit_task,
+};
+
 void cgroup_init(void)
 {
 	struct cgroup_subsys *ss;
@@ -44,6 +55,7 @@ void cgroup_init(void)
 		if (css_create_root(ss))
 			panic("cgroup: cannot create the root state of controller %s", ss->name);
 	}
+	register_task_hooks(&cgroup_task_hooks);
 }
 
 unsigned int cgroup_registered_mask(void)

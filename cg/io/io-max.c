@@ -6,12 +6,13 @@
  * line or value or an unknown key gives -EINVAL, a value of 0 -ERANGE (Linux's answers),
  * a disk that does not exist -ENODEV. Reading lists only disks with some limit.
  */
-#include "blk-cgroup-internal.h"
+#include "io.h"
+#include <cgwb/blk-cgroup.h>
 #include <cgwb/blkdev.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 
-static const char *const io_max_keys[IO_MAX_NR] = { "rbps", "wbps", "riops", "wiops" };
+static const char *const io_max_keys[BLKCG_LIMIT_NR] = { "rbps", "wbps", "riops", "wiops" };
 
 static bool io_max_space(char c)
 {
@@ -65,10 +66,10 @@ static int io_max_parse_setting(char *tok, struct io_max_conf *conf)
 		return -EINVAL;
 	if (!val)
 		return -ERANGE;
-	for (int k = 0; k < IO_MAX_NR; k++) {
+	for (int k = 0; k < BLKCG_LIMIT_NR; k++) {
 		if (!strcmp(tok, io_max_keys[k])) {
-			conf->val[k] = val;
-			conf->set[k] = true;
+			conf->lim.val[k] = val;
+			conf->lim.set[k] = true;
 			return 0;
 		}
 	}
@@ -90,29 +91,13 @@ int io_max_parse(const char *buf, struct io_max_conf *conf)
 	return err ? err : (len < 0 ? len : 0);
 }
 
-/* Apply under td->lock: IOs/s beyond what the counters hold mean no limit, as in Linux. */
-static void io_max_apply(struct throtl_grp *tg, const struct io_max_conf *conf)
-{
-	BUILD_BUG_ON((int)IO_MAX_WBPS - (int)IO_MAX_RBPS != (int)THROTL_WRITE - (int)THROTL_READ);
-	for (int rw = THROTL_READ; rw <= THROTL_WRITE; rw++) {
-		if (conf->set[IO_MAX_RBPS + rw])
-			tg->bps[rw] = conf->val[IO_MAX_RBPS + rw];
-		if (conf->set[IO_MAX_RIOPS + rw])
-			tg->iops[rw] = (unsigned int)min_t(u64, conf->val[IO_MAX_RIOPS + rw], UINT_MAX);
-	}
-	tg_conf_updated(tg);
-}
-
 int blkcg_io_max_store(const char *buf, size_t len, void *private)
 {
-	struct blkcg *blkcg = private;
 	struct block_device *bdev;
 	struct io_max_conf conf;
-	struct throtl_data *td;
-	struct blkcg_gq *blkg;
-	unsigned long flags;
 	int err = io_max_parse(buf, &conf);
 
+	(void)len;
 	if (err)
 		return err;
 	if (conf.major >= 1U << 12 || conf.minor >= 1U << 20)
@@ -120,16 +105,7 @@ int blkcg_io_max_store(const char *buf, size_t len, void *private)
 	bdev = blkdev_get_by_dev(MKDEV(conf.major, conf.minor));
 	if (!bdev)
 		return -ENODEV;
-	td = blk_throtl_td(bdev->bd_disk);
-	if (!td)
-		return -ENOMEM;
-	blkg = blkg_lookup_create(blkcg, td, GFP_KERNEL);
-	if (blkg->blkcg != blkcg)
-		return -ENOMEM;         /* an ancestor's group stood in */
-	spin_lock_irqsave(&td->lock, flags);
-	io_max_apply(&blkg->tg, &conf);
-	spin_unlock_irqrestore(&td->lock, flags);
-	return 0;
+	return blkcg_set_limits(private, bdev->bd_disk, &conf.lim);
 }
 
 struct io_max_show_ctx {
@@ -148,32 +124,16 @@ static void io_max_format(char *buf, size_t size, u64 val, u64 none)
 static void io_max_show_disk(struct gendisk *disk, void *arg)
 {
 	struct io_max_show_ctx *ctx = arg;
-	struct throtl_data *td = blk_throtl_td_lookup(disk);
-	u64 bps[2] = { U64_MAX, U64_MAX };
-	unsigned int iops[2] = { UINT_MAX, UINT_MAX };
-	char v[IO_MAX_NR][24];
-	struct blkcg_gq *blkg;
-	unsigned long flags;
+	struct blkcg_limits lim;
+	char v[BLKCG_LIMIT_NR][24];
 
-	if (!td)
+	if (!blkcg_get_limits(ctx->blkcg, disk, &lim))
 		return;
-	spin_lock_irqsave(&blkcg_lock, flags);
-	blkg = blkg_lookup(ctx->blkcg, td);
-	if (blkg) {
-		spin_lock(&td->lock);
-		memcpy(bps, blkg->tg.bps, sizeof(bps));
-		memcpy(iops, blkg->tg.iops, sizeof(iops));
-		spin_unlock(&td->lock);
-	}
-	spin_unlock_irqrestore(&blkcg_lock, flags);
-	if (bps[0] == U64_MAX && bps[1] == U64_MAX && iops[0] == UINT_MAX && iops[1] == UINT_MAX)
-		return;
-	io_max_format(v[IO_MAX_RBPS], sizeof(v[0]), bps[THROTL_READ], U64_MAX);
-	io_max_format(v[IO_MAX_WBPS], sizeof(v[0]), bps[THROTL_WRITE], U64_MAX);
-	io_max_format(v[IO_MAX_RIOPS], sizeof(v[0]), iops[THROTL_READ], UINT_MAX);
-	io_max_format(v[IO_MAX_WIOPS], sizeof(v[0]), iops[THROTL_WRITE], UINT_MAX);
+	for (int k = 0; k < BLKCG_LIMIT_NR; k++)
+		io_max_format(v[k], sizeof(v[k]), lim.val[k], U64_MAX);
 	seq_printf(ctx->s, "%d:%d rbps=%s wbps=%s riops=%s wiops=%s\n", disk->major,
-		   disk->first_minor, v[0], v[1], v[2], v[3]);
+		   disk->first_minor, v[BLKCG_LIMIT_RBPS], v[BLKCG_LIMIT_WBPS], v[BLKCG_LIMIT_RIOPS],
+		   v[BLKCG_LIMIT_WIOPS]);
 }
 
 int blkcg_io_max_show(struct seq_buf *s, void *private)

@@ -11,8 +11,10 @@
  * the group at its limit reclaims, or waits for its writeback (memcg-reclaim.c), and tries
  * again. If nothing at all can be freed (MAX_RECLAIM_RETRIES rounds with nothing to wait
  * for, or writeback stalled), the group is out of memory: the event is counted and the
- * page charged past the limit, rather than hanging the writer (there is no process to
- * kill). Only a caller that cannot wait (GFP_NOWAIT) gets -ENOMEM.
+ * OOM killer kills the charging task (memcg-oom.c), whose charge then goes through so
+ * that it dies quickly, as Linux lets a dying task pass. If it may not be killed (a kernel
+ * thread, the console shell) the page is charged past the limit with a log line, rather
+ * than hanging. Only a caller that cannot wait (GFP_NOWAIT) gets -ENOMEM.
  */
 #include "memcg.h"
 #include <cgwb/mm.h>
@@ -22,17 +24,18 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 
-static void memcg_oom(struct mem_cgroup *memcg)
+static void memcg_oom(struct mem_cgroup *memcg, gfp_t gfp)
 {
 	static bool warned;
 	char path[64];
 
 	memcg_memory_event(memcg, MEMCG_OOM);
-	if (warned)
+	if (mem_cgroup_out_of_memory(memcg, gfp) || warned)
 		return;
 	warned = true;
 	cgroup_path(memcg->css.cgroup, path, sizeof(path));
-	pr_warn("memcg: %s: nothing left to reclaim below memory.max; charging past it\n", path);
+	pr_warn("memcg: %s: nothing left to reclaim below memory.max and %s may not be killed; "
+		"charging past it\n", path, current->comm);
 }
 
 /* Make room for nr pages below over's max (false), or decide to charge past it (true). */
@@ -50,7 +53,7 @@ static bool must_force(struct mem_cgroup *over, unsigned long nr, gfp_t gfp,
 	/* only dirty pages left, and a caller under fs locks: not out of memory, just early */
 	if (!(gfp & __GFP_FS) && memcg_writeback_pending(over))
 		return true;
-	memcg_oom(over);
+	memcg_oom(over, gfp);
 	return true;
 }
 

@@ -1,6 +1,6 @@
 /*
  * The memory controller's files, with Linux's names and formats: memory.current, .max,
- * .high, .peak, .events (non-root groups) and memory.stat (every group, the root too).
+ * .high, .peak, .events, .oom.group (non-root groups) and memory.stat (every group, the root too).
  * Sizes are in bytes; limits read "max" when unset and are written as "max" or bytes with
  * an optional K/M/G suffix, rounded down to pages. A write is parsed completely first: bad
  * input is refused with -EINVAL (-ERANGE for a number too large) and changes nothing.
@@ -101,9 +101,31 @@ static int events_show(struct seq_buf *s, void *private)
 {
 	struct mem_cgroup *memcg = private;
 
-	seq_printf(s, "low %lu\nhigh %lu\nmax %lu\noom %lu\noom_kill 0\n",
+	seq_printf(s, "low %lu\nhigh %lu\nmax %lu\noom %lu\noom_kill %lu\noom_group_kill %lu\n",
 		   READ_ONCE(memcg->events[MEMCG_LOW]), READ_ONCE(memcg->events[MEMCG_HIGH]),
-		   READ_ONCE(memcg->events[MEMCG_MAX]), READ_ONCE(memcg->events[MEMCG_OOM]));
+		   READ_ONCE(memcg->events[MEMCG_MAX]), READ_ONCE(memcg->events[MEMCG_OOM]),
+		   READ_ONCE(memcg->events[MEMCG_OOM_KILL]),
+		   READ_ONCE(memcg->events[MEMCG_OOM_GROUP_KILL]));
+	return 0;
+}
+
+static int oom_group_show(struct seq_buf *s, void *private)
+{
+	struct mem_cgroup *memcg = private;
+
+	seq_printf(s, "%d\n", READ_ONCE(memcg->oom_group));
+	return 0;
+}
+
+/* 0 or 1, as Linux's memory_oom_group_write() */
+static int oom_group_store(const char *buf, size_t len, void *private)
+{
+	struct mem_cgroup *memcg = private;
+	int v;
+
+	if (kstrtoint(buf, 10, &v) || (v != 0 && v != 1))
+		return -EINVAL;
+	WRITE_ONCE(memcg->oom_group, v);
 	return 0;
 }
 
@@ -152,6 +174,7 @@ static const struct memcg_file {
 	{ "memory.max", 0644, max_show, max_store, false },
 	{ "memory.high", 0644, high_show, high_store, false },
 	{ "memory.events", 0444, events_show, NULL, false },
+	{ "memory.oom.group", 0644, oom_group_show, oom_group_store, false },
 	{ "memory.stat", 0444, stat_show, NULL, true },
 };
 

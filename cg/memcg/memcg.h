@@ -1,8 +1,8 @@
 /*
  * Shared by the memory controller's files: memcontrol.c (the objects and their lifetimes),
  * memcg-charge.c (charging and uncharging), memcg-reclaim.c (keeping groups within their
- * limits), memcg-stat.c (page-state counters and their hierarchical sums) and
- * memcg-files.c (memory.* files).
+ * limits), memcg-oom.c (the OOM killer for a limit that cannot be kept), memcg-stat.c
+ * (page-state counters and their hierarchical sums) and memcg-files.c (memory.* files).
  */
 #ifndef CGWB_CG_MEMCG_H
 #define CGWB_CG_MEMCG_H
@@ -50,6 +50,14 @@ void memcg_stat_fold(struct mem_cgroup *memcg, struct mem_cgroup *parent);
 /* memcg-foreign.c */
 /* Wait for the foreign flushes memcg queued (they report into its records): before freeing. */
 void mem_cgroup_foreign_wait(struct mem_cgroup *memcg);
+
+/* memcg-oom.c */
+/*
+ * Nothing can be reclaimed for a charge of the current task below memcg's memory.max:
+ * kill it (and its memory.oom.group) if it may be killed. True if it was (the charge may
+ * then go past the limit: the task is dying), false if nobody was killed.
+ */
+bool mem_cgroup_out_of_memory(struct mem_cgroup *memcg, gfp_t gfp);
 
 /* memcg-files.c */
 int memcg_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir);

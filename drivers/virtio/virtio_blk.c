@@ -250,7 +250,7 @@ static void virtblk_announce(struct virtio_blk *vblk)
 		disk->queue->queue_depth, vblk->vp->msix ? "MSI-X" : "INTx");
 }
 
-int virtio_blk_probe(struct virtio_pci_device *vp)
+static int virtio_blk_probe(struct virtio_pci_device *vp)
 {
 	struct virtio_blk *vblk;
 	int err = virtblk_negotiate(vp);
@@ -280,4 +280,15 @@ int virtio_blk_probe(struct virtio_pci_device *vp)
 	strlcpy(vp->pci->driver_info, vblk->disk->disk_name, sizeof(vp->pci->driver_info));
 	virtblk_announce(vblk);
 	return 0;
+}
+
+static const struct virtio_driver virtio_blk_driver = {
+	.name = "virtio_blk",
+	.device_id = VIRTIO_ID_BLOCK,
+	.probe = virtio_blk_probe,
+};
+
+void virtio_blk_init(void)
+{
+	register_virtio_driver(&virtio_blk_driver);
 }

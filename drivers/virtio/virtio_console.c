@@ -77,7 +77,7 @@ int virtio_console_write(const char *s, size_t n)
 	return err;
 }
 
-int virtio_console_probe(struct virtio_pci_device *vp)
+static int virtio_console_probe(struct virtio_pci_device *vp)
 {
 	struct virtio_console *vc;
 	int err;
@@ -110,4 +110,15 @@ int virtio_console_probe(struct virtio_pci_device *vp)
 	strlcpy(vp->pci->driver_info, "hvc0", sizeof(vp->pci->driver_info));
 	pr_info("hvc0: output only, ring %u\n", vc->tx->num);
 	return 0;
+}
+
+static const struct virtio_driver virtio_console_driver = {
+	.name = "virtio_console",
+	.device_id = VIRTIO_ID_CONSOLE,
+	.probe = virtio_console_probe,
+};
+
+void virtio_console_init(void)
+{
+	register_virtio_driver(&virtio_console_driver);
 }

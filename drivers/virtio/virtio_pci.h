@@ -55,8 +55,17 @@ int vp_request_irq(struct virtio_pci_device *vp, vp_callback_t cb, void *data);
 struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
 			      unsigned int max_num);
 
-/* Transport + device drivers. */
-int virtio_blk_probe(struct virtio_pci_device *vp);
-int virtio_console_probe(struct virtio_pci_device *vp);
+/*
+ * A driver of one kind of virtio device (Linux's struct virtio_driver): the transport finds
+ * the driver registered for a device's virtio id and hands it the device, set up up to
+ * the device-specific part.
+ */
+struct virtio_driver {
+	const char *name;
+	unsigned int device_id;    /* VIRTIO_ID_* */
+	int (*probe)(struct virtio_pci_device *vp);
+};
+/* Before pci_init() finds the devices (the drivers' init functions, <cgwb/virtio.h>). */
+void register_virtio_driver(const struct virtio_driver *drv);
 
 #endif

@@ -276,12 +276,45 @@ static const struct pci_device_id virtio_pci_ids[] = {
 	{ 0, 0 },
 };
 
+#define VIRTIO_DRIVERS_MAX 4
+
+static const struct virtio_driver *virtio_drivers[VIRTIO_DRIVERS_MAX];
+static unsigned int nr_virtio_drivers;
+
+void register_virtio_driver(const struct virtio_driver *drv)
+{
+	BUG_ON(nr_virtio_drivers == VIRTIO_DRIVERS_MAX);
+	virtio_drivers[nr_virtio_drivers++] = drv;
+}
+
+/* The virtio device id of a PCI function: modern ids are offsets, transitional ones fixed. */
+static unsigned int virtio_pci_device_id(const struct pci_dev *pci)
+{
+	switch (pci->device) {
+	case VIRTIO_PCI_DEVICE_BLK_TRANSITIONAL: return VIRTIO_ID_BLOCK;
+	case VIRTIO_PCI_DEVICE_CONSOLE_TRANSITIONAL: return VIRTIO_ID_CONSOLE;
+	default: return pci->device - VIRTIO_PCI_DEVICE_MODERN_BASE;
+	}
+}
+
+static const struct virtio_driver *virtio_find_driver(unsigned int device_id)
+{
+	for (unsigned int i = 0; i < nr_virtio_drivers; i++)
+		if (virtio_drivers[i]->device_id == device_id)
+			return virtio_drivers[i];
+	return NULL;
+}
+
 static int virtio_pci_probe(struct pci_dev *pci, const struct pci_device_id *id)
 {
-	struct virtio_pci_device *vp = kzalloc(sizeof(*vp), GFP_KERNEL);
+	const struct virtio_driver *drv = virtio_find_driver(virtio_pci_device_id(pci));
+	struct virtio_pci_device *vp;
 	int err;
 
 	(void)id;
+	if (!drv)
+		return -ENODEV; /* no driver of this kind of device was built in */
+	vp = kzalloc(sizeof(*vp), GFP_KERNEL);
 	if (!vp)
 		return -ENOMEM;
 	err = vp_modern_probe(vp, pci);
@@ -292,11 +325,7 @@ static int virtio_pci_probe(struct pci_dev *pci, const struct pci_device_id *id)
 		return err;
 	}
 	pci->driver_data = vp;
-	if (pci->device == VIRTIO_PCI_DEVICE_CONSOLE_TRANSITIONAL ||
-	    pci->device == VIRTIO_PCI_DEVICE_MODERN_BASE + VIRTIO_ID_CONSOLE)
-		err = virtio_console_probe(vp);
-	else
-		err = virtio_blk_probe(vp);
+	err = drv->probe(vp);
 	if (err) {
 		/* vp stays allocated: an interrupt handler may already point at it */
 		vp_add_status(vp, VIRTIO_CONFIG_S_FAILED);

@@ -1,4 +1,4 @@
-# Foreign writes, the workload of cgwb's issue 9: group A writes a 32 MiB file and syncs,
+# Foreign writes, the foreign-writes workload: group A writes a 32 MiB file and syncs,
 # the page cache is dropped (pages only), then group B rewrites the whole file in place
 # once a second, ten times. Linux moves the inode to B's writeback (inode_switch_wbs) once
 # most of the last two seconds of its writeback were B's; until then B's rewrites are

@@ -1,4 +1,4 @@
-# Many groups at once, the workload of cgwb's issue 14: N cgroups start together, each
+# Many groups at once, the many-groups workload: N cgroups start together, each
 # writing M MiB to its own file with dd bs=1M conv=fsync, for each NxM of GROUPS_CONFIGS
 # (default: one writer of 256 MiB alone, then 16x16, 64x4, 256x1). Per configuration:
 # `gNxM_mib_s` (N x M MiB over the time until the last writer ends), `gNxM_spread_pm`

@@ -1,4 +1,4 @@
-# Isolation, the workload of cgwb's issue 8: group A limited to 4 MiB/s of writes (io.max
+# Isolation, the isolation workload: group A limited to 4 MiB/s of writes (io.max
 # wbps), group B unlimited, 96 MiB each with dd bs=1M conv=fsync. Per round: B writes once
 # to warm up (its wb's bandwidth and ratelimit estimates), then ISO_WRITES (5) times alone,
 # as many times while A writes its 96 MiB (A's 24 s cover them), and as many times alone

@@ -181,9 +181,8 @@ static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned 
  * the search runs under s_lock with preemption off from the instant the lock is taken
  * (mutex_lock_nopreempt). A writer preempted while holding s_lock would have every other
  * writer of the machine queue behind it, one wake-up and one switch per block each, for as
- * long as the convoy lasts (a 256-writer run went from over 100 to about 30 MiB/s with a
- * fair scheduler's short slices; with the lock taken first and preemption turned off
- * after, the convoys still formed in the gap between the two).
+ * long as the convoy lasts; taking the lock first and turning preemption off after would
+ * leave a gap between the two where the convoys still form.
  */
 static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int group, u32 goal_bit,
 		     bool whole, unsigned long *count, int *errp)

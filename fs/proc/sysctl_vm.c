@@ -2,7 +2,8 @@
  * /proc/sys/vm: the dirty-memory knobs and drop_caches, with Linux's ranges and side
  * effects: a ratio and its bytes twin exclude each other (writing one zeroes the other),
  * dirty limits refresh the writers' ratelimit, and a new writeback interval wakes the
- * flushers so it applies at once.
+ * flushers so it applies at once. Past Linux: the dirty-throttling policy (dirty_policy,
+ * dirty_available_policies) and each policy's parameters, which the policies name.
  */
 #include <cgwb/pseudofs.h>
 #include <cgwb/fs.h>
@@ -13,21 +14,28 @@
 #include <cgwb/errno.h>
 #include "proc.h"
 
-/* One integer per write, surrounded by blanks at most (proc_dointvec's input). */
-static int parse_long(const char *buf, long min, long max, long *val)
+/* One word per write, surrounded by blanks at most, into word (size bytes): 0 or -EINVAL. */
+static int parse_word(const char *buf, char *word, size_t size)
 {
-	char tmp[32];
 	size_t len;
-	s64 v;
 
 	while (*buf == ' ' || *buf == '\t' || *buf == '\n')
 		buf++;
 	len = strcspn(buf, " \t\n");
-	if (!len || len >= sizeof(tmp) || buf[len + strspn(buf + len, " \t\n")])
+	if (!len || len >= size || buf[len + strspn(buf + len, " \t\n")])
 		return -EINVAL;
-	memcpy(tmp, buf, len);
-	tmp[len] = 0;
-	if (kstrtoll(tmp, 10, &v))
+	memcpy(word, buf, len);
+	word[len] = 0;
+	return 0;
+}
+
+/* One integer per write (proc_dointvec's input). */
+static int parse_long(const char *buf, long min, long max, long *val)
+{
+	char tmp[32];
+	s64 v;
+
+	if (parse_word(buf, tmp, sizeof(tmp)) || kstrtoll(tmp, 10, &v))
 		return -EINVAL;
 	if (v < min || v > max)
 		return -EINVAL;
@@ -38,11 +46,6 @@ static int parse_long(const char *buf, long min, long max, long *val)
 static int show_int(struct seq_buf *s, void *private)
 {
 	return seq_printf(s, "%d\n", *(int *)private);
-}
-
-static int show_uint(struct seq_buf *s, void *private)
-{
-	return seq_printf(s, "%u\n", *(unsigned int *)private);
 }
 
 static int show_ulong(struct seq_buf *s, void *private)
@@ -109,61 +112,101 @@ static int store_background_bytes(const char *buf, size_t len, void *private)
 	return store_twin(buf, &background_limit, true);
 }
 
-static int store_writeback_centisecs(const char *buf, size_t len, void *private)
+/*
+ * A number within Linux's range for the knob (proc_dointvec_minmax's extra1 and extra2),
+ * and what a change does: private is its struct vm_uint.
+ */
+struct vm_uint {
+	unsigned int *value;
+	long min, max;
+	void (*changed)(unsigned int old, unsigned int now);
+};
+
+static int show_vm_uint(struct seq_buf *s, void *private)
 {
-	unsigned int old = dirty_writeback_interval;
+	const struct vm_uint *k = private;
+
+	return seq_printf(s, "%u\n", READ_ONCE(*k->value));
+}
+
+static int store_vm_uint(const char *buf, size_t len, void *private)
+{
+	const struct vm_uint *k = private;
+	unsigned int old = *k->value;
 	long v;
-	int err = parse_long(buf, 0, INT_MAX, &v);
+	int err = parse_long(buf, k->min, k->max, &v);
 
 	(void)len;
-	(void)private;
 	if (err)
 		return err;
-	dirty_writeback_interval = (unsigned int)v;
-	if (dirty_writeback_interval && dirty_writeback_interval != old)
+	WRITE_ONCE(*k->value, (unsigned int)v);
+	if (k->changed)
+		k->changed(old, (unsigned int)v);
+	return 0;
+}
+
+/* A new writeback interval applies at once: the flushers are woken. */
+static void writeback_interval_changed(unsigned int old, unsigned int now)
+{
+	if (now && now != old)
 		wakeup_flusher_threads(WB_REASON_PERIODIC);
-	return 0;
 }
 
-static int store_expire_centisecs(const char *buf, size_t len, void *private)
-{
-	long v;
-	int err = parse_long(buf, 0, INT_MAX, &v);
-
-	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	dirty_expire_interval = (unsigned int)v;
-	return 0;
-}
-
+static const struct vm_uint writeback_centisecs = {
+	&dirty_writeback_interval, 0, INT_MAX, writeback_interval_changed,
+};
+static const struct vm_uint expire_centisecs = { &dirty_expire_interval, 0, INT_MAX, NULL };
 /* 0: Linux's foreign-inode detection; 1: also switch after one clear round (opt-in). */
-static int store_fast_switch(const char *buf, size_t len, void *private)
-{
-	long v;
-	int err = parse_long(buf, 0, 1, &v);
+static const struct vm_uint fast_switch = { &vm_dirty_foreign_fast_switch, 0, 1, NULL };
 
-	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	WRITE_ONCE(vm_dirty_foreign_fast_switch, (int)v);
-	return 0;
+/* The dirty-throttling policy in force, by name (as tcp_congestion_control). */
+static int show_policy(struct seq_buf *s, void *private)
+{
+	return seq_printf(s, "%s\n", dirty_policy_name());
 }
 
-/* Past Linux: seconds of measured write bandwidth a wb may hold dirty; 0 (off) to 60. */
-static int store_bandwidth_seconds(const char *buf, size_t len, void *private)
+static int store_policy(const char *buf, size_t len, void *private)
 {
-	long v;
-	int err = parse_long(buf, 0, 60, &v);
+	char name[32];
 
 	(void)len;
-	(void)private;
-	if (err)
-		return err;
-	WRITE_ONCE(dirty_bandwidth_seconds, (unsigned int)v);
-	return 0;
+	return parse_word(buf, name, sizeof(name)) ?: dirty_policy_select(name);
+}
+
+static void list_policy(const char *name, void *arg)
+{
+	struct seq_buf *s = arg;
+
+	seq_printf(s, "%s%s", s->len ? " " : "", name);
+}
+
+static int show_available_policies(struct seq_buf *s, void *private)
+{
+	dirty_policy_for_each(list_policy, s);
+	return seq_puts(s, "\n");
+}
+
+/* A policy's parameter: private is its name. */
+static int show_policy_param(struct seq_buf *s, void *private)
+{
+	unsigned int v;
+	int err = dirty_policy_param_show(private, &v);
+
+	return err ? err : seq_printf(s, "%u\n", v);
+}
+
+static int store_policy_param(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 0, UINT_MAX, &v);
+
+	(void)len;
+	return err ? err : dirty_policy_param_store(private, (unsigned long)v);
+}
+
+static void create_policy_param(const char *name, void *arg)
+{
+	pseudo_create_file(arg, name, 0644, show_policy_param, store_policy_param, (void *)name);
 }
 
 static int store_drop_caches(const char *buf, size_t len, void *private)
@@ -201,14 +244,12 @@ static const struct vm_knob vm_knobs[] = {
 	{ "dirty_background_ratio", 0644, show_int, store_background_ratio, &dirty_background_ratio },
 	{ "dirty_background_bytes", 0644, show_ulong, store_background_bytes,
 	  &dirty_background_bytes },
-	{ "dirty_writeback_centisecs", 0644, show_uint, store_writeback_centisecs,
-	  &dirty_writeback_interval },
-	{ "dirty_expire_centisecs", 0644, show_uint, store_expire_centisecs,
-	  &dirty_expire_interval },
-	{ "dirty_foreign_fast_switch", 0644, show_int, store_fast_switch,
-	  &vm_dirty_foreign_fast_switch },
-	{ "dirty_bandwidth_seconds", 0644, show_uint, store_bandwidth_seconds,
-	  &dirty_bandwidth_seconds },
+	{ "dirty_writeback_centisecs", 0644, show_vm_uint, store_vm_uint,
+	  (void *)&writeback_centisecs },
+	{ "dirty_expire_centisecs", 0644, show_vm_uint, store_vm_uint, (void *)&expire_centisecs },
+	{ "dirty_foreign_fast_switch", 0644, show_vm_uint, store_vm_uint, (void *)&fast_switch },
+	{ "dirty_policy", 0644, show_policy, store_policy, NULL },
+	{ "dirty_available_policies", 0444, show_available_policies, NULL, NULL },
 	{ "drop_caches", 0200, NULL, store_drop_caches, NULL },
 };
 
@@ -221,4 +262,5 @@ void proc_sys_vm_init(struct pseudo_node *root)
 	for (size_t i = 0; i < ARRAY_SIZE(vm_knobs); i++)
 		pseudo_create_file(vm, vm_knobs[i].name, vm_knobs[i].mode, vm_knobs[i].show,
 				   vm_knobs[i].store, vm_knobs[i].data);
+	dirty_policy_for_each_param(create_policy_param, vm);
 }

@@ -3,7 +3,7 @@
  * parsing and errors: min_ratio and max_ratio in percent, their _fine twins in
  * BDI_RATIO_SCALE units (1/10000 %), min_bytes and max_bytes (converted to and from a
  * ratio of the global threshold at the time), strict_limit (0 or 1). Bad numbers give
- * -EINVAL or -ERANGE; values the rules refuse (mm/bdi-ratio.c) give -EINVAL and change
+ * -EINVAL or -ERANGE; values the rules refuse (mm/backing-dev-ratio.c) give -EINVAL and change
  * nothing. A bdi lives as long as its disk, and disks are never removed.
  */
 #include <cgwb/pseudofs.h>
@@ -11,6 +11,7 @@
 #include <cgwb/writeback.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
+#include <cgwb/printk.h>
 #include "sysfs.h"
 
 static int min_ratio_show(struct seq_buf *s, void *private)
@@ -50,9 +51,21 @@ static int strict_limit_show(struct seq_buf *s, void *private)
 	return seq_printf(s, "%d\n", !!(bdi->capabilities & BDI_CAP_STRICTLIMIT));
 }
 
+/*
+ * Linux 6.1 keeps the file for old tools but always shows 0 and points to the queue's
+ * stable_writes, which says whether the device needs pages kept stable under writeback.
+ */
 static int stable_pages_required_show(struct seq_buf *s, void *private)
 {
-	(void)private;
+	struct backing_dev_info *bdi = private;
+	static bool warned;
+
+	if (!warned) {
+		warned = true;
+		printk(KERN_WARNING "bdi %s: %s\n", bdi->dev_name,
+		       "the stable_pages_required attribute has been removed. "
+		       "Use the stable_writes queue attribute instead.");
+	}
 	return seq_puts(s, "0\n");
 }
 

@@ -1,7 +1,7 @@
 /*
  * /sys/kernel/debug/bdi/MAJ:MIN/stats (the device: sums over its wbs) and wb_stats (one block
  * per wb, the root's first), with Linux 6.10's fields and units (kB, kBps); wb_attribution,
- * cgwb's own, is the opt-in foreign-writeback audit of fs/wb-audit.c.
+ * cgwb's own, is the opt-in foreign-writeback audit of fs/fs-writeback-audit.c.
  */
 #include <cgwb/pseudofs.h>
 #include <cgwb/backing-dev.h>

@@ -79,6 +79,7 @@ static const struct disk_file queue_files[] = {
 	{ "optimal_io_size", optimal_io_size_show },
 	{ "nr_requests", nr_requests_show },
 	{ "rotational", zero_show },
+	{ "stable_writes", zero_show }, /* virtio-blk without integrity: pages may change */
 };
 
 void sysfs_add_disk(struct gendisk *disk)

@@ -5,7 +5,10 @@
  *
  *	trace                 the header and every entry, not consumed; O_TRUNC or a write clears it
  *	trace_pipe            a stream: each read waits for entries and consumes them
- *	tracing_on            1/0: record or not (events stay enabled)
+ *	tracing_on            0 stops recording (events stay enabled), any other number resumes it
+ *	set_event             the enabled events, "writeback:<name>" a line; a write enables the
+ *	                      events it names ("!name" disables), an open with O_TRUNC first
+ *	                      disables all (`>` replaces the set, `>>` adds to it)
  *	buffer_size_kb        the ring's size; a write resizes it and drops the content
  *	trace_clock           [local] mono
  *	events/enable, events/writeback/enable, events/writeback/<event>/enable
@@ -70,14 +73,15 @@ static int tracing_on_show(struct seq_buf *s, void *private)
 	return seq_printf(s, "%d\n", READ_ONCE(tracing_on)) < 0 ? -ENOMEM : 0;
 }
 
+/* As Linux's rb_simple_write(): any number, and every one but 0 turns tracing on. */
 static int tracing_on_store(const char *buf, size_t len, void *private)
 {
-	bool on;
-	int err = parse_bool(buf, &on);
+	u64 val;
 
-	if (!err)
-		WRITE_ONCE(tracing_on, on);
-	return err;
+	if (kstrtoull(buf, 10, &val))
+		return -EINVAL;
+	WRITE_ONCE(tracing_on, val != 0);
+	return 0;
 }
 
 static int buffer_size_show(struct seq_buf *s, void *private)
@@ -147,6 +151,49 @@ static int enable_store(const char *buf, size_t len, void *private)
 	return 0;
 }
 
+static int set_event_show(struct seq_buf *s, void *private)
+{
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		if (READ_ONCE(writeback_trace_events[i]->enabled))
+			seq_printf(s, "writeback:%s\n", writeback_trace_events[i]->name);
+	return 0;
+}
+
+/* Linux's ftrace_event_set_open(): opening for writing with O_TRUNC clears the set. */
+static int set_event_truncate(void *private)
+{
+	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
+		WRITE_ONCE(writeback_trace_events[i]->enabled, false);
+	return 0;
+}
+
+/* Words separated by blanks, each an event list word, "!" first to disable. */
+static int set_event_store(const char *buf, size_t len, void *private)
+{
+	static const char blanks[] = " \t\n";
+	int err = 0;
+
+	while (len) {
+		size_t skip = 0, n = 0;
+
+		while (skip < len && strchr(blanks, buf[skip]) && buf[skip])
+			skip++;
+		buf += skip;
+		len -= skip;
+		while (n < len && buf[n] && !strchr(blanks, buf[n]))
+			n++;
+		if (!n)
+			break;
+		bool off = buf[0] == '!';
+		int ret = trace_set_clr_event(buf + off, n - off, !off);
+		if (ret < 0)
+			err = err ?: ret;
+		buf += n;
+		len -= n;
+	}
+	return err;
+}
+
 static void add_file(struct pseudo_node *dir, const char *name, umode_t mode, pseudo_show_t show,
 		     pseudo_store_t store, void *private)
 {
@@ -155,13 +202,16 @@ static void add_file(struct pseudo_node *dir, const char *name, umode_t mode, ps
 
 static void tracefs_build(struct pseudo_node *dir)
 {
-	struct pseudo_node *trace, *events, *wb;
+	struct pseudo_node *trace, *node, *events, *wb;
 
 	trace = pseudo_create_file(dir, "trace", 0644, trace_show, trace_store, NULL);
 	BUG_ON(IS_ERR(trace));
 	pseudo_set_truncate(trace, trace_truncate);
 	BUG_ON(IS_ERR(pseudo_create_stream(dir, "trace_pipe", 0444, trace_pipe_show, NULL)));
 	add_file(dir, "tracing_on", 0644, tracing_on_show, tracing_on_store, NULL);
+	node = pseudo_create_file(dir, "set_event", 0644, set_event_show, set_event_store, NULL);
+	BUG_ON(IS_ERR(node));
+	pseudo_set_truncate(node, set_event_truncate);
 	add_file(dir, "buffer_size_kb", 0644, buffer_size_show, buffer_size_store, NULL);
 	add_file(dir, "trace_clock", 0644, trace_clock_show, trace_clock_store, NULL);
 	events = pseudo_mkdir(dir, "events");

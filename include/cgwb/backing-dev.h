@@ -17,6 +17,8 @@
 #include <cgwb/writeback.h>
 #include <cgwb/xarray.h>
 #include <cgwb/flex_proportions.h>
+#include <cgwb/fs.h>
+#include <cgwb/blkdev.h>
 
 struct inode;
 struct mem_cgroup;
@@ -50,6 +52,16 @@ enum wb_state {
 
 struct backing_dev_info;
 
+/*
+ * A set of wbs whose dirty + writeback pages are counted together, exactly, as their
+ * counters move: what a dirty-throttling policy uses to bound several wbs at once
+ * (mm/dirty-policy-bandwidth.c). A wb leaves its pool when it no longer holds a page.
+ */
+struct wb_pool {
+	long pages;       /* dirty + writeback pages of the members */
+	unsigned long nr; /* members */
+};
+
 struct bdi_writeback {
 	struct backing_dev_info *bdi;
 	unsigned long state;
@@ -79,6 +91,7 @@ struct bdi_writeback {
 	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
 	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
 	long last_pause;                  /* jiffies: the last balance_dirty_pages() sleep */
+	struct wb_pool *pool;             /* the policy's pool it counts in, or NULL */
 
 	spinlock_t work_lock;             /* work_list and the arming of dwork */
 	struct list_head work_list;
@@ -112,7 +125,7 @@ struct backing_dev_info {
 	struct list_head wb_list;         /* root first, then cgwbs (cgwb_lock) */
 	struct xarray cgwb_tree;          /* memcg css id -> live cgwb (cgwb_lock) */
 	struct rw_semaphore wb_switch_rwsem;
-	bool wb_audit;                    /* record the attribution audit (fs/wb-audit.c) */
+	bool wb_audit;                    /* record the attribution audit (fs/fs-writeback-audit.c) */
 	struct gendisk *disk;
 	int refcnt;
 };
@@ -158,6 +171,11 @@ static inline s64 wb_stat(const struct bdi_writeback *wb, enum wb_stat_item item
 }
 /* Change a counter; going below zero is a bug (WARN once, clamp). */
 void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta);
+/*
+ * Count wb in pool (NULL: in none): joining adds its pages, leaving takes them out. A wb
+ * holding no page joins nothing.
+ */
+void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool);
 /* Writeback completion of n pages: WB_WRITTEN and the completion shares. */
 void __wb_writeout_add(struct bdi_writeback *wb, long n);
 
@@ -175,6 +193,18 @@ static inline bool writeback_in_progress(const struct bdi_writeback *wb)
 /* Run the flusher now / after dirty_writeback_interval (an earlier arming is kept). */
 void wb_wakeup(struct bdi_writeback *wb);
 void wb_wakeup_delayed(struct bdi_writeback *wb);
+
+/* The bdi an inode's pages are written to: its disk's for a block device inode. */
+static inline struct backing_dev_info *inode_to_bdi(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+
+	if (!sb)
+		return &noop_backing_dev_info;
+	if (sb->s_iflags & SB_I_BDEV)
+		return inode->i_bdev->bd_disk->bdi;
+	return sb->s_bdi ? sb->s_bdi : &noop_backing_dev_info;
+}
 
 /* ---------------------------------------------------------------- inode <-> wb */
 /* The wb that writes inode back (attached on first dirtying; root wb before that). */
@@ -203,7 +233,7 @@ static inline bool wb_dying(const struct bdi_writeback *wb)
 	return READ_ONCE(wb->dying);
 }
 
-/* ---------------------------------------------------------------- cgroup writeback (mm/cgwb.c) */
+/* ---------------------------------------------------------------- cgroup writeback (mm/backing-dev-cgwb.c) */
 /* The live wb of memcg on bdi (the root wb for the root memcg), referenced, or NULL. */
 struct bdi_writeback *wb_get_lookup(struct backing_dev_info *bdi, struct mem_cgroup *memcg);
 /* The same, created if needed (gfp for the allocation); NULL if it cannot be. */

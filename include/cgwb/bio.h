@@ -7,6 +7,7 @@
 #define CGWB_BIO_H
 
 #include <cgwb/mm.h>
+#include <cgwb/sched.h>
 
 struct task_struct;
 
@@ -122,9 +123,8 @@ struct blk_plug {
 	unsigned int count;              /* requests the bios would make (merged runs) */
 	unsigned int run_bytes;          /* the newest run's size */
 	struct task_struct *owner;       /* NULL: nested in an outer plug, does nothing */
+	struct task_sleep_flush sleep;   /* schedule() sends the bios when the owner sleeps */
 };
-/* Dispatch the current task's plugged bios now: schedule() does it for a task going to sleep. */
-void blk_flush_plug_current(void);
 void blk_start_plug(struct blk_plug *plug);
 void blk_finish_plug(struct blk_plug *plug);
 

@@ -14,6 +14,11 @@ struct blkcg {
 	struct cgroup_subsys_state css;
 	struct list_head blkgs;          /* per-device state (struct blkcg_gq, cg/) */
 	struct list_head cgwb_list;      /* bdi_writebacks whose io cgroup this is */
+	/*
+	 * Holders that keep its per-disk groups, and so its io.max limits, in force: 1 while
+	 * online, 1 per writeback context writing for it, 1 per child holding pins itself.
+	 */
+	int online_pin;
 };
 
 extern struct blkcg *blkcg_root;
@@ -37,12 +42,60 @@ static inline bool blkcg_is_root(const struct blkcg *blkcg)
 void bio_associate_blkcg(struct bio *bio);
 void bio_release_blkcg(struct bio *bio);
 
+/*
+ * A writeback context pins its blkcg so that what it writes after rmdir still goes at the
+ * group's io.max (Linux's blkcg_pin_online()). When the last pin of an offline blkcg goes,
+ * its groups are retired: bios sent for it from then on go to the nearest live ancestor's
+ * group, while bios already held in its groups drain at its limits.
+ */
+void blkcg_pin_online(struct blkcg *blkcg);
+void blkcg_unpin_online(struct blkcg *blkcg);
+
 /* io.stat's wbytes of blkcg (and its descendants) on disk: 0 if it never wrote there. */
 u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk);
+/*
+ * The lowest write bytes/s io.max sets on disk for blkcg or an ancestor: what its writes
+ * can never exceed there. U64_MAX: no such limit.
+ */
+u64 blkcg_write_bps_limit(struct blkcg *blkcg, struct gendisk *disk);
 /* io.stat accounting of a bio leaving the throttler toward the device. */
 void blkcg_account_io(struct bio *bio);
 
-/* The io controller, for cgroup_register_subsys() before cgroup_init(). */
+/* ---------------------------------------------------------------- for the io.* files */
+/* The controller's life of an io cgroup: the css callbacks of cg/io/io-cgroup.c. */
+struct blkcg *blkcg_alloc(struct blkcg *parent);
+void blkcg_online(struct blkcg *blkcg);
+/* rmdir, or io disabled above: its limits stay until its writeback contexts let go. */
+void blkcg_offline(struct blkcg *blkcg);
+void blkcg_free(struct blkcg *blkcg);
+
+/* io.stat's counters of an io cgroup (its descendants included) on one disk. */
+enum blkg_iostat_type {
+	BLKG_IOSTAT_READ,
+	BLKG_IOSTAT_WRITE,
+	BLKG_IOSTAT_DISCARD,           /* io.stat shows it; cgwb has no discards */
+	BLKG_IOSTAT_NR,
+};
+
+struct blkg_iostat {
+	u64 bytes[BLKG_IOSTAT_NR];
+	u64 ios[BLKG_IOSTAT_NR];
+};
+/* A copy of blkcg's counters on disk (zeros if it never sent the disk IO). */
+void blkcg_iostat_read(struct blkcg *blkcg, struct gendisk *disk, struct blkg_iostat *st);
+
+/* io.max of an io cgroup on one disk: bytes/s and IOs/s; U64_MAX is none ("max"). */
+enum { BLKCG_LIMIT_RBPS, BLKCG_LIMIT_WBPS, BLKCG_LIMIT_RIOPS, BLKCG_LIMIT_WIOPS, BLKCG_LIMIT_NR };
+struct blkcg_limits {
+	u64 val[BLKCG_LIMIT_NR];
+	bool set[BLKCG_LIMIT_NR];      /* which values a change sets */
+};
+/* Set the values lim sets (IOs/s beyond what the counters hold: none, as in Linux): 0 or -ENOMEM. */
+int blkcg_set_limits(struct blkcg *blkcg, struct gendisk *disk, const struct blkcg_limits *lim);
+/* blkcg's limits on disk, all U64_MAX if it has none there; false then. */
+bool blkcg_get_limits(struct blkcg *blkcg, struct gendisk *disk, struct blkcg_limits *lim);
+
+/* The io controller, for cgroup_register_subsys() before cgroup_init() (cg/io/io-cgroup.c). */
 extern struct cgroup_subsys io_cgrp_subsys;
 
 #endif

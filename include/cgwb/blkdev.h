@@ -136,6 +136,15 @@ struct gendisk *blk_alloc_disk(const struct blk_mq_ops *ops, unsigned int queue_
 			       unsigned int driver_data_size, void *queuedata);
 void blk_queue_set_limits(struct request_queue *q, const struct queue_limits *lim);
 int add_disk(struct gendisk *disk);
+/*
+ * What the VFS does when a disk appears (its block device inode and page cache, its /dev
+ * and /sys entries): add_disk() calls added(disk) and fails with its error. Registered at
+ * start-up, before the drivers probe; without it a disk is only listed.
+ */
+struct disk_hooks {
+	int (*added)(struct gendisk *disk);
+};
+void register_disk_hooks(const struct disk_hooks *hooks);
 /* The driver finished rq (interrupt context is fine): ends its bios with status. */
 void blk_mq_end_request(struct request *rq, int status);
 /* The driver has room again after returning -EBUSY. */

@@ -4,7 +4,7 @@
 
 #include <cgwb/types.h>
 
-struct file;
+struct file_operations;
 
 /* From the UART interrupt. */
 void console_receive_char(char c);
@@ -21,8 +21,8 @@ void console_write(const char *buf, size_t len);
  * something, in which case the byte is not queued as input.
  */
 void console_set_intr_handler(bool (*handler)(void));
-/* A new file reading and writing the console (a task's stdin/stdout/stderr). */
-struct file *console_open(unsigned int flags);
+/* A file on the console reads and writes with these (a task's stdin/stdout/stderr). */
+extern const struct file_operations console_fops;
 void console_init(void);
 
 #endif

@@ -148,6 +148,7 @@ struct super_operations {
 #define SB_ACTIVE (1U << 30)
 /* s_iflags */
 #define SB_I_CGROUPWB 0x00000001   /* the filesystem supports cgroup writeback */
+#define SB_I_BDEV 0x00000002       /* the block devices' superblock: each inode a disk's */
 
 struct super_block {
 	struct list_head s_list;          /* all superblocks */
@@ -475,7 +476,6 @@ void for_each_chrdev(void (*fn)(const struct char_device *, void *), void *arg);
 void chrdev_init(void);
 
 /* The backing device of an inode (the disk's bdi; the block device's for bdev inodes). */
-struct backing_dev_info *inode_to_bdi(struct inode *inode);
 
 /* ---------------------------------------------------------------- more VFS (fs/) */
 static inline void inode_lock(struct inode *inode)
@@ -559,7 +559,7 @@ void exit_fs(struct task_struct *task);
 
 /* ---------------------------------------------------------------- disks and boot */
 struct gendisk;
-/* fs/block_dev.c, called by add_disk(): the disk's bdi and block-device page cache. */
+/* fs/block_dev.c, when add_disk() tells the VFS: the disk's bdi and block-device page cache. */
 int bdev_attach_disk(struct gendisk *disk);
 /* /dev/NAME and /sys/block/NAME for a disk (add_disk(); no-op before vfs_init()). */
 void vfs_add_disk(struct gendisk *disk);

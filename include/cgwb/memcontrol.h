@@ -31,6 +31,8 @@ enum memcg_event_item {
 	MEMCG_HIGH,
 	MEMCG_MAX,                /* usage hit memory.max and reclaim was needed */
 	MEMCG_OOM,                /* the limit could not be kept */
+	MEMCG_OOM_KILL,           /* a task was killed for it (counted where the task is) */
+	MEMCG_OOM_GROUP_KILL,     /* memory.oom.group killed the whole group */
 	NR_MEMCG_EVENTS,
 };
 
@@ -54,6 +56,7 @@ struct mem_cgroup {
 	struct page_counter memory;
 	long stat[NR_VM_NODE_STAT_ITEMS];   /* local (this memcg only) page-state counters */
 	unsigned long events[NR_MEMCG_EVENTS];
+	bool oom_group;                     /* memory.oom.group: an OOM kill takes every task */
 	unsigned long pgscan, pgsteal;
 	struct list_head cgwb_list;         /* its bdi_writebacks (mm/backing-dev.c) */
 	struct wb_domain cgwb_domain;       /* its wbs' dirty domain (unused in the root) */

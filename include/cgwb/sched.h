@@ -13,7 +13,6 @@
 struct cgroup;
 struct file;
 struct fs_struct;
-struct blk_plug;
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
@@ -34,6 +33,16 @@ struct blk_plug;
 #define PF_IDLE 0x8
 #define PF_WQ_WORKER 0x10   /* a workqueue worker */
 
+/* The signals a kill carries: they decide a killed command's status, 128 + the signal. */
+#ifndef SIGINT
+#define SIGINT 2            /* Ctrl-C and the shell's kill: status 130 */
+#endif
+#ifndef SIGKILL
+#define SIGKILL 9           /* the OOM killer: status 137 */
+#endif
+
+#define OOM_SCORE_ADJ_MIN (-1000) /* oom_score_adj of a task the OOM killer never picks */
+
 struct task_struct {
 	int pid;
 	char comm[TASK_COMM_LEN];
@@ -41,6 +50,8 @@ struct task_struct {
 	unsigned int flags;
 	int exit_code;
 	bool sigkill;                  /* kill requested (Ctrl-C, kill): sleeps return -EINTR */
+	u8 kill_signal;                /* SIGINT or SIGKILL (which no later kill masks); 0: none */
+	short oom_score_adj;           /* OOM_SCORE_ADJ_MIN: never an OOM victim (the console shell) */
 	bool on_rq;
 	bool switched_out;             /* dead and off the CPU: its stack may be freed */
 
@@ -72,7 +83,7 @@ struct task_struct {
 	void *shell;                   /* the shell that runs this task, if any */
 	struct fs_struct *fs;          /* working directory (NULL: the root) */
 
-	struct blk_plug *plug;         /* the plug it holds (drivers/block/blk-plug.c) */
+	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */
 
 	/* dirty throttling (mm/page-writeback.c) */
 	int nr_dirtied;
@@ -88,6 +99,28 @@ struct task_struct {
 
 extern struct task_struct *current_task;
 #define current current_task
+
+/*
+ * The floors above the scheduler keep state in each task (its files and directory, its
+ * cgroup, its dirty-throttling counts): they hook into its life here instead of the
+ * scheduler calling up into them. init runs for a new task before it first runs (in
+ * registration order); exit as it ends, once its function returned (in the reverse order,
+ * so what registered first is released last). Registered once, at start-up.
+ */
+struct task_hooks {
+	void (*init)(struct task_struct *task);
+	void (*exit)(struct task_struct *task);
+};
+void register_task_hooks(const struct task_hooks *hooks);
+
+/*
+ * Work a task holds back and must send before it sleeps (Linux's sched_submit_work()):
+ * the block layer's plug embeds one and sets fn; schedule() calls it for a task that goes
+ * to sleep, or whoever waits for those bios might be what this task waits for.
+ */
+struct task_sleep_flush {
+	void (*fn)(struct task_sleep_flush *flush);
+};
 
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
 	__printf(3, 4);
@@ -132,7 +165,11 @@ static inline bool signal_pending(const struct task_struct *t)
 	return READ_ONCE(t->sigkill);
 }
 #define fatal_signal_pending signal_pending
-/* Request a kill: interruptible and killable sleeps end with -EINTR. */
+/*
+ * Request a kill with signal sig (SIGINT or SIGKILL): interruptible and killable sleeps
+ * end with -EINTR. send_sig_kill() is send_sig(SIGINT, task), what Ctrl-C and kill send.
+ */
+void send_sig(int sig, struct task_struct *task);
 void send_sig_kill(struct task_struct *task);
 
 /* Task table. The callback runs with the task list locked and must not sleep. */

@@ -42,6 +42,8 @@ int sh_usage(const char *name);
 int sh_error(const char *name, const char *fmt, ...) __printf(2, 3);
 
 #define SH_STATUS_KILLED 130
+/* A killed task's status: 128 + its signal (130 after Ctrl-C or kill, 137 after SIGKILL). */
+int sh_killed_status(void);
 
 /* "1", "0.25", "1.5s", "2m", "1h", "1d" in milliseconds; false if it is not a duration
  * (sleep's arguments, wbtop -d). */

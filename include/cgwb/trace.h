@@ -23,6 +23,7 @@
 #define CGWB_TRACE_H
 
 #include <cgwb/types.h>
+#include <cgwb/list.h>
 #include <cgwb/compiler.h>
 
 struct seq_buf;
@@ -118,6 +119,11 @@ void trace_print_columns(struct seq_buf *s);
  * in the log.
  */
 int trace_set_events(const char *list);
+/*
+ * One word of such a list (len bytes, not terminated): its events on or off. The number of
+ * events it named, or -EINVAL if none (Linux's __ftrace_set_clr_event()).
+ */
+int trace_set_clr_event(const char *word, size_t len, bool on);
 /* Wait (interruptibly) until r holds an entry: 0, or -EINTR on a signal. */
 int trace_wait_pipe(struct trace_ring *r);
 
@@ -147,9 +153,22 @@ long long trace_stream_stop(void);
 /* trace_record()'s step for the stream: any context, nothing when no stream runs. */
 void trace_stream_record(const struct trace_entry *e);
 
-/* The writeback events, in Linux 6.1's order (kernel/trace-writeback.c). */
+/*
+ * A system of events ("writeback"), which whoever defines them registers at start-up:
+ * trace_event= lists and set_event name them as "system:event".
+ */
+struct trace_system {
+	const char *name;
+	struct trace_event *const *events;
+	unsigned int nr;
+	struct list_head list;
+};
+void trace_register_system(struct trace_system *sys);
+
+/* The writeback events, in Linux 6.1's order (fs/trace-writeback.c), and their system. */
 extern struct trace_event *const writeback_trace_events[];
 extern const unsigned int nr_writeback_trace_events;
+extern struct trace_system writeback_trace_system;
 
 /* tracefs under /sys/kernel/tracing and /sys/kernel/debug/tracing (after sysfs_init). */
 void tracefs_init(void);

@@ -17,6 +17,7 @@ typedef signed char s8;
 typedef short s16;
 typedef int s32;
 typedef long long s64;
+#define U64_MAX ((u64)~0ULL)
 
 #ifdef CGWB_KERNEL
 typedef long ssize_t;

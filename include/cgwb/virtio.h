@@ -50,6 +50,10 @@
 #define VIRTIO_BLK_S_IOERR 1
 #define VIRTIO_BLK_S_UNSUPP 2
 
+/* The device drivers register with the virtio PCI transport (before pci_init()). */
+void virtio_blk_init(void);
+void virtio_console_init(void);
+
 struct virtio_blk_outhdr {
 	u32 type;
 	u32 ioprio;

@@ -7,6 +7,7 @@
 #define CGWB_VMSCAN_H
 
 #include <cgwb/mm.h>
+#include <cgwb/list.h>
 
 struct address_space;
 struct mem_cgroup;
@@ -33,6 +34,18 @@ bool current_in_reclaim(void);
 /* A memory cgroup's LRU lists (mem_cgroup.lruvec), made and freed with the memcg. */
 struct lruvec *lruvec_alloc(gfp_t gfp);
 void lruvec_free(struct lruvec *lruvec);
+/*
+ * A cache above mm that reclaim may shrink (Linux's shrinkers): the VFS's unused dentries
+ * and inodes, which pin page-cache pages. scan(nr) frees up to nr objects and returns how
+ * many pages that freed. Shrinkers run in registration order, for allocations that may
+ * enter the filesystem (__GFP_FS).
+ */
+struct shrinker {
+	unsigned long (*scan)(unsigned long nr);
+	struct list_head list;
+};
+void register_shrinker(struct shrinker *shrinker);
+
 /* Drop every clean, unused page-cache page (echo 1 > /proc/sys/vm/drop_caches). */
 unsigned long drop_pagecache(void);
 void vmscan_init(void);

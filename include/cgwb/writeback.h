@@ -1,8 +1,9 @@
 /*
  * Writeback control: how much to write and how, the cgroup side of a writeback round
  * (wbc_attach_and_unlock_inode ... wbc_detach_inode) with foreign-owner detection and inode
- * wb switching, the flusher's entry points, the wb_domains, the dirty throttling control
- * law and the dirty-memory sysctls.
+ * wb switching, the flusher's entry points, the wb_domains, the dirty limits others read,
+ * the dirty-throttling policies and the dirty-memory sysctls. The control law's internals
+ * are mm/'s own (mm/internal.h).
  */
 #ifndef CGWB_WRITEBACK_H
 #define CGWB_WRITEBACK_H
@@ -66,6 +67,8 @@ struct writeback_control {
 	size_t wb_lcand_bytes;
 	size_t wb_tcand_bytes;
 	size_t wb_round_bytes;     /* everything written this round (the opt-in fast switch) */
+	unsigned frn_clear : 1;    /* opt-in: clearly another group's already; a best-effort
+				    * round ends here so that it switches (write_cache_pages) */
 };
 
 #define WBC_RANGE_WHOLE(wbc) ((wbc)->range_start == 0 && (wbc)->range_end == LLONG_MAX)
@@ -93,13 +96,14 @@ int wbc_foreign_verdict(struct writeback_control *wbc, struct inode *inode, unsi
 
 /*
  * Opt-in faster detection (off by default; /proc/sys/vm/dirty_foreign_fast_switch): switch
- * after one round that is clearly foreign, but never back to the group the inode just left
- * without a stronger majority than Linux's (see wbc_foreign_verdict).
+ * after one round that is clearly foreign (a best-effort round ends as soon as it is), but
+ * never back to the group the inode just left without a stronger majority than Linux's
+ * (see wbc_foreign_verdict).
  */
-extern int vm_dirty_foreign_fast_switch;
+extern unsigned int vm_dirty_foreign_fast_switch;
 
 /*
- * The attribution audit (fs/wb-audit.c), opt-in per device: bytes written back per inode
+ * The attribution audit (fs/fs-writeback-audit.c), opt-in per device: bytes written back per inode
  * and owner cgroup, and how many were charged to another group.
  */
 void wb_audit_account(struct writeback_control *wbc, struct mem_cgroup *memcg, size_t bytes);
@@ -137,17 +141,19 @@ int sync_inode_metadata(struct inode *inode, int wait);
 void inode_io_list_del(struct inode *inode);
 /* Wait until no flusher is writing the inode (I_SYNC clear). */
 void inode_wait_for_writeback(struct inode *inode);
-/* The flusher of one wb (fs/flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
+/* The flusher of one wb (fs/fs-writeback-flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
 struct work_struct;
 void wb_workfn(struct work_struct *work);
 
 /*
- * Inode wb switching (fs/wb-switch.c). Ask for inode's writeback to move to the wb of memcg
+ * Inode wb switching (fs/fs-writeback-switch.c). Ask for inode's writeback to move to the wb of memcg
  * new_memcg_id; the move runs from a worker (callable in any context).
  */
 void inode_switch_wbs(struct inode *inode, int new_memcg_id);
 /* Switch contexts queued and not yet done. */
 int wb_switches_in_flight(void);
+/* Wait until every queued switch is done (none may be waiting for this task's locks). */
+void wb_wait_for_switches(void);
 /* Move a dying wb's clean inodes to its nearest live ancestor; true: call again (more left). */
 bool cleanup_offline_cgwb(struct bdi_writeback *wb);
 /* A superblock stopped being active: wait until no queued switch can touch it. */
@@ -188,122 +194,32 @@ void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl,
 /* The domain's memory shrank or grew (memory.max/high): forget the smoothed limit. */
 void wb_domain_size_changed(struct wb_domain *dom);
 
-/* ---------------------------------------------------------------- dirty throttling */
-/*
- * The control law of balance_dirty_pages(), as in Linux. Each domain (global, and the
- * wb's memcg unless it is the root) has three marks: freerun = (thresh + bg_thresh) / 2,
- * below which nobody is throttled; limit = the smoothed hard limit, where dirtiers stop;
- * setpoint halfway between. A dirtier is paused so that it dirties at
- * task_ratelimit = wb->dirty_ratelimit x pos_ratio, where pos_ratio (1/1024 units, 1.0
- * at the setpoint) comes from the domain's cubic and the wb's linear control line, and
- * the stricter domain wins. dirty_ratelimit converges to the wb's write bandwidth divided
- * by the number of dirtiers (wb_update_dirty_ratelimit()).
- */
-#define BANDWIDTH_INTERVAL max(HZ / 5, 1)          /* estimator and smoothing period */
-#define MAX_PAUSE max(HZ / 5, 1)                   /* longest sleep per call */
-#define DIRTY_POLL_THRESH (128 >> (PAGE_SHIFT - 10)) /* 32 pages: shortest useful interval */
-#define RATELIMIT_CALC_SHIFT 10                    /* pos_ratio 1024 = 1.0 */
+/* ---------------------------------------------------------------- dirty limits */
 #define BDI_RATIO_SCALE 10000                      /* bdi min/max_ratio: 100 % = 1000000 */
 
-/*
- * One domain's view during one throttling decision. gdtc: the global domain; mdtc: the
- * wb's memcg domain, which points at its global sibling (memcg byte limits and avail are
- * derived from the global figures).
- */
-struct dirty_throttle_control {
-	struct wb_domain *dom;
-	struct dirty_throttle_control *gdtc; /* mdtc only: the global sibling; NULL in a gdtc */
-	struct bdi_writeback *wb;
-	struct fprop_local *wb_completions;  /* wb's share counter in dom */
-
-	unsigned long avail;      /* dirtyable memory */
-	unsigned long dirty;      /* dirty pages (+ writeback when throttling) */
-	unsigned long thresh;     /* hard threshold */
-	unsigned long bg_thresh;  /* background threshold */
-	unsigned long limit;      /* the smoothed hard limit (set by wb_position_ratio) */
-
-	unsigned long wb_dirty;   /* this wb's dirty + writeback pages */
-	unsigned long wb_thresh;  /* this wb's share of thresh */
-	unsigned long wb_bg_thresh;
-
-	unsigned long pos_ratio;  /* 1/1024 units */
-	unsigned long cap_setpoint; /* dirty_bandwidth_seconds governs: the wb's setpoint, else 0 */
-	bool freerun;
-	bool dirty_exceeded;
-};
-
-/* Pages that could become dirty (free + file cache), the base of the ratio limits. */
-unsigned long global_dirtyable_memory(void);
 /* Global background and hard thresholds in pages. */
 void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
-/* dtc->thresh and bg_thresh from dtc->avail and the sysctls (bytes become ratios in a memcg). */
-void domain_dirty_limits(struct dirty_throttle_control *dtc);
-/* A memcg domain's dirtyable memory: its file pages plus what it may still grow by. */
-void mdtc_calc_avail(struct dirty_throttle_control *mdtc, unsigned long filepages,
-		     unsigned long headroom);
-/* max(thresh, dom->dirty_limit): the limit where pos_ratio reaches 0. */
-unsigned long hard_dirty_limit(struct wb_domain *dom, unsigned long thresh);
-/* Move dom->dirty_limit toward the domain's thresh, at most once per BANDWIDTH_INTERVAL. */
-void domain_update_dirty_limit(struct dirty_throttle_control *dtc, unsigned long now);
-/* The wb's share of a domain threshold (thresh or bg_thresh of dtc's domain). */
-unsigned long __wb_calc_thresh(struct dirty_throttle_control *dtc, unsigned long thresh);
-/* dtc->wb_thresh, wb_bg_thresh and wb_dirty. */
-void wb_dirty_limits(struct dirty_throttle_control *dtc);
-/* wb's share of a threshold of the global domain / its thresh in its memcg domain. */
-unsigned long wb_calc_thresh(struct bdi_writeback *wb, unsigned long thresh);
-unsigned long cgwb_calc_thresh(struct bdi_writeback *wb);
 /* wb's dirty threshold in the domain that limits it: its memcg's, the global one (whose
  * thresh the caller gives) for the root's. What wb_stats and wbtop show. */
 unsigned long wb_dirty_thresh(struct bdi_writeback *wb, unsigned long thresh);
 
-static inline unsigned long dirty_freerun_ceiling(unsigned long thresh, unsigned long bg_thresh)
-{
-	return (thresh + bg_thresh) / 2;
-}
-/* f(dirty) = 1 + ((setpoint - dirty) / (limit - setpoint))^3, in [0, 2048]. */
-long long pos_ratio_polynom(unsigned long setpoint, unsigned long dirty, unsigned long limit);
-/* dtc->pos_ratio (and dtc->limit) from the domain and wb figures already in dtc. */
-void wb_position_ratio(struct dirty_throttle_control *dtc);
-/* Pages a task may dirty before looking again: about the square root of the room left. */
-unsigned long dirty_poll_interval(unsigned long dirty, unsigned long thresh);
-/* Longest sleep that cannot let the wb's dirty pool run dry. */
-long wb_max_pause(struct bdi_writeback *wb, unsigned long wb_dirty);
-/* Shortest sleep worth taking, and the pages to dirty before the next check. */
-long wb_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_ratelimit,
-		  unsigned long dirty_ratelimit, int *nr_dirtied_pause);
 /*
- * The end of wb_min_pause() and its variants: a target of t jiffies and pages (from the
- * stable dirty_ratelimit) shortened so that the task's own rate never pauses past max_pause.
+ * Dirty-throttling policies (mm/dirty-policy.h): Linux's law ("linux", the default) or a
+ * policy that adds a stricter domain on each wb's own count. /proc/sys/vm/dirty_policy
+ * selects one by name; each policy's parameters are /proc/sys/vm files of their own.
  */
-long dirty_pause_fit(long t, long pages, long max_pause, unsigned long task_ratelimit,
-		     int *nr_dirtied_pause);
-
-/* Estimators (wb->list_lock held): write bandwidth, and the dirty ratelimit. */
-void wb_update_write_bandwidth(struct bdi_writeback *wb, unsigned long elapsed,
-			       unsigned long written);
-void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long dirtied,
-			       unsigned long elapsed);
-
-/*
- * Past Linux, off by default (mm/dirty-bandwidth-cap.c): with dirty_bandwidth_seconds = N,
- * a wb may hold as dirty + writeback at most N seconds of the write bandwidth it was
- * measured to complete over its last estimator intervals, or a small floor while it has
- * no history, so that a group throttled below the disk's speed cannot park the pool.
- */
-extern unsigned int dirty_bandwidth_seconds;
-/* Start the measurement window afresh (a new wb, or one back from idle). */
-void wb_bw_window_reset(struct bdi_writeback *wb, unsigned long now, unsigned long written);
-/* Record a sample at an estimator update. */
-void wb_bw_window_add(struct bdi_writeback *wb, unsigned long now, unsigned long written);
-/* Pages/s completed over the window up to now; 0 before the first completion. */
-unsigned long wb_measured_bandwidth(struct bdi_writeback *wb, unsigned long now);
-/* The pages the wb may hold (gdtc: the global domain's figures); 0: the policy is off. */
-unsigned long wb_bw_cap(struct bdi_writeback *wb, const struct dirty_throttle_control *gdtc);
-/* Position ratio against the cap: the cubic of a domain from cap/2 (bg) to cap. */
-unsigned long wb_bw_cap_pos_ratio(unsigned long wb_dirty, unsigned long cap);
-/* wb_min_pause() for a wb the cap governs: pauses of about max_pause / 2. */
-long wb_bw_cap_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_ratelimit,
-			 unsigned long dirty_ratelimit, int *nr_dirtied_pause);
+struct dirty_policy;
+const char *dirty_policy_name(void);
+/* 0, or -EINVAL for a name that is no policy. */
+int dirty_policy_select(const char *name);
+/* fn(name) for each policy, the default first. */
+void dirty_policy_for_each(void (*fn)(const char *name, void *arg), void *arg);
+/* fn(name) for each parameter of each policy. */
+void dirty_policy_for_each_param(void (*fn)(const char *name, void *arg), void *arg);
+/* A parameter's value as /proc/sys/vm shows it; -ENOENT if there is no such parameter. */
+int dirty_policy_param_show(const char *name, unsigned int *value);
+/* Set a parameter: -EINVAL out of its range, -ENOENT if there is no such parameter. */
+int dirty_policy_param_store(const char *name, unsigned long value);
 
 /* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
 extern int dirty_background_ratio;          /* percent of dirtyable memory, default 10 */

@@ -2,6 +2,7 @@
 #ifndef CGWB_ARCH_X86_H
 #define CGWB_ARCH_X86_H
 
+#include <cgwb/platform.h>
 #include <cgwb/types.h>
 #include <cgwb/io.h>
 #include <cgwb/irq.h>
@@ -63,8 +64,7 @@ struct pt_regs {
 /* clock.c: the wall-clock time at boot, from the RTC (rtc.c) */
 void rtc_set_boot_epoch(u64 seconds);
 
-/* Called from assembly: kmain by boot/entry.S, do_interrupt by isr.S (idt.c). */
-void kmain(u32 magic, u32 info);
+/* Called from assembly: do_interrupt by isr.S (idt.c); kmain by boot/entry.S is init's. */
 void do_interrupt(struct pt_regs *regs);
 
 /* Tasks: switch.S saves callee-saved registers on prev's stack and resumes next's;
@@ -95,7 +95,6 @@ void debugcon_write(const char *s, size_t n);
 void acpi_init(u64 rsdp_phys);
 int acpi_poweroff(void);
 u64 acpi_find_table_phys(const char sig[4]);
-void timer_tick_init(void);
 void dump_regs_and_backtrace(const struct pt_regs *regs);
 void show_backtrace(u64 rbp);
 

@@ -1,8 +1,9 @@
 /*
  * The console: serial output with newline translation, an input ring filled by the UART
- * interrupt, and a file interface so tasks can use it as stdin/stdout. Reading through the
- * file is cooked like a tty (echo, backspace, Ctrl-U, Ctrl-D for end of input); the shell
- * reads raw bytes with console_getc() and does its own line editing.
+ * interrupt, and the file operations through which tasks use it as stdin/stdout (start-up
+ * makes them /dev/console). Reading through a file is cooked like a tty (echo, backspace,
+ * Ctrl-U, Ctrl-D for end of input); the shell reads raw bytes with console_getc() and does
+ * its own line editing.
  */
 #include <cgwb/fs.h>
 #include <cgwb/wait.h>
@@ -137,20 +138,12 @@ static ssize_t console_file_read(struct file *file, char *buf, size_t len, loff_
 	return (ssize_t)n;
 }
 
-static const struct file_operations console_fops = {
+const struct file_operations console_fops = {
 	.read = console_file_read,
 	.write = console_file_write,
 };
 
-struct file *console_open(unsigned int flags)
-{
-	return alloc_file(&console_fops, flags, NULL);
-}
-
-static const struct char_device console_dev = { .name = "console", .fops = &console_fops };
-
 void console_init(void)
 {
 	serial_enable_irq();
-	register_chrdev(&console_dev);
 }

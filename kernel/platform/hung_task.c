@@ -16,7 +16,7 @@
 #include "../arch/x86.h"
 #include "cmdline.h"
 #include "ksyms.h"
-#include "hung_task.h"
+#include <cgwb/platform.h>
 
 #define HUNG_TASK_DEFAULT_SECS 30
 

@@ -6,7 +6,7 @@
 # runs examples/workloads/WORKLOAD.sh on Linux RUNS times (output in DIR) and sets
 # linux[KEY] to the median of each of its RESULT keys. Leaves linux empty, with a message,
 # when Linux cannot be run here (no Debian packages offline, or GROUPS/ISO_BENCH_LINUX=0 in
-# the caller): the caller then prints the figures. The caller's own cgwb boots
+# the caller): the caller then prints figures of earlier runs. The caller's own cgwb boots
 # open their disk with $COMPARE_DISK_OPTS, as the reference's do.
 source scripts/compare/hardware.sh
 declare -A linux=()

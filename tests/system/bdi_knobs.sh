@@ -1,11 +1,13 @@
 # /sys/class/bdi/254:0: the device's share of the dirty threshold, with Linux's files,
 # defaults, parsing and errors (refused values change nothing), and BdiDirtyThresh in
-# debugfs as the sum over the device's writeback contexts.
+# debugfs as the sum over the device's writeback contexts; stable_pages_required as Linux 6.1
+# keeps it (0, deprecated).
 truncate -s 64M "$T/disk.img"
 guest_script <<'GUEST'
 cd /sys/class/bdi/254:0
 ls
 echo defaults: $(cat min_ratio) $(cat max_ratio) $(cat min_ratio_fine) $(cat max_ratio_fine) $(cat strict_limit) $(cat min_bytes)
+echo stable: $(cat stable_pages_required) $(cat stable_pages_required) $(cat /sys/block/vda/queue/stable_writes)
 echo 101 > max_ratio
 echo max101=$?
 echo abc > min_ratio
@@ -46,6 +48,10 @@ for f in min_ratio max_ratio min_ratio_fine max_ratio_fine min_bytes max_bytes s
 	expect_line "$f"
 done
 expect_line 'defaults: 0 100 0 1000000 0 0'
+# Linux 6.1: always 0, and a warning once that points to the queue's stable_writes
+expect_line 'stable: 0 0 0'
+[[ $(grep -c 'stable_pages_required attribute has been removed' "$LOG") -eq 1 ]] ||
+	fail "the stable_pages_required warning is not in the log exactly once"
 expect_line 'max101=1'
 expect_line 'minabc=1'
 expect_line 'minneg=1'

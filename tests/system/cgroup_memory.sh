@@ -65,7 +65,7 @@ expect_num L-peak "$peak" -le $((2 << 20))
 expect_num L-peak "$peak" -gt $((1 << 20))
 max_events=$(sed -n 's/^L-events: .*max \([0-9]*\) .*/\1/p' "$OUT")
 expect_num L-events-max "$max_events" -gt 0
-expect_output '^L-events: low 0 high 0 max [0-9]+ oom 0 oom_kill 0$'
+expect_output '^L-events: low 0 high 0 max [0-9]+ oom 0 oom_kill 0 oom_group_kill 0$'
 steal=$(sed -n 's/^L-stat: .*pgsteal \([0-9]*\).*/\1/p' "$OUT")
 expect_num L-pgsteal "$steal" -gt 0
 expect_line 'lower=0'

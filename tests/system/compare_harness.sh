@@ -6,7 +6,7 @@
 	> "$T/compare.out" 2> "$T/compare.err"
 rc=$?
 if [[ $rc -eq 3 ]]; then
-	echo "  SKIP: Debian's linux-image and busybox-static cannot be fetched ($(tail -n 1 "$T/compare.err"))"
+	skip "Debian's linux-image and busybox-static cannot be fetched ($(tail -n 1 "$T/compare.err"))"
 	return 0
 fi
 [[ $rc -eq 0 ]] || fail "scripts/compare/run exited with $rc: $(tail -n 3 "$T/compare.err" | tr '\n' '|')"

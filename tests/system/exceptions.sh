@@ -27,13 +27,13 @@ expect_output 'Call Trace:'
 
 run_guest --no-script --append "cgwb.selftest=bug"
 expect_status 112
-expect_output 'Kernel panic - not syncing: kernel BUG at kernel/platform/selftest.c:[0-9]+'
+expect_output 'Kernel panic - not syncing: kernel BUG at init/selftest.c:[0-9]+'
 
 # a warning is reported and the kernel carries on
 printf 'poweroff 4\r' > "$T/stdin"
 run_guest --no-script --append "cgwb.selftest=warn" --stdin "$T/stdin"
 expect_status 4
-expect_output 'WARNING: kernel/platform/selftest.c:[0-9]+'
+expect_output 'WARNING: init/selftest.c:[0-9]+'
 
 # a task asleep uninterruptibly for longer than hung_task_timeout_secs is reported with its
 # stack, and the kernel carries on (the shell still answers)

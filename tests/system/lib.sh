@@ -27,6 +27,14 @@ fail()
 	FAILURES=$((FAILURES + 1))
 }
 
+# What the test needs cannot be had here (a tool, a package): it counts as skipped, not
+# passed, unless something it did check failed.
+skip()
+{
+	echo "  SKIP: $*"
+	echo "$*" > "$T/skipped"
+}
+
 # The guest script, from stdin.
 guest_script()
 {

@@ -44,7 +44,7 @@ expect_num samples "$samples" -ge 20
 expect_num peak "$peak" -le $(( (64 << 20) / 5 * 105 / 100 ))
 # the samples saw the throttled regime: above the freerun ceiling's half
 expect_num peak "$peak" -ge $(( (64 << 20) / 5 / 2 ))
-expect_output '^M-events: low 0 high 0 max [0-9]+ oom 0 oom_kill 0$'
+expect_output '^M-events: low 0 high 0 max [0-9]+ oom 0 oom_kill 0 oom_group_kill 0$'
 expect_output '^-rw-r--r-- 1 root root 134217728 .* /mnt/m$'
 expect_line 'umount=0'
 e2fsck -fn "$T/disk.img" > "$T/fsck.log" 2>&1 || fail "e2fsck: $(tail -n 3 "$T/fsck.log")"

@@ -57,7 +57,7 @@ else
 	fail "scripts/plot on the QEMU trace: status $?: $(tail -n 3 "$T/qemu.err")"
 fi
 
-# --- a trace written by the host simulator (virtual time, the same tracepoints): issue 8's
+# --- a trace written by the host simulator (virtual time, the same tracepoints): the
 # isolation scenario with the opt-in policy, streamed to a file (CGWB_SIM_TRACE)
 sim_bin=$SYS_ROOT/build/host/unit-tests
 [[ -x $sim_bin ]] || ${MAKE:-make} -s -C "$SYS_ROOT" build/host/unit-tests > /dev/null 2>&1

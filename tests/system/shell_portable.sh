@@ -13,7 +13,7 @@ run_guest
 expect_status 0
 
 if ! command -v busybox > /dev/null; then
-	echo "  SKIP the busybox half: no busybox on the host (scripts/install-deps installs it)"
+	skip "the busybox half: no busybox on the host (scripts/install-deps installs it)"
 fi
 for s in "${SCRIPTS[@]}"; do
 	sed -n "/^===begin $s\$/,/^===end $s\$/p" "$OUT" | sed '1d;$d' > "$T/$s.cgwb"

@@ -1,6 +1,6 @@
 /*
  * `make bench`: what dirty throttling costs per dirtied page as the number of wbs grows,
- * and what a wb costs in memory (issue 14). The kernel's own portable code on the host
+ * and what a wb costs in memory (Linux 6.1, earlier runs). The kernel's own portable code on the host
  * platform, built without sanitizers; figures, not pass/fail.
  *
  *   bench-throttle cost N       N groups each with a wb holding a dirty page, then one

@@ -2,13 +2,12 @@
 #ifndef CGWB_HOST_INTERNAL_H
 #define CGWB_HOST_INTERNAL_H
 
-#include <ucontext.h>
 #include <cgwb/sched.h>
 #include "host.h"
 
 /* task->platform: a task's machine context. */
 struct host_task {
-	ucontext_t ctx;
+	void *sp;                   /* saved stack pointer while switched out */
 	void *map;                  /* the mmap'd stack with its guard page; NULL for main */
 	size_t map_size;
 	const void *stack_bottom;   /* the usable stack, as AddressSanitizer must be told */
@@ -21,7 +20,9 @@ static inline struct host_task *host_task(const struct task_struct *t)
 	return t->platform;
 }
 
-/* fiber.c: context switches */
+/* fiber.c: context switches (the first two in assembly there) */
+void host_switch_stack(void **save_sp, void *to_sp);
+void host_task_start(void);
 void host_fiber_init_main(struct host_task *ht);
 /* Returns when prev is switched back to; the caller then calls host_fiber_finish(). */
 void host_fiber_switch(struct task_struct *prev, struct task_struct *next);

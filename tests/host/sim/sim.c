@@ -352,3 +352,33 @@ long sim_write_range(const char *cg, const char *path, u64 off, u64 len)
 	cr_assert_eq(sim_run_in(cg, write_range_main, &r), 0, "writing %s", path);
 	return r.written;
 }
+
+int sim_dd_main(void *arg)
+{
+	struct sim_dd *dd = arg;
+	char *buf = kzalloc(MiB, GFP_KERNEL);
+	struct file *f = filp_open(dd->path, O_WRONLY | O_CREAT, 0644);
+
+	if (!buf || IS_ERR(f)) {
+		dd->err = buf ? (int)PTR_ERR(f) : -ENOMEM;
+		kfree(buf);
+		return dd->err;
+	}
+	dd->start_ns = host_now_ns();
+	for (u64 done = 0; done < dd->bytes && !(dd->stop && READ_ONCE(*dd->stop));) {
+		ssize_t n = file_write(f, buf, MiB);
+
+		if (n <= 0) {
+			dd->err = n ? (int)n : -EIO;
+			break;
+		}
+		host_consume_ns(dd->cpu_ns_per_page * ((u64)n >> PAGE_SHIFT));
+		done += (u64)n;
+	}
+	if (!dd->err && dd->fsync)
+		dd->err = vfs_fsync(f, 0);
+	dd->done_ns = host_now_ns();
+	fput(f);
+	kfree(buf);
+	return dd->err;
+}

@@ -80,6 +80,21 @@ u64 sim_writer_elapsed_ns(const struct sim_writer *w);
 bool sim_writer_done(const struct sim_writer *w);
 void sim_writers_stop(void);
 
+/*
+ * dd if=/dev/zero of=path bs=1M count=bytes/1M [conv=fsync], spending cpu_ns_per_page per
+ * page it writes; run it as a task with sim_task_start(cg, sim_dd_main, dd). It ends after
+ * its current write once *stop (if given) is true; start_ns, done_ns and err are its own.
+ */
+struct sim_dd {
+	char path[32];
+	u64 bytes, cpu_ns_per_page;
+	bool fsync;
+	const bool *stop;
+	u64 start_ns, done_ns;
+	int err;
+};
+int sim_dd_main(void *arg);
+
 /* Run fn(arg) as a task in cgroup cg (NULL: the root) in the background / to its end. */
 struct task_struct *sim_task_start(const char *cg, int (*fn)(void *), void *arg);
 int sim_run_in(const char *cg, int (*fn)(void *), void *arg);

@@ -152,3 +152,103 @@ Test(sim_cgwb, removing_a_group_moves_its_inodes_to_the_parent_and_loses_nothing
 	fput(f);
 	cr_assert_eq(total, 8 * MiB);
 }
+
+#define NR_REMOVED 5
+#define REMOVED_BYTES (16 * MiB)
+
+static int sync_main(void *arg)
+{
+	(void)arg;
+	ksys_sync();
+	return 0;
+}
+
+/*
+ * Removing a group does not lift its io.max for what it leaves behind. Five times in a
+ * row a fresh group P<i>/g limited to 1 MiB/s writes 16 MiB and is removed at once; then
+ * everything is synced. Each group's pages (counted in io.stat of its parent P<i>, which
+ * stays) are written at its limit: over the whole drain within 2 %, and in any second
+ * within one slice's allowance and a bio. Its wb is then released and the inode moves on
+ * to P<i>'s wb. The acceptance the old behaviour failed: 80 MiB went out in 1.55 s.
+ */
+Test(sim_cgwb, removed_groups_still_write_back_at_their_io_max)
+{
+	static const struct sim_config roomy = {
+		.mem_mib = 512,
+		.disk_mib = 512,
+		.disk_bps = 32 * MiB,
+		.disk_latency_ns = 50 * NSEC_PER_USEC,
+	};
+	const u64 limit = MiB;
+	static u64 bytes[NR_REMOVED][4096];
+	char path[64], cg[32], line[64];
+	int n = 0;
+
+	sim_boot(&roomy);
+	/* no writeback before the sync: each group's drain is seen from its first byte */
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_bytes", "314572800"), 0);
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_background_bytes", "209715200"), 0);
+	snprintf(line, sizeof(line), "254:0 wbps=%llu", limit);
+	for (int i = 0; i < NR_REMOVED; i++) {
+		snprintf(cg, sizeof(cg), "P%d", i);
+		sim_mkcg(cg);
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/P%d/cgroup.subtree_control", i);
+		cr_assert_eq(sim_echo(path, "+memory +io"), 0);
+		snprintf(cg, sizeof(cg), "P%d/g", i);
+		sim_mkcg(cg);
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/P%d/g/io.max", i);
+		cr_assert_eq(sim_echo(path, line), 0);
+		snprintf(path, sizeof(path), "/mnt/f%d", i);
+		cr_assert_eq(sim_write_range(cg, path, 0, REMOVED_BYTES), (long)REMOVED_BYTES);
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/P%d/g", i);
+		cr_assert_eq(do_rmdir(path), 0);
+	}
+	kthread_detach(sim_task_start(NULL, sync_main, NULL));
+
+	/* sample every 10 ms until every group's 16 MiB is on disk */
+	for (bool all = false; !all; n++) {
+		cr_assert_lt(n, 4096, "the removed groups' 80 MiB took over 40 s");
+		all = true;
+		for (int i = 0; i < NR_REMOVED; i++) {
+			snprintf(cg, sizeof(cg), "P%d", i);
+			bytes[i][n] = sim_cg_value(cg, "io.stat", "wbytes");
+			all &= bytes[i][n] >= REMOVED_BYTES;
+		}
+		if (n % 10 == 0)
+			sim_assert_counters("draining removed groups");
+		host_run_for(10 * MSEC);
+	}
+	for (int i = 0; i < NR_REMOVED; i++) {
+		int first = 0, last = n - 1;
+
+		cr_assert_eq(bytes[i][0], 0, "group %d's pages were written before the sync", i);
+		while (!bytes[i][first])
+			first++;
+		while (last > 0 && bytes[i][last - 1] >= REMOVED_BYTES)
+			last--;
+		/* from the last sample without IO to the first with all of it */
+		double secs = (double)(last - first + 1) / 100;
+		double rate = (double)REMOVED_BYTES / secs;
+		cr_log_info("removed group %d: 16 MiB in %.2f s, %.0f B/s (io.max %llu)", i, secs,
+			    rate, limit);
+		cr_assert_leq(rate, 1.02 * (double)limit, "removed group %d wrote at %.0f B/s", i,
+			      rate);
+		for (int t = first; t + 100 < n; t++)
+			cr_assert_leq(bytes[i][t + 100] - bytes[i][t], limit + limit / 10 + MiB,
+				      "removed group %d wrote %llu bytes in a second", i,
+				      bytes[i][t + 100] - bytes[i][t]);
+	}
+	fprintf(stderr, "removed groups: %d x 16 MiB at io.max 1 MiB/s drained in %.2f s\n",
+		NR_REMOVED, (double)n / 100);
+
+	/* then on as before: the dead wbs go and their inodes move to P<i>'s */
+	for (int i = 0; i < 600 && nr_cgwbs() > NR_REMOVED; i++)
+		host_run_for(100 * MSEC);
+	cr_assert_eq(nr_cgwbs(), NR_REMOVED, "the removed groups' wbs were not released");
+	for (int i = 0; i < NR_REMOVED; i++) {
+		snprintf(path, sizeof(path), "/mnt/f%d", i);
+		snprintf(cg, sizeof(cg), "P%d", i);
+		cr_assert_eq(mem_cgroup_id(wb_memcg(sim_file_wb(path))), sim_memcg_id(cg));
+	}
+	sim_assert_counters("after the drain");
+}

@@ -2,7 +2,9 @@
  * Simulations of foreign inodes (issue: owner detection, inode wb switching, memcg foreign
  * flush), in virtual time on a modelled disk: a switch moves an inode's dirty and writeback
  * counts exactly; a group that rewrites another group's file takes it over in Linux's time
- * (and faster in the opt-in mode); an owner with a 2/3 majority keeps its inode for ten
+ * (and in the opt-in mode within one round, 4 MiB, also when it is limited by io.max and
+ * its writes would otherwise escape at the owner's speed, without bouncing between groups
+ * taking turns); an owner with a 2/3 majority keeps its inode for ten
  * minutes; switches racing rmdir and umount lose nothing; a throttled group's records of
  * foreign wbs make those wbs write.
  */
@@ -198,9 +200,11 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
  * is sent back and forth between A's and B's wbs every 5 ms. No count is lost or doubled
  * at any step, only one switch is ever pending, and everything drains to zero.
  */
-Test(sim_foreign, switches_racing_dirtying_and_writeback_lose_no_count)
+static void switches_racing_dirtying_and_writeback(bool fast)
 {
 	sim_boot(&cfg);
+	if (fast)
+		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_foreign_fast_switch", "1"), 0);
 	sim_mkcg("A");
 	sim_mkcg("B");
 	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 4 * MiB), (long)(4 * MiB));
@@ -236,13 +240,35 @@ Test(sim_foreign, switches_racing_dirtying_and_writeback_lose_no_count)
 	assert_no_warning();
 }
 
+Test(sim_foreign, switches_racing_dirtying_and_writeback_lose_no_count)
+{
+	switches_racing_dirtying_and_writeback(false);
+}
+
+/* The same with the opt-in mode's cut rounds and switching inodes left to their new wb. */
+Test(sim_foreign, switches_racing_dirtying_and_writeback_lose_no_count_in_the_opt_in_mode)
+{
+	switches_racing_dirtying_and_writeback(true);
+}
+
 /*
- * The issue's workload: A writes a 32 MiB file and syncs, the page cache is dropped, then B
- * rewrites the whole file once a second for 10 s (dd conv=notrunc, then sync). How long
- * until the inode is B's, and how much of B's writeback was charged to A.
+ * The foreign rewrite workload: A writes a 32 MiB file and syncs, the page cache is
+ * dropped, then B rewrites the whole file once a second for 10 s (dd conv=notrunc, then
+ * sync unless the flushers are left to write it). How long until the inode is B's, and
+ * how much of B's writeback was charged to A. With B under io.max, what A was charged for
+ * went out at A's speed instead of B's limit: the escape the fast switch bounds.
  */
+struct rewrite_case {
+	bool fast;     /* dirty_foreign_fast_switch */
+	u64 b_wbps;    /* B's io.max (0: none) */
+	bool parallel; /* each rewrite a task of its own (a slow sync overlaps) */
+	bool no_sync;  /* the flushers write it (every second, 1 s expiry) */
+};
+
 struct rewriter {
+	const struct rewrite_case *c;
 	u64 t0;
+	int first, count; /* rewrites first.. at t0 + i s */
 	bool done;
 };
 
@@ -250,12 +276,13 @@ static int rewriter_main(void *arg)
 {
 	struct rewriter *r = arg;
 
-	for (int i = 0; i < 10; i++) {
+	for (int i = r->first; i < r->first + r->count; i++) {
 		host_advance_to(r->t0 + (u64)i * SEC);
 		cr_assert_eq(sim_write_range("B", "/mnt/f", 0, 32 * MiB), (long)(32 * MiB));
-		ksys_sync();
+		if (!r->c->no_sync)
+			ksys_sync();
 	}
-	r->done = true;
+	WRITE_ONCE(r->done, true);
 	return 0;
 }
 
@@ -294,7 +321,16 @@ static unsigned int cgroup_id_of(const char *cg)
 	return id;
 }
 
-static void rewrite_workload(bool fast, double *switch_s, u64 *misattributed)
+/* Start the rewrites as one task, or one task each; true once all are done. */
+static bool rewriters_done(struct rewriter *r, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!READ_ONCE(r[i].done))
+			return false;
+	return true;
+}
+
+static void rewrite_workload(const struct rewrite_case *c, double *switch_s, u64 *misattributed)
 {
 	static const struct sim_config big = {
 		.mem_mib = 512,
@@ -302,15 +338,26 @@ static void rewrite_workload(bool fast, double *switch_s, u64 *misattributed)
 		.disk_bps = 100 * MiB,
 		.disk_latency_ns = 50 * NSEC_PER_USEC,
 	};
-	struct rewriter r = { 0 };
+	static struct rewriter r[10];
+	struct task_struct *tasks[10];
+	int nr_tasks = c->parallel ? 10 : 1;
+	char line[64];
 
 	sim_boot(&big);
-	if (fast) {
+	if (c->fast) {
 		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_foreign_fast_switch", "2"), -EINVAL);
 		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_foreign_fast_switch", "1"), 0);
 	}
+	if (c->no_sync) {
+		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_expire_centisecs", "100"), 0);
+		cr_assert_eq(sim_echo("/proc/sys/vm/dirty_writeback_centisecs", "100"), 0);
+	}
 	sim_mkcg("A");
 	sim_mkcg("B");
+	if (c->b_wbps) {
+		snprintf(line, sizeof(line), "254:0 wbps=%llu", c->b_wbps);
+		cr_assert_eq(sim_echo("/sys/fs/cgroup/B/io.max", line), 0);
+	}
 	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 32 * MiB), (long)(32 * MiB));
 	ksys_sync();
 	drop_pagecache();
@@ -320,59 +367,141 @@ static void rewrite_workload(bool fast, double *switch_s, u64 *misattributed)
 	cr_assert_eq(sim_echo("/sys/kernel/debug/bdi/254:0/wb_attribution", "on"), -EINVAL);
 	cr_assert_eq(sim_echo("/sys/kernel/debug/bdi/254:0/wb_attribution", "1"), 0);
 	u64 a0 = sim_cg_value("A", "io.stat", "wbytes"), b0 = sim_cg_value("B", "io.stat", "wbytes");
-	r.t0 = host_now_ns();
-	struct task_struct *task = sim_task_start("B", rewriter_main, &r);
+	u64 t0 = host_now_ns();
+	for (int i = 0; i < nr_tasks; i++) {
+		r[i] = (struct rewriter){
+			.c = c, .t0 = t0, .first = c->parallel ? i : 0, .count = c->parallel ? 1 : 10
+		};
+		tasks[i] = sim_task_start("B", rewriter_main, &r[i]);
+	}
 	*switch_s = -1;
-	for (int i = 0; !r.done; i++) {
+	for (int i = 0; !rewriters_done(r, nr_tasks); i++) {
 		if (*switch_s < 0 && mem_cgroup_id(wb_memcg(sim_file_wb("/mnt/f"))) == sim_memcg_id("B"))
-			*switch_s = (double)(host_now_ns() - r.t0) / SEC;
+			*switch_s = (double)(host_now_ns() - t0) / SEC;
 		if (i % 10 == 0)
 			sim_assert_counters("rewriting");
 		host_run_for(10 * MSEC);
 	}
-	kthread_join(task);
+	for (int i = 0; i < nr_tasks; i++)
+		kthread_join(tasks[i]);
+	if (c->no_sync)
+		ksys_sync();
 	sim_assert_counters("after the rewrites");
 	*misattributed = sim_cg_value("A", "io.stat", "wbytes") - a0;
 	u64 b_bytes = sim_cg_value("B", "io.stat", "wbytes") - b0;
-	cr_log_info("switch after %.2f s; %llu MiB charged to A, %llu MiB to B (Linux 6.1: 2.1 s, 96 MiB)",
-		    *switch_s, *misattributed / MiB, b_bytes / MiB);
-	fprintf(stderr, "foreign rewrite (%s): switch after %.2f s, %llu MiB charged to A "
-		"(Linux 6.1: 2.1 s, 96 MiB)\n", vm_dirty_foreign_fast_switch ? "opt-in" : "Linux mode",
-		*switch_s, *misattributed / MiB);
+	fprintf(stderr, "foreign rewrite (%s, B %s, %s): switch after %.2f s, %llu MiB charged to "
+		"A, %llu MiB to B (Linux 6.1, B unlimited: 2.1 s, 96 MiB)\n",
+		c->fast ? "opt-in" : "Linux mode", c->b_wbps ? "at io.max" : "unlimited",
+		c->no_sync ? "flushers" : "sync", *switch_s, *misattributed / MiB, b_bytes / MiB);
 	/* the audit tells what io.stat cannot: whose pages A was charged for */
 	struct inode *inode = file_inode_get("/mnt/f");
 	u64 written, elsewhere;
 	cr_assert(audit_row(inode->i_ino, cgroup_id_of("B"), &written, &elsewhere),
 		  "no audit row for B's pages");
-	cr_assert_eq(written, 320 * MiB);
 	cr_assert_eq(elsewhere, *misattributed);
 	cr_assert(!audit_row(inode->i_ino, cgroup_id_of("A"), &written, &elsewhere),
 		  "A's pages were dropped from the cache: none written since");
 	iput(inode);
-	cr_assert(*misattributed + b_bytes >= 320 * MiB && *misattributed + b_bytes <= 330 * MiB,
-		  "B's 10 rewrites are 320 MiB of IO, not %llu MiB", (*misattributed + b_bytes) / MiB);
+	/* every rewrite is written in full when B is not limited and each is synced */
+	if (!c->b_wbps && !c->no_sync) {
+		cr_assert_eq(written, 320 * MiB);
+		cr_assert(*misattributed + b_bytes >= 320 * MiB && *misattributed + b_bytes <= 330 * MiB,
+			  "B's 10 rewrites are 320 MiB of IO, not %llu MiB",
+			  (*misattributed + b_bytes) / MiB);
+	}
 	assert_no_warning();
 }
 
 /* The workload in one mode: the switch time and the bytes charged to A within bounds. */
-static void rewrite_within(bool fast, double min_s, double max_s, u64 max_misattributed)
+static void rewrite_within(const struct rewrite_case *c, double min_s, double max_s,
+			   u64 max_misattributed)
 {
 	double switch_s;
 	u64 misattributed;
 
-	rewrite_workload(fast, &switch_s, &misattributed);
+	rewrite_workload(c, &switch_s, &misattributed);
 	cr_assert(switch_s >= min_s && switch_s <= max_s, "switched after %.2f s", switch_s);
-	cr_assert_leq(misattributed, max_misattributed);
+	cr_assert_leq(misattributed, max_misattributed, "%llu MiB charged to A", misattributed / MiB);
 }
 
 Test(sim_foreign, a_group_rewriting_anothers_file_takes_it_over_in_linux_time)
 {
-	rewrite_within(false, 1.0, 3.0, 128 * MiB);
+	static const struct rewrite_case linux_mode = { 0 };
+
+	rewrite_within(&linux_mode, 1.0, 3.0, 128 * MiB);
 }
 
-Test(sim_foreign, the_opt_in_mode_takes_it_over_within_a_second)
+/* Linux's mode with B limited: the same 1-3 s, all of it at A's speed (about 1 s of IO) */
+Test(sim_foreign, a_limited_group_rewriting_anothers_file_escapes_its_limit_in_linux_mode)
 {
-	rewrite_within(true, 0, 1.0, 48 * MiB);
+	static const struct rewrite_case linux_mode = { .b_wbps = MiB, .parallel = true };
+	double switch_s;
+	u64 misattributed;
+
+	rewrite_workload(&linux_mode, &switch_s, &misattributed);
+	cr_assert(switch_s >= 1.0 && switch_s <= 3.0, "switched after %.2f s", switch_s);
+	cr_assert(misattributed >= 64 * MiB && misattributed <= 128 * MiB, "%llu MiB charged to A",
+		  misattributed / MiB);
+}
+
+/*
+ * The opt-in mode switches within the first writeback round, which ends as soon as it is
+ * clearly B's: at most 8 MiB are charged to A (4 here), limited or not, whether a sync or
+ * the flushers write the pages.
+ */
+Test(sim_foreign, the_opt_in_mode_takes_it_over_within_one_round)
+{
+	static const struct rewrite_case fast = { .fast = true };
+
+	rewrite_within(&fast, 0, 1.0, 8 * MiB);
+}
+
+Test(sim_foreign, the_opt_in_mode_holds_a_limited_group_to_its_limit_under_sync)
+{
+	static const struct rewrite_case fast = { .fast = true, .b_wbps = MiB, .parallel = true };
+
+	rewrite_within(&fast, 0, 1.0, 8 * MiB);
+}
+
+Test(sim_foreign, the_opt_in_mode_holds_a_limited_group_to_its_limit_under_the_flushers)
+{
+	static const struct rewrite_case fast = { .fast = true, .b_wbps = MiB, .no_sync = true };
+
+	rewrite_within(&fast, 0, 2.0, 8 * MiB);
+}
+
+/*
+ * No flapping in the opt-in mode: A and B take turns rewriting A's file, each bringing its
+ * own pages in (the cache is dropped between turns), 20 turns. The first of B's turns
+ * takes the inode over; A's turns never take it back (A is the group it left, which needs
+ * 12 of 16 slots), so it moves once.
+ */
+Test(sim_foreign, the_opt_in_mode_does_not_bounce_between_groups_taking_turns)
+{
+	static const char *const turn[2] = { "B", "A" };
+	int moves = 0;
+
+	sim_boot(&cfg);
+	cr_assert_eq(sim_echo("/proc/sys/vm/dirty_foreign_fast_switch", "1"), 0);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 16 * MiB), (long)(16 * MiB));
+	ksys_sync();
+	struct bdi_writeback *last = sim_file_wb("/mnt/f");
+	for (int i = 0; i < 20; i++) {
+		drop_pagecache();
+		cr_assert_eq(sim_write_range(turn[i % 2], "/mnt/f", 0, 16 * MiB), (long)(16 * MiB));
+		ksys_sync();
+		host_run_for(SEC);
+		if (sim_file_wb("/mnt/f") != last) {
+			last = sim_file_wb("/mnt/f");
+			moves++;
+		}
+		sim_assert_counters("taking turns");
+	}
+	cr_assert_eq(moves, 1, "the inode moved %d times in 20 turns", moves);
+	cr_assert_eq(mem_cgroup_id(wb_memcg(last)), sim_memcg_id("B"));
+	assert_no_warning();
 }
 
 /*

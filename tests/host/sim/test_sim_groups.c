@@ -1,5 +1,5 @@
 /*
- * Many groups at once (issue 14), in virtual time: N equal cgroups start together, each
+ * Many groups at once (Linux 6.1, earlier runs), in virtual time: N equal cgroups start together, each
  * with one writer of M MiB into its own file in 1 MiB writes followed by fsync (dd bs=1M
  * conv=fsync), 256 MiB in all, on a 512 MiB machine. Equal writers in equal groups must
  * finish together: the last completion (from the common start) within 1.2x the first at 16
@@ -36,43 +36,6 @@ static const struct machine cpu_bound = { .disk_mib_s = 300, .cpu_ns_per_page = 
 /* dirtying at 400 MB/s into a 150 MiB/s disk: the dirty limits are reached */
 static const struct machine disk_bound = { .disk_mib_s = 150, .cpu_ns_per_page = 10000 };
 
-struct group_writer {
-	char path[32];
-	u64 bytes, cpu_ns_per_page;
-	u64 done_ns;
-	int err;
-};
-
-/* dd if=/dev/zero of=PATH bs=1M count=M conv=fsync */
-static int group_writer_main(void *arg)
-{
-	struct group_writer *w = arg;
-	char *buf = kzalloc(MiB, GFP_KERNEL);
-	struct file *f = filp_open(w->path, O_WRONLY | O_CREAT, 0644);
-
-	if (!buf || IS_ERR(f)) {
-		w->err = buf ? (int)PTR_ERR(f) : -ENOMEM;
-		kfree(buf);
-		return w->err;
-	}
-	for (u64 done = 0; done < w->bytes;) {
-		ssize_t n = file_write(f, buf, MiB);
-
-		if (n <= 0) {
-			w->err = n ? (int)n : -EIO;
-			break;
-		}
-		host_consume_ns(w->cpu_ns_per_page * ((u64)n >> PAGE_SHIFT));
-		done += (u64)n;
-	}
-	if (!w->err)
-		w->err = vfs_fsync(f, 0);
-	w->done_ns = host_now_ns();
-	fput(f);
-	kfree(buf);
-	return w->err;
-}
-
 struct groups_result {
 	double first_s, last_s; /* completion times from the common start */
 	double spread;          /* last / first */
@@ -92,7 +55,7 @@ static void run_groups(const struct machine *m, unsigned int n, unsigned int mib
 		.disk_bps = m->disk_mib_s * MiB,
 		.disk_latency_ns = 50 * NSEC_PER_USEC,
 	};
-	struct group_writer *w = calloc(n, sizeof(*w));
+	struct sim_dd *w = calloc(n, sizeof(*w));
 	struct task_struct **tasks = calloc(n, sizeof(*tasks));
 	char name[16], knob[16];
 	u64 t0;
@@ -111,7 +74,8 @@ static void run_groups(const struct machine *m, unsigned int n, unsigned int mib
 		snprintf(w[i].path, sizeof(w[i].path), "/mnt/f%u", i + 1);
 		w[i].bytes = (u64)mib * MiB;
 		w[i].cpu_ns_per_page = m->cpu_ns_per_page;
-		tasks[i] = sim_task_start(name, group_writer_main, &w[i]);
+		w[i].fsync = true;
+		tasks[i] = sim_task_start(name, sim_dd_main, &w[i]);
 	}
 	for (unsigned int i = 0; i < n; i++)
 		cr_assert_eq(kthread_join(tasks[i]), 0, "writer %u failed: %d", i + 1, w[i].err);

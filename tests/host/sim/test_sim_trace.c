@@ -229,3 +229,43 @@ Test(sim_trace, stream_to_a_host_file)
 	free(stream_text);
 	free(trace_text);
 }
+
+/*
+ * inode_foreign_history, as Linux has it: only from a round that votes and only with some
+ * foreign history. An owner writing its own file leaves none; another group rewriting it
+ * (its own pages, after the cache is dropped) leaves lines whose history is never 0.
+ */
+Test(sim_trace, foreign_history_lines_only_for_foreign_votes)
+{
+	unsigned long lines = 0;
+	char *buf, *line, *save;
+
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_echo(TRACE_DIR "events/writeback/inode_foreign_history/enable", "1"), 0);
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 16 * MiB), 16 * MiB);
+	ksys_sync();
+	buf = read_all(TRACE_DIR "trace", 1 << 20);
+	cr_assert_null(strstr(buf, "inode_foreign_history:"), "the owner's own rounds:\n%s", buf);
+	free(buf);
+	cr_assert_eq(sim_echo("/proc/sys/vm/drop_caches", "1"), 0);
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(sim_write_range("B", "/mnt/f", 0, 16 * MiB), 16 * MiB);
+		ksys_sync();
+	}
+	buf = read_all(TRACE_DIR "trace", 1 << 20);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *h = strstr(line, "history=0x");
+
+		if (!strstr(line, "inode_foreign_history:"))
+			continue;
+		cr_assert_not_null(h, "%s", line);
+		cr_assert_neq(strtoul(h + 10, NULL, 16), 0, "a line with no history: %s", line);
+		lines++;
+	}
+	free(buf);
+	cr_log_info("foreign rounds traced: %lu", lines);
+	cr_assert_gt(lines, 0, "B's rewrites voted without a trace line");
+	sim_shutdown();
+}

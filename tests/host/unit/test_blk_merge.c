@@ -10,7 +10,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 #include "host.h"
-#include "../../../drivers/block/blk.h"
+#include "../../../block/blk.h"
 
 #define MAX_SEEN 64
 

@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <cgwb/bio.h>
 #include <cgwb/string.h>
-#include "../../../cg/io/blk-throttle.h"
+#include "../../../block/blk-throttle.h"
 
 #define MiB (1024ULL * 1024)
 

@@ -15,6 +15,7 @@
 #include <cgwb/memcontrol.h>
 #include <cgwb/errno.h>
 #include "host.h"
+#include "mm/dirty-policy.h"
 
 static struct backing_dev_info bdi;
 static struct bdi_writeback wb;
@@ -159,6 +160,83 @@ Test(dirty_throttle, memcg_wins_in_the_worked_example)
 	cr_assert_eq((u64)wb.dirty_ratelimit * m.pos_ratio >> RATELIMIT_CALC_SHIFT, 12662);
 }
 
+/*
+ * Every pause follows the lowest pos_ratio: the memcg domain's or the global one's,
+ * whichever is lower, and a policy's domain below both.
+ */
+Test(dirty_throttle, the_pause_follows_the_lowest_pos_ratio)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL), m = example_dtc(true, &g);
+	struct dirty_throttle_control p = {
+		.wb = &wb,
+		.policy = &dirty_policy_fixed,
+		.thresh = 4000,
+		.bg_thresh = 2000,
+	};
+	struct dirty_throttle_control *s, *d;
+
+	set_share(1000, 2000);
+	wb.stat[WB_RECLAIMABLE] = 10000;
+	s = dirty_throttle_select(&g, &m, NULL, false, &d);
+	cr_assert_lt(m.pos_ratio, g.pos_ratio, "the memcg domain is nearer its limit");
+	cr_assert_eq(s, &m);
+	cr_assert_eq(d, &m);
+	/* the global pool near its limit: the global domain governs */
+	g.dirty = g.thresh - 200;
+	s = dirty_throttle_select(&g, &m, NULL, false, &d);
+	cr_assert_lt(g.pos_ratio, m.pos_ratio);
+	cr_assert_eq(s, &g);
+	/* a policy's domain at 7/8 of its limit (1.0) is above both: they still govern */
+	p.wb_dirty = 3500;
+	s = dirty_throttle_select(&g, &m, &p, false, &d);
+	cr_assert_eq(p.pos_ratio, 1024);
+	cr_assert_eq(s, &g);
+	/* past its limit it governs, and the lower domain is still known for the trace */
+	p.wb_dirty = 4000;
+	s = dirty_throttle_select(&g, &m, &p, false, &d);
+	cr_assert_eq(s, &p);
+	cr_assert_eq(d, &g);
+	wb.stat[WB_RECLAIMABLE] = 0;
+}
+
+/* At the hard limit (task_ratelimit 0) a dirtier sleeps max_pause, whatever it dirtied. */
+Test(dirty_throttle, above_the_hard_limit_a_task_sleeps_max_pause)
+{
+	unsigned long now = 5000;
+	long pause = 0;
+
+	current->dirty_paused_when = now - 3;
+	cr_assert(dirty_pause(0, 32, 10, 120, &now, &pause));
+	cr_assert_eq(pause, 120);
+	cr_assert_eq(now, 5000, "no debt is carried at the limit");
+	/* below it: the time the pages should have taken, less the think time, capped */
+	cr_assert(dirty_pause(1000, 100, 10, 120, &now, &pause));
+	cr_assert_eq(pause, 100 * HZ / 1000 - 3);
+	cr_assert(dirty_pause(100, 100, 10, 120, &now, &pause));
+	cr_assert_eq(pause, 120);
+	cr_assert_eq(now, 5000 + min(HZ - 3 - 120, 120), "the rest of the debt moves on");
+}
+
+/* The pages allowed between checks shrink with the task's rate, so no pause passes max_pause. */
+Test(dirty_throttle, nr_dirtied_pause_follows_the_task_ratelimit)
+{
+	int last = INT_MAX;
+
+	wb.avg_write_bandwidth = 25600;
+	wb.dirty_ratelimit = 12800;
+	for (unsigned long task = 12800; task >= 50; task /= 2) {
+		int pages = 0;
+
+		wb_min_pause(&wb, 200, task, 12800, &pages);
+		cr_assert_leq(pages, last, "task_ratelimit %lu: %d pages, more than before", task,
+			      pages);
+		cr_assert_leq((unsigned long)pages * HZ / task, 200,
+			      "task_ratelimit %lu: %d pages take past max_pause", task, pages);
+		last = pages;
+	}
+	cr_assert_lt(last, DIRTY_POLL_THRESH, "a slow task checks often");
+}
+
 /* M's pos_ratio along its dirty count (the wb holds all of it). */
 Test(dirty_throttle, memcg_pos_ratio_table)
 {
@@ -226,7 +304,7 @@ Test(dirty_throttle, wb_calc_thresh_share_min_and_max_ratio)
 	struct dirty_throttle_control g = example_dtc(false, NULL);
 
 	set_share(1000, 4000);
-	g.dirty = g.thresh; /* no room left: no inactive-device floor */
+	g.dirty = g.thresh - 200; /* no room left: no inactive-device floor */
 	cr_assert_eq(__wb_calc_thresh(&g, 52416), 52416 / 4);
 	/* a 10 % guarantee: the shared part shrinks by the sum of guarantees */
 	bdi.min_ratio = 10 * BDI_RATIO_SCALE;
@@ -280,31 +358,38 @@ Test(dirty_throttle, min_pause_of_a_slow_wb_keeps_32_pages_per_check)
 	cr_assert_eq(t, 200);
 }
 
-/* dirty_bandwidth_seconds: while the cap governs, a check every max_pause / 2, not 10 ms. */
+/* The bandwidth policy: while the cap governs, a check every max_pause / 2, not 10 ms. */
 Test(dirty_throttle, min_pause_under_the_bandwidth_cap_is_half_the_max_pause)
 {
+	/* a cap of 3 s at 4 MiB/s, half full: room for 1536 pages */
+	struct dirty_throttle_control p = { .wb = &wb, .thresh = 3072, .wb_dirty = 1536 };
 	int pages = 0;
 	long t;
 
 	wb.avg_write_bandwidth = 1024; /* 4 MiB/s */
 	wb.dirty_ratelimit = 1024;
 	/* 101 ms at 1024 pages/s: 101 pages per check (Linux: 32 every 31 ms) */
-	t = wb_bw_cap_min_pause(&wb, 200, 1024, 1024, &pages);
+	t = wb_bw_cap_min_pause(&p, 200, 1024, 1024, &pages);
 	cr_assert_eq(pages, 101);
 	cr_assert_eq(t, 1 + 101 / 2);
 	/* the task's rate far below the wb's: the pause would pass max_pause, fewer pages */
-	t = wb_bw_cap_min_pause(&wb, 200, 256, 1024, &pages);
+	t = wb_bw_cap_min_pause(&p, 200, 256, 1024, &pages);
 	cr_assert_eq(pages, 256 * 200 / 1024);
 	cr_assert_eq(t, 1 + 200 / 2);
 	/* at the limit: nothing until the next check, as Linux */
-	t = wb_bw_cap_min_pause(&wb, 200, 0, 1024, &pages);
+	t = wb_bw_cap_min_pause(&p, 200, 0, 1024, &pages);
 	cr_assert_eq(pages, 0);
 	cr_assert_eq(t, 200);
 	/* too slow for 32 pages in 101 ms (1 MiB/s): Linux's rules */
 	wb.dirty_ratelimit = 256;
-	t = wb_bw_cap_min_pause(&wb, 200, 256, 256, &pages);
+	t = wb_bw_cap_min_pause(&p, 200, 256, 256, &pages);
 	cr_assert_eq(pages, DIRTY_POLL_THRESH);
 	cr_assert_eq(t, 1 + (HZ * DIRTY_POLL_THRESH / 256) / 2);
+	/* a new wb's rate (100 MB/s) would allow 2500 pages: at most half the room, 60 */
+	wb.dirty_ratelimit = INIT_BW;
+	p.wb_dirty = 2952;
+	t = wb_bw_cap_min_pause(&p, 200, INIT_BW, INIT_BW, &pages);
+	cr_assert_eq(pages, 60);
 }
 
 Test(dirty_throttle, poll_interval_is_about_the_root_of_the_room)
@@ -476,18 +561,14 @@ Test(dirty_throttle, bdi_bytes_are_ratios_of_the_global_threshold)
 	cr_assert_eq(bdi_set_max_bytes(&bdi, (u64)thresh * PAGE_SIZE * 2), -EINVAL);
 }
 
-/* Past Linux (dirty_bandwidth_seconds): the cap from measured completions, and its line. */
-Test(dirty_throttle, bandwidth_cap_from_measured_completions)
+/* The recent bandwidth the policies measure: completions over the last 8 intervals. */
+Test(dirty_throttle, measured_bandwidth_is_the_window_of_completions)
 {
-	struct dirty_throttle_control g = example_dtc(false, NULL);
 	unsigned long now = 10000;
 
-	cr_assert_eq(wb_bw_cap(&wb, &g), 0, "the policy is off by default");
-	dirty_bandwidth_seconds = 3;
 	wb_bw_window_reset(&wb, now, 0);
-	/* nothing completed yet: the floor, 1/32 of the global threshold */
-	cr_assert_eq(wb_bw_cap(&wb, &g), 52416 / 32);
-	/* 8 intervals of 200 ms at 1024 pages/s: the window says 1024, the cap 3 s of it */
+	cr_assert_eq(wb_measured_bandwidth(&wb, now + 100), 0, "nothing completed yet");
+	/* 8 intervals of 200 ms at 1024 pages/s */
 	for (int i = 1; i <= 8; i++) {
 		wb.stat[WB_WRITTEN] += 205;
 		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb.stat[WB_WRITTEN]);
@@ -500,14 +581,60 @@ Test(dirty_throttle, bandwidth_cap_from_measured_completions)
 		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb.stat[WB_WRITTEN]);
 	}
 	cr_assert_eq(wb_measured_bandwidth(&wb, now + 3200), 2050 * 7 * 1000 / 1400);
-	dirty_bandwidth_seconds = 0;
 }
 
-Test(dirty_throttle, bandwidth_cap_line)
+/*
+ * The bandwidth policy's cap: N x the measured bandwidth, at least the floor; a slow wb
+ * (held by io.max below the budget) no more than an equal part of the budget.
+ */
+Test(dirty_throttle, bandwidth_cap_is_n_seconds_of_bandwidth_within_the_shared_budget)
 {
-	/* cap 4000: background at 2000, freerun 3000, setpoint 3500 */
-	cr_assert_eq(wb_bw_cap_pos_ratio(3500, 4000), 1024);
-	cr_assert_eq(wb_bw_cap_pos_ratio(3000, 4000), (unsigned long)pos_ratio_polynom(3500, 3000, 4000));
-	cr_assert_eq(wb_bw_cap_pos_ratio(4000, 4000), 0);
-	cr_assert_eq(wb_bw_cap_pos_ratio(9000, 4000), 0);
+	const unsigned long thresh = 52416, budget = bw_slow_budget(thresh);
+
+	cr_assert_eq(budget, thresh * 25 / 100, "25 %% of the global threshold by default");
+	/* 3 s of 1024 pages/s (4 MiB/s), slow alone or not slow */
+	cr_assert_eq(bw_cap(1024, 3, thresh, budget, 1), 3 * 1024);
+	cr_assert_eq(bw_cap(1024, 3, thresh, budget, 0), 3 * 1024);
+	/* 4 slow wbs of 1024 pages/s: 12288 pages together, within the budget: 3 s each */
+	cr_assert_eq(bw_cap(1024, 3, thresh, budget, 4), 3 * 1024);
+	/* 32 of them would hold 98304: an equal part of the budget each */
+	cr_assert_eq(bw_cap(1024, 3, thresh, budget, 32), budget / 32);
+	/* a wb not held by io.max below the budget: its own 3 s however many slow ones */
+	cr_assert_eq(bw_cap(25600, 3, thresh, budget, 0), 3 * 25600);
+	/* no completions yet: 1/32 of the threshold, or a slow wb's part of the budget */
+	cr_assert_eq(bw_cap(0, 3, thresh, budget, 0), thresh / 32);
+	cr_assert_eq(bw_cap(0, 3, thresh, budget, 128), budget / 128);
+	/* never below the floor (1 MiB/s: 3 s is 768 pages, the floor 1638) */
+	cr_assert_eq(bw_cap(256, 3, thresh, budget, 1), thresh / 32);
+}
+
+/* The slow wbs' caps shrink linearly from 3/4 of the budget to nothing at the budget. */
+Test(dirty_throttle, bandwidth_caps_shrink_as_the_slow_pool_fills)
+{
+	cr_assert_eq(bw_pool_shrink(800, 4000, 2000), 800);
+	cr_assert_eq(bw_pool_shrink(800, 4000, 3000), 800);
+	cr_assert_eq(bw_pool_shrink(800, 4000, 3500), 400);
+	cr_assert_eq(bw_pool_shrink(800, 4000, 3999), 1);
+	cr_assert_eq(bw_pool_shrink(800, 4000, 4000), 1);
+	cr_assert_eq(bw_pool_shrink(800, 4000, 9000), 1);
+}
+
+/* The policy's domain: the cubic from cap/2 (background) to cap, 1.0 at 7/8 of it. */
+Test(dirty_throttle, policy_domain_position_is_the_cubic_of_its_limits)
+{
+	struct dirty_throttle_control p = { .thresh = 4000, .bg_thresh = 2000 };
+
+	p.wb_dirty = 3500;
+	dirty_policy_cubic(&p);
+	cr_assert_eq(p.setpoint, 3500);
+	cr_assert_eq(p.pos_ratio, 1024);
+	p.wb_dirty = 3000;
+	dirty_policy_cubic(&p);
+	cr_assert_eq(p.pos_ratio, (unsigned long)pos_ratio_polynom(3500, 3000, 4000));
+	p.wb_dirty = 4000;
+	dirty_policy_cubic(&p);
+	cr_assert_eq(p.pos_ratio, 0);
+	p.wb_dirty = 9000;
+	dirty_policy_cubic(&p);
+	cr_assert_eq(p.pos_ratio, 0);
 }

@@ -2,7 +2,7 @@
  * The io controller's files on real groups and disks: io.max written, read back, cleared
  * and refused (all or nothing); io.stat per group and hierarchical, counted when a bio
  * leaves the throttler; and what happens to bios held by a group whose limit is raised or
- * which is removed.
+ * which is removed (they keep its limits).
  */
 #include <criterion/criterion.h>
 #include <cgwb/blkdev.h>
@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include "host.h"
 #include "filedisk.h"
-#include "../../../cg/io/blk-cgroup-internal.h"
+#include "../../../block/blk-cgroup.h"
+#include "../../../cg/io/io.h"
 #include "../../../cg/cgroup/cgroup-internal.h"
 
 #define DISK_BYTES (8 << 20)
@@ -158,18 +159,28 @@ static void record_end(struct bio *bio)
 	bio_put(bio);
 }
 
-/* Submit, as the current task, a bio of nr pages at sector (its id in done->order). */
-static void submit(struct gendisk *disk, enum req_op op, unsigned int nr, sector_t sector,
-		   struct done *done)
+/*
+ * Submit a bio of nr pages at sector (its id in done->order) for blkcg, as writeback does
+ * for its wb's group, or (NULL) for the current task's.
+ */
+static void submit_for(struct blkcg *blkcg, struct gendisk *disk, enum req_op op,
+		       unsigned int nr, sector_t sector, struct done *done)
 {
 	struct bio *bio = bio_alloc(disk->part0, (unsigned short)nr, op, GFP_KERNEL);
 
 	for (unsigned int i = 0; i < nr; i++)
 		cr_assert_eq(bio_add_page(bio, pages + i, PAGE_SIZE, 0), PAGE_SIZE);
+	bio->bi_blkcg = blkcg;
 	bio->bi_sector = sector;
 	bio->bi_private = done;
 	bio->bi_end_io = record_end;
 	submit_bio(bio);
+}
+
+static void submit(struct gendisk *disk, enum req_op op, unsigned int nr, sector_t sector,
+		   struct done *done)
+{
+	submit_for(NULL, disk, op, nr, sector, done);
 }
 
 Test(io_files, io_stat_counts_per_group_and_up_the_tree)
@@ -272,21 +283,70 @@ static unsigned int nr_groups(struct gendisk *disk)
 	return (unsigned int)list_count_nodes(&blk_throtl_td_lookup(disk)->blkgs);
 }
 
-/* The group's bios go at its ancestors' pace, then the group itself goes. */
-Test(io_files, removing_a_group_releases_its_bios_and_frees_it)
+/*
+ * rmdir keeps the group's limits on what it holds (Linux: a dying blkcg's groups live on
+ * while bios reference them); the group itself goes with the last of its bios.
+ */
+Test(io_files, a_removed_group_drains_its_bios_at_its_limit_then_goes)
 {
 	struct cgroup *a = mkgroup(&cgroup_root, "a");
 	struct done d = { 0 };
 
-	cr_assert_eq(io_max_write(a, "254:0 wbps=4096"), 0);
+	cr_assert_eq(io_max_write(a, "254:0 wbps=65536"), 0);
 	cr_assert_eq(nr_groups(vda), 2, "root and a");
 	cgroup_attach_task(a, current);
-	submit(vda, REQ_OP_WRITE, 256, 0, &d);
+	for (int i = 0; i < 4; i++)
+		submit(vda, REQ_OP_WRITE, 16, (sector_t)i * 128, &d);
 	cgroup_attach_task(&cgroup_root, current);
-	host_run_for(NSEC_PER_SEC);
-	cr_assert_eq(d.nr, 0);
 	cr_assert_eq(cgroup_rmdir(a), 0);
+	/* 256 KiB at 64 KiB/s: one bio a second, the first after a slice's allowance */
+	host_run_for(NSEC_PER_SEC + 50 * NSEC_PER_MSEC);
+	cr_assert_eq(d.nr, 1, "%d bios of 64 KiB left a removed 64 KiB/s group in 1 s", d.nr);
+	host_run_for(2 * NSEC_PER_SEC);
+	cr_assert_eq(d.nr, 3);
+	cr_assert_eq(nr_groups(vda), 2, "a's group went while it held a bio");
+	host_run_for(NSEC_PER_SEC);
+	cr_assert_eq(d.nr, 4);
+	host_run_until_idle();
+	cr_assert_eq(nr_groups(vda), 1, "a's group went with the last reference");
+}
+
+/*
+ * A pin (a writeback context writing for the group) keeps a removed group's limits on new
+ * bios too; after the last pin they pass the retired group by for the parent's, while what
+ * it holds still leaves at its pace.
+ */
+Test(io_files, a_pinned_removed_group_limits_new_bios_until_unpinned)
+{
+	struct cgroup *p = mkgroup(&cgroup_root, "p"), *a;
+	struct done d = { 0 };
+
+	cr_assert_eq(cgroup_subtree_control_write(p, "+io"), 0);
+	a = mkgroup(p, "a");
+	struct blkcg *ab = blkcg_of(a);
+	cr_assert_eq(io_max_write(a, "254:0 wbps=65536"), 0);
+	css_get(&ab->css);
+	blkcg_pin_online(ab);
+	cr_assert_eq(cgroup_rmdir(a), 0);
+	host_run_until_idle();
+	submit_for(ab, vda, REQ_OP_WRITE, 16, 0, &d);
+	submit_for(ab, vda, REQ_OP_WRITE, 16, 128, &d);
+	host_run_for(10 * NSEC_PER_MSEC);
+	cr_assert_eq(d.nr, 0, "a removed, pinned group let 128 KiB through at once");
+
+	blkcg_unpin_online(ab);
+	/* retired: p's group (unlimited) takes new bios, which do not queue behind a's */
+	submit_for(ab, vda, REQ_OP_WRITE, 16, 256, &d);
 	host_run_for(10 * NSEC_PER_MSEC);
 	cr_assert_eq(d.nr, 1);
-	cr_assert_eq(nr_groups(vda), 1, "a's group went with the last reference");
+	cr_assert_eq(d.order[0], 256);
+	cr_assert_str_eq(io_stat(blkcg_of(p)),
+			 "254:0 rbytes=0 wbytes=65536 rios=0 wios=1 dbytes=0 dios=0\n");
+	host_run_for(NSEC_PER_SEC);
+	cr_assert_eq(d.nr, 2, "the retired group's first held bio left at 64 KiB/s");
+	host_run_for(NSEC_PER_SEC);
+	cr_assert_eq(d.nr, 3);
+	cr_assert_str_eq(io_stat(blkcg_of(p)),
+			 "254:0 rbytes=0 wbytes=196608 rios=0 wios=3 dbytes=0 dios=0\n");
+	css_put(&ab->css);
 }

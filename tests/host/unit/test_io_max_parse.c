@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
-#include "../../../cg/io/blk-cgroup-internal.h"
+#include "../../../cg/io/io.h"
 
 TestSuite(io_max_parse);
 
@@ -25,9 +25,9 @@ Test(io_max_parse, one_key)
 
 	cr_assert_eq(c.major, 254);
 	cr_assert_eq(c.minor, 0);
-	cr_assert(c.set[IO_MAX_WBPS]);
-	cr_assert_eq(c.val[IO_MAX_WBPS], 1048576);
-	cr_assert_not(c.set[IO_MAX_RBPS] || c.set[IO_MAX_RIOPS] || c.set[IO_MAX_WIOPS]);
+	cr_assert(c.lim.set[BLKCG_LIMIT_WBPS]);
+	cr_assert_eq(c.lim.val[BLKCG_LIMIT_WBPS], 1048576);
+	cr_assert_not(c.lim.set[BLKCG_LIMIT_RBPS] || c.lim.set[BLKCG_LIMIT_RIOPS] || c.lim.set[BLKCG_LIMIT_WIOPS]);
 }
 
 Test(io_max_parse, every_key_any_order_and_max)
@@ -35,12 +35,12 @@ Test(io_max_parse, every_key_any_order_and_max)
 	struct io_max_conf c = parse_ok("254:16 wiops=3 riops=2 rbps=max wbps=1\n");
 
 	cr_assert_eq(c.minor, 16);
-	cr_assert_eq(c.val[IO_MAX_RBPS], U64_MAX, "max: no limit");
-	cr_assert_eq(c.val[IO_MAX_WBPS], 1);
-	cr_assert_eq(c.val[IO_MAX_RIOPS], 2);
-	cr_assert_eq(c.val[IO_MAX_WIOPS], 3);
-	for (int k = 0; k < IO_MAX_NR; k++)
-		cr_assert(c.set[k]);
+	cr_assert_eq(c.lim.val[BLKCG_LIMIT_RBPS], U64_MAX, "max: no limit");
+	cr_assert_eq(c.lim.val[BLKCG_LIMIT_WBPS], 1);
+	cr_assert_eq(c.lim.val[BLKCG_LIMIT_RIOPS], 2);
+	cr_assert_eq(c.lim.val[BLKCG_LIMIT_WIOPS], 3);
+	for (int k = 0; k < BLKCG_LIMIT_NR; k++)
+		cr_assert(c.lim.set[k]);
 }
 
 Test(io_max_parse, spacing_and_largest_value)
@@ -48,23 +48,23 @@ Test(io_max_parse, spacing_and_largest_value)
 	struct io_max_conf c = parse_ok("  8:1\twbps=18446744073709551615   riops=7 \n");
 
 	cr_assert_eq(c.major, 8);
-	cr_assert_eq(c.val[IO_MAX_WBPS], U64_MAX);
-	cr_assert_eq(c.val[IO_MAX_RIOPS], 7);
+	cr_assert_eq(c.lim.val[BLKCG_LIMIT_WBPS], U64_MAX);
+	cr_assert_eq(c.lim.val[BLKCG_LIMIT_RIOPS], 7);
 }
 
 Test(io_max_parse, a_key_given_twice_keeps_the_last)
 {
 	struct io_max_conf c = parse_ok("254:0 wbps=5 wbps=6");
 
-	cr_assert_eq(c.val[IO_MAX_WBPS], 6);
+	cr_assert_eq(c.lim.val[BLKCG_LIMIT_WBPS], 6);
 }
 
 Test(io_max_parse, device_alone_changes_nothing)
 {
 	struct io_max_conf c = parse_ok("254:0\n");
 
-	for (int k = 0; k < IO_MAX_NR; k++)
-		cr_assert_not(c.set[k]);
+	for (int k = 0; k < BLKCG_LIMIT_NR; k++)
+		cr_assert_not(c.lim.set[k]);
 }
 
 static void parse_bad(const char *line, int want)

@@ -2,7 +2,8 @@
  * Memory limits: memory.max and memory.high parsing (good and bad lines), a group writing
  * more than its limit on ext2 kept at or below it by reclaim of its own pages, a lowered
  * limit reclaimed down to, memory.high trimming, limits of ancestors, and the way out when
- * nothing can be reclaimed (ramfs): an OOM event and a charge past the limit, never a hang.
+ * nothing can be reclaimed (ramfs) for a task that may not be killed: an OOM event and a
+ * charge past the limit, never a hang (test_memcg_oom.c: the others are killed).
  */
 #include "cgroup_test.h"
 #include <cgwb/vmstat.h>
@@ -89,14 +90,18 @@ static void write_tmp(const char *path, size_t bytes)
 	free(buf);
 }
 
-Test(memcg_limit, nothing_to_reclaim_charges_past_the_limit)
+/* A charger the OOM killer may not kill (the console shell) goes past the limit instead. */
+Test(memcg_limit, nothing_to_reclaim_charges_an_unkillable_task_past_the_limit)
 {
 	cr_assert_eq(cgt_write("A/memory.max", "64K"), 0);
 	cgt_enter("A");
+	current->oom_score_adj = OOM_SCORE_ADJ_MIN;
 	/* ramfs pages cannot be reclaimed: the writes still succeed, past the limit */
 	write_tmp("/tmp/big", 256 << 10);
 	write_tmp("/tmp/big2", 16 << 10);
+	current->oom_score_adj = 0;
 	cgt_enter("");
+	cr_assert_not(signal_pending(current));
 	cr_assert_eq(cgt_num("A/memory.current"), (256 + 16) << 10);
 	cr_assert_geq(cgt_key("A/memory.events", "oom"), 1);
 	cr_assert_geq(cgt_key("A/memory.events", "max"), 1);

@@ -125,6 +125,21 @@ static void check_leaks(void)
 	}                                                       \
 	static void suite##_##name##_body(void)
 
+/* The tables most tests are: an input, what it must give, and why where it is not plain. */
+struct str_case {
+	const char *in, *want, *why;
+};
+
+struct arith_case {
+	const char *expr;
+	s64 want;
+};
+
+struct pattern_case {
+	const char *pattern, *s;
+	bool match;
+};
+
 /* ------------------------------------------------------------------ an environment */
 
 struct test_env {
@@ -248,6 +263,25 @@ static char *str(const char *word)
 	return out;
 }
 
+static void check_strings(const struct str_case *c, size_t n, char *(*fn)(const char *))
+{
+	for (size_t i = 0; i < n; i++)
+		cr_assert_str_eq(fn(c[i].in), c[i].want, "%s%s%s", c[i].in, c[i].why ? ": " : "",
+				 c[i].why ? c[i].why : "");
+}
+
+/* Each word's fields, as "[f1][f2]..." (or "error: ..."). */
+static void check_fields(const struct str_case *c, size_t n)
+{
+	check_strings(c, n, fields);
+}
+
+/* Each word expanded as one string (an assignment's value). */
+static void check_strs(const struct str_case *c, size_t n)
+{
+	check_strings(c, n, str);
+}
+
 /* ------------------------------------------------------------------ lexer */
 
 static int lex_all(const char *src, struct sh_token *toks, int max)
@@ -360,6 +394,12 @@ static const char *parse_msg(const char *src)
 	while (!sh_parse_next(&p, &n) && n)
 		sh_node_free(n);
 	return p.err ? p.msg : "ok";
+}
+
+static void check_parse_msgs(const struct str_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_assert_str_eq(parse_msg(c[i].in), c[i].want, "%s", c[i].in);
 }
 
 TestSuite(shell_parser, .init = setup, .fini = teardown);
@@ -591,21 +631,25 @@ SHELL_TEST(shell_parser, incomplete_input_asks_for_more)
 
 SHELL_TEST(shell_parser, syntax_errors)
 {
-	cr_assert_str_eq(parse_msg("done"), "unexpected 'done'");
-	cr_assert_str_eq(parse_msg("echo a; fi"), "unexpected 'fi'");
-	cr_assert_str_eq(parse_msg("| a"), "unexpected '|'");
-	cr_assert_str_eq(parse_msg("a && ; b"), "unexpected ';'");
-	cr_assert_str_eq(parse_msg("a ;; b"), "unexpected ';;'");
-	cr_assert_str_eq(parse_msg("if a; then fi"), "unexpected 'fi'");
-	cr_assert_str_eq(parse_msg("while a; do done"), "unexpected 'done'");
-	cr_assert_str_eq(parse_msg("for 1x in a; do b; done"), "bad for loop variable '1x'");
-	cr_assert_str_eq(parse_msg("a )"), "unexpected ')'");
-	cr_assert_str_eq(parse_msg("echo >"), "unexpected end of file");
-	cr_assert_str_eq(parse_msg("echo > ;"), "unexpected ';'");
-	cr_assert_str_eq(parse_msg("case x in a b) ;; esac"), "unexpected 'b'");
-	cr_assert_str_eq(parse_msg("case x in a) y esac"), "unexpected end of file");
-	cr_assert_str_eq(parse_msg("f() echo x"), "unexpected 'echo'");
-	cr_assert_str_eq(parse_msg("echo ok\n"), "ok");
+	static const struct str_case cases[] = {
+		{ "done", "unexpected 'done'", NULL },
+		{ "echo a; fi", "unexpected 'fi'", NULL },
+		{ "| a", "unexpected '|'", NULL },
+		{ "a && ; b", "unexpected ';'", NULL },
+		{ "a ;; b", "unexpected ';;'", NULL },
+		{ "if a; then fi", "unexpected 'fi'", NULL },
+		{ "while a; do done", "unexpected 'done'", NULL },
+		{ "for 1x in a; do b; done", "bad for loop variable '1x'", NULL },
+		{ "a )", "unexpected ')'", NULL },
+		{ "echo >", "unexpected end of file", NULL },
+		{ "echo > ;", "unexpected ';'", NULL },
+		{ "case x in a b) ;; esac", "unexpected 'b'", NULL },
+		{ "case x in a) y esac", "unexpected end of file", NULL },
+		{ "f() echo x", "unexpected 'echo'", NULL },
+		{ "echo ok\n", "ok", NULL },
+	};
+
+	check_parse_msgs(cases, ARRAY_SIZE(cases));
 }
 
 SHELL_TEST(shell_parser, nesting_is_bounded)
@@ -704,45 +748,57 @@ TestSuite(shell_expand, .init = env_setup, .fini = teardown);
 
 SHELL_TEST(shell_expand, quotes)
 {
-	cr_assert_str_eq(fields("'a b'"), "[a b]");
-	cr_assert_str_eq(fields("\"a b\""), "[a b]");
-	cr_assert_str_eq(fields("a\\ b"), "[a b]");
-	cr_assert_str_eq(fields("'$x'"), "[$x]");
-	cr_assert_str_eq(fields("\"$x\""), "[hello]");
-	cr_assert_str_eq(fields("\"\\$x \\\\ \\a \\\"\""), "[$x \\ \\a \"]");
-	cr_assert_str_eq(fields("''"), "[]");
-	cr_assert_str_eq(fields("\"\""), "[]");
-	cr_assert_str_eq(fields("a'b'\"c\"d"), "[abcd]");
-	cr_assert_str_eq(fields("'it'\\''s'"), "[it's]");
+	static const struct str_case cases[] = {
+		{ "'a b'", "[a b]", NULL },
+		{ "\"a b\"", "[a b]", NULL },
+		{ "a\\ b", "[a b]", NULL },
+		{ "'$x'", "[$x]", NULL },
+		{ "\"$x\"", "[hello]", NULL },
+		{ "\"\\$x \\\\ \\a \\\"\"", "[$x \\ \\a \"]", NULL },
+		{ "''", "[]", NULL },
+		{ "\"\"", "[]", NULL },
+		{ "a'b'\"c\"d", "[abcd]", NULL },
+		{ "'it'\\''s'", "[it's]", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 }
 
 SHELL_TEST(shell_expand, parameters)
 {
-	cr_assert_str_eq(fields("$x"), "[hello]");
-	cr_assert_str_eq(fields("${x}world"), "[helloworld]");
-	cr_assert_str_eq(fields("$x.txt"), "[hello.txt]");
-	cr_assert_str_eq(fields("$nope"), "");
-	cr_assert_str_eq(fields("a$nope"), "[a]");
-	cr_assert_str_eq(fields("$?"), "[0]");
-	cr_assert_str_eq(fields("$$"), "[42]");
-	cr_assert_str_eq(fields("$"), "[$]");
-	cr_assert_str_eq(fields("a$ b"), "[a$ b]");
-	cr_assert_str_eq(fields("${#x}"), "[5]");
-	cr_assert_str_eq(fields("${#nope}"), "[0]");
+	static const struct str_case cases[] = {
+		{ "$x", "[hello]", NULL },
+		{ "${x}world", "[helloworld]", NULL },
+		{ "$x.txt", "[hello.txt]", NULL },
+		{ "$nope", "", NULL },
+		{ "a$nope", "[a]", NULL },
+		{ "$?", "[0]", NULL },
+		{ "$$", "[42]", NULL },
+		{ "$", "[$]", NULL },
+		{ "a$ b", "[a$ b]", NULL },
+		{ "${#x}", "[5]", NULL },
+		{ "${#nope}", "[0]", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 }
 
 SHELL_TEST(shell_expand, parameter_operators)
 {
-	cr_assert_str_eq(fields("${nope:-def}"), "[def]");
-	cr_assert_str_eq(fields("${empty:-def}"), "[def]");
-	cr_assert_str_eq(fields("${empty-def}"), "");
-	cr_assert_str_eq(fields("${x:-def}"), "[hello]");
-	cr_assert_str_eq(fields("${x:+alt}"), "[alt]");
-	cr_assert_str_eq(fields("${nope:+alt}"), "");
-	cr_assert_str_eq(fields("${nope:-a b}"), "[a][b]");
-	cr_assert_str_eq(fields("\"${nope:-a b}\""), "[a b]");
-	cr_assert_str_eq(fields("${nope:-$x}"), "[hello]");
-	cr_assert_str_eq(fields("${new:=val}"), "[val]");
+	static const struct str_case cases[] = {
+		{ "${nope:-def}", "[def]", NULL },
+		{ "${empty:-def}", "[def]", NULL },
+		{ "${empty-def}", "", NULL },
+		{ "${x:-def}", "[hello]", NULL },
+		{ "${x:+alt}", "[alt]", NULL },
+		{ "${nope:+alt}", "", NULL },
+		{ "${nope:-a b}", "[a][b]", NULL },
+		{ "\"${nope:-a b}\"", "[a b]", NULL },
+		{ "${nope:-$x}", "[hello]", NULL },
+		{ "${new:=val}", "[val]", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 	cr_assert_str_eq(sh_var_get(&T.vars, "new"), "val");
 	cr_assert_str_eq(fields("${nope:?is missing}"), "error: nope: is missing");
 	cr_assert_str_eq(fields("${x/l/L}"), "error: ${x/l/L}: bad substitution");
@@ -750,21 +806,29 @@ SHELL_TEST(shell_expand, parameter_operators)
 
 SHELL_TEST(shell_expand, field_splitting)
 {
-	cr_assert_str_eq(fields("$sp"), "[a][b]");
-	cr_assert_str_eq(fields("\"$sp\""), "[ a  b ]");
-	cr_assert_str_eq(fields("x${sp}y"), "[x][a][b][y]");
-	cr_assert_str_eq(fields("$empty"), "");
-	cr_assert_str_eq(fields("\"$empty\""), "[]");
+	static const struct str_case cases[] = {
+		{ "$sp", "[a][b]", NULL },
+		{ "\"$sp\"", "[ a  b ]", NULL },
+		{ "x${sp}y", "[x][a][b][y]", NULL },
+		{ "$empty", "", NULL },
+		{ "\"$empty\"", "[]", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 	cr_assert_str_eq(str("$sp"), " a  b ");
 }
 
 SHELL_TEST(shell_expand, command_substitution)
 {
-	cr_assert_str_eq(fields("$(echo a b)"), "[a][b]");
-	cr_assert_str_eq(fields("\"$(echo a b)\""), "[a b]");
-	cr_assert_str_eq(fields("$(seq 1 3)"), "[1][2][3]");
-	cr_assert_str_eq(fields("`echo x`"), "[x]");
-	cr_assert_str_eq(fields("\"<$(echo in)>\""), "[<in>]", "trailing newlines are removed");
+	static const struct str_case cases[] = {
+		{ "$(echo a b)", "[a][b]", NULL },
+		{ "\"$(echo a b)\"", "[a b]", NULL },
+		{ "$(seq 1 3)", "[1][2][3]", NULL },
+		{ "`echo x`", "[x]", NULL },
+		{ "\"<$(echo in)>\"", "[<in>]", "trailing newlines are removed" },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 	cr_assert_eq(T.env.subst_status, 0);
 	cr_assert_str_eq(fields("$(fail)"), "");
 	cr_assert_eq(T.env.subst_status, 3);
@@ -773,14 +837,18 @@ SHELL_TEST(shell_expand, command_substitution)
 
 SHELL_TEST(shell_expand, arithmetic)
 {
-	cr_assert_str_eq(fields("$((1 + 2 * 3))"), "[7]");
-	cr_assert_str_eq(fields("$(( (1 + 2) * 3 ))"), "[9]");
-	cr_assert_str_eq(fields("$((n * 2))"), "[14]");
-	cr_assert_str_eq(fields("$(($n - 10))"), "[-3]");
-	cr_assert_str_eq(fields("$((nope + 1))"), "[1]");
-	cr_assert_str_eq(fields("a$((1<2))b"), "[a1b]");
-	cr_assert_str_eq(fields("$((x + 1))"), "error: x: not a number");
-	cr_assert_str_eq(fields("$((1 / 0))"), "error: division by zero");
+	static const struct str_case cases[] = {
+		{ "$((1 + 2 * 3))", "[7]", NULL },
+		{ "$(( (1 + 2) * 3 ))", "[9]", NULL },
+		{ "$((n * 2))", "[14]", NULL },
+		{ "$(($n - 10))", "[-3]", NULL },
+		{ "$((nope + 1))", "[1]", NULL },
+		{ "a$((1<2))b", "[a1b]", NULL },
+		{ "$((x + 1))", "error: x: not a number", NULL },
+		{ "$((1 / 0))", "error: division by zero", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 }
 
 SHELL_TEST(shell_expand, backquotes_unescape_before_running)
@@ -792,9 +860,13 @@ SHELL_TEST(shell_expand, backquotes_unescape_before_running)
 
 SHELL_TEST(shell_expand, special_parameters_and_lengths)
 {
-	cr_assert_str_eq(fields("${?}${$}"), "[042]");
-	cr_assert_str_eq(fields("${#sp}"), "[6]");
-	cr_assert_str_eq(fields("\"${x}\"\"${x}\""), "[hellohello]");
+	static const struct str_case cases[] = {
+		{ "${?}${$}", "[042]", NULL },
+		{ "${#sp}", "[6]", NULL },
+		{ "\"${x}\"\"${x}\"", "[hellohello]", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 	cr_assert_str_eq(str("a=$x"), "a=hello");
 	cr_assert_str_eq(str("''"), "");
 }
@@ -811,22 +883,30 @@ SHELL_TEST(shell_expand, trim_prefix_suffix)
 {
 	sh_var_set(&T.vars, "u", "123.45 678.90", 0);
 	sh_var_set(&T.vars, "f", "/a/b.tar.gz", 0);
-	cr_assert_str_eq(fields("${u%% *}"), "[123.45]");
-	cr_assert_str_eq(fields("${u% *}"), "[123.45]");
-	cr_assert_str_eq(fields("${u#* }"), "[678.90]");
-	cr_assert_str_eq(fields("${f%.*}"), "[/a/b.tar]");
-	cr_assert_str_eq(fields("${f%%.*}"), "[/a/b]");
-	cr_assert_str_eq(fields("${f#*/}"), "[a/b.tar.gz]");
-	cr_assert_str_eq(fields("${f##*/}"), "[b.tar.gz]");
-	cr_assert_str_eq(fields("${f%[.]gz}"), "[/a/b.tar]");
-	cr_assert_str_eq(fields("${f#/?/}"), "[b.tar.gz]");
-	cr_assert_str_eq(fields("${f%x}"), "[/a/b.tar.gz]");
-	cr_assert_str_eq(fields("${nope%x}"), "");
+	static const struct str_case cases[] = {
+		{ "${u%% *}", "[123.45]", NULL },
+		{ "${u% *}", "[123.45]", NULL },
+		{ "${u#* }", "[678.90]", NULL },
+		{ "${f%.*}", "[/a/b.tar]", NULL },
+		{ "${f%%.*}", "[/a/b]", NULL },
+		{ "${f#*/}", "[a/b.tar.gz]", NULL },
+		{ "${f##*/}", "[b.tar.gz]", NULL },
+		{ "${f%[.]gz}", "[/a/b.tar]", NULL },
+		{ "${f#/?/}", "[b.tar.gz]", NULL },
+		{ "${f%x}", "[/a/b.tar.gz]", NULL },
+		{ "${nope%x}", "", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 	/* Quoted pattern characters match only themselves. */
 	sh_var_set(&T.vars, "s", "a*b*c", 0);
-	cr_assert_str_eq(str("${s%\"*\"*}"), "a*b");
-	cr_assert_str_eq(str("${s#'a*'}"), "b*c");
-	cr_assert_str_eq(str("${s#\\a}"), "*b*c");
+	static const struct str_case cases2[] = {
+		{ "${s%\"*\"*}", "a*b", NULL },
+		{ "${s#'a*'}", "b*c", NULL },
+		{ "${s#\\a}", "*b*c", NULL },
+	};
+
+	check_strs(cases2, ARRAY_SIZE(cases2));
 	cr_assert_str_eq(fields("${x#\"$nope\"h}"), "[ello]");
 	cr_assert_str_eq(fields("\"${sp# }\""), "[a  b ]");
 }
@@ -839,16 +919,20 @@ SHELL_TEST(shell_expand, positional_parameters)
 	cr_assert_str_eq(fields("\"$@\""), "");
 	T.env.argc = 2;
 	T.env.argv = args;
-	cr_assert_str_eq(fields("$#"), "[2]");
-	cr_assert_str_eq(fields("$1"), "[a][b]");
-	cr_assert_str_eq(fields("\"$1\"${2}"), "[a bc]");
-	cr_assert_str_eq(fields("$3"), "");
-	cr_assert_str_eq(fields("\"$@\""), "[a b][c]");
-	cr_assert_str_eq(fields("\"x$@y\""), "[xa b][cy]");
-	cr_assert_str_eq(fields("\"$*\""), "[a b c]");
-	cr_assert_str_eq(fields("$@"), "[a][b][c]");
-	cr_assert_str_eq(fields("${1%% *}"), "[a]");
-	cr_assert_str_eq(fields("${#1}"), "[3]");
+	static const struct str_case cases[] = {
+		{ "$#", "[2]", NULL },
+		{ "$1", "[a][b]", NULL },
+		{ "\"$1\"${2}", "[a bc]", NULL },
+		{ "$3", "", NULL },
+		{ "\"$@\"", "[a b][c]", NULL },
+		{ "\"x$@y\"", "[xa b][cy]", NULL },
+		{ "\"$*\"", "[a b c]", NULL },
+		{ "$@", "[a][b][c]", NULL },
+		{ "${1%% *}", "[a]", NULL },
+		{ "${#1}", "[3]", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 	T.env.argc = 0;
 	T.env.argv = NULL;
 }
@@ -865,21 +949,25 @@ SHELL_TEST(shell_expand, heredoc_body)
 SHELL_TEST(shell_expand, pathname_expansion)
 {
 	sh_var_set(&T.vars, "pc", "*.c", 0);
-	cr_assert_str_eq(fields("*.c"), "[a b.c][b.c]");
-	cr_assert_str_eq(fields("b.?"), "[b.c][b.h]");
-	cr_assert_str_eq(fields("[ab]*.[ch]"), "[a b.c][b.c][b.h]");
-	cr_assert_str_eq(fields("dir/*"), "[dir/x.c]");
-	/* no match: the word stays */
-	cr_assert_str_eq(fields("*.o"), "[*.o]");
-	/* quoted: no expansion */
-	cr_assert_str_eq(fields("\"*.c\""), "[*.c]");
-	cr_assert_str_eq(fields("'*'.c"), "[*.c]");
-	cr_assert_str_eq(fields("\\*.c"), "[*.c]");
-	cr_assert_str_eq(fields("star\\*"), "[star*]");
-	cr_assert_str_eq(fields("\"star\"*"), "[star*]");
-	/* from a variable: unquoted it is a pattern, quoted it is not */
-	cr_assert_str_eq(fields("$pc"), "[a b.c][b.c]");
-	cr_assert_str_eq(fields("\"$pc\""), "[*.c]");
+	static const struct str_case cases[] = {
+		{ "*.c", "[a b.c][b.c]", NULL },
+		{ "b.?", "[b.c][b.h]", NULL },
+		{ "[ab]*.[ch]", "[a b.c][b.c][b.h]", NULL },
+		{ "dir/*", "[dir/x.c]", NULL },
+		/* no match: the word stays */
+		{ "*.o", "[*.o]", NULL },
+		/* quoted: no expansion */
+		{ "\"*.c\"", "[*.c]", NULL },
+		{ "'*'.c", "[*.c]", NULL },
+		{ "\\*.c", "[*.c]", NULL },
+		{ "star\\*", "[star*]", NULL },
+		{ "\"star\"*", "[star*]", NULL },
+		/* from a variable: unquoted it is a pattern, quoted it is not */
+		{ "$pc", "[a b.c][b.c]", NULL },
+		{ "\"$pc\"", "[*.c]", NULL },
+	};
+
+	check_fields(cases, ARRAY_SIZE(cases));
 	/* a string (an assignment) is never expanded */
 	cr_assert_str_eq(str("*.c"), "*.c");
 }
@@ -938,25 +1026,36 @@ static bool pm(const char *pat, const char *s)
 	return sh_pattern_match(pat, s, strlen(s));
 }
 
+static void check_patterns(const struct pattern_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(pm(c[i].pattern, c[i].s), c[i].match, "'%s' against '%s'", c[i].pattern,
+			     c[i].s);
+}
+
 SHELL_TEST(shell_pattern, match)
 {
-	cr_assert(pm("abc", "abc"));
-	cr_assert(!pm("abc", "abcd"));
-	cr_assert(pm("*", ""));
-	cr_assert(pm("a*c", "abbbc"));
-	cr_assert(pm("a*b*c", "axxbyyc"));
-	cr_assert(!pm("a*b*c", "axxbyy"));
-	cr_assert(pm("?.txt", "a.txt"));
-	cr_assert(!pm("?.txt", ".txt"));
-	cr_assert(pm("[abc]x", "bx"));
-	cr_assert(!pm("[!abc]x", "bx"));
-	cr_assert(pm("[^abc]x", "dx"));
-	cr_assert(pm("[a-c0-9]", "7"));
-	cr_assert(pm("[]]", "]"));
-	cr_assert(pm("[", "["));
-	cr_assert(pm("\\*", "*"));
-	cr_assert(!pm("\\*", "x"));
-	cr_assert(pm("*.[ch]", "main.c"));
+	static const struct pattern_case cases[] = {
+		{ "abc", "abc", true },
+		{ "abc", "abcd", false },
+		{ "*", "", true },
+		{ "a*c", "abbbc", true },
+		{ "a*b*c", "axxbyyc", true },
+		{ "a*b*c", "axxbyy", false },
+		{ "?.txt", "a.txt", true },
+		{ "?.txt", ".txt", false },
+		{ "[abc]x", "bx", true },
+		{ "[!abc]x", "bx", false },
+		{ "[^abc]x", "dx", true },
+		{ "[a-c0-9]", "7", true },
+		{ "[]]", "]", true },
+		{ "[", "[", true },
+		{ "\\*", "*", true },
+		{ "\\*", "x", false },
+		{ "*.[ch]", "main.c", true },
+	};
+
+	check_patterns(cases, ARRAY_SIZE(cases));
 }
 
 SHELL_TEST(shell_pattern, magic_and_unescape)
@@ -990,50 +1089,74 @@ static const char *ar_err(const char *expr)
 	return T.env.err;
 }
 
+static void check_arith(const struct arith_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(ar(c[i].expr), c[i].want, "%s", c[i].expr);
+}
+
+static void check_arith_errors(const struct str_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_assert_str_eq(ar_err(c[i].in), c[i].want, "%s", c[i].in);
+}
+
 TestSuite(shell_arith, .init = env_setup, .fini = teardown);
 
 SHELL_TEST(shell_arith, precedence_and_associativity)
 {
-	cr_assert_eq(ar("1 + 2 * 3"), 7);
-	cr_assert_eq(ar("(1 + 2) * 3"), 9);
-	cr_assert_eq(ar("10 - 4 - 3"), 3);
-	cr_assert_eq(ar("100 / 10 / 5"), 2);
-	cr_assert_eq(ar("7 % 3"), 1);
-	cr_assert_eq(ar("-7 / 2"), -3);
-	cr_assert_eq(ar("-7 % 3"), -1);
-	cr_assert_eq(ar("2 + 3 < 6"), 1);
-	cr_assert_eq(ar("1 == 1 && 2 != 2 || 3 >= 3"), 1);
-	cr_assert_eq(ar("!0 + !5"), 1);
-	cr_assert_eq(ar("~0"), -1);
-	cr_assert_eq(ar("1 << 4 | 1"), 17);
-	cr_assert_eq(ar("6 & 3 ^ 1"), 3);
-	cr_assert_eq(ar("- -3"), 3);
-	cr_assert_eq(ar("1 ? 2 : 3"), 2);
-	cr_assert_eq(ar("0 ? 2 : 0 ? 3 : 4"), 4);
-	cr_assert_eq(ar(""), 0);
-	cr_assert_eq(ar("0x10 + 010"), 24);
-	cr_assert_eq(ar("  42  "), 42);
+	static const struct arith_case cases[] = {
+		{ "1 + 2 * 3", 7 },
+		{ "(1 + 2) * 3", 9 },
+		{ "10 - 4 - 3", 3 },
+		{ "100 / 10 / 5", 2 },
+		{ "7 % 3", 1 },
+		{ "-7 / 2", -3 },
+		{ "-7 % 3", -1 },
+		{ "2 + 3 < 6", 1 },
+		{ "1 == 1 && 2 != 2 || 3 >= 3", 1 },
+		{ "!0 + !5", 1 },
+		{ "~0", -1 },
+		{ "1 << 4 | 1", 17 },
+		{ "6 & 3 ^ 1", 3 },
+		{ "- -3", 3 },
+		{ "1 ? 2 : 3", 2 },
+		{ "0 ? 2 : 0 ? 3 : 4", 4 },
+		{ "", 0 },
+		{ "0x10 + 010", 24 },
+		{ "  42  ", 42 },
+	};
+
+	check_arith(cases, ARRAY_SIZE(cases));
 }
 
 SHELL_TEST(shell_arith, comparisons)
 {
-	cr_assert_eq(ar("3 < 4"), 1);
-	cr_assert_eq(ar("4 <= 4"), 1);
-	cr_assert_eq(ar("5 > 4"), 1);
-	cr_assert_eq(ar("4 >= 5"), 0);
-	cr_assert_eq(ar("4 == 4"), 1);
-	cr_assert_eq(ar("4 != 4"), 0);
+	static const struct arith_case cases[] = {
+		{ "3 < 4", 1 },
+		{ "4 <= 4", 1 },
+		{ "5 > 4", 1 },
+		{ "4 >= 5", 0 },
+		{ "4 == 4", 1 },
+		{ "4 != 4", 0 },
+	};
+
+	check_arith(cases, ARRAY_SIZE(cases));
 }
 
 SHELL_TEST(shell_arith, sixty_four_bits_and_wrapping)
 {
-	cr_assert_eq(ar("9223372036854775807"), INT64_MAX);
-	cr_assert_eq(ar("9223372036854775807 + 1"), INT64_MIN);
-	cr_assert_eq(ar("-9223372036854775807 - 1"), INT64_MIN);
-	cr_assert_eq(ar("(-9223372036854775807 - 1) / -1"), INT64_MIN);
-	cr_assert_eq(ar("(-9223372036854775807 - 1) % -1"), 0);
-	cr_assert_eq(ar("1 << 63"), INT64_MIN);
-	cr_assert_eq(ar("4294967296 * 4294967296"), 0);
+	static const struct arith_case cases[] = {
+		{ "9223372036854775807", INT64_MAX },
+		{ "9223372036854775807 + 1", INT64_MIN },
+		{ "-9223372036854775807 - 1", INT64_MIN },
+		{ "(-9223372036854775807 - 1) / -1", INT64_MIN },
+		{ "(-9223372036854775807 - 1) % -1", 0 },
+		{ "1 << 63", INT64_MIN },
+		{ "4294967296 * 4294967296", 0 },
+	};
+
+	check_arith(cases, ARRAY_SIZE(cases));
 }
 
 SHELL_TEST(shell_arith, variables_and_assignment)
@@ -1041,10 +1164,14 @@ SHELL_TEST(shell_arith, variables_and_assignment)
 	cr_assert_eq(ar("n + 1"), 8);
 	cr_assert_eq(ar("i = 5"), 5);
 	cr_assert_str_eq(sh_var_get(&T.vars, "i"), "5");
-	cr_assert_eq(ar("i += 2"), 7);
-	cr_assert_eq(ar("i *= 3"), 21);
-	cr_assert_eq(ar("i <<= 1"), 42);
-	cr_assert_eq(ar("a = b = 3"), 3);
+	static const struct arith_case cases[] = {
+		{ "i += 2", 7 },
+		{ "i *= 3", 21 },
+		{ "i <<= 1", 42 },
+		{ "a = b = 3", 3 },
+	};
+
+	check_arith(cases, ARRAY_SIZE(cases));
 	cr_assert_str_eq(sh_var_get(&T.vars, "a"), "3");
 	cr_assert_eq(ar("0 && (c = 1)"), 0);
 	cr_assert_null(sh_var_get(&T.vars, "c"), "the branch not taken assigns nothing");
@@ -1055,15 +1182,19 @@ SHELL_TEST(shell_arith, variables_and_assignment)
 
 SHELL_TEST(shell_arith, errors)
 {
-	cr_assert_str_eq(ar_err("1 / 0"), "division by zero");
-	cr_assert_str_eq(ar_err("5 % 0"), "division by zero");
-	cr_assert_str_eq(ar_err("1 +"), "operand expected");
-	cr_assert_str_eq(ar_err("(1 + 2"), "missing ')'");
-	cr_assert_str_eq(ar_err("1 2"), "syntax error near '2'");
-	cr_assert_str_eq(ar_err("08"), "invalid number '08'");
-	cr_assert_str_eq(ar_err("1 ? 2"), "':' expected for '?'");
-	cr_assert_str_eq(ar_err("x"), "x: not a number");
-	cr_assert_str_eq(ar_err("3 = 4"), "syntax error near '= 4'");
+	static const struct str_case cases[] = {
+		{ "1 / 0", "division by zero", NULL },
+		{ "5 % 0", "division by zero", NULL },
+		{ "1 +", "operand expected", NULL },
+		{ "(1 + 2", "missing ')'", NULL },
+		{ "1 2", "syntax error near '2'", NULL },
+		{ "08", "invalid number '08'", NULL },
+		{ "1 ? 2", "':' expected for '?'", NULL },
+		{ "x", "x: not a number", NULL },
+		{ "3 = 4", "syntax error near '= 4'", NULL },
+	};
+
+	check_arith_errors(cases, ARRAY_SIZE(cases));
 
 	char deep[128] = "";
 	for (int i = 0; i < SH_ARITH_MAX_DEPTH + 2; i++)

@@ -1,7 +1,7 @@
 /*
  * Tracing: the ring buffer (wrap, lost entries, the two kinds of readers), the line format
  * of the writeback events against lines in Linux 6.1's format for the same field values,
- * and the tracefs files (enable, tracing_on, trace, trace_pipe, buffer_size_kb).
+ * and the tracefs files (enable, tracing_on, set_event, trace, trace_pipe, buffer_size_kb).
  */
 #include "vfs_test.h"
 #include <cgwb/trace/writeback.h>
@@ -422,6 +422,77 @@ Test(trace, trace_event_lists_in_linux_syntax)
 	cr_assert_eq(trace_set_events(",writeback:writeback_start,,"), 0);
 	cr_assert_eq(nr_enabled(), 1);
 	cr_assert_eq(trace_set_events(""), 0);
+}
+
+/* As Linux's rb_simple_write(): every number but 0 turns recording on. */
+Test(trace, tracing_on_takes_any_nonzero_number)
+{
+	static char buf[64];
+	const char *on = "/sys/kernel/tracing/tracing_on";
+
+	trace_event_writeback_pages_written.enabled = true;
+	cr_assert_eq(vt_write(on, "0\n", O_TRUNC), 2);
+	trace_writeback_pages_written(1);
+	cr_assert_eq(trace_ring_entries(&trace_global), 0);
+	cr_assert_eq(vt_write(on, "2\n", O_TRUNC), 2);
+	vt_read(on, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1\n");
+	trace_writeback_pages_written(2);
+	cr_assert_eq(trace_ring_entries(&trace_global), 1);
+	cr_assert_eq(vt_write(on, "0", O_TRUNC), 1);
+	cr_assert_eq(vt_write("/sys/kernel/debug/tracing/tracing_on", "4096", O_TRUNC), 4);
+	cr_assert(READ_ONCE(tracing_on));
+	/* not a number: refused, nothing changes */
+	cr_assert_eq(vt_write(on, "0", O_TRUNC), 1);
+	cr_assert_eq(vt_write(on, "on", O_TRUNC), -EINVAL);
+	cr_assert_eq(vt_write(on, "-1", O_TRUNC), -EINVAL);
+	cr_assert_not(READ_ONCE(tracing_on));
+	WRITE_ONCE(tracing_on, true);
+}
+
+/*
+ * set_event, Linux's format: a write enables the events it names ("!" disables), an open
+ * with O_TRUNC (the shell's >) clears the set first, >> adds; a read lists "system:event".
+ */
+Test(trace, set_event_in_linux_format)
+{
+	static const char *const path[] = { "/sys/kernel/tracing/set_event",
+					    "/sys/kernel/debug/tracing/set_event" };
+	static char buf[4096];
+
+	for (int i = 0; i < 2; i++) {
+		const char *p = path[i];
+
+		all_off();
+		cr_assert_eq(vt_read(p, buf, sizeof(buf)), 0, "nothing enabled: empty");
+		cr_assert_gt(vt_write(p, "writeback:balance_dirty_pages\n", O_TRUNC), 0);
+		vt_read(p, buf, sizeof(buf));
+		cr_assert_str_eq(buf, "writeback:balance_dirty_pages\n");
+		cr_assert_gt(vt_write(p, "writeback_start global_dirty_state\n", O_APPEND), 0);
+		cr_assert_eq(nr_enabled(), 3);
+		cr_assert_gt(vt_write(p, "!writeback:balance_dirty_pages", O_APPEND), 0);
+		cr_assert_not(trace_event_balance_dirty_pages.enabled);
+		vt_read(p, buf, sizeof(buf));
+		/* listed in the events' order, as Linux lists them */
+		cr_assert_str_eq(buf, "writeback:global_dirty_state\nwriteback:writeback_start\n");
+		vt_read("/sys/kernel/tracing/events/writeback/writeback_start/enable", buf,
+			sizeof(buf));
+		cr_assert_str_eq(buf, "1\n", "the enable file tells the same");
+
+		/* > replaces the set */
+		cr_assert_gt(vt_write(p, "wbc_writepage\n", O_TRUNC), 0);
+		cr_assert_eq(nr_enabled(), 1);
+		cr_assert(trace_event_wbc_writepage.enabled);
+		/* an unknown event is refused; the set stays */
+		cr_assert_eq(vt_write(p, "writeback:no_such_event\n", O_APPEND), -EINVAL);
+		cr_assert_eq(vt_write(p, "sched:sched_switch\n", O_APPEND), -EINVAL);
+		cr_assert_eq(nr_enabled(), 1);
+		/* the system, then nothing (echo > set_event) */
+		cr_assert_gt(vt_write(p, "writeback:*", O_TRUNC), 0);
+		cr_assert_eq(nr_enabled(), nr_writeback_trace_events);
+		cr_assert_eq(vt_write(p, "\n", O_TRUNC), 1);
+		cr_assert_eq(nr_enabled(), 0);
+	}
 }
 
 static char sink_text[8192];

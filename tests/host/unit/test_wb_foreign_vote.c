@@ -214,3 +214,40 @@ Test(wb_foreign_vote, opt_in_switches_after_one_clear_round_and_not_back_on_alte
 		switched += round_of(i % 2 ? OWNER : F, 64 * MiB) != 0;
 	cr_assert_eq(switched, 1);
 }
+
+Test(wb_foreign_vote, opt_in_a_4_mib_round_is_clear_however_fast_the_owner)
+{
+	/* 4 MiB at 100 MiB/s: 328 units, a third of a slot; the bytes alone make it clear */
+	cr_assert_eq(round_of(F, 4 * MiB), 0, "Linux's mode: one slot of the nine it needs");
+	vm_dirty_foreign_fast_switch = 1;
+	memset(&inode, 0, sizeof(inode));
+	cr_assert_eq(round_of(F, 4 * MiB - 4096), 0, "under 4 MiB and under 1/8 s: not clear");
+	memset(&inode, 0, sizeof(inode));
+	cr_assert_eq(round_of(F, 4 * MiB), F);
+	/* 3/4 of the round is still needed */
+	memset(&inode, 0, sizeof(inode));
+	struct writeback_control wbc;
+	round_start(&wbc);
+	wbc_account_owner_id(&wbc, OWNER, 2 * MiB);
+	wbc_account_owner_id(&wbc, F, 5 * MiB);
+	cr_assert_eq(wbc_foreign_verdict(&wbc, &inode, BW), 0, "5 of 7 MiB is under 3/4");
+}
+
+Test(wb_foreign_vote, opt_in_a_clear_round_counts_however_short_beside_the_average)
+{
+	/* 64 MiB: 16384 pages x 8192 / 25600 = 5242.88 -> 5243 units */
+	for (int i = 0; i < 4; i++)
+		round_of(OWNER, 64 * MiB);
+	cr_assert_eq(inode.i_wb_frn_avg_time, 5243);
+	/* 4 MiB (328 units) moves the average to 5243 + 41 - 655 = 4629; 328 < 4629 / 8 */
+	cr_assert_eq(round_of(F, 4 * MiB), 0, "Linux's mode: too short beside the average");
+	cr_assert_eq(inode.i_wb_frn_avg_time, 4629);
+	cr_assert_eq(inode.i_wb_frn_history, 0);
+
+	memset(&inode, 0, sizeof(inode));
+	vm_dirty_foreign_fast_switch = 1;
+	for (int i = 0; i < 4; i++)
+		round_of(OWNER, 64 * MiB);
+	cr_assert_eq(round_of(F, 4 * MiB), F, "a clear round is no noise");
+	cr_assert_eq(inode.i_wb_frn_history, 0, "it switches without voting in the history");
+}

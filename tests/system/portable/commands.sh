@@ -35,4 +35,9 @@ dd if=/dev/zero of=$t/f bs=4096 count=3 2>/dev/null
 stat -c '%s %b' $t/f
 s=$(date +%s)
 case $s in [1-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]*) echo "date +%s ok" ;; *) echo "date +%s: $s" ;; esac
+tail -2 $t/in
+head -2 $t/in
+printf 'hello\n' > $t/a
+(cd $t && sha256sum a in > sums && sha256sum -c sums; echo "check $?")
+(cd $t && echo x >> a && sha256sum -c sums 2> /dev/null; echo "check $?")
 rm -r $t

@@ -1,0 +1,113 @@
+# Many slow tenants: N groups t1..tN, each held to 1 MiB/s of writes by io.max, each
+# dirtying 16 MiB with dd (no fsync), and an unlimited group B writing 96 MiB with dd
+# conv=fsync 2 s after they started. For each N of TENANTS_CONFIGS (default "12 32 128"),
+# in one boot. B first writes once to warm up, then TENANTS_ALONE (3) times alone; alone is
+# the median. Keys per N (tN_): `b_alone_ms`, `b_ms` (beside the tenants), `b_ratio_pm`
+# (B's rate beside them / alone, per mille), and the tenants' write rates from io.stat over
+# TENANTS_WINDOW (12) seconds that contain B's write: `slow_min_kib_s`, `slow_max_kib_s`,
+# `slow_sum_kib_s`. Times from `date +%s%N` where date has %N, else /proc/uptime.
+cg=/sys/fs/cgroup
+dev=254:0
+[ -f /sys/block/vda/dev ] && read dev < /sys/block/vda/dev
+window=${TENANTS_WINDOW:-12}
+mkdir -p $cg/B
+
+# now_ms: milliseconds since boot, or of the epoch (only differences count)
+now_ms()
+{
+	n=$(date +%s%N 2> /dev/null)
+	case $n in
+	*[!0-9]*|'')
+		read u rest < /proc/uptime
+		s=${u%.*}
+		f=${u#*.}
+		echo $((s * 1000 + ${f#0} * 10)) ;;
+	*) echo $((n / 1000000)) ;;
+	esac
+}
+# b_ms FILE: 96 MiB with fsync from a shell in B; prints the milliseconds it took
+b_ms()
+{
+	t0=$(now_ms)
+	sh -c "echo \$\$ > $cg/B/cgroup.procs
+		dd if=/dev/zero of=$1 bs=1M count=96 conv=fsync 2> /dev/null"
+	t1=$(now_ms)
+	echo $((t1 - t0))
+}
+# median N...: the middle value (the upper one of an even count)
+median()
+{
+	echo "$@" | tr ' ' '\n' | sort -n | head -n $(($# / 2 + 1)) | tail -n 1
+}
+# wbytes GROUP: bytes the group has written to the disk (0 before its first IO)
+wbytes()
+{
+	w=0
+	while read d rest; do
+		[ "$d" = "$dev" ] || continue
+		w=${rest#*wbytes=}
+		w=${w%% *}
+	done < $cg/$1/io.stat
+	echo $w
+}
+
+b_ms /mnt/warm > /dev/null
+rm /mnt/warm
+sync
+alone=
+i=0
+while [ $i -lt ${TENANTS_ALONE:-3} ]; do
+	alone="$alone $(b_ms /mnt/b)"
+	rm /mnt/b
+	sync
+	i=$((i + 1))
+done
+echo "tenants: B alone ms:$alone"
+alone=$(median $alone)
+
+for n in ${TENANTS_CONFIGS:-12 32 128}; do
+	i=1
+	while [ $i -le $n ]; do
+		mkdir -p $cg/t$i
+		echo "$dev wbps=1048576" > $cg/t$i/io.max
+		sh -c "echo \$\$ > $cg/t$i/cgroup.procs
+			dd if=/dev/zero of=/mnt/t$i bs=1M count=16 2> /dev/null" &
+		i=$((i + 1))
+	done
+	sleep 2
+	w0=
+	i=1
+	while [ $i -le $n ]; do
+		w0="$w0 $(wbytes t$i)"
+		i=$((i + 1))
+	done
+	s0=$(now_ms)
+	b=$(b_ms /mnt/b)
+	while [ $(($(now_ms) - s0)) -lt $((window * 1000)) ]; do
+		sleep 0.2
+	done
+	s1=$(now_ms)
+	min=
+	max=0
+	sum=0
+	i=1
+	for w in $w0; do
+		r=$(( ($(wbytes t$i) - w) * 1000 / 1024 / (s1 - s0) ))
+		[ -z "$min" ] || [ $r -lt $min ] && min=$r
+		[ $r -gt $max ] && max=$r
+		sum=$((sum + r))
+		i=$((i + 1))
+	done
+	echo "tenants: $n beside ms: $b"
+	echo "RESULT t${n}_b_alone_ms=$alone t${n}_b_ms=$b t${n}_b_ratio_pm=$((alone * 1000 / b))" \
+		"t${n}_slow_min_kib_s=$min t${n}_slow_max_kib_s=$max t${n}_slow_sum_kib_s=$sum"
+	wait
+	rm /mnt/b
+	i=1
+	while [ $i -le $n ]; do
+		rm /mnt/t$i
+		rmdir $cg/t$i
+		i=$((i + 1))
+	done
+	sync
+done

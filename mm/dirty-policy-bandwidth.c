@@ -1,0 +1,177 @@
+/*
+ * The "bandwidth" policy, past Linux: a wb may hold dirty + writeback at most
+ * dirty_bandwidth_seconds (N, /proc/sys/vm) seconds of its measured write bandwidth, and the
+ * slow wbs together at most dirty_bandwidth_slow_ratio percent of the global threshold.
+ *
+ * Why: Linux lets a wb dirty up to its domain's freerun ceiling before throttling it, and
+ * shares the domain by recent completions only. A group whose writeback io.max holds to a
+ * few MiB/s can therefore park tens of MiB of dirty and queued pages that take many seconds
+ * to drain, and every other group in the domain is throttled meanwhile. With the cap, a
+ * slow group is throttled to its own pace early and the pool stays with the fast ones.
+ *
+ * Many slow groups: N seconds each adds up. 32 groups at 1 MiB/s may hold 96 MiB at N = 3,
+ * past the global freerun ceiling of a 512 MiB machine, and a fast group beside them would
+ * be throttled as if the caps were not there. So the slow wbs share a budget S: a wb is
+ * slow when the io.max write limit of its io cgroup (or an ancestor's) gives N seconds
+ * below S; each then holds at most S / (the slow wbs holding pages), and all their caps
+ * shrink linearly as their pool (counted exactly as their pages move, struct wb_pool)
+ * fills from 3/4 of S to S, so the bound holds while measures lag (new groups all start at
+ * once) and pages are already queued. Equal groups that only share a disk are not slow:
+ * their pages drain at the disk's speed, and the domains govern them as in Linux.
+ *
+ * The measure: pages the wb completed over its last WB_BW_WINDOW estimator intervals, over
+ * a second at least (wb_measured_bandwidth()). It has no prior, unlike avg_write_bandwidth,
+ * which starts at 100 MB/s and takes ~15 s to come down to a slow group's rate: the cap
+ * must bite in the first second. A slow wb with no completion yet is taken to write at
+ * its limit; another gets a floor of 1/32 of the global threshold, enough to start its
+ * writeback; a wb back from idle resumes its window where it stopped.
+ *
+ * No ratchet: the cap bounds what the wb holds, and a wb draining at rate r holds about
+ * r x its writeback latency L (queue and device time). The window sees the completions
+ * that happened in it whatever their latency, so while N x r >= r x L the estimate stays r;
+ * a latency longer than the window does not lower it. It could only shrink if the wb's cap
+ * were shorter than its latency, and then the floor keeps it writing. Under the shared
+ * budget the slow wbs get equal parts of S, whatever their measured rates, so a wb whose
+ * rate dips does not get less room for it.
+ *
+ * The domain: from cap/2 (its background level: its flusher writes above it) to cap, with
+ * the domains' cubic around 7/8 of it. While it governs, the dirty ratelimit is balanced
+ * against the measured bandwidth, so it converges to the rate the wb really writes at.
+ *
+ * While the cap governs, the dirtier pauses about max_pause / 2 at a time (100 ms for a wb
+ * of a few MiB/s) rather than Linux's 10 ms, and dirties at most half the room left under
+ * its cap before its next check: each check runs the whole of balance_dirty_pages() and
+ * wakes the flusher for the pages dirtied since the last one, so a writer held to 4 MiB/s
+ * would make some 30 checks a second and as many small writeback passes. The pool of N
+ * seconds absorbs the larger steps; a fast wb's max_pause is short anyway (wb_max_pause():
+ * 1/8 of the time its dirty pages take).
+ */
+#include <cgwb/backing-dev.h>
+#include <cgwb/writeback.h>
+#include <cgwb/jiffies.h>
+#include <cgwb/compiler.h>
+#include <cgwb/blk-cgroup.h>
+#include "dirty-policy.h"
+
+unsigned int dirty_bandwidth_seconds = 3;
+unsigned int dirty_bandwidth_slow_ratio = 25;
+
+/* The slow wbs holding pages, on every disk: their pages and number, kept exact. */
+static struct wb_pool slow_pool;
+
+/* The pages the slow wbs may hold together: a share of the global threshold. */
+unsigned long bw_slow_budget(unsigned long global_thresh)
+{
+	return (unsigned long)((u64)global_thresh * READ_ONCE(dirty_bandwidth_slow_ratio) / 100);
+}
+
+/*
+ * The cap of a wb writing at bw pages/s, N = secs: N x bw, at least the floor (1/32 of the
+ * global threshold). For one of nr_slow slow wbs, no more than an equal part of the budget.
+ */
+unsigned long bw_cap(unsigned long bw, unsigned long secs, unsigned long global_thresh,
+		     unsigned long budget, unsigned long nr_slow)
+{
+	unsigned long cap = max(secs * bw, global_thresh / 32);
+
+	if (!nr_slow)
+		return cap;
+	return max(min(cap, budget / nr_slow), 1UL);
+}
+
+/* The io controller's limit on the wb's writes to its disk, pages/s; ULONG_MAX: none. */
+static unsigned long wb_write_limit(struct bdi_writeback *wb)
+{
+	u64 bps = blkcg_write_bps_limit(wb_blkcg(wb), wb->bdi->disk);
+
+	return bps == U64_MAX ? ULONG_MAX : (unsigned long)max(bps >> PAGE_SHIFT, 1ULL);
+}
+
+/*
+ * The slow wbs' caps shrink as their pool fills past 3/4 of the budget, to nothing at the
+ * budget: the bound holds even while their measures lag (new wbs start at the floor all at
+ * once) or their pages are already queued.
+ */
+unsigned long bw_pool_shrink(unsigned long cap, unsigned long budget, unsigned long pool)
+{
+	unsigned long freerun = budget - budget / 4;
+
+	if (pool <= freerun)
+		return cap;
+	if (pool >= budget)
+		return 1;
+	return max((unsigned long)((u64)cap * (budget - pool) / (budget - freerun)), 1UL);
+}
+
+static void bandwidth_wb_limits(struct dirty_throttle_control *pdtc,
+				const struct dirty_throttle_control *gdtc)
+{
+	struct bdi_writeback *wb = pdtc->wb;
+	unsigned long secs = READ_ONCE(dirty_bandwidth_seconds);
+	unsigned long budget = bw_slow_budget(gdtc->thresh);
+	unsigned long limit = wb_write_limit(wb);
+	unsigned long bw = min(wb_measured_bandwidth(wb, jiffies), limit);
+	bool slow = limit != ULONG_MAX && secs * limit < budget;
+	unsigned long cap;
+
+	wb_pool_update(wb, slow ? &slow_pool : NULL);
+	if (!slow) {
+		pdtc->thresh = bw_cap(bw, secs, gdtc->thresh, budget, 0);
+	} else {
+		/* no completion yet: it will write at its limit */
+		cap = bw_cap(bw ? bw : limit, secs, gdtc->thresh, budget,
+			     READ_ONCE(slow_pool.nr) + !wb->pool);
+		pdtc->thresh = bw_pool_shrink(cap, budget,
+					      (unsigned long)max(READ_ONCE(slow_pool.pages), 0L));
+	}
+	pdtc->bg_thresh = pdtc->thresh / 2;
+}
+
+static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
+{
+	return max(wb_measured_bandwidth(wb, jiffies), 1UL);
+}
+
+long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
+			 unsigned long task_ratelimit, unsigned long dirty_ratelimit,
+			 int *nr_dirtied_pause)
+{
+	const unsigned long hz2 = roundup_pow_of_two(HZ);
+	unsigned long room = pdtc->thresh - min(pdtc->wb_dirty, pdtc->thresh);
+	long t = 1 + max_pause / 2;
+	long pages = (long)(dirty_ratelimit * (unsigned long)t / hz2);
+
+	/* too slow for DIRTY_POLL_THRESH pages in that time: Linux's rules already stretch it */
+	if (pages < DIRTY_POLL_THRESH)
+		t = wb_min_pause(pdtc->wb, max_pause, task_ratelimit, dirty_ratelimit,
+				 nr_dirtied_pause);
+	else
+		t = dirty_pause_fit(t, pages, max_pause, task_ratelimit, nr_dirtied_pause);
+	/*
+	 * A rate not yet learnt (a new wb starts at 100 MB/s) would let a burst of pages past
+	 * the cap before the next check.
+	 */
+	*nr_dirtied_pause = (int)min((unsigned long)*nr_dirtied_pause, room / 2);
+	return t;
+}
+
+static const struct dirty_policy_param bandwidth_params[] = {
+	{ .name = "dirty_bandwidth_seconds",
+	  .value = &dirty_bandwidth_seconds,
+	  .min = 1,
+	  .max = 60,
+	  .selects = true },
+	{ .name = "dirty_bandwidth_slow_ratio",
+	  .value = &dirty_bandwidth_slow_ratio,
+	  .min = 1,
+	  .max = 100 },
+	{ .name = NULL },
+};
+
+const struct dirty_policy dirty_policy_bandwidth = {
+	.name = "bandwidth",
+	.wb_limits = bandwidth_wb_limits,
+	.min_pause = wb_bw_cap_min_pause,
+	.write_bandwidth = bandwidth_write_bandwidth,
+	.params = bandwidth_params,
+};

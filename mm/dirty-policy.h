@@ -1,0 +1,122 @@
+/*
+ * The dirty-throttling policy interface: how a policy plugs into balance_dirty_pages().
+ *
+ * The law itself is always Linux's: the global domain and the wb's memcg domain each give a
+ * pos_ratio, and a dirtier is paused so that it dirties at dirty_ratelimit x the lower one.
+ * A policy adds a third domain beside those two, on the wb's own count (what the dirtier's
+ * group holds dirty and under writeback on this disk): it says how much the wb may hold
+ * (thresh, and bg_thresh where its flusher must write), and the control law runs on that
+ * domain as on the others. Whichever domain has the lowest pos_ratio governs the pause, so
+ * a policy can make throttling stricter than Linux's but never looser. Linux's law is the
+ * policy that adds no domain ("linux", the default).
+ *
+ * Where the policy's domain governs, the dirty_ratelimit estimator judges the position on
+ * the wb's count against the policy's setpoint (as Linux does under strictlimit), against
+ * the write bandwidth the policy names.
+ *
+ * A policy is one file (mm/dirty-policy-*.c, mm/dirty-policy-fixed.c is the template) that
+ * defines a struct dirty_policy and is listed in dirty_policies[] (mm/dirty-policy.c); its
+ * parameters appear in /proc/sys/vm with its name as their prefix. docs/writing-a-policy.md
+ * walks through it.
+ */
+#ifndef CGWB_MM_DIRTY_POLICY_H
+#define CGWB_MM_DIRTY_POLICY_H
+
+#include "internal.h"
+
+/*
+ * A tunable of a policy: /proc/sys/vm/NAME, an unsigned integer within [min, max]. With
+ * selects, the policy's main knob: writing it also selects the policy, writing 0 selects
+ * linux, and it reads 0 while another policy is in force.
+ */
+struct dirty_policy_param {
+	const char *name;
+	unsigned int *value;
+	unsigned int min, max;
+	bool selects;
+};
+
+struct dirty_policy {
+	const char *name;
+	/*
+	 * The domain's limits for the wb of pdtc now. pdtc->wb and pdtc->wb_dirty (what the
+	 * wb's group holds: dirty + writeback pages) are set; gdtc holds the global domain's
+	 * figures of this decision (avail, dirty, thresh, bg_thresh). Set pdtc->thresh (the
+	 * most the wb may hold; 0: this policy does not limit the wb now) and pdtc->bg_thresh
+	 * (above it the wb's flusher writes; below the freerun ceiling, halfway between the
+	 * two, the wb's dirtiers run free). NULL: the policy adds no domain.
+	 */
+	void (*wb_limits)(struct dirty_throttle_control *pdtc,
+			  const struct dirty_throttle_control *gdtc);
+	/*
+	 * pdtc->pos_ratio (1024 = 1.0) and pdtc->setpoint from the limits. NULL:
+	 * dirty_policy_cubic(), the domains' cubic from the freerun ceiling to thresh.
+	 */
+	void (*position)(struct dirty_throttle_control *pdtc);
+	/*
+	 * The pause target when the policy governs (wb_min_pause()'s contract, with the
+	 * domain's figures at hand in pdtc). NULL: Linux's.
+	 */
+	long (*min_pause)(struct dirty_throttle_control *pdtc, long max_pause,
+			  unsigned long task_ratelimit, unsigned long dirty_ratelimit,
+			  int *nr_dirtied_pause);
+	/*
+	 * The write bandwidth (pages/s) the dirty ratelimit is balanced against while the
+	 * policy governs. NULL: wb->avg_write_bandwidth, Linux's estimate.
+	 */
+	unsigned long (*write_bandwidth)(struct bdi_writeback *wb);
+	/* Called when the policy is selected (its parameters may have changed meanwhile). */
+	void (*start)(void);
+	const struct dirty_policy_param *params; /* ends with an entry whose name is NULL */
+};
+
+extern const struct dirty_policy dirty_policy_linux;
+extern const struct dirty_policy dirty_policy_bandwidth;
+extern const struct dirty_policy dirty_policy_fixed;
+
+/* The bandwidth policy's parts, for its unit tests (mm/dirty-policy-bandwidth.c). */
+extern unsigned int dirty_bandwidth_seconds, dirty_bandwidth_slow_ratio;
+/* What the slow wbs may hold together, with global_thresh the global domain's thresh. */
+unsigned long bw_slow_budget(unsigned long global_thresh);
+/* A wb's cap at bw pages/s, given the budget and how many slow wbs share it. */
+unsigned long bw_cap(unsigned long bw, unsigned long secs, unsigned long global_thresh,
+		     unsigned long budget, unsigned long nr_slow);
+/* A slow wb's cap as the slow wbs' pool holds pool pages of its budget. */
+unsigned long bw_pool_shrink(unsigned long cap, unsigned long budget, unsigned long pool);
+/*
+ * wb_min_pause() for a wb the cap governs: pauses of about max_pause / 2, and never more
+ * pages before the next check than half the room left under the cap.
+ */
+long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
+			 unsigned long task_ratelimit, unsigned long dirty_ratelimit,
+			 int *nr_dirtied_pause);
+
+/* The fixed policy's limit per cgroup wb (mm/dirty-policy-fixed.c). */
+extern unsigned int dirty_fixed_kbytes;
+
+/* The policy in force (never NULL). */
+const struct dirty_policy *dirty_policy_get(void);
+
+/* The domains' cubic on the wb's count: 1.0 at the setpoint, halfway from freerun to thresh. */
+void dirty_policy_cubic(struct dirty_throttle_control *pdtc);
+/* pdtc->pos_ratio and setpoint by the policy's position (or the cubic). */
+void pdtc_position(struct dirty_throttle_control *pdtc);
+
+/*
+ * For balance_dirty_pages() and the flusher: pdtc for the policy in force, with wb and
+ * gdtc's figures; false if the policy does not limit wb now.
+ */
+bool pdtc_limits(struct dirty_throttle_control *pdtc, const struct dirty_policy *policy,
+		 struct bdi_writeback *wb, const struct dirty_throttle_control *gdtc);
+/*
+ * What the policy counts as held by wb's group: dirty + writeback pages (see the .c file);
+ * *foreign: how many of them are in other wbs' inodes.
+ */
+unsigned long dirty_policy_held(struct bdi_writeback *wb, unsigned long *foreign);
+/*
+ * Do the group's pages in other wbs' inodes weigh in its policy limit (more than a quarter
+ * of it)? Then they must be written for it to go on (mem_cgroup_flush_foreign()).
+ */
+bool pdtc_foreign_counts(const struct dirty_throttle_control *pdtc);
+
+#endif
