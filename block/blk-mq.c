@@ -204,6 +204,8 @@ void blk_mq_run_queue(struct request_queue *q)
 	spin_lock_irqsave(&q->lock, flags);
 	while (!list_empty(&q->dispatch)) {
 		rq = list_first_entry(&q->dispatch, struct request, queuelist);
+		if (!blk_power_cut_allows(rq))
+			break; /* for good: the test that cut the power kills the machine */
 		rq->rq_flags |= RQF_STARTED;
 		rq->start_ns = ktime_get_ns();
 		int err = q->ops->queue_rq(q, rq);

@@ -32,6 +32,9 @@ void blk_rq_init_from_bio(struct request *rq, struct bio *bio, unsigned int segs
 void blk_mq_queue_bio(struct request_queue *q, struct bio *bio, unsigned int segs);
 int blk_mq_init_requests(struct request_queue *q);
 
+/* blk-power-cut.c: q->lock held. May rq go to its device, or has the power gone? */
+bool blk_power_cut_allows(const struct request *rq);
+
 /* blk-plug.c */
 struct blk_plug *blk_current_plug(void);
 void blk_plug_add(struct blk_plug *plug, struct bio *bio);

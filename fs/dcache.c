@@ -434,6 +434,16 @@ static void shrink_tree(struct dentry *root)
 	}
 }
 
+/*
+ * rmdir, before the filesystem's: the unused names below a directory that goes would stay
+ * cached under it until memory ran short (a removed cgroup's files, a dozen each), as
+ * Linux's vfs_rmdir knows. Those in use stay.
+ */
+void shrink_dcache_parent(struct dentry *parent)
+{
+	shrink_tree(parent);
+}
+
 static void report_busy(struct dentry *root)
 {
 	spin_lock(&dcache_lock);

@@ -244,6 +244,7 @@ int do_rmdir(const char *name)
 		err = -EPERM;
 	if (!err) {
 		inode_lock(inode);
+		shrink_dcache_parent(op.dentry);
 		err = op.dir->i_op->rmdir(op.dir, op.dentry);
 		inode_unlock(inode);
 	}

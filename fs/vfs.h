@@ -31,6 +31,8 @@ void d_set_mounted(struct dentry *dentry);
 void d_clear_mounted(struct dentry *dentry);
 /* Drop the filesystem's pins of every name under root (kill_litter_super). */
 void d_genocide(struct dentry *root);
+/* Free the unused dentries below parent (rmdir). */
+void shrink_dcache_parent(struct dentry *parent);
 /* Free every unused dentry of sb's tree below the root (umount). */
 void shrink_dcache_for_umount(struct super_block *sb);
 /* Is dentry (or a dentry above it) the same as ancestor? dcache_lock not held. */

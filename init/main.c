@@ -9,9 +9,11 @@
 #include <cgwb/sched.h>
 #include <cgwb/slab.h>
 #include <cgwb/mm.h>
+#include <cgwb/string.h>
 #include <cgwb/workqueue.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/blk-cgroup.h>
+#include <cgwb/blkdev.h>
 #include <cgwb/memcontrol.h>
 #include <cgwb/fs.h>
 #include <cgwb/console.h>
@@ -26,6 +28,20 @@
 #include "trace-boot.h"
 
 #define CGWB_VERSION "0.1"
+
+/* cgwb.power_cut=N: the disks stop after N writes (crash-consistency tests). */
+static void power_cut_init(void)
+{
+	const char *v = cmdline_get("cgwb.power_cut");
+	u64 n;
+
+	if (!v)
+		return;
+	if (kstrtoull(v, 10, &n))
+		pr_err("cgwb.power_cut=%s: not a number of writes; ignored\n", v);
+	else
+		blk_set_power_cut(n);
+}
 
 static struct shutdown_hook vfs_shutdown_hook = { .fn = vfs_shutdown };
 static const struct char_device console_dev = { .name = "console", .fops = &console_fops };
@@ -50,6 +66,7 @@ static int kernel_init(void *unused)
 	virtio_console_init();
 	pci_init();
 	trace_boot_init(); /* tracefs and the stream's port are up; before the first mount */
+	power_cut_init();  /* counted from the first write: the boot mount's */
 	mount_boot_disk();
 	register_shutdown_hook(&vfs_shutdown_hook);
 	pr_info("cmdline: %s\n", cmdline_full());

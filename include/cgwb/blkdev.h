@@ -176,6 +176,12 @@ int disk_stat_format(struct gendisk *disk, char *buf, size_t size);
 /* One /proc/diskstats line: "MAJ MIN NAME" then the same fields; returns the length. */
 int diskstats_format(struct gendisk *disk, char *buf, size_t size);
 
+/*
+ * Crash-consistency tests (cgwb.power_cut=N): after nr_writes more requests that write
+ * (writes and flush steps), no request of any kind reaches a device again.
+ */
+void blk_set_power_cut(u64 nr_writes);
+
 /* Users. */
 struct gendisk *get_disk_by_name(const char *name);
 struct block_device *blkdev_get_by_dev(dev_t dev);

@@ -16,6 +16,7 @@ struct fuzz_dir {
 	struct dir_context ctx;
 	int n;
 	char names[FUZZ_DIR_MAX][NAME_MAX + 1];
+	unsigned char types[FUZZ_DIR_MAX]; /* DT_DIR, DT_REG...: what readdir said */
 };
 
 static inline bool fuzz_dir_collect(struct dir_context *ctx, const char *name, int len, loff_t off,
@@ -25,7 +26,6 @@ static inline bool fuzz_dir_collect(struct dir_context *ctx, const char *name, i
 
 	(void)off;
 	(void)ino;
-	(void)type;
 	if (d->n >= FUZZ_DIR_MAX)
 		return false;
 	if (len <= 0 || len > NAME_MAX || memchr(name, '/', (size_t)len) ||
@@ -35,6 +35,7 @@ static inline bool fuzz_dir_collect(struct dir_context *ctx, const char *name, i
 		return true;
 	memcpy(d->names[d->n], name, (size_t)len);
 	d->names[d->n][len] = 0;
+	d->types[d->n] = (unsigned char)type;
 	d->n++;
 	return true;
 }

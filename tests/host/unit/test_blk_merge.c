@@ -475,3 +475,32 @@ Test(blk, bio_vecs_must_hold_whole_sectors)
 	cr_assert_eq(fd.nr_seen, 0);
 	__free_pages(block, 1);
 }
+
+/* cgwb.power_cut=2: the second request that writes is the last one to reach the device. */
+Test(blk, power_cut_holds_everything_after_n_writes)
+{
+	make_disk(8, 2560, 128, 65536);
+	struct page *block = alloc_pages(GFP_KERNEL, 0);
+	struct disk_stats st;
+
+	blk_set_power_cut(2);
+	submit_bio(make_bio(REQ_OP_WRITE, 8, block, 0, 1, 1, 0));
+	submit_bio(make_bio(REQ_OP_READ, 100, block, 0, 1, 1, 1));
+	cr_assert_eq(fd.nr_seen, 2, "reads do not count");
+	complete_all();
+	/* the preflush step is the second write; its data would be the third */
+	submit_bio(make_bio(REQ_OP_WRITE | REQ_PREFLUSH, 16, block, 0, 1, 1, 2));
+	cr_assert_eq(fd.nr_seen, 3);
+	cr_assert_eq(fd.seen[2].op, REQ_OP_FLUSH);
+	complete_all();
+	submit_bio(make_bio(REQ_OP_READ, 200, block, 0, 1, 1, 3));
+	complete_all();
+	cr_assert_eq(fd.nr_seen, 3, "nothing reaches the device after the cut, reads neither");
+	cr_assert_eq(statuses[0], 0);
+	cr_assert_eq(statuses[1], 0);
+	cr_assert_eq(statuses[2], 1, "held, never completed");
+	cr_assert_eq(statuses[3], 1);
+	disk_stats_read(fd.disk, &st);
+	cr_assert_eq(st.ios[1], 1);
+	cr_assert_eq(st.ios[3], 1);
+}

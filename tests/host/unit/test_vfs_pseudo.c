@@ -150,6 +150,23 @@ Test(vfs_pseudo, mkdir_and_rmdir_hooks)
 	cr_assert_eq(do_unlink("/mnt/p/grp/busy/stat"), -EPERM);
 }
 
+/* As Linux's vfs_rmdir: the names cached below a removed directory go with it. */
+Test(vfs_pseudo, rmdir_forgets_the_names_below)
+{
+	struct pseudo_node *root = mount_test_fs();
+	unsigned long before;
+	char buf[64];
+
+	cr_assert(!IS_ERR(pseudo_mkdir_ops(root, "grp", &grp_ops, &value)));
+	cr_assert_eq(vt_open_err("/mnt/p/grp", O_RDONLY), 0);
+	before = nr_dentries_cached();
+	cr_assert_eq(do_mkdir("/mnt/p/grp/g1", 0755), 0);
+	cr_assert_gt(vt_read("/mnt/p/grp/g1/stat", buf, sizeof(buf)), 0);
+	cr_assert_eq(nr_dentries_cached(), before + 2);
+	cr_assert_eq(do_rmdir("/mnt/p/grp/g1"), 0);
+	cr_assert_eq(nr_dentries_cached(), before);
+}
+
 Test(vfs_pseudo, proc_files)
 {
 	char *buf = malloc(8192);
