@@ -23,7 +23,7 @@ static struct kmem_cache *bio_cache;
  */
 #define BIO_RESERVE 16
 
-static LIST_HEAD(bio_reserve);           /* by bi_list */
+static LIST_HEAD(bio_reserve); /* by bi_list */
 static unsigned int bio_reserve_free;
 static DEFINE_SPINLOCK(bio_reserve_lock);
 static DECLARE_WAIT_QUEUE_HEAD(bio_reserve_wait);
@@ -116,8 +116,7 @@ static struct bio *bio_alloc_cache(unsigned short nr_vecs, gfp_t gfp)
 }
 
 /* Never NULL when gfp may sleep (the reserve backs it); NULL from atomic context only. */
-struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf,
-		      gfp_t gfp)
+struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf, gfp_t gfp)
 {
 	struct bio *bio;
 

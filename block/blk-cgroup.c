@@ -69,8 +69,8 @@ struct blkcg_gq *blkg_lookup(struct blkcg *blkcg, struct throtl_data *td)
 	return NULL;
 }
 
-struct blkcg_gq *blkg_alloc(struct blkcg *blkcg, struct throtl_data *td,
-			    struct blkcg_gq *parent, gfp_t gfp)
+struct blkcg_gq *blkg_alloc(struct blkcg *blkcg, struct throtl_data *td, struct blkcg_gq *parent,
+			    gfp_t gfp)
 {
 	struct blkcg_gq *blkg = kzalloc(sizeof(*blkg), gfp);
 
@@ -113,9 +113,9 @@ struct blkcg_gq *blkg_lookup_create(struct blkcg *blkcg, struct throtl_data *td,
 	parent = blkg_lookup_create(blkcg_parent(blkcg), td, gfp);
 	new = blkg_alloc(blkcg, td, parent, gfp);
 	if (!new)
-		return parent;          /* limited by the ancestors' limits only, for now */
+		return parent; /* limited by the ancestors' limits only, for now */
 	spin_lock_irqsave(&blkcg_lock, flags);
-	blkg = blkg_lookup(blkcg, td);  /* someone else may have won while we allocated */
+	blkg = blkg_lookup(blkcg, td); /* someone else may have won while we allocated */
 	if (!blkg) {
 		blkg_link(new);
 		blkg = new;
@@ -245,7 +245,8 @@ void blkcg_account_io(struct bio *bio)
 	td = blk_throtl_td(bio->bi_bdev->bd_disk);
 	if (td)
 		blkg_account_io(blkg_lookup_create(bio->bi_blkcg ? bio->bi_blkcg : blkcg_root, td,
-						   GFP_NOIO), bio);
+						   GFP_NOIO),
+				bio);
 }
 
 void blkcg_iostat_read(struct blkcg *blkcg, struct gendisk *disk, struct blkg_iostat *st)

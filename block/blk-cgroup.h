@@ -22,12 +22,12 @@
 
 struct blkcg_gq {
 	struct blkcg *blkcg;
-	struct throtl_data *td;         /* the disk */
-	struct blkcg_gq *parent;        /* the parent blkcg's blkg on the same disk */
-	struct list_head blkcg_node;    /* on blkcg->blkgs */
-	struct list_head td_node;       /* on td->blkgs */
-	struct blkg_iostat iostat;      /* this group and its descendants, as io.stat shows */
-	bool online;                    /* new bios may enter it (blkcg_lock to change) */
+	struct throtl_data *td;      /* the disk */
+	struct blkcg_gq *parent;     /* the parent blkcg's blkg on the same disk */
+	struct list_head blkcg_node; /* on blkcg->blkgs */
+	struct list_head td_node;    /* on td->blkgs */
+	struct blkg_iostat iostat;   /* this group and its descendants, as io.stat shows */
+	bool online;                 /* new bios may enter it (blkcg_lock to change) */
 	struct throtl_grp tg;
 };
 
@@ -52,8 +52,8 @@ struct blkcg_gq *blkg_lookup(struct blkcg *blkcg, struct throtl_data *td);
  */
 struct blkcg_gq *blkg_lookup_create(struct blkcg *blkcg, struct throtl_data *td, gfp_t gfp);
 /* A new, unlinked group (the root's when parent is NULL), or NULL. */
-struct blkcg_gq *blkg_alloc(struct blkcg *blkcg, struct throtl_data *td,
-			    struct blkcg_gq *parent, gfp_t gfp);
+struct blkcg_gq *blkg_alloc(struct blkcg *blkcg, struct throtl_data *td, struct blkcg_gq *parent,
+			    gfp_t gfp);
 /* Make a new group visible (blkcg_lock held; takes td->lock). */
 void blkg_link(struct blkcg_gq *blkg);
 

@@ -38,8 +38,8 @@ static int bio_check_range(struct bio *bio)
 			return -EINVAL;
 	if (bio->bi_sector >= disk->capacity || nr > disk->capacity - bio->bi_sector) {
 		pr_warn("blk: %s: access beyond end of device (sector %llu + %llu > %llu)\n",
-			disk->disk_name, (unsigned long long)bio->bi_sector,
-			(unsigned long long)nr, (unsigned long long)disk->capacity);
+			disk->disk_name, (unsigned long long)bio->bi_sector, (unsigned long long)nr,
+			(unsigned long long)disk->capacity);
 		return -EINVAL;
 	}
 	return 0;

@@ -53,12 +53,12 @@ static bool seg_add(struct seg_walk *w, phys_addr_t addr, u32 len, const struct 
 	return true;
 }
 
-static bool bio_map_segs(const struct bio *bio, const struct queue_limits *lim,
-			 struct seg_walk *w, struct blk_seg *segs, unsigned int max)
+static bool bio_map_segs(const struct bio *bio, const struct queue_limits *lim, struct seg_walk *w,
+			 struct blk_seg *segs, unsigned int max)
 {
 	for (unsigned int i = 0; i < bio->bi_vcnt; i++)
-		if (!seg_add(w, bvec_phys(&bio->bi_io_vec[i]), bio->bi_io_vec[i].bv_len, lim,
-			     segs, max))
+		if (!seg_add(w, bvec_phys(&bio->bi_io_vec[i]), bio->bi_io_vec[i].bv_len, lim, segs,
+			     max))
 			return false;
 	return true;
 }
@@ -108,8 +108,7 @@ bool blk_rq_merge_ok(const struct request *rq, const struct bio *bio)
 	return rq->bio->bi_blkcg == bio->bi_blkcg && rq->bio->bi_bdev == bio->bi_bdev;
 }
 
-enum blk_merge blk_try_merge(const struct request *rq, const struct bio *bio,
-			     unsigned int bio_segs)
+enum blk_merge blk_try_merge(const struct request *rq, const struct bio *bio, unsigned int bio_segs)
 {
 	const struct queue_limits *lim = &rq->q->limits;
 	unsigned int total = rq->nr_bytes + bio->bi_size;
@@ -172,8 +171,8 @@ static unsigned int blk_split_fill(struct bio *bio, struct bio *child, unsigned 
 		const struct bio_vec *bv = &bio->bi_io_vec[i];
 		struct seg_walk next = w;
 		bool fits = seg_add(&next, bvec_phys(bv), bv->bv_len, lim, NULL, lim->max_segments);
-		if (child->bi_vcnt && (!fits || ((child->bi_size + bv->bv_len) >> SECTOR_SHIFT) >
-						      lim->max_hw_sectors))
+		if (child->bi_vcnt &&
+		    (!fits || ((child->bi_size + bv->bv_len) >> SECTOR_SHIFT) > lim->max_hw_sectors))
 			break;
 		w = next;
 		child->bi_io_vec[child->bi_vcnt++] = *bv;

@@ -17,7 +17,7 @@
 
 struct rq_waiter {
 	struct wait_queue_entry wq;
-	struct request *rq;              /* set by the freeing side */
+	struct request *rq; /* set by the freeing side */
 };
 
 static void blk_mq_retry_work(struct work_struct *work);
@@ -246,9 +246,9 @@ static bool blk_flush_next_step(struct request *rq, u64 now)
 		blk_account_flush_step(rq, now);
 		rq->rq_flags &= ~RQF_FLUSH_STEP;
 		if (!(rq->rq_flags & RQF_PREFLUSH))
-			return false;        /* that was the flush after the data */
+			return false; /* that was the flush after the data */
 		rq->rq_flags &= ~RQF_PREFLUSH;
-		return true;                 /* now the data */
+		return true; /* now the data */
 	}
 	if (rq->rq_flags & RQF_POSTFLUSH) {
 		rq->rq_flags &= ~RQF_POSTFLUSH;

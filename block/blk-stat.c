@@ -96,11 +96,23 @@ static unsigned int ms(u64 ns)
 static int stat_fields(const struct disk_stats *st, char *buf, size_t size, int w)
 {
 	const u64 v[17] = {
-		st->ios[0], st->merges[0], st->sectors[0], ms(st->nsecs[0]),
-		st->ios[1], st->merges[1], st->sectors[1], ms(st->nsecs[1]),
-		total_in_flight(st), ms(st->io_ticks_ns), ms(st->time_in_queue_ns),
-		st->ios[2], st->merges[2], st->sectors[2], ms(st->nsecs[2]),
-		st->ios[3], ms(st->nsecs[3]),
+		st->ios[0],
+		st->merges[0],
+		st->sectors[0],
+		ms(st->nsecs[0]),
+		st->ios[1],
+		st->merges[1],
+		st->sectors[1],
+		ms(st->nsecs[1]),
+		total_in_flight(st),
+		ms(st->io_ticks_ns),
+		ms(st->time_in_queue_ns),
+		st->ios[2],
+		st->merges[2],
+		st->sectors[2],
+		ms(st->nsecs[2]),
+		st->ios[3],
+		ms(st->nsecs[3]),
 	};
 	int n = 0;
 

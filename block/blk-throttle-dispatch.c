@@ -21,8 +21,7 @@ void throtl_qnode_init(struct throtl_qnode *qn, struct throtl_grp *tg)
 	qn->tg = tg;
 }
 
-void throtl_service_queue_init(struct throtl_service_queue *sq,
-			       struct throtl_service_queue *parent_sq)
+void throtl_service_queue_init(struct throtl_service_queue *sq, struct throtl_service_queue *parent_sq)
 {
 	sq->parent_sq = parent_sq;
 	INIT_LIST_HEAD(&sq->queued[THROTL_READ]);
@@ -39,8 +38,7 @@ static struct throtl_data *sq_to_td(struct throtl_service_queue *sq)
 	return tg ? tg->td : container_of(sq, struct throtl_data, service_queue);
 }
 
-static void throtl_qnode_add_bio(struct bio *bio, struct throtl_qnode *qn,
-				 struct list_head *queued)
+static void throtl_qnode_add_bio(struct bio *bio, struct throtl_qnode *qn, struct list_head *queued)
 {
 	list_add_tail(&bio->bi_list, &qn->bios);
 	if (list_empty(&qn->node))
@@ -123,8 +121,7 @@ void throtl_add_bio_tg(struct bio *bio, struct throtl_qnode *qn, struct throtl_g
 }
 
 /* Only the first bio of a direction may be asked about: the queue is FIFO. */
-bool tg_may_dispatch(struct throtl_grp *tg, struct bio *bio, unsigned long now,
-		     unsigned long *wait)
+bool tg_may_dispatch(struct throtl_grp *tg, struct bio *bio, unsigned long now, unsigned long *wait)
 {
 	int rw = throtl_bio_dir(bio);
 
@@ -231,8 +228,7 @@ static unsigned int throtl_dispatch_tg(struct throtl_grp *tg, unsigned long now)
 }
 
 /* Serve the due children of parent_sq in disptime order, up to the round's quantum. */
-static unsigned int throtl_select_dispatch(struct throtl_service_queue *parent_sq,
-					   unsigned long now)
+static unsigned int throtl_select_dispatch(struct throtl_service_queue *parent_sq, unsigned long now)
 {
 	unsigned int nr_disp = 0;
 	struct throtl_grp *tg;

@@ -102,8 +102,8 @@ static unsigned long throtl_elapsed_rnd(unsigned long elapsed)
 	return round_up(elapsed ? elapsed : 1, THROTL_SLICE);
 }
 
-bool tg_within_bps_limit(const struct throtl_grp *tg, int rw, unsigned int size,
-			 unsigned long now, unsigned long *wait)
+bool tg_within_bps_limit(const struct throtl_grp *tg, int rw, unsigned int size, unsigned long now,
+			 unsigned long *wait)
 {
 	unsigned long elapsed = now - tg->slice_start[rw];
 	unsigned long elapsed_rnd = throtl_elapsed_rnd(elapsed);
@@ -131,8 +131,7 @@ bool tg_within_bps_limit(const struct throtl_grp *tg, int rw, unsigned int size,
  * never lets the clock move would retry it forever. The wait also covers one IO's worth of
  * time so that very low limits do not wake up every slice for nothing.
  */
-bool tg_within_iops_limit(const struct throtl_grp *tg, int rw, unsigned long now,
-			  unsigned long *wait)
+bool tg_within_iops_limit(const struct throtl_grp *tg, int rw, unsigned long now, unsigned long *wait)
 {
 	unsigned long elapsed = now - tg->slice_start[rw];
 	unsigned long elapsed_rnd = round_up(elapsed + 1, THROTL_SLICE);

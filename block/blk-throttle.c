@@ -216,12 +216,14 @@ bool blk_throtl_bio(struct bio *bio)
 /* Under td->lock: IOs/s beyond what the counters hold mean no limit, as in Linux. */
 static void tg_set_limits(struct throtl_grp *tg, const struct blkcg_limits *lim)
 {
-	BUILD_BUG_ON((int)BLKCG_LIMIT_WBPS - (int)BLKCG_LIMIT_RBPS != (int)THROTL_WRITE - (int)THROTL_READ);
+	BUILD_BUG_ON((int)BLKCG_LIMIT_WBPS - (int)BLKCG_LIMIT_RBPS !=
+		     (int)THROTL_WRITE - (int)THROTL_READ);
 	for (int rw = THROTL_READ; rw <= THROTL_WRITE; rw++) {
 		if (lim->set[BLKCG_LIMIT_RBPS + rw])
 			tg->bps[rw] = lim->val[BLKCG_LIMIT_RBPS + rw];
 		if (lim->set[BLKCG_LIMIT_RIOPS + rw])
-			tg->iops[rw] = (unsigned int)min_t(u64, lim->val[BLKCG_LIMIT_RIOPS + rw], UINT_MAX);
+			tg->iops[rw] =
+				(unsigned int)min_t(u64, lim->val[BLKCG_LIMIT_RIOPS + rw], UINT_MAX);
 	}
 	tg_conf_updated(tg);
 }

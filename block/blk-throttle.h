@@ -28,11 +28,11 @@
 struct gendisk;
 struct blkcg_gq;
 
-#define THROTL_SLICE (HZ / 10)          /* 100 ms: the accounting period of a bucket */
-#define THROTL_GRP_QUANTUM 8            /* bios a group may dispatch per round... */
-#define THROTL_GRP_QUANTUM_READS 6      /* ...of which reads (75 %), then writes */
-#define THROTL_QUANTUM 32               /* bios a service queue dispatches per round */
-#define THROTL_MAX_TIMER_SLICES 8       /* a timer sleeps at most this long: limit changes */
+#define THROTL_SLICE (HZ / 10)     /* 100 ms: the accounting period of a bucket */
+#define THROTL_GRP_QUANTUM 8       /* bios a group may dispatch per round... */
+#define THROTL_GRP_QUANTUM_READS 6 /* ...of which reads (75 %), then writes */
+#define THROTL_QUANTUM 32          /* bios a service queue dispatches per round */
+#define THROTL_MAX_TIMER_SLICES 8  /* a timer sleeps at most this long: limit changes */
 
 enum { THROTL_READ = 0, THROTL_WRITE = 1 };
 
@@ -42,22 +42,22 @@ enum { THROTL_READ = 0, THROTL_WRITE = 1 };
  * parent's dispatch window and starve its siblings.
  */
 struct throtl_qnode {
-	struct list_head node;          /* on a service queue's queued[rw] */
-	struct list_head bios;          /* FIFO through bio->bi_list */
-	struct throtl_grp *tg;          /* the group this qnode belongs to */
+	struct list_head node; /* on a service queue's queued[rw] */
+	struct list_head bios; /* FIFO through bio->bi_list */
+	struct throtl_grp *tg; /* the group this qnode belongs to */
 };
 
 struct throtl_service_queue {
-	struct throtl_service_queue *parent_sq;   /* NULL: the disk's top queue */
-	struct list_head queued[2];     /* active qnodes per direction */
-	unsigned int nr_queued[2];      /* bios on them */
-	struct list_head pending;       /* child groups with bios, by disptime */
-	struct timer_list pending_timer; /* fires when the first pending child is due */
+	struct throtl_service_queue *parent_sq; /* NULL: the disk's top queue */
+	struct list_head queued[2];             /* active qnodes per direction */
+	unsigned int nr_queued[2];              /* bios on them */
+	struct list_head pending;               /* child groups with bios, by disptime */
+	struct timer_list pending_timer;        /* fires when the first pending child is due */
 };
 
 enum tg_state_flags {
-	THROTL_TG_PENDING = 1 << 0,     /* on its parent's pending list */
-	THROTL_TG_WAS_EMPTY = 1 << 1,   /* got its first queued bio since the last disptime */
+	THROTL_TG_PENDING = 1 << 0,   /* on its parent's pending list */
+	THROTL_TG_WAS_EMPTY = 1 << 1, /* got its first queued bio since the last disptime */
 };
 
 struct throtl_data;
@@ -65,15 +65,15 @@ struct throtl_data;
 struct throtl_grp {
 	struct throtl_data *td;
 	struct throtl_service_queue service_queue;
-	struct list_head pending_node;  /* on parent_sq->pending */
-	struct throtl_qnode qnode_on_self[2];    /* bios that stopped in this group */
-	struct throtl_qnode qnode_on_parent[2];  /* this group's bios waiting in the parent */
-	unsigned long disptime;         /* when the first queued bio may go */
+	struct list_head pending_node;          /* on parent_sq->pending */
+	struct throtl_qnode qnode_on_self[2];   /* bios that stopped in this group */
+	struct throtl_qnode qnode_on_parent[2]; /* this group's bios waiting in the parent */
+	unsigned long disptime;                 /* when the first queued bio may go */
 	unsigned int flags;
-	bool has_rules[2];              /* this group or an ancestor has a limit */
-	u64 bps[2];                     /* bytes/s; U64_MAX: none */
-	unsigned int iops[2];           /* IOs/s; UINT_MAX: none */
-	u64 bytes_disp[2];              /* dispatched in the current slice */
+	bool has_rules[2];    /* this group or an ancestor has a limit */
+	u64 bps[2];           /* bytes/s; U64_MAX: none */
+	unsigned int iops[2]; /* IOs/s; UINT_MAX: none */
+	u64 bytes_disp[2];    /* dispatched in the current slice */
 	unsigned int io_disp[2];
 	unsigned long slice_start[2], slice_end[2];
 };
@@ -83,10 +83,10 @@ struct throtl_data {
 	struct throtl_service_queue service_queue;
 	struct gendisk *disk;
 	spinlock_t lock;
-	struct list_head blkgs;         /* every group of the disk, parents before children */
+	struct list_head blkgs; /* every group of the disk, parents before children */
 	struct blkcg_gq *root_blkg;
 	struct work_struct dispatch_work;
-	struct list_head node;          /* on the list of all throtl_data */
+	struct list_head node; /* on the list of all throtl_data */
 };
 
 static inline int throtl_bio_dir(const struct bio *bio)
@@ -108,8 +108,8 @@ void throtl_extend_slice(struct throtl_grp *tg, int rw, unsigned long end);
 void throtl_trim_slice(struct throtl_grp *tg, int rw, unsigned long now);
 u64 throtl_bytes_allowed(u64 bps, unsigned long jiffy_elapsed);
 unsigned int throtl_ios_allowed(unsigned int iops, unsigned long jiffy_elapsed);
-bool tg_within_bps_limit(const struct throtl_grp *tg, int rw, unsigned int size,
-			 unsigned long now, unsigned long *wait);
+bool tg_within_bps_limit(const struct throtl_grp *tg, int rw, unsigned int size, unsigned long now,
+			 unsigned long *wait);
 bool tg_within_iops_limit(const struct throtl_grp *tg, int rw, unsigned long now,
 			  unsigned long *wait);
 /*
@@ -130,16 +130,14 @@ void tg_update_disptime(struct throtl_grp *tg, unsigned long now);
 bool throtl_schedule_next_dispatch(struct throtl_service_queue *sq, bool force);
 void throtl_dequeue_tg(struct throtl_grp *tg);
 void blk_throtl_dispatch_work_fn(struct work_struct *work);
-bool tg_may_dispatch(struct throtl_grp *tg, struct bio *bio, unsigned long now,
-		     unsigned long *wait);
+bool tg_may_dispatch(struct throtl_grp *tg, struct bio *bio, unsigned long now, unsigned long *wait);
 
 /* blk-throttle.c */
 static inline struct throtl_grp *sq_to_tg(struct throtl_service_queue *sq)
 {
 	return sq && sq->parent_sq ? container_of(sq, struct throtl_grp, service_queue) : NULL;
 }
-void throtl_grp_init(struct throtl_grp *tg, struct throtl_data *td,
-		     struct throtl_grp *parent);
+void throtl_grp_init(struct throtl_grp *tg, struct throtl_data *td, struct throtl_grp *parent);
 /* A group leaves its disk (its blkcg is freed): no bio may be queued in it any more. */
 void throtl_grp_exit(struct throtl_grp *tg);
 /* Limits of tg changed (td->lock held): recompute has_rules, restart slices, reschedule. */

@@ -13,16 +13,15 @@
 
 enum blk_merge {
 	BLK_MERGE_NONE,
-	BLK_MERGE_BACK,     /* the bio continues the request */
-	BLK_MERGE_FRONT,    /* the bio ends where the request starts */
+	BLK_MERGE_BACK,  /* the bio continues the request */
+	BLK_MERGE_FRONT, /* the bio ends where the request starts */
 };
 
 /* blk-merge.c */
 unsigned int bio_nr_segments(const struct bio *bio, const struct queue_limits *lim);
 bool bio_within_limits(const struct bio *bio, unsigned int segs, const struct queue_limits *lim);
 bool blk_rq_merge_ok(const struct request *rq, const struct bio *bio);
-enum blk_merge blk_try_merge(const struct request *rq, const struct bio *bio,
-			     unsigned int bio_segs);
+enum blk_merge blk_try_merge(const struct request *rq, const struct bio *bio, unsigned int bio_segs);
 void blk_rq_apply_merge(struct request *rq, struct bio *bio, enum blk_merge how);
 int blk_bio_split(struct bio *bio, struct list_head *children);
 

@@ -12,12 +12,12 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 
-#define BOUNCE_ORDER 4                     /* 64 KiB per bounced step */
+#define BOUNCE_ORDER 4 /* 64 KiB per bounced step */
 #define BOUNCE_BYTES (PAGE_SIZE << BOUNCE_ORDER)
 
 struct blk_batch {
-	int pending;                       /* bios not back yet, plus the submitter's count */
-	int status;                        /* first error */
+	int pending; /* bios not back yet, plus the submitter's count */
+	int status;  /* first error */
 	struct completion done;
 };
 
@@ -58,8 +58,8 @@ static struct bio *batch_bio(struct block_device *bdev, unsigned int opf, sector
 			     size_t left, struct blk_batch *b)
 {
 	size_t pages = DIV_ROUND_UP(left, PAGE_SIZE) + 1;
-	struct bio *bio = bio_alloc(bdev, (unsigned short)min(pages, (size_t)BIO_MAX_VECS), opf,
-				    GFP_NOIO);
+	struct bio *bio =
+		bio_alloc(bdev, (unsigned short)min(pages, (size_t)BIO_MAX_VECS), opf, GFP_NOIO);
 
 	if (!bio)
 		return NULL;
@@ -89,7 +89,7 @@ static int blkdev_rw_aligned(struct block_device *bdev, unsigned int opf, char *
 			break;
 		}
 		if (bio_add_page(bio, kvaddr_to_page(buf), n, off) != n) {
-			submit_bio(bio);    /* full: the next round starts a new one */
+			submit_bio(bio); /* full: the next round starts a new one */
 			bio = NULL;
 			continue;
 		}
@@ -155,8 +155,8 @@ static int blkdev_read_bounce(struct block_device *bdev, char *buf, size_t len, 
 }
 
 /* Unaligned write: read the partial edge blocks, patch them, write the whole blocks back. */
-static int blkdev_write_bounce(struct block_device *bdev, const char *buf, size_t len,
-			       loff_t pos, unsigned int opf, char *bounce)
+static int blkdev_write_bounce(struct block_device *bdev, const char *buf, size_t len, loff_t pos,
+			       unsigned int opf, char *bounce)
 {
 	unsigned int lbs = bdev_logical_block_size(bdev);
 	unsigned int ropf = REQ_OP_READ | (opf & REQ_SYNC);

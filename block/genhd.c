@@ -17,7 +17,7 @@ static DEFINE_SPINLOCK(disks_lock);
 static const struct queue_limits default_limits = {
 	.logical_block_size = SECTOR_SIZE,
 	.physical_block_size = SECTOR_SIZE,
-	.max_hw_sectors = 2560,          /* Linux's default max_sectors: 1280 KiB */
+	.max_hw_sectors = 2560, /* Linux's default max_sectors: 1280 KiB */
 	.max_segments = 128,
 	.max_segment_size = 65536,
 };

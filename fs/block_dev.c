@@ -13,7 +13,6 @@
 #include <cgwb/bug.h>
 #include "internal.h"
 
-
 static struct file_system_type bdev_fs_type = { .name = "bdev" };
 static const struct super_operations bdev_sops = { 0 };
 struct super_block *blockdev_superblock;
@@ -51,7 +50,7 @@ int bdev_attach_disk(struct gendisk *disk)
 	inode->i_data.a_ops = &def_blk_aops;
 	inode->i_data.gfp_mask = GFP_NOFS;
 	inode->i_ino = bdev->bd_dev;
-	insert_inode_hash(inode);  /* hashed: dirtying puts it on its wb's lists */
+	insert_inode_hash(inode); /* hashed: dirtying puts it on its wb's lists */
 	bdev->bd_block_size = PAGE_SIZE;
 	bdev->bd_mapping = inode->i_mapping;
 	return 0;

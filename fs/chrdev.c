@@ -24,9 +24,9 @@ static const struct {
 	const char *name;
 	unsigned int major, minor;
 } well_known[] = {
-	{ "null", 1, 3 }, { "zero", 1, 5 }, { "full", 1, 7 }, { "random", 1, 8 },
-	{ "urandom", 1, 9 }, { "kmsg", 1, 11 }, { "tty", 5, 0 }, { "console", 5, 1 },
-	{ "ttyS0", 4, 64 },
+	{ "null", 1, 3 },   { "zero", 1, 5 },    { "full", 1, 7 },
+	{ "random", 1, 8 }, { "urandom", 1, 9 }, { "kmsg", 1, 11 },
+	{ "tty", 5, 0 },    { "console", 5, 1 }, { "ttyS0", 4, 64 },
 };
 
 static dev_t pick_devt(const char *name, unsigned int index)
@@ -154,13 +154,19 @@ static loff_t null_lseek(struct file *f, loff_t offset, int whence)
 }
 
 static const struct file_operations null_fops = {
-	.read = null_read, .write = null_write, .llseek = null_lseek,
+	.read = null_read,
+	.write = null_write,
+	.llseek = null_lseek,
 };
 static const struct file_operations zero_fops = {
-	.read = zero_read, .write = null_write, .llseek = null_lseek,
+	.read = zero_read,
+	.write = null_write,
+	.llseek = null_lseek,
 };
 static const struct file_operations urandom_fops = {
-	.read = urandom_read, .write = null_write, .llseek = null_lseek,
+	.read = urandom_read,
+	.write = null_write,
+	.llseek = null_lseek,
 };
 
 static const struct char_device mem_devices[] = {

@@ -179,7 +179,8 @@ struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
 	struct dentry *dentry;
 
 	spin_lock(&dcache_lock);
-	hlist_for_each_entry(dentry, head, d_hash) {
+	hlist_for_each_entry(dentry, head, d_hash)
+	{
 		if (dentry->d_parent != parent || dentry->d_name.len != name->len ||
 		    memcmp(dentry->d_name.name, name->name, name->len))
 			continue;

@@ -26,12 +26,12 @@
 #define WB_AUDIT_PROBE 16
 
 struct wb_audit_rec {
-	u64 bdi_id;                 /* 0: free */
+	u64 bdi_id; /* 0: free */
 	unsigned long ino;
-	unsigned int owner;         /* cgroup id of the memcg the pages are charged to */
-	u64 bytes;                  /* written back for owner */
-	u64 elsewhere;              /* of which charged to another group's io cgroup */
-	unsigned long last;         /* jiffies of the last update (reuse order) */
+	unsigned int owner; /* cgroup id of the memcg the pages are charged to */
+	u64 bytes;          /* written back for owner */
+	u64 elsewhere;      /* of which charged to another group's io cgroup */
+	unsigned long last; /* jiffies of the last update (reuse order) */
 };
 
 static struct wb_audit_rec wb_audit[WB_AUDIT_SLOTS];
@@ -87,7 +87,8 @@ void wb_audit_account(struct writeback_control *wbc, struct mem_cgroup *memcg, s
 
 int wb_audit_show(struct seq_buf *s, struct backing_dev_info *bdi)
 {
-	int err = seq_printf(s, "%-10s %-8s %16s %16s\n", "ino", "cgroup", "written", "charged_elsewhere");
+	int err = seq_printf(s, "%-10s %-8s %16s %16s\n", "ino", "cgroup", "written",
+			     "charged_elsewhere");
 
 	for (unsigned int i = 0; i < WB_AUDIT_SLOTS && !err; i++) {
 		struct wb_audit_rec r;
@@ -101,7 +102,8 @@ int wb_audit_show(struct seq_buf *s, struct backing_dev_info *bdi)
 					 r.elsewhere);
 	}
 	if (!err && READ_ONCE(wb_audit_dropped))
-		err = seq_printf(s, "# %lu records reused (table full)\n", READ_ONCE(wb_audit_dropped));
+		err = seq_printf(s, "# %lu records reused (table full)\n",
+				 READ_ONCE(wb_audit_dropped));
 	return err;
 }
 

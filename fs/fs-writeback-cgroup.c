@@ -50,14 +50,14 @@
 #include <cgwb/trace/writeback.h>
 #include "internal.h"
 
-#define WB_FRN_TIME_SHIFT 13                           /* 1 s = 8192 units; a u16 holds 8 s */
-#define WB_FRN_TIME_AVG_SHIFT 3                        /* avg = 7/8 avg + 1/8 new */
-#define WB_FRN_TIME_CUT_DIV 8                          /* rounds under avg/8 do not vote */
+#define WB_FRN_TIME_SHIFT 13                              /* 1 s = 8192 units; a u16 holds 8 s */
+#define WB_FRN_TIME_AVG_SHIFT 3                           /* avg = 7/8 avg + 1/8 new */
+#define WB_FRN_TIME_CUT_DIV 8                             /* rounds under avg/8 do not vote */
 #define WB_FRN_TIME_PERIOD (2 * (1 << WB_FRN_TIME_SHIFT)) /* the history covers 2 s */
 #define WB_FRN_HIST_SLOTS 16
 #define WB_FRN_HIST_UNIT (WB_FRN_TIME_PERIOD / WB_FRN_HIST_SLOTS) /* 1/8 s per slot */
-#define WB_FRN_HIST_THR_SLOTS (WB_FRN_HIST_SLOTS / 2)   /* switch above this many */
-#define WB_FRN_HIST_MAX_SLOTS (WB_FRN_HIST_THR_SLOTS / 2 + 1) /* one round adds at most 5 */
+#define WB_FRN_HIST_THR_SLOTS (WB_FRN_HIST_SLOTS / 2)             /* switch above this many */
+#define WB_FRN_HIST_MAX_SLOTS (WB_FRN_HIST_THR_SLOTS / 2 + 1)     /* one round adds at most 5 */
 /* opt-in mode: a clear round's winner wrote 3/4 of it, 4 MiB or 1/8 s; back needs 12 slots */
 #define WB_FRN_FAST_SHARE_NUM 3
 #define WB_FRN_FAST_SHARE_DEN 4
@@ -269,8 +269,7 @@ void wbc_account_cgroup_owner(struct writeback_control *wbc, struct page *page, 
 		wbc_check_clear_round(wbc);
 }
 
-int cgroup_writeback_by_id(u64 bdi_id, int memcg_id, enum wb_reason reason,
-			   struct wb_completion *done)
+int cgroup_writeback_by_id(u64 bdi_id, int memcg_id, enum wb_reason reason, struct wb_completion *done)
 {
 	struct backing_dev_info *bdi = bdi_get_by_id(bdi_id);
 	struct cgroup_subsys_state *css;

@@ -271,7 +271,8 @@ static long wb_writeback(struct bdi_writeback *wb, struct wb_writeback_work *wor
 			break;
 		if (list_empty(&wb->b_io)) {
 			if (work->for_kupdate)
-				dirtied_before = jiffies -
+				dirtied_before =
+					jiffies -
 					msecs_to_jiffies((unsigned long)dirty_expire_interval * 10);
 			else if (work->for_background)
 				dirtied_before = jiffies;

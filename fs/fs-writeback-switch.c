@@ -29,7 +29,7 @@ struct inode_switch_wbs_context {
 	struct bdi_writeback *new_wb;
 	struct work_struct work;
 	unsigned int nr;
-	struct inode *inodes[];            /* NULL-terminated */
+	struct inode *inodes[]; /* NULL-terminated */
 };
 
 /* a batch fits a 1 KiB allocation, like Linux's */
@@ -78,13 +78,15 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 	trace_inode_switch_wbs(inode, old_wb, new_wb);
 
 	/* the DIRTY tag may remain on a page already cleaned for IO: count only dirty pages */
-	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_DIRTY) {
+	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_DIRTY)
+	{
 		if (PageDirty(page)) {
 			wb_stat_mod(old_wb, WB_RECLAIMABLE, -1);
 			wb_stat_mod(new_wb, WB_RECLAIMABLE, 1);
 		}
 	}
-	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_WRITEBACK) {
+	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_WRITEBACK)
+	{
 		wb_stat_mod(old_wb, WB_WRITEBACK, -1);
 		wb_stat_mod(new_wb, WB_WRITEBACK, 1);
 	}

@@ -48,8 +48,7 @@ void wb_io_lists_depopulated(struct bdi_writeback *wb)
 }
 
 /* Move inode to head (one of wb's lists); returns true if that populated the IO lists. */
-bool inode_io_list_move_locked(struct inode *inode, struct bdi_writeback *wb,
-			       struct list_head *head)
+bool inode_io_list_move_locked(struct inode *inode, struct bdi_writeback *wb, struct list_head *head)
 {
 	list_move(&inode->i_io_list, head);
 	if (head != &wb->b_dirty_time) {
@@ -224,8 +223,7 @@ static int move_expired_inodes(struct list_head *delaying_queue, struct list_hea
  * Fill b_io for a pass: b_more_io first (they keep their order), then b_dirty inodes
  * old enough, then b_dirty_time inodes whose timestamps expired. list_lock held.
  */
-void queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work,
-	      unsigned long dirtied_before)
+void queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work, unsigned long dirtied_before)
 {
 	int moved;
 	unsigned long time_expire_jif = dirtied_before;
@@ -275,8 +273,8 @@ int __writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 	spin_lock(&inode->i_lock);
 	if ((inode->i_state & I_DIRTY_TIME) &&
 	    (wbc->sync_mode == WB_SYNC_ALL ||
-	     time_after(jiffies, inode->dirtied_time_when +
-				 (unsigned long)dirtytime_expire_interval * HZ))) {
+	     time_after(jiffies,
+			inode->dirtied_time_when + (unsigned long)dirtytime_expire_interval * HZ))) {
 		/* the lazy timestamps are due: make them real inode dirtiness */
 		inode->i_state &= ~I_DIRTY_TIME;
 		inode->i_state |= I_DIRTY_SYNC;
@@ -354,7 +352,8 @@ int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 		}
 	}
 	if (!(inode->i_state & I_DIRTY_ALL) &&
-	    (wbc->sync_mode != WB_SYNC_ALL || !mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK)))
+	    (wbc->sync_mode != WB_SYNC_ALL ||
+	     !mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK)))
 		goto out;
 	inode->i_state |= I_SYNC;
 	wbc_attach_and_unlock_inode(wbc, inode);
@@ -396,8 +395,7 @@ int write_inode_now(struct inode *inode, int sync)
 int sync_inode_metadata(struct inode *inode, int wait)
 {
 	struct writeback_control wbc = {
-		.sync_mode = wait ? WB_SYNC_ALL : WB_SYNC_NONE,
-		.nr_to_write = 0, /* metadata only */
+		.sync_mode = wait ? WB_SYNC_ALL : WB_SYNC_NONE, .nr_to_write = 0, /* metadata only */
 	};
 
 	return writeback_single_inode(inode, &wbc);

@@ -28,8 +28,9 @@ static const struct {
 static const struct {
 	const char *type, *dir;
 } std_mounts[] = {
-	{ "devtmpfs", "/dev" }, { "proc", "/proc" }, { "sysfs", "/sys" },
-	{ "debugfs", "/sys/kernel/debug" }, { "tmpfs", "/tmp" },
+	{ "devtmpfs", "/dev" }, { "proc", "/proc" },
+	{ "sysfs", "/sys" },    { "debugfs", "/sys/kernel/debug" },
+	{ "tmpfs", "/tmp" },
 };
 
 static void add_disk_files(struct gendisk *disk, void *arg)
@@ -130,8 +131,8 @@ void vfs_init(void)
 	for (size_t i = 0; i < ARRAY_SIZE(std_mounts); i++) {
 		err = do_mount(std_mounts[i].type, std_mounts[i].dir, std_mounts[i].type, 0, NULL);
 		if (err)
-			panic("VFS: cannot mount %s on %s: %d", std_mounts[i].type, std_mounts[i].dir,
-			      err);
+			panic("VFS: cannot mount %s on %s: %d", std_mounts[i].type,
+			      std_mounts[i].dir, err);
 	}
 	vfs_ready = true;
 	devfs_init();
@@ -149,8 +150,8 @@ static bool disk_holds_ext2(struct gendisk *disk)
 
 	if (!buf)
 		return false;
-	if (blkdev_read_at(disk->part0, buf, SECTOR_SIZE, EXT2_MAGIC_OFFSET & ~(SECTOR_SIZE - 1), 0) ==
-	    SECTOR_SIZE) {
+	if (blkdev_read_at(disk->part0, buf, SECTOR_SIZE, EXT2_MAGIC_OFFSET & ~(SECTOR_SIZE - 1),
+			   0) == SECTOR_SIZE) {
 		unsigned int off = EXT2_MAGIC_OFFSET & (SECTOR_SIZE - 1);
 		ext2 = (buf[off] | (buf[off + 1] << 8)) == EXT2_SUPER_MAGIC;
 	}
@@ -175,7 +176,7 @@ void mount_boot_disk(void)
 
 static void unmount_one(struct vfsmount *mnt, void *arg)
 {
-	char (*dirs)[64] = arg;
+	char(*dirs)[64] = arg;
 
 	if (!mnt->mnt_sb->s_bdev)
 		return;

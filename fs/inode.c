@@ -162,9 +162,8 @@ static struct inode *find_inode_fast(struct super_block *sb, unsigned long ino)
 {
 	struct inode *inode;
 
-	hlist_for_each_entry(inode, inode_hashtable(sb, ino), i_hash)
-		if (inode->i_ino == ino && inode->i_sb == sb)
-			return inode;
+	hlist_for_each_entry(inode, inode_hashtable(sb, ino),
+			     i_hash) if (inode->i_ino == ino && inode->i_sb == sb) return inode;
 	return NULL;
 }
 

@@ -15,9 +15,9 @@ struct wb_writeback_work {
 	unsigned range_cyclic : 1;
 	unsigned for_background : 1;
 	unsigned for_sync : 1;
-	unsigned auto_free : 1;       /* kfree'd when done */
+	unsigned auto_free : 1; /* kfree'd when done */
 	enum wb_reason reason;
-	struct list_head list;        /* on wb->work_list */
+	struct list_head list; /* on wb->work_list */
 	struct wb_completion *done;
 	/* sync, opt-in fast foreign switch: counts inodes left to the wb they switch to */
 	int *nr_switching;
@@ -30,8 +30,7 @@ void bh_lru_evict(struct page *page);
 
 /* fs-writeback.c */
 struct inode *wb_inode(struct list_head *head);
-bool inode_io_list_move_locked(struct inode *inode, struct bdi_writeback *wb,
-			       struct list_head *head);
+bool inode_io_list_move_locked(struct inode *inode, struct bdi_writeback *wb, struct list_head *head);
 void wb_io_lists_populated(struct bdi_writeback *wb);
 void wb_io_lists_depopulated(struct bdi_writeback *wb);
 void inode_cgwb_move_to_attached(struct inode *inode, struct bdi_writeback *wb);
@@ -39,8 +38,7 @@ struct bdi_writeback *inode_to_wb_and_lock_list(struct inode *inode);
 void redirty_tail_locked(struct inode *inode, struct bdi_writeback *wb);
 void redirty_tail(struct inode *inode, struct bdi_writeback *wb);
 void requeue_io(struct inode *inode, struct bdi_writeback *wb);
-void queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work,
-	      unsigned long dirtied_before);
+void queue_io(struct bdi_writeback *wb, struct wb_writeback_work *work, unsigned long dirtied_before);
 int __writeback_single_inode(struct inode *inode, struct writeback_control *wbc);
 int writeback_single_inode(struct inode *inode, struct writeback_control *wbc);
 void requeue_inode(struct inode *inode, struct bdi_writeback *wb, struct writeback_control *wbc,

@@ -293,8 +293,7 @@ void nd_release(struct nameidata *nd)
 	nd->path.mnt = NULL;
 }
 
-int path_lookup_from(const struct path *base, const char *name, unsigned int flags,
-		     struct path *out)
+int path_lookup_from(const struct path *base, const char *name, unsigned int flags, struct path *out)
 {
 	struct nameidata nd;
 	struct walk w = { .nd = &nd };

@@ -14,8 +14,8 @@
 
 struct dir_op {
 	struct nameidata nd;
-	struct dentry *dentry;    /* the looked-up last name (referenced), maybe negative */
-	struct inode *dir;        /* locked */
+	struct dentry *dentry; /* the looked-up last name (referenced), maybe negative */
+	struct inode *dir;     /* locked */
 };
 
 /* Resolve name's parent, lock it and look the last name up. */
@@ -104,7 +104,12 @@ int do_mknod(const char *name, umode_t mode, dev_t dev)
 	int err;
 
 	switch (mode & S_IFMT) {
-	case S_IFREG: case 0: case S_IFCHR: case S_IFBLK: case S_IFIFO: case S_IFSOCK:
+	case S_IFREG:
+	case 0:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
 		break;
 	case S_IFDIR:
 		return -EPERM;
@@ -216,7 +221,9 @@ static int rmdir_err_not_norm(const char *name)
 
 	if (err)
 		return err;
-	err = nd.last_type == LAST_DOT ? -EINVAL : nd.last_type == LAST_DOTDOT ? -ENOTEMPTY : -EBUSY;
+	err = nd.last_type == LAST_DOT    ? -EINVAL :
+	      nd.last_type == LAST_DOTDOT ? -ENOTEMPTY :
+					    -EBUSY;
 	nd_release(&nd);
 	return err;
 }

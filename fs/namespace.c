@@ -93,7 +93,8 @@ struct vfsmount *lookup_mnt(const struct path *path)
 
 	spin_lock(&mount_lock);
 	list_for_each_entry_reverse(m, &mounts, mnt_list) {
-		if (m->mnt_parent == path->mnt && m->mnt_mountpoint == path->dentry && m != path->mnt) {
+		if (m->mnt_parent == path->mnt && m->mnt_mountpoint == path->dentry &&
+		    m != path->mnt) {
 			m->mnt_count++;
 			found = m;
 			break;
@@ -239,7 +240,8 @@ int do_umount(const char *dir_name, int flags)
 		 */
 		err = sync_filesystem(path.mnt->mnt_sb);
 		if (err)
-			pr_err("VFS: %s: writeback error %d found at umount\n", path.mnt->mnt_sb->s_id, err);
+			pr_err("VFS: %s: writeback error %d found at umount\n",
+			       path.mnt->mnt_sb->s_id, err);
 	}
 	path_put(&path); /* the last reference: the superblock goes down now */
 	return err;

@@ -199,8 +199,9 @@ static struct file *open_create(const struct path *base, const char *name, unsig
 		return ERR_PTR(PTR_ERR(dentry));
 	}
 	if (!dentry->d_inode) {
-		err = mnt_is_readonly(nd.path.mnt) ? -EROFS :
-		      vfs_create(dir, dentry, (mode & ~VFS_UMASK) | S_IFREG);
+		err = mnt_is_readonly(nd.path.mnt) ?
+			      -EROFS :
+			      vfs_create(dir, dentry, (mode & ~VFS_UMASK) | S_IFREG);
 		created = !err;
 	} else if (flags & O_EXCL) {
 		err = -EEXIST;
@@ -233,8 +234,8 @@ static struct file *do_filp_open(const struct path *base, const char *name, unsi
 
 	if (flags & O_CREAT)
 		return open_create(base, name, flags, mode, depth);
-	err = path_lookup_from(base, name,
-			       LOOKUP_FOLLOW | ((flags & O_DIRECTORY) ? LOOKUP_DIRECTORY : 0), &path);
+	err = path_lookup_from(
+		base, name, LOOKUP_FOLLOW | ((flags & O_DIRECTORY) ? LOOKUP_DIRECTORY : 0), &path);
 	if (err)
 		return ERR_PTR(err);
 	f = open_path(&path, flags, false);

@@ -116,7 +116,9 @@ static int rename_locked(struct rename_side *from, struct rename_side *to)
 static int not_norm_error(const struct nameidata *nd)
 {
 	return nd->last_type == LAST_ROOT || nd->last_type == LAST_DOT ||
-	       nd->last_type == LAST_DOTDOT ? -EBUSY : 0;
+			       nd->last_type == LAST_DOTDOT ?
+		       -EBUSY :
+		       0;
 }
 
 int do_rename(const char *oldname, const char *newname)

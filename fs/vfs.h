@@ -71,20 +71,19 @@ bool mnt_is_readonly(const struct vfsmount *mnt);
 #define LAST_DOTDOT 3
 
 struct nameidata {
-	struct path path;          /* where the walk is (referenced) */
-	struct qstr last;          /* LOOKUP_PARENT: the final component, unresolved */
+	struct path path; /* where the walk is (referenced) */
+	struct qstr last; /* LOOKUP_PARENT: the final component, unresolved */
 	int last_type;
 	unsigned int flags;
-	int depth;                 /* symlinks followed so far */
-	bool trailing_slash;       /* the name ended in '/' */
+	int depth;           /* symlinks followed so far */
+	bool trailing_slash; /* the name ended in '/' */
 };
 
 /*
  * Resolve name from base (NULL: the root or the cwd) to a referenced path. Flags:
  * LOOKUP_FOLLOW follows a final symlink, LOOKUP_DIRECTORY requires a directory.
  */
-int path_lookup_from(const struct path *base, const char *name, unsigned int flags,
-		     struct path *out);
+int path_lookup_from(const struct path *base, const char *name, unsigned int flags, struct path *out);
 /* Resolve all but the last component into nd (nd->path referenced, nd->last set). */
 int path_parent(const char *name, unsigned int flags, struct nameidata *nd);
 int path_parent_from(const struct path *base, const char *name, unsigned int flags,

@@ -14,8 +14,8 @@ int console_loglevel = LOGLEVEL_NOTICE;
 int oops_in_progress;
 
 static char log_buf[LOG_BUF_SIZE];
-static size_t log_written;       /* total bytes ever written; position = log_written % size */
-static bool line_open;           /* the last message did not end with a newline */
+static size_t log_written; /* total bytes ever written; position = log_written % size */
+static bool line_open;     /* the last message did not end with a newline */
 static int line_level = DEFAULT_MESSAGE_LOGLEVEL;
 static bool in_printk;
 

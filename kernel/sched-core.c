@@ -350,8 +350,8 @@ void send_sig(int sig, struct task_struct *t)
 
 	/* the first signal tells, but SIGKILL overrides: a racing Ctrl-C cannot mask it */
 	while ((sig == SIGKILL || !old) &&
-	       !__atomic_compare_exchange_n(&t->kill_signal, &old, (u8)sig, false,
-					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	       !__atomic_compare_exchange_n(&t->kill_signal, &old, (u8)sig, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST))
 		;
 	WRITE_ONCE(t->sigkill, true);
 	wake_up_state(t, TASK_INTERRUPTIBLE);

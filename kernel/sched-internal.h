@@ -42,8 +42,7 @@ void task_exit_hook(struct task_struct *task);
  * The context the platform starts in becomes a task: pid 0 and PF_IDLE for the kernel's
  * idle task, pid 1 for the host's "main". It is on the task list but never exits.
  */
-void sched_init_boot_task(struct task_struct *task, int pid, const char *comm,
-			  unsigned int flags);
+void sched_init_boot_task(struct task_struct *task, int pid, const char *comm, unsigned int flags);
 /* preempt: the task did not ask to sleep (tick, wake-up, cond_resched). Interrupts off. */
 void __schedule(bool preempt);
 bool runqueue_empty(void);

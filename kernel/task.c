@@ -44,11 +44,17 @@ void task_exit_hook(struct task_struct *t)
 const char *task_state_name(const struct task_struct *t)
 {
 	switch (t->state) {
-	case TASK_RUNNING: return "R";
-	case TASK_INTERRUPTIBLE: return "S";
-	case TASK_UNINTERRUPTIBLE: return "D";
-	case TASK_IDLE: return "I";
-	case TASK_DEAD: return "Z";
-	default: return "?";
+	case TASK_RUNNING:
+		return "R";
+	case TASK_INTERRUPTIBLE:
+		return "S";
+	case TASK_UNINTERRUPTIBLE:
+		return "D";
+	case TASK_IDLE:
+		return "I";
+	case TASK_DEAD:
+		return "Z";
+	default:
+		return "?";
 	}
 }

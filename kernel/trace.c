@@ -142,8 +142,8 @@ void trace_print_line(struct seq_buf *s, const struct trace_entry *e)
 	 * migrate-disable), the timestamp in seconds and microseconds */
 	seq_printf(s, "%16s-%-7d [000] %c%c%c%c. %5llu.%06llu: %s: ", e->comm, e->pid,
 		   e->irqs_off ? 'd' : '.', e->need_resched ? 'N' : '.', e->hardirq ? 'h' : '.',
-		   e->preempt_depth ? "0123456789abcdef"[e->preempt_depth] : '.',
-		   usecs / 1000000, usecs % 1000000, e->event->name);
+		   e->preempt_depth ? "0123456789abcdef"[e->preempt_depth] : '.', usecs / 1000000,
+		   usecs % 1000000, e->event->name);
 	e->event->print(s, e);
 	seq_putc(s, '\n');
 }

@@ -18,9 +18,9 @@ struct worker {
 	struct task_struct *task;
 	struct workqueue_struct *wq;
 	struct work_struct *current_work;
-	struct list_head scheduled;   /* re-queued while running: runs next, here */
+	struct list_head scheduled; /* re-queued while running: runs next, here */
 	struct list_head node;
-	bool idle;                    /* counted in nr_idle: between works, or not yet started */
+	bool idle; /* counted in nr_idle: between works, or not yet started */
 };
 
 struct workqueue_struct {
@@ -30,8 +30,8 @@ struct workqueue_struct {
 	spinlock_t lock;
 	struct list_head worklist;
 	struct list_head workers;
-	int nr_workers, nr_idle;      /* nr_idle: workers that would take a work now */
-	bool needs_worker;            /* on the manager's list */
+	int nr_workers, nr_idle; /* nr_idle: workers that would take a work now */
+	bool needs_worker;       /* on the manager's list */
 	bool destroying;
 	wait_queue_head_t more_work;
 	wait_queue_head_t done;
@@ -398,7 +398,8 @@ static int manager_thread(void *arg)
 		wait_event_idle(manager_wait, !list_empty(&wqs_needing_workers));
 		spin_lock_irqsave(&manager_lock, flags);
 		if (!list_empty(&wqs_needing_workers)) {
-			wq = list_first_entry(&wqs_needing_workers, struct workqueue_struct, manager_node);
+			wq = list_first_entry(&wqs_needing_workers, struct workqueue_struct,
+					      manager_node);
 			list_del_init(&wq->manager_node);
 		}
 		spin_unlock_irqrestore(&manager_lock, flags);

@@ -261,8 +261,7 @@ static int cgwb_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, g
 	return 0;
 }
 
-struct bdi_writeback *wb_get_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg,
-				    gfp_t gfp)
+struct bdi_writeback *wb_get_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, gfp_t gfp)
 {
 	for (;;) {
 		struct bdi_writeback *wb = wb_get_lookup(bdi, memcg);

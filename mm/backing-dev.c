@@ -18,7 +18,6 @@ static DEFINE_SPINLOCK(bdi_lock);
 static u64 bdi_id_cursor;
 static unsigned long wb_id_cursor;
 
-
 void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
 {
 	memset(wb, 0, sizeof(*wb));

@@ -18,8 +18,8 @@
 #include <cgwb/memcontrol.h>
 
 #define PAGE_WAIT_TABLE_BITS 6
-#define RA_INITIAL_PAGES 8     /* 32 KiB */
-#define RA_MAX_PAGES 64        /* 256 KiB */
+#define RA_INITIAL_PAGES 8 /* 32 KiB */
+#define RA_MAX_PAGES 64    /* 256 KiB */
 
 static wait_queue_head_t page_wait_table[1 << PAGE_WAIT_TABLE_BITS];
 
@@ -148,8 +148,7 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
 	}
 }
 
-int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index,
-			  gfp_t gfp)
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index, gfp_t gfp)
 {
 	unsigned long flags;
 	int err;
@@ -330,7 +329,11 @@ static void do_page_cache_ra(struct file *file, struct address_space *mapping, p
 		return;
 	if (mapping->a_ops->readahead) {
 		struct readahead_control ractl = {
-			.file = file, .mapping = mapping, .index = index, .nr_pages = n, .pages = pages,
+			.file = file,
+			.mapping = mapping,
+			.index = index,
+			.nr_pages = n,
+			.pages = pages,
 		};
 		mapping->a_ops->readahead(&ractl);
 	} else {
@@ -518,8 +521,8 @@ int simple_write_begin(struct file *file, struct address_space *mapping, loff_t 
 	return 0;
 }
 
-int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos,
-		     unsigned int len, unsigned int copied, struct page *page, void *fsdata)
+int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos, unsigned int len,
+		     unsigned int copied, struct page *page, void *fsdata)
 {
 	struct inode *inode = mapping->host;
 	loff_t last = pos + copied;

@@ -19,10 +19,10 @@
  * the stricter domain wins. dirty_ratelimit converges to the wb's write bandwidth divided
  * by the number of dirtiers (wb_update_dirty_ratelimit()).
  */
-#define BANDWIDTH_INTERVAL max(HZ / 5, 1)          /* estimator and smoothing period */
-#define MAX_PAUSE max(HZ / 5, 1)                   /* longest sleep per call */
+#define BANDWIDTH_INTERVAL max(HZ / 5, 1)            /* estimator and smoothing period */
+#define MAX_PAUSE max(HZ / 5, 1)                     /* longest sleep per call */
 #define DIRTY_POLL_THRESH (128 >> (PAGE_SHIFT - 10)) /* 32 pages: shortest useful interval */
-#define RATELIMIT_CALC_SHIFT 10                    /* pos_ratio 1024 = 1.0 */
+#define RATELIMIT_CALC_SHIFT 10                      /* pos_ratio 1024 = 1.0 */
 
 /*
  * One domain's view during one throttling decision. gdtc: the global domain; mdtc: the
@@ -33,19 +33,19 @@ struct dirty_throttle_control {
 	struct wb_domain *dom;
 	struct dirty_throttle_control *gdtc; /* mdtc only: the global sibling; NULL in a gdtc */
 	struct bdi_writeback *wb;
-	struct fprop_local *wb_completions;  /* wb's share counter in dom */
+	struct fprop_local *wb_completions; /* wb's share counter in dom */
 
-	unsigned long avail;      /* dirtyable memory */
-	unsigned long dirty;      /* dirty pages (+ writeback when throttling) */
-	unsigned long thresh;     /* hard threshold */
-	unsigned long bg_thresh;  /* background threshold */
-	unsigned long limit;      /* the smoothed hard limit (set by wb_position_ratio) */
+	unsigned long avail;     /* dirtyable memory */
+	unsigned long dirty;     /* dirty pages (+ writeback when throttling) */
+	unsigned long thresh;    /* hard threshold */
+	unsigned long bg_thresh; /* background threshold */
+	unsigned long limit;     /* the smoothed hard limit (set by wb_position_ratio) */
 
-	unsigned long wb_dirty;   /* this wb's dirty + writeback pages */
-	unsigned long wb_thresh;  /* this wb's share of thresh */
+	unsigned long wb_dirty;  /* this wb's dirty + writeback pages */
+	unsigned long wb_thresh; /* this wb's share of thresh */
 	unsigned long wb_bg_thresh;
 
-	unsigned long pos_ratio;  /* 1/1024 units */
+	unsigned long pos_ratio; /* 1/1024 units */
 	/* the policy's domain on the wb's own count (mm/dirty-policy.h); NULL in gdtc and mdtc */
 	const struct dirty_policy *policy;
 	unsigned long setpoint; /* the policy's domain: its setpoint */
@@ -113,7 +113,6 @@ void wb_bw_window_resume(struct bdi_writeback *wb, unsigned long now);
 void wb_bw_window_add(struct bdi_writeback *wb, unsigned long now, unsigned long written);
 /* Pages/s completed over the window up to now; 0 before the first completion. */
 unsigned long wb_measured_bandwidth(struct bdi_writeback *wb, unsigned long now);
-
 
 /* backing-dev.c */
 void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi);

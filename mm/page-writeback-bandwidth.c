@@ -27,8 +27,7 @@
  * period of about 3 s. avg: a second smoothing that only moves toward the old bw when that
  * lies between avg and the new bw, so it ignores one-interval spikes.
  */
-void wb_update_write_bandwidth(struct bdi_writeback *wb, unsigned long elapsed,
-			       unsigned long written)
+void wb_update_write_bandwidth(struct bdi_writeback *wb, unsigned long elapsed, unsigned long written)
 {
 	const unsigned long period = roundup_pow_of_two(3 * HZ);
 	unsigned long avg = wb->avg_write_bandwidth;
@@ -94,8 +93,8 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc, unsigned long
 
 	dirty_rate = (dirtied - wb->dirtied_stamp) * HZ / elapsed;
 	/* +1 lets a tiny rate grow again */
-	task_ratelimit = (unsigned long)((u64)dirty_ratelimit * dtc->pos_ratio >>
-					 RATELIMIT_CALC_SHIFT) + 1;
+	task_ratelimit =
+		(unsigned long)((u64)dirty_ratelimit * dtc->pos_ratio >> RATELIMIT_CALC_SHIFT) + 1;
 	balanced = (unsigned long)((u64)task_ratelimit * write_bw / (dirty_rate | 1));
 	balanced = min(balanced, write_bw);
 
@@ -238,8 +237,8 @@ void wb_bandwidth_estimate_start(struct bdi_writeback *wb)
 /* bw_dwork: refresh after the last inode of the wb finished writeback. */
 void wb_update_bandwidth_workfn(struct work_struct *work)
 {
-	struct bdi_writeback *wb = container_of(to_delayed_work(work), struct bdi_writeback,
-						bw_dwork);
+	struct bdi_writeback *wb =
+		container_of(to_delayed_work(work), struct bdi_writeback, bw_dwork);
 	struct dirty_throttle_control gdtc;
 
 	gdtc_init(&gdtc, wb);

@@ -184,8 +184,8 @@ void wb_dirty_limits(struct dirty_throttle_control *dtc)
 	struct bdi_writeback *wb = dtc->wb;
 
 	dtc->wb_thresh = __wb_calc_thresh(dtc, dtc->thresh);
-	dtc->wb_bg_thresh = dtc->thresh ?
-		(unsigned long)((u64)dtc->wb_thresh * dtc->bg_thresh / dtc->thresh) : 0;
+	dtc->wb_bg_thresh =
+		dtc->thresh ? (unsigned long)((u64)dtc->wb_thresh * dtc->bg_thresh / dtc->thresh) : 0;
 	dtc->wb_dirty = (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
 }
 
@@ -230,7 +230,8 @@ static bool domain_over_bg_thresh(struct dirty_throttle_control *dtc)
 	domain_dirty_limits(dtc);
 	if (dtc->dirty > dtc->bg_thresh)
 		return true;
-	return (unsigned long)wb_stat(dtc->wb, WB_RECLAIMABLE) > __wb_calc_thresh(dtc, dtc->bg_thresh);
+	return (unsigned long)wb_stat(dtc->wb, WB_RECLAIMABLE) >
+	       __wb_calc_thresh(dtc, dtc->bg_thresh);
 }
 
 bool wb_over_bg_thresh(struct bdi_writeback *wb)

@@ -58,7 +58,7 @@ static void wb_position_ratio_strict(struct dirty_throttle_control *dtc, long lo
 	if (wb_setpoint == 0 || wb_setpoint == dtc->wb_thresh)
 		return;
 	dtc->pos_ratio = (unsigned long)min(pos_ratio, pos_ratio_polynom(wb_setpoint, dtc->wb_dirty,
-									  dtc->wb_thresh));
+									 dtc->wb_thresh));
 }
 
 void wb_position_ratio(struct dirty_throttle_control *dtc)

@@ -17,7 +17,7 @@
 #include <cgwb/trace/writeback.h>
 #include "internal.h"
 
-unsigned int dirty_writeback_interval = 5 * 100;   /* centiseconds */
+unsigned int dirty_writeback_interval = 5 * 100; /* centiseconds */
 unsigned int dirty_expire_interval = 30 * 100;
 unsigned int dirtytime_expire_interval = 12 * 60 * 60;
 

@@ -30,7 +30,7 @@ static unsigned long nr_free;
 static unsigned long alloc_calls, free_calls, failed_calls;
 static DEFINE_SPINLOCK(zone_lock);
 
-#define RECLAIM_RETRIES 16     /* rounds of reclaim that free nothing, then fail */
+#define RECLAIM_RETRIES 16      /* rounds of reclaim that free nothing, then fail */
 #define RECLAIM_MAX_ROUNDS 1024 /* in all: a livelock ends with a failure too */
 
 void page_alloc_init(struct page *map, unsigned long nr_pfns, uintptr_t map_offset)
@@ -130,8 +130,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (WARN_ON_ONCE(order > MAX_ORDER))
 		return NULL;
 	while (!(page = try_alloc(gfp, order))) {
-		if (!gfpflags_allow_blocking(gfp) || !page_alloc_reclaim || tries >= RECLAIM_RETRIES ||
-		    ++rounds > RECLAIM_MAX_ROUNDS)
+		if (!gfpflags_allow_blocking(gfp) || !page_alloc_reclaim ||
+		    tries >= RECLAIM_RETRIES || ++rounds > RECLAIM_MAX_ROUNDS)
 			break;
 		/*
 		 * As Linux: only rounds that free nothing count against the retries. Pages a round
@@ -144,8 +144,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (!page) {
 		failed_calls++;
 		if (!(gfp & __GFP_NOWARN))
-			pr_warn("page allocation failure: order %u, gfp %#x, %lu pages free\n", order,
-				gfp, nr_free);
+			pr_warn("page allocation failure: order %u, gfp %#x, %lu pages free\n",
+				order, gfp, nr_free);
 		return NULL;
 	}
 	kasan_unpoison(page_address(page), PAGE_SIZE << order);

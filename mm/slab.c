@@ -52,7 +52,8 @@ static void cache_init(struct kmem_cache *c, const char *name, size_t size, size
 void kmem_cache_init(void)
 {
 	static const char *names[NR_KMALLOC_CACHES] = {
-		"kmalloc-64", "kmalloc-128", "kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k",
+		"kmalloc-64",  "kmalloc-128", "kmalloc-256",
+		"kmalloc-512", "kmalloc-1k",  "kmalloc-2k",
 	};
 	INIT_LIST_HEAD(&all_caches);
 	for (int i = 0; i < NR_KMALLOC_CACHES; i++)

@@ -89,9 +89,11 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 
 			if (trylock_page(page)) {
 				/* buffers hold a page reference: release them before counting users */
-				if (page->mapping == mapping && !PageDirty(page) && !PageWriteback(page) &&
-				    (!PagePrivate(page) || (mapping->a_ops->releasepage &&
-							    mapping->a_ops->releasepage(page, GFP_KERNEL))) &&
+				if (page->mapping == mapping && !PageDirty(page) &&
+				    !PageWriteback(page) &&
+				    (!PagePrivate(page) ||
+				     (mapping->a_ops->releasepage &&
+				      mapping->a_ops->releasepage(page, GFP_KERNEL))) &&
 				    page_count(page) == 2) {
 					delete_from_page_cache(page);
 					dropped++;

@@ -150,7 +150,8 @@ static void shrink_active_list(struct mem_cgroup *memcg, unsigned long nr)
 	spin_lock_irqsave(&lru_lock, flags);
 	while (nr-- && !list_empty(&lruvec->lists[LRU_ACTIVE_FILE]) &&
 	       lru_pages_local(memcg, NR_ACTIVE_FILE) > lru_pages_local(memcg, NR_INACTIVE_FILE)) {
-		struct page *page = list_last_entry(&lruvec->lists[LRU_ACTIVE_FILE], struct page, lru);
+		struct page *page =
+			list_last_entry(&lruvec->lists[LRU_ACTIVE_FILE], struct page, lru);
 
 		list_move(&page->lru, &lruvec->lists[LRU_INACTIVE_FILE]);
 		ClearPageActive(page);

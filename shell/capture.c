@@ -14,9 +14,9 @@
 #define CAPTURE_MAX (1024 * 1024)
 
 struct capture {
-	struct mutex lock;      /* a substitution's pipeline may write from several tasks */
+	struct mutex lock; /* a substitution's pipeline may write from several tasks */
 	struct strbuf out;
-	bool overflowed;        /* output was refused: the substitution fails, nothing is cut */
+	bool overflowed; /* output was refused: the substitution fails, nothing is cut */
 };
 
 static ssize_t capture_write(struct file *file, const char *buf, size_t len, loff_t *pos)

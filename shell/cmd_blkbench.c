@@ -25,8 +25,8 @@ struct blkbench {
 	bool random;
 	u64 rng, next_seq, nr_blocks;
 	wait_queue_head_t wq;
-	struct bb_slot *done[BB_MAX_DEPTH];   /* completed, not yet reused (ring) */
-	unsigned int done_head, done_tail;    /* under local_irq_save */
+	struct bb_slot *done[BB_MAX_DEPTH]; /* completed, not yet reused (ring) */
+	unsigned int done_head, done_tail;  /* under local_irq_save */
 	unsigned long errors;
 	int first_error;
 };
@@ -61,8 +61,8 @@ static u64 bb_next_block(struct blkbench *bb)
 
 static int bb_submit(struct blkbench *bb, struct bb_slot *slot)
 {
-	struct bio *bio = bio_alloc(bb->bdev, (unsigned short)(bb->bs / PAGE_SIZE), bb->opf,
-				    GFP_KERNEL);
+	struct bio *bio =
+		bio_alloc(bb->bdev, (unsigned short)(bb->bs / PAGE_SIZE), bb->opf, GFP_KERNEL);
 
 	if (!bio)
 		return -ENOMEM;
@@ -129,7 +129,8 @@ static int bb_parse(int argc, char **argv, struct blkbench *bb, u64 *count, cons
 	u64 v;
 
 	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
-		if (!strcmp(argv[i], "-q") && !kstrtoull(argv[i + 1], 10, &v) && v && v <= BB_MAX_DEPTH)
+		if (!strcmp(argv[i], "-q") && !kstrtoull(argv[i + 1], 10, &v) && v &&
+		    v <= BB_MAX_DEPTH)
 			bb->depth = (unsigned int)v;
 		else if (!strcmp(argv[i], "-b") && !parse_size(argv[i + 1], &v) && v >= PAGE_SIZE &&
 			 v <= (PAGE_SIZE << 8) && IS_ALIGNED(v, PAGE_SIZE))
@@ -155,8 +156,7 @@ static int bb_parse(int argc, char **argv, struct blkbench *bb, u64 *count, cons
 	return 0;
 }
 
-static void bb_report(const char *mode, const char *dev, const struct blkbench *bb, u64 count,
-		      u64 ns)
+static void bb_report(const char *mode, const char *dev, const struct blkbench *bb, u64 count, u64 ns)
 {
 	u64 iops = count * NSEC_PER_SEC / max(ns, 1ULL);
 	u64 kbps = count * bb->bs / 1000 * NSEC_PER_SEC / max(ns, 1ULL);
@@ -210,6 +210,7 @@ static int cmd_blkbench(int argc, char **argv)
 	return 0;
 }
 
-DEFINE_SHELL_CMD(blkbench, "blkbench", "blkbench [-q DEPTH] [-b BS] [-n COUNT] "
+DEFINE_SHELL_CMD(blkbench, "blkbench",
+		 "blkbench [-q DEPTH] [-b BS] [-n COUNT] "
 		 "read|write|randread|randwrite DISK",
 		 "measure a disk: IOPS and bandwidth with DEPTH requests in flight", cmd_blkbench, 0);

@@ -38,7 +38,8 @@ static int cmd_cat(int argc, char **argv)
 		int err;
 
 		if (IS_ERR_OR_NULL(in)) {
-			status = sh_error("cat", "%s: %s", name, errstr(in ? (int)PTR_ERR(in) : -EBADF));
+			status = sh_error("cat", "%s: %s", name,
+					  errstr(in ? (int)PTR_ERR(in) : -EBADF));
 			continue;
 		}
 		err = copy_file(in, buf, &write_failed);

@@ -16,22 +16,55 @@ static void format_one(struct strbuf *sb, char c, u64 ns, const struct fs_tm *tm
 	u64 secs = ns / NSEC_PER_SEC;
 
 	switch (c) {
-	case 's': sb_addf(sb, "%llu", secs); break;
-	case 'N': sb_addf(sb, "%09llu", ns % NSEC_PER_SEC); break;
-	case 'Y': sb_addf(sb, "%04d", tm->year); break;
-	case 'm': sb_addf(sb, "%02d", tm->mon); break;
-	case 'd': sb_addf(sb, "%02d", tm->mday); break;
-	case 'e': sb_addf(sb, "%2d", tm->mday); break;
-	case 'H': sb_addf(sb, "%02d", tm->hour); break;
-	case 'M': sb_addf(sb, "%02d", tm->min); break;
-	case 'S': sb_addf(sb, "%02d", tm->sec); break;
-	case 'T': sb_addf(sb, "%02d:%02d:%02d", tm->hour, tm->min, tm->sec); break;
-	case 'F': sb_addf(sb, "%04d-%02d-%02d", tm->year, tm->mon, tm->mday); break;
-	case 'a': sb_adds(sb, day_names[(secs / 86400) % 7]); break; /* 1970-01-01: a Thursday */
-	case 'b': sb_adds(sb, fs_month_names[tm->mon - 1]); break;
-	case 'Z': sb_adds(sb, "UTC"); break;
-	case '%': sb_addc(sb, '%'); break;
-	default: sb_addc(sb, '%'); sb_addc(sb, c); break; /* unknown: as it is, like coreutils */
+	case 's':
+		sb_addf(sb, "%llu", secs);
+		break;
+	case 'N':
+		sb_addf(sb, "%09llu", ns % NSEC_PER_SEC);
+		break;
+	case 'Y':
+		sb_addf(sb, "%04d", tm->year);
+		break;
+	case 'm':
+		sb_addf(sb, "%02d", tm->mon);
+		break;
+	case 'd':
+		sb_addf(sb, "%02d", tm->mday);
+		break;
+	case 'e':
+		sb_addf(sb, "%2d", tm->mday);
+		break;
+	case 'H':
+		sb_addf(sb, "%02d", tm->hour);
+		break;
+	case 'M':
+		sb_addf(sb, "%02d", tm->min);
+		break;
+	case 'S':
+		sb_addf(sb, "%02d", tm->sec);
+		break;
+	case 'T':
+		sb_addf(sb, "%02d:%02d:%02d", tm->hour, tm->min, tm->sec);
+		break;
+	case 'F':
+		sb_addf(sb, "%04d-%02d-%02d", tm->year, tm->mon, tm->mday);
+		break;
+	case 'a':
+		sb_adds(sb, day_names[(secs / 86400) % 7]);
+		break; /* 1970-01-01: a Thursday */
+	case 'b':
+		sb_adds(sb, fs_month_names[tm->mon - 1]);
+		break;
+	case 'Z':
+		sb_adds(sb, "UTC");
+		break;
+	case '%':
+		sb_addc(sb, '%');
+		break;
+	default:
+		sb_addc(sb, '%');
+		sb_addc(sb, c);
+		break; /* unknown: as it is, like coreutils */
 	}
 }
 

@@ -19,12 +19,12 @@
 #define DD_MAX_BS (0x7fffffffUL & ~(PAGE_SIZE - 1))
 
 struct dd_opts {
-	const char *in, *out;                /* NULL: stdin / stdout */
+	const char *in, *out; /* NULL: stdin / stdout */
 	u64 bs, count, skip, seek;
 	bool have_count;
-	unsigned int iflags, oflags;         /* O_DIRECT, O_DSYNC, O_SYNC */
+	unsigned int iflags, oflags; /* O_DIRECT, O_DSYNC, O_SYNC */
 	bool fullblock, fsync, fdatasync, notrunc;
-	int status_level;                    /* 0 none, 1 noxfer, 2 default */
+	int status_level; /* 0 none, 1 noxfer, 2 default */
 };
 
 struct dd_stats {
@@ -34,11 +34,18 @@ struct dd_stats {
 /* coreutils BLOCKS syntax: N[c|w|b|kB|K|KiB|MB|M|MiB|GB|G|GiB|TB|T|TiB], also NxM. */
 static int dd_number(const char *s, u64 *res)
 {
-	static const struct { const char *sfx; u64 mul; } units[] = {
-		{ "c", 1 }, { "w", 2 }, { "b", 512 }, { "kB", 1000 }, { "K", 1024 },
-		{ "KiB", 1024 }, { "k", 1024 }, { "MB", 1000000 }, { "M", 1 << 20 },
-		{ "MiB", 1 << 20 }, { "GB", 1000000000 }, { "G", 1 << 30 }, { "GiB", 1 << 30 },
-		{ "TB", 1000000000000ULL }, { "T", 1ULL << 40 }, { "TiB", 1ULL << 40 },
+	static const struct {
+		const char *sfx;
+		u64 mul;
+	} units[] = {
+		{ "c", 1 },           { "w", 2 },
+		{ "b", 512 },         { "kB", 1000 },
+		{ "K", 1024 },        { "KiB", 1024 },
+		{ "k", 1024 },        { "MB", 1000000 },
+		{ "M", 1 << 20 },     { "MiB", 1 << 20 },
+		{ "GB", 1000000000 }, { "G", 1 << 30 },
+		{ "GiB", 1 << 30 },   { "TB", 1000000000000ULL },
+		{ "T", 1ULL << 40 },  { "TiB", 1ULL << 40 },
 	};
 	u64 v = 0, mul = 1;
 	const char *p = s;
@@ -213,7 +220,7 @@ static void dd_seconds(char *buf, size_t size, u64 ns)
 	for (u64 w = ns; w >= 10; w /= 10)
 		digits++;
 	if (ns && ns < 100000) {
-		u64 m = ns;                     /* six digits of mantissa */
+		u64 m = ns; /* six digits of mantissa */
 		for (unsigned int d = digits; d < 6; d++)
 			m *= 10;
 		unsigned int decimals = 5;
@@ -248,16 +255,17 @@ static void dd_report(const struct dd_opts *o, const struct dd_stats *st, u64 ns
 		return;
 	dd_seconds(secs, sizeof(secs), ns);
 	if (ns) {
-		u64 bps = st->bytes <= ~0ULL / NSEC_PER_SEC ? st->bytes * NSEC_PER_SEC / ns :
-			  st->bytes / max(ns / NSEC_PER_MSEC, 1ULL) * MSEC_PER_SEC;
+		u64 bps = st->bytes <= ~0ULL / NSEC_PER_SEC ?
+				  st->bytes * NSEC_PER_SEC / ns :
+				  st->bytes / max(ns / NSEC_PER_MSEC, 1ULL) * MSEC_PER_SEC;
 		dd_human(rate, sizeof(rate), bps, false, true);
 	} else
 		strlcpy(rate, "Infinity B/s", sizeof(rate));
 	dd_human(si, sizeof(si), st->bytes, false, false);
 	dd_human(iec, sizeof(iec), st->bytes, true, false);
 	if (st->bytes < 1000)
-		sh_err("%llu byte%s copied, %s s, %s\n", st->bytes, st->bytes == 1 ? "" : "s",
-		       secs, rate);
+		sh_err("%llu byte%s copied, %s s, %s\n", st->bytes, st->bytes == 1 ? "" : "s", secs,
+		       rate);
 	else if (st->bytes < 1024)
 		sh_err("%llu bytes (%s) copied, %s s, %s\n", st->bytes, si, secs, rate);
 	else
@@ -322,7 +330,8 @@ static int dd_copy(const struct dd_opts *o, struct file *in, struct file *out, c
 			return SH_STATUS_KILLED;
 		ssize_t n = dd_read_record(in, buf, (size_t)o->bs, o->fullblock);
 		if (n < 0) {
-			sh_error("dd", "error reading '%s': %s", dd_name(o->in, true), errstr((int)n));
+			sh_error("dd", "error reading '%s': %s", dd_name(o->in, true),
+				 errstr((int)n));
 			return 1;
 		}
 		if (n == 0)
@@ -333,7 +342,8 @@ static int dd_copy(const struct dd_opts *o, struct file *in, struct file *out, c
 			st->part_in++;
 		ssize_t w = file_write_all(out, buf, (size_t)n);
 		if (w < 0) {
-			sh_error("dd", "error writing '%s': %s", dd_name(o->out, false), errstr((int)w));
+			sh_error("dd", "error writing '%s': %s", dd_name(o->out, false),
+				 errstr((int)w));
 			return 1;
 		}
 		if ((u64)n == o->bs)
@@ -351,7 +361,8 @@ static int dd_sync(const struct dd_opts *o, struct file *out)
 		return 0;
 	int err = out->f_op->fsync ? out->f_op->fsync(out, 0, ~0ULL >> 1, !o->fsync) : -EINVAL;
 	if (err)
-		return sh_error("dd", "fsync failed for '%s': %s", dd_name(o->out, false), errstr(err));
+		return sh_error("dd", "fsync failed for '%s': %s", dd_name(o->out, false),
+				errstr(err));
 	return 0;
 }
 
@@ -403,8 +414,10 @@ static int cmd_dd(int argc, char **argv)
 	}
 	struct file *in = dd_open(o.in, O_RDONLY | o.iflags, true);
 	struct file *out = IS_ERR(in) ? NULL :
-		dd_open(o.out, O_WRONLY | O_CREAT | o.oflags | (o.notrunc || o.seek ? 0 : O_TRUNC),
-			false);
+					dd_open(o.out,
+						O_WRONLY | O_CREAT | o.oflags |
+							(o.notrunc || o.seek ? 0 : O_TRUNC),
+						false);
 	if (IS_ERR(in))
 		status = sh_error("dd", "failed to open '%s': %s", dd_name(o.in, true),
 				  errstr((int)PTR_ERR(in)));
@@ -421,7 +434,9 @@ static int cmd_dd(int argc, char **argv)
 	return status;
 }
 
-DEFINE_SHELL_CMD(dd, "dd", "dd [if=FILE] [of=FILE] [bs=N] [count=N] [skip=N] [seek=N] "
-		 "[iflag=direct,fullblock] [oflag=direct,sync,dsync] [conv=fsync,fdatasync,notrunc] "
+DEFINE_SHELL_CMD(dd, "dd",
+		 "dd [if=FILE] [of=FILE] [bs=N] [count=N] [skip=N] [seek=N] "
+		 "[iflag=direct,fullblock] [oflag=direct,sync,dsync] "
+		 "[conv=fsync,fdatasync,notrunc] "
 		 "[status=none|noxfer|progress]",
 		 "copy and convert blocks between files and devices", cmd_dd, 0);

@@ -45,4 +45,5 @@ static int cmd_echo(int argc, char **argv)
 	return err < 0;
 }
 DEFINE_SHELL_CMD(echo, "echo", "echo [-n] [-e] [ARG...]",
-		 "print the arguments (-n: no newline, -e: \\n \\t \\\\ \\0NNN escapes)", cmd_echo, 0);
+		 "print the arguments (-n: no newline, -e: \\n \\t \\\\ \\0NNN escapes)", cmd_echo,
+		 0);

@@ -67,7 +67,8 @@ static int copy_or_move(const char *name, int argc, char **argv,
 		return 2;
 	if (argc - first < 2) {
 		if (argc - first == 1)
-			sh_err("%s: missing destination file operand after '%s'\n", name, argv[first]);
+			sh_err("%s: missing destination file operand after '%s'\n", name,
+			       argv[first]);
 		else
 			sh_err("%s: missing file operand\n", name);
 		return sh_usage(name);
@@ -121,7 +122,8 @@ static int mv_one(const char *src, const char *dst, bool dst_dir)
 	if (err == -EXDEV)
 		status = mv_copy(src, to, &st);
 	else if (err == -EINVAL)
-		status = sh_error("mv", "cannot move '%s' to a subdirectory of itself, '%s'", src, to);
+		status = sh_error("mv", "cannot move '%s' to a subdirectory of itself, '%s'", src,
+				  to);
 	else if (err)
 		status = sh_error("mv", "cannot move '%s' to '%s': %s", src, to, errstr(err));
 	kfree(to);

@@ -98,8 +98,8 @@ static void print_long(const char *path, const char *name, const struct kstat *s
 	fs_mode_string(st->mode, mode);
 	fs_gmtime(st->mtime.tv_sec, &tm);
 	if (st->mtime.tv_sec > now - SIX_MONTHS && st->mtime.tv_sec <= now + 3600)
-		snprintf(when, sizeof(when), "%s %2d %02d:%02d", fs_month_names[tm.mon - 1], tm.mday,
-			 tm.hour, tm.min);
+		snprintf(when, sizeof(when), "%s %2d %02d:%02d", fs_month_names[tm.mon - 1],
+			 tm.mday, tm.hour, tm.min);
 	else
 		snprintf(when, sizeof(when), "%s %2d  %d", fs_month_names[tm.mon - 1], tm.mday,
 			 tm.year);

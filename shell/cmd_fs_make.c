@@ -87,8 +87,7 @@ static int cmd_touch(int argc, char **argv)
 	}
 	return status;
 }
-DEFINE_SHELL_CMD(touch, "touch", "touch FILE...", "create files or update their times",
-		 cmd_touch, 0);
+DEFINE_SHELL_CMD(touch, "touch", "touch FILE...", "create files or update their times", cmd_touch, 0);
 
 static int cmd_ln(int argc, char **argv)
 {

@@ -18,8 +18,10 @@ static void list_one(struct vfsmount *mnt, void *arg)
 	(void)arg;
 	if (dir && !d_path(&root, dir, PATH_MAX))
 		sh_out("%s on %s type %s (%s)\n", mnt->mnt_devname, dir, mnt_fstype(mnt),
-		       (mnt->mnt_flags & MNT_READONLY) || (mnt->mnt_sb->s_flags & SB_RDONLY) ?
-		       "ro" : "rw");
+		       (mnt->mnt_flags & MNT_READONLY) || (mnt->mnt_sb->s_flags & SB_RDONLY) ? "r"
+											       "o" :
+											       "r"
+											       "w");
 	kfree(dir);
 }
 
@@ -55,10 +57,14 @@ static int parse_options(const char *opts, unsigned long *flags, char *fs_opts, 
 static const char *mount_error(int err)
 {
 	switch (err) {
-	case -ENODEV: return "unknown filesystem type";
-	case -ENOTBLK: return "not a block device";
-	case -EBUSY: return "already mounted or mount point busy";
-	default: return errstr(err);
+	case -ENODEV:
+		return "unknown filesystem type";
+	case -ENOTBLK:
+		return "not a block device";
+	case -EBUSY:
+		return "already mounted or mount point busy";
+	default:
+		return errstr(err);
 	}
 }
 
@@ -91,7 +97,8 @@ static int cmd_mount(int argc, char **argv)
 		type = "ext2";
 	err = do_mount(argv[i], argv[i + 1], type, flags, fs_opts[0] ? fs_opts : NULL);
 	if (err == -EINVAL && fs_opts[0]) {
-		sh_error("mount", "%s: wrong fs type, bad option, bad superblock on %s (options '%s')",
+		sh_error("mount",
+			 "%s: wrong fs type, bad option, bad superblock on %s (options '%s')",
 			 argv[i + 1], argv[i], fs_opts);
 		return MOUNT_FAILURE;
 	}
@@ -171,4 +178,5 @@ static int cmd_sync(int argc, char **argv)
 	return status;
 }
 DEFINE_SHELL_CMD(sync, "sync", "sync [-f] [FILE]...",
-		 "write dirty data to disk: everything, the FILEs, or (-f) their filesystems", cmd_sync, 0);
+		 "write dirty data to disk: everything, the FILEs, or (-f) their filesystems",
+		 cmd_sync, 0);

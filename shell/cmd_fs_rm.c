@@ -18,8 +18,8 @@ struct child_names {
 	bool nomem;
 };
 
-static bool collect_child(struct dir_context *ctx, const char *name, int len, loff_t off,
-			  u64 ino, unsigned int type)
+static bool collect_child(struct dir_context *ctx, const char *name, int len, loff_t off, u64 ino,
+			  unsigned int type)
 {
 	struct child_names *c = container_of(ctx, struct child_names, ctx);
 

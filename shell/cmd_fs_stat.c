@@ -36,8 +36,8 @@ static void print_stat(const char *path, const struct kstat *st)
 	if (S_ISCHR(st->mode) || S_ISBLK(st->mode))
 		sh_out("\tDevice type: %u,%u", MAJOR(st->rdev), MINOR(st->rdev));
 	fs_mode_string(st->mode, mode);
-	sh_out("\nAccess: (%04o/%s)  Uid: (%5u/    root)   Gid: (%5u/    root)\n",
-	       st->mode & 07777, mode, st->uid, st->gid);
+	sh_out("\nAccess: (%04o/%s)  Uid: (%5u/    root)   Gid: (%5u/    root)\n", st->mode & 07777,
+	       mode, st->uid, st->gid);
 	print_time("Access", &st->atime);
 	print_time("Modify", &st->mtime);
 	print_time("Change", &st->ctime);
@@ -56,17 +56,39 @@ static void print_format(const char *fmt, const char *path, const struct kstat *
 			continue;
 		}
 		switch (*++p) {
-		case 's': sb_addf(&sb, "%lld", (long long)st->size); break;
-		case 'i': sb_addf(&sb, "%lu", (unsigned long)st->ino); break;
-		case 'b': sb_addf(&sb, "%llu", (unsigned long long)st->blocks); break;
-		case 'B': sb_adds(&sb, "512"); break;
-		case 'o': sb_addf(&sb, "%u", st->blksize); break;
-		case 'h': sb_addf(&sb, "%u", st->nlink); break;
-		case 'a': sb_addf(&sb, "%o", st->mode & 07777); break;
-		case 'F': sb_adds(&sb, fs_type_name(st->mode, st->size)); break;
-		case 'n': sb_adds(&sb, path); break;
-		case '%': sb_addc(&sb, '%'); break;
-		default: sb_addc(&sb, '?'); break; /* coreutils prints ? for an unknown one */
+		case 's':
+			sb_addf(&sb, "%lld", (long long)st->size);
+			break;
+		case 'i':
+			sb_addf(&sb, "%lu", (unsigned long)st->ino);
+			break;
+		case 'b':
+			sb_addf(&sb, "%llu", (unsigned long long)st->blocks);
+			break;
+		case 'B':
+			sb_adds(&sb, "512");
+			break;
+		case 'o':
+			sb_addf(&sb, "%u", st->blksize);
+			break;
+		case 'h':
+			sb_addf(&sb, "%u", st->nlink);
+			break;
+		case 'a':
+			sb_addf(&sb, "%o", st->mode & 07777);
+			break;
+		case 'F':
+			sb_adds(&sb, fs_type_name(st->mode, st->size));
+			break;
+		case 'n':
+			sb_adds(&sb, path);
+			break;
+		case '%':
+			sb_addc(&sb, '%');
+			break;
+		default:
+			sb_addc(&sb, '?');
+			break; /* coreutils prints ? for an unknown one */
 		}
 	}
 	sb_addc(&sb, '\n');
@@ -82,7 +104,7 @@ static int cmd_stat(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[1], "-c")) {
 		format = argv[2];
-		argv[2] = argv[0];      /* the options parser names argv[0] in its messages */
+		argv[2] = argv[0]; /* the options parser names argv[0] in its messages */
 		argv += 2;
 		argc -= 2;
 	}
@@ -136,7 +158,7 @@ static void human(u64 bytes, char *buf, size_t size)
 
 struct df_ctx {
 	unsigned int flags;
-	const struct vfsmount *only;   /* df PATH: that mount */
+	const struct vfsmount *only; /* df PATH: that mount */
 	bool all;
 };
 

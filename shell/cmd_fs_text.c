@@ -185,8 +185,9 @@ static int cmd_wc(int argc, char **argv)
 		total.bytes += counts[i].bytes;
 	}
 	/* one number alone needs no padding; columns line up on the widest total */
-	width = (!(show & (show - 1)) && nfiles <= 1) ? 1 :
-		max(digits(max(max(total.lines, total.words), total.bytes)), nfiles ? 1 : 7);
+	width = (!(show & (show - 1)) && nfiles <= 1) ?
+			1 :
+			max(digits(max(max(total.lines, total.words), total.bytes)), nfiles ? 1 : 7);
 	for (int i = 0; i < (nfiles ? nfiles : 1) && ok; i++)
 		if (ok[i])
 			wc_print(&counts[i], show, width, nfiles ? argv[first + i] : NULL);
@@ -197,8 +198,7 @@ static int cmd_wc(int argc, char **argv)
 	kfree(buf);
 	return status;
 }
-DEFINE_SHELL_CMD(wc, "wc", "wc [-l] [-w] [-c] [FILE...]", "count lines, words and bytes",
-		 cmd_wc, 0);
+DEFINE_SHELL_CMD(wc, "wc", "wc [-l] [-w] [-c] [FILE...]", "count lines, words and bytes", cmd_wc, 0);
 
 /* ---------------------------------------------------------------- cmp */
 
@@ -225,7 +225,8 @@ static int cmp_files(struct file *a, struct file *b, const char *na, const char 
 		for (ssize_t i = 0; i < n; i++) {
 			pos.byte++;
 			if (ba[i] != bb[i]) {
-				sh_out("%s %s differ: byte %llu, line %llu\n", na, nb, pos.byte, pos.line);
+				sh_out("%s %s differ: byte %llu, line %llu\n", na, nb, pos.byte,
+				       pos.line);
 				return 1;
 			}
 			if (ba[i] == '\n')

@@ -84,13 +84,27 @@ void fs_mode_string(umode_t mode, char out[11])
 	char type = '?';
 
 	switch (mode & S_IFMT) {
-	case S_IFREG: type = '-'; break;
-	case S_IFDIR: type = 'd'; break;
-	case S_IFLNK: type = 'l'; break;
-	case S_IFCHR: type = 'c'; break;
-	case S_IFBLK: type = 'b'; break;
-	case S_IFIFO: type = 'p'; break;
-	case S_IFSOCK: type = 's'; break;
+	case S_IFREG:
+		type = '-';
+		break;
+	case S_IFDIR:
+		type = 'd';
+		break;
+	case S_IFLNK:
+		type = 'l';
+		break;
+	case S_IFCHR:
+		type = 'c';
+		break;
+	case S_IFBLK:
+		type = 'b';
+		break;
+	case S_IFIFO:
+		type = 'p';
+		break;
+	case S_IFSOCK:
+		type = 's';
+		break;
 	}
 	out[0] = type;
 	for (int i = 0; i < 9; i++)
@@ -103,14 +117,22 @@ void fs_mode_string(umode_t mode, char out[11])
 const char *fs_type_name(umode_t mode, loff_t size)
 {
 	switch (mode & S_IFMT) {
-	case S_IFREG: return size ? "regular file" : "regular empty file";
-	case S_IFDIR: return "directory";
-	case S_IFLNK: return "symbolic link";
-	case S_IFCHR: return "character special file";
-	case S_IFBLK: return "block special file";
-	case S_IFIFO: return "fifo";
-	case S_IFSOCK: return "socket";
-	default: return "weird file";
+	case S_IFREG:
+		return size ? "regular file" : "regular empty file";
+	case S_IFDIR:
+		return "directory";
+	case S_IFLNK:
+		return "symbolic link";
+	case S_IFCHR:
+		return "character special file";
+	case S_IFBLK:
+		return "block special file";
+	case S_IFIFO:
+		return "fifo";
+	case S_IFSOCK:
+		return "socket";
+	default:
+		return "weird file";
 	}
 }
 
@@ -161,7 +183,8 @@ int fs_copy_file(const char *cmd, const char *src, const char *dst)
 
 	in = filp_open(src, O_RDONLY, 0);
 	if (IS_ERR(in))
-		return sh_error(cmd, "cannot open '%s' for reading: %s", src, errstr((int)PTR_ERR(in)));
+		return sh_error(cmd, "cannot open '%s' for reading: %s", src,
+				errstr((int)PTR_ERR(in)));
 	out = filp_open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (IS_ERR(out)) {
 		fput(in);

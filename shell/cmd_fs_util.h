@@ -4,7 +4,7 @@
 
 #include <cgwb/fs.h>
 
-#define FS_OPT(c) (1U << ((c) - 'a'))          /* a lowercase letter option */
+#define FS_OPT(c) (1U << ((c) - 'a')) /* a lowercase letter option */
 
 /*
  * Letter options in argv[1..] (combined like -la, ended by "--" or the first operand):

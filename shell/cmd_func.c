@@ -72,4 +72,4 @@ static int cmd_return(int argc, char **argv)
 	return code & 0xff;
 }
 DEFINE_SHELL_CMD(return, "return", "return [N]", "leave the running function with status N",
-		 cmd_return, SHELL_CMD_SPECIAL);
+		       cmd_return, SHELL_CMD_SPECIAL);

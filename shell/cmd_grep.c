@@ -59,7 +59,7 @@ static int grep_only(struct grep *g, const char *name, unsigned long lineno, con
 		} else if (!regex_search(g->re, line, from, &so, &eo)) {
 			break;
 		}
-		if (eo == so) {         /* an empty match prints nothing: try further on */
+		if (eo == so) { /* an empty match prints nothing: try further on */
 			from = so + 1;
 			continue;
 		}
@@ -82,7 +82,7 @@ static int grep_line(struct grep *g, const char *name, unsigned long lineno, con
 	if (g->only && !g->invert)
 		return grep_only(g, name, lineno, line);
 	if (g->only)
-		return 0;       /* -o -v: the lines have no matching part to print */
+		return 0; /* -o -v: the lines have no matching part to print */
 	if (grep_prefix(g, name, lineno))
 		return -EPIPE;
 	return sh_out("%s\n", line) < 0 ? -EPIPE : 0;
@@ -148,15 +148,32 @@ static int cmd_grep(int argc, char **argv)
 		}
 		for (const char *o = argv[i] + 1; *o; o++) {
 			switch (*o) {
-			case 'E': ere = true; break;
-			case 'F': fixed = true; break;
-			case 'v': g.invert = true; break;
-			case 'c': g.count = true; break;
-			case 'q': g.quiet = true; break;
-			case 'i': g.icase = true; break;
-			case 'n': g.number = true; break;
-			case 'o': g.only = true; break;
-			default: return sh_usage("grep");
+			case 'E':
+				ere = true;
+				break;
+			case 'F':
+				fixed = true;
+				break;
+			case 'v':
+				g.invert = true;
+				break;
+			case 'c':
+				g.count = true;
+				break;
+			case 'q':
+				g.quiet = true;
+				break;
+			case 'i':
+				g.icase = true;
+				break;
+			case 'n':
+				g.number = true;
+				break;
+			case 'o':
+				g.only = true;
+				break;
+			default:
+				return sh_usage("grep");
 			}
 		}
 	}
@@ -175,7 +192,8 @@ static int cmd_grep(int argc, char **argv)
 	g.names = argc - i > 1;
 	for (int f = i; f < argc || f == i; f++) {
 		const char *name = f < argc ? argv[f] : "-";
-		struct file *file = strcmp(name, "-") ? filp_open(name, O_RDONLY, 0) : current->files[0];
+		struct file *file = strcmp(name, "-") ? filp_open(name, O_RDONLY, 0) :
+							current->files[0];
 		int err;
 
 		if (IS_ERR_OR_NULL(file)) {
@@ -205,4 +223,5 @@ static int cmd_grep(int argc, char **argv)
 	return g.matches ? 0 : 1;
 }
 DEFINE_SHELL_CMD(grep, "grep", "grep [-EFvcqino] PATTERN [FILE...]",
-		 "print lines matching a regular expression (-E extended, -F fixed string)", cmd_grep, 0);
+		 "print lines matching a regular expression (-E extended, -F fixed string)",
+		 cmd_grep, 0);

@@ -62,5 +62,5 @@ static int cmd_help(int argc, char **argv)
 	kfree(l.v);
 	return 0;
 }
-DEFINE_SHELL_CMD(help, "help", "help [COMMAND]",
-		 "list the commands, or show how to use one", cmd_help, 0);
+DEFINE_SHELL_CMD(help, "help", "help [COMMAND]", "list the commands, or show how to use one",
+		 cmd_help, 0);

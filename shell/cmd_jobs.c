@@ -157,7 +157,8 @@ static int cmd_kill(int argc, char **argv)
 			continue;
 		}
 		if (kstrtoint(argv[i], 10, &pid)) {
-			status = sh_error("kill", "%s: arguments must be process or job IDs", argv[i]);
+			status = sh_error("kill", "%s: arguments must be process or job IDs",
+					  argv[i]);
 			continue;
 		}
 		err = kill_pid(pid, probe);
@@ -166,5 +167,5 @@ static int cmd_kill(int argc, char **argv)
 	}
 	return status;
 }
-DEFINE_SHELL_CMD(kill, "kill", "kill [-SIGNAL] PID|%JOB...",
-		 "kill tasks (every signal is a kill)", cmd_kill, SHELL_CMD_SPECIAL);
+DEFINE_SHELL_CMD(kill, "kill", "kill [-SIGNAL] PID|%JOB...", "kill tasks (every signal is a kill)",
+		 cmd_kill, SHELL_CMD_SPECIAL);

@@ -35,15 +35,15 @@ static int cmd_dirname(int argc, char **argv)
 		return sh_usage("dirname");
 	p = argv[1];
 	len = strlen(p);
-	while (len > 1 && p[len - 1] == '/')          /* "a/b/" is "a/b" */
+	while (len > 1 && p[len - 1] == '/') /* "a/b/" is "a/b" */
 		len--;
-	while (len && p[len - 1] != '/')              /* the last component */
+	while (len && p[len - 1] != '/') /* the last component */
 		len--;
 	if (!len) {
 		sh_out(".\n");
 		return 0;
 	}
-	while (len > 1 && p[len - 1] == '/')          /* the slashes before it */
+	while (len > 1 && p[len - 1] == '/') /* the slashes before it */
 		len--;
 	sh_out("%.*s\n", (int)len, p);
 	return 0;

@@ -9,7 +9,7 @@
 struct printf_state {
 	int argc;
 	char **argv;
-	int next;               /* next argument */
+	int next; /* next argument */
 	int status;
 	struct strbuf out;
 };
@@ -36,8 +36,7 @@ static long long num_arg(struct printf_state *st)
 	return v;
 }
 
-static void add_string(struct printf_state *st, const char *flags, int width, int prec,
-		       const char *s)
+static void add_string(struct printf_state *st, const char *flags, int width, int prec, const char *s)
 {
 	char spec[16];
 
@@ -88,7 +87,12 @@ static const char *convert(struct printf_state *st, const char *fmt)
 		prec = read_count(st, &fmt);
 	}
 	switch (*fmt) {
-	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
+	case 'd':
+	case 'i':
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
 		add_number(st, flags, width, prec, *fmt);
 		break;
 	case 's':
@@ -152,5 +156,6 @@ static int cmd_printf(int argc, char **argv)
 	return st.status;
 }
 DEFINE_SHELL_CMD(printf, "printf", "printf FORMAT [ARG...]",
-		 "formatted output: %s %b %c %d %i %u %x %o %%, width and precision; \\n \\t escapes",
+		 "formatted output: %s %b %c %d %i %u %x %o %%, width and precision; \\n \\t "
+		 "escapes",
 		 cmd_printf, 0);

@@ -54,7 +54,8 @@ static int cmd_ps(int argc, char **argv)
 	tab.rows = kcalloc(tab.max, sizeof(*tab.rows), GFP_KERNEL);
 	if (!tab.rows)
 		return sh_error("ps", "%s", errstr(-ENOMEM));
-	for_each_task(ps_copy_row, &tab);
+	for_each_task(ps_copy_row, &tab)
+		;
 	sh_out("%5s %-4s %8s %-8s %s\n", "PID", "STAT", "TIME", "CGROUP", "COMMAND");
 	for (unsigned int i = 0; i < tab.n; i++) {
 		struct ps_row *r = &tab.rows[i];
@@ -67,8 +68,7 @@ static int cmd_ps(int argc, char **argv)
 	kfree(tab.rows);
 	return 0;
 }
-DEFINE_SHELL_CMD(ps, "ps", "ps", "list the tasks: pid, state, CPU time, cgroup, command",
-		 cmd_ps, 0);
+DEFINE_SHELL_CMD(ps, "ps", "ps", "list the tasks: pid, state, CPU time, cgroup, command", cmd_ps, 0);
 
 static int cmd_dmesg(int argc, char **argv)
 {

@@ -24,8 +24,8 @@ static int cmd_exit(int argc, char **argv)
 	sh->exit_status = code & 0xff;
 	return code & 0xff;
 }
-DEFINE_SHELL_CMD(exit, "exit", "exit [N]", "leave the shell (or script) with status N",
-		 cmd_exit, SHELL_CMD_SPECIAL);
+DEFINE_SHELL_CMD(exit, "exit", "exit [N]", "leave the shell (or script) with status N", cmd_exit,
+		 SHELL_CMD_SPECIAL);
 
 /* NAME='value', quoted so the shell reads it back unchanged. */
 static void print_assignment(const char *prefix, const char *name, const char *value)
@@ -146,8 +146,8 @@ static int cmd_break(int argc, char **argv)
 {
 	return loop_control(argc, argv, true);
 }
-DEFINE_SHELL_CMD(break, "break", "break [N]", "leave the innermost (or N-th) loop",
-		 cmd_break, SHELL_CMD_SPECIAL);
+DEFINE_SHELL_CMD(break, "break", "break [N]", "leave the innermost (or N-th) loop", cmd_break,
+		 SHELL_CMD_SPECIAL);
 
 static int cmd_continue(int argc, char **argv)
 {
@@ -170,5 +170,4 @@ static int cmd_false(int argc, char **argv)
 {
 	return 1;
 }
-DEFINE_SHELL_CMD(false, "false", "false", "do nothing, unsuccessfully", cmd_false,
-		 SHELL_CMD_SPECIAL);
+DEFINE_SHELL_CMD(false, "false", "false", "do nothing, unsuccessfully", cmd_false, SHELL_CMD_SPECIAL);

@@ -14,14 +14,25 @@ static bool sh_test_file(char op, const char *path)
 	if (err)
 		return false;
 	switch (op) {
-	case 'e': case 'r': case 'w': return true;
-	case 'f': return S_ISREG(st.mode);
-	case 'd': return S_ISDIR(st.mode);
-	case 'c': return S_ISCHR(st.mode);
-	case 'b': return S_ISBLK(st.mode);
-	case 'L': case 'h': return S_ISLNK(st.mode);
-	case 's': return st.size > 0;
-	default: return false;
+	case 'e':
+	case 'r':
+	case 'w':
+		return true;
+	case 'f':
+		return S_ISREG(st.mode);
+	case 'd':
+		return S_ISDIR(st.mode);
+	case 'c':
+		return S_ISCHR(st.mode);
+	case 'b':
+		return S_ISBLK(st.mode);
+	case 'L':
+	case 'h':
+		return S_ISLNK(st.mode);
+	case 's':
+		return st.size > 0;
+	default:
+		return false;
 	}
 }
 
@@ -51,7 +62,8 @@ static int cmd_bracket(int argc, char **argv)
 
 /* Run in the shell's task: a loop condition should not cost a task per round. */
 DEFINE_SHELL_CMD(test, "test", "test EXPR",
-		 "evaluate EXPR: -n -z = != (strings), -eq -ne -lt -le -gt -ge, ! -a -o ( ), -e FILE",
+		 "evaluate EXPR: -n -z = != (strings), -eq -ne -lt -le -gt -ge, ! -a -o ( ), -e "
+		 "FILE",
 		 cmd_test, SHELL_CMD_SPECIAL);
 DEFINE_SHELL_CMD(bracket, "[", "[ EXPR ]", "evaluate EXPR, like test", cmd_bracket,
 		 SHELL_CMD_SPECIAL);

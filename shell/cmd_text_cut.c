@@ -11,7 +11,9 @@
 /* LIST: N, N-M, N-, -M, separated by commas; 1-based and inclusive. */
 struct cut_list {
 	int n;
-	struct { u32 lo, hi; } r[CUT_MAX_RANGES];
+	struct {
+		u32 lo, hi;
+	} r[CUT_MAX_RANGES];
 };
 
 /* Decimal digits at *s (moved past them); 0 if there are none (0 is no position). */
@@ -64,8 +66,8 @@ static bool selected(const struct cut_list *l, u32 i)
 }
 
 /* One line: the chosen characters (-c) or fields (-f) with their delimiters between. */
-static void cut_line(const char *s, size_t len, const struct cut_list *l, bool chars,
-		     char delim, bool only_delimited)
+static void cut_line(const char *s, size_t len, const struct cut_list *l, bool chars, char delim,
+		     bool only_delimited)
 {
 	struct strbuf out = STRBUF_INIT;
 	bool first = true;

@@ -12,8 +12,8 @@
 
 struct sort_opts {
 	bool numeric, reverse, unique;
-	int sep;                /* -t character, or -1: blank transitions */
-	int key_lo, key_hi;     /* fields, 1-based; 0: the whole line / to the end */
+	int sep;            /* -t character, or -1: blank transitions */
+	int key_lo, key_hi; /* fields, 1-based; 0: the whole line / to the end */
 };
 
 static bool is_blank_char(char c)

@@ -15,12 +15,13 @@
 
 struct tr_class {
 	const char *name;
-	const char *ranges;     /* pairs lo,hi */
+	const char *ranges; /* pairs lo,hi */
 };
 
 static const struct tr_class tr_classes[] = {
-	{ "[:lower:]", "az" }, { "[:upper:]", "AZ" }, { "[:digit:]", "09" },
-	{ "[:alpha:]", "AZaz" }, { "[:alnum:]", "09AZaz" }, { "[:space:]", "\t\r  " }, /* \t \n \v \f \r and space */
+	{ "[:lower:]", "az" },     { "[:upper:]", "AZ" },
+	{ "[:digit:]", "09" },     { "[:alpha:]", "AZaz" },
+	{ "[:alnum:]", "09AZaz" }, { "[:space:]", "\t\r  " }, /* \t \n \v \f \r and space */
 };
 
 /* One character of a set at *s, its escapes decoded. */
@@ -86,7 +87,7 @@ static int expand_set(const char *s, unsigned char *out)
 }
 
 struct tr_spec {
-	short map[256];         /* the replacement, or -1: delete */
+	short map[256]; /* the replacement, or -1: delete */
 	bool squeeze[256];
 };
 

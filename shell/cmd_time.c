@@ -24,10 +24,21 @@ bool sh_parse_duration(const char *s, u64 *ms)
 		}
 	}
 	switch (*s) {
-	case 'd': unit = 86400; s++; break;
-	case 'h': unit = 3600; s++; break;
-	case 'm': unit = 60; s++; break;
-	case 's': s++; break;
+	case 'd':
+		unit = 86400;
+		s++;
+		break;
+	case 'h':
+		unit = 3600;
+		s++;
+		break;
+	case 'm':
+		unit = 60;
+		s++;
+		break;
+	case 's':
+		s++;
+		break;
 	}
 	if (!digits || *s || whole > (~0ULL >> 8) / 86400 / 1000)
 		return false;

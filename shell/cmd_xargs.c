@@ -135,7 +135,8 @@ static int cmd_xargs(int argc, char **argv)
 			break;
 		}
 		if (st < 0) {
-			status = st == -EINTR ? SH_STATUS_KILLED : sh_error("xargs", "%s", errstr(st));
+			status = st == -EINTR ? SH_STATUS_KILLED :
+						sh_error("xargs", "%s", errstr(st));
 			break;
 		}
 		if (st)

@@ -173,6 +173,6 @@ int sh_assign(struct shell *sh, const struct sh_word *w)
 
 bool sh_unwinding(const struct shell *sh)
 {
-	return sh->breaks || sh->continues || sh->returning || sh->exiting || READ_ONCE(sh->interrupted) ||
-	       (!sh->console && signal_pending(current));
+	return sh->breaks || sh->continues || sh->returning || sh->exiting ||
+	       READ_ONCE(sh->interrupted) || (!sh->console && signal_pending(current));
 }

@@ -114,7 +114,7 @@ static int redirect_heredoc(struct shell *sh, const struct sh_redir *r, struct s
 	struct file *file;
 
 	if (WARN_ON_ONCE(!r->body))
-		return 1;       /* the parser gives every << its body */
+		return 1; /* the parser gives every << its body */
 	if (!r->literal && sh_expand_heredoc(&sh->env, r->body->text, &text))
 		return sh_expansion_failed(sh, fs->f[2]);
 	file = memfile_open(text ? text : r->body->text, strlen(text ? text : r->body->text));

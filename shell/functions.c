@@ -22,7 +22,7 @@
 
 struct sh_func {
 	struct sh_func *next;
-	char *src;              /* the body: a compound command */
+	char *src; /* the body: a compound command */
 	size_t len;
 	char name[];
 };
@@ -30,7 +30,7 @@ struct sh_func {
 /* A variable's value before `local` (value NULL: it was unset), for one call level. */
 struct sh_local {
 	struct sh_local *next;
-	int depth;              /* sh->func_depth of the call that made it local */
+	int depth; /* sh->func_depth of the call that made it local */
 	char *value;
 	char name[];
 };
@@ -159,7 +159,7 @@ int sh_local(struct shell *sh, const char *name)
 {
 	for (struct sh_local *l = sh->locals; l && l->depth == sh->func_depth; l = l->next)
 		if (!strcmp(l->name, name))
-			return 0;       /* already local to this call */
+			return 0; /* already local to this call */
 	return save_var(sh, &sh->locals, name, sh->func_depth);
 }
 
@@ -176,7 +176,7 @@ int sh_assign_push(struct shell *sh, const struct sh_word *w, struct sh_local **
 		char name[64];
 
 		if (n >= sizeof(name))
-			break;  /* sh_assign() reports it */
+			break; /* sh_assign() reports it */
 		memcpy(name, a->text, n);
 		name[n] = '\0';
 		if (save_var(sh, saved, name, 0)) {
@@ -193,8 +193,7 @@ void sh_assign_pop(struct shell *sh, struct sh_local **saved)
 	restore_vars(sh, saved, 0);
 }
 
-int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **argv,
-		 struct sh_files *fs)
+int sh_func_call(struct shell *sh, const struct sh_func *f, int argc, char **argv, struct sh_files *fs)
 {
 	int saved_argc = sh->env.argc;
 	char **saved_argv = sh->env.argv;

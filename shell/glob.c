@@ -18,8 +18,8 @@
 
 struct glob_dir {
 	struct dir_context ctx;
-	const char *dir;        /* as it goes into the result ("" for the working directory) */
-	const char *pat;        /* this component's pattern */
+	const char *dir; /* as it goes into the result ("" for the working directory) */
+	const char *pat; /* this component's pattern */
 	struct strv *out;
 };
 
@@ -34,8 +34,8 @@ static char *glob_join(const char *dir, const char *name, size_t len)
 	return sb_detach(&sb);
 }
 
-static bool glob_actor(struct dir_context *ctx, const char *name, int namelen, loff_t off,
-		       u64 ino, unsigned int type)
+static bool glob_actor(struct dir_context *ctx, const char *name, int namelen, loff_t off, u64 ino,
+		       unsigned int type)
 {
 	struct glob_dir *g = container_of(ctx, struct glob_dir, ctx);
 	size_t len = (size_t)namelen;
@@ -104,7 +104,7 @@ int sh_glob(struct sh_env *env, const char *pattern, struct strv *out)
 
 		if (slash)
 			*slash = '\0';
-		if (*comp) {    /* empty: a leading or doubled '/' */
+		if (*comp) { /* empty: a leading or doubled '/' */
 			glob_step(&paths, comp, !slash || !slash[1], &next);
 			strv_free(&paths);
 			paths = next;

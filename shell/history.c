@@ -4,7 +4,7 @@
 #include "history.h"
 
 static char *entries[HISTORY_SIZE];
-static int total;               /* lines ever added; the newest is at (total - 1) % SIZE */
+static int total; /* lines ever added; the newest is at (total - 1) % SIZE */
 
 const char *history_back(int n)
 {

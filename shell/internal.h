@@ -20,38 +20,38 @@ struct shell_cmd;
 struct sh_func;
 struct sh_local;
 
-#define SH_NAME "cgwb"          /* prefix of the shell's own messages, and $0 */
-#define SH_NFILES 3             /* stdin, stdout, stderr: what redirections can change */
+#define SH_NAME "cgwb" /* prefix of the shell's own messages, and $0 */
+#define SH_NFILES 3    /* stdin, stdout, stderr: what redirections can change */
 
 struct shell {
-	struct sh_env env;      /* variables and substitution, for the language core */
+	struct sh_env env; /* variables and substitution, for the language core */
 	struct sh_vars vars;
 	struct task_struct *task;
-	int status;             /* $? */
-	int pid;                /* $$: the console shell's pid, in subshells too */
-	int last_bg_pid;        /* $!, 0 before any background job */
-	bool interactive;       /* prompts and job notices */
-	bool console;           /* the console's own shell: kills aimed at it are dropped */
+	int status;       /* $? */
+	int pid;          /* $$: the console shell's pid, in subshells too */
+	int last_bg_pid;  /* $!, 0 before any background job */
+	bool interactive; /* prompts and job notices */
+	bool console;     /* the console's own shell: kills aimed at it are dropped */
 
 	/* unwinding: a command asked to leave loops or the shell */
 	int breaks, continues;
 	int loop_depth;
-	bool returning;         /* `return` in a function: leave its body */
+	bool returning; /* `return` in a function: leave its body */
 	bool exiting;
 	int exit_status;
 
 	/* Ctrl-C, from interrupt context */
-	bool busy;              /* running a command, so Ctrl-C is for it */
+	bool busy; /* running a command, so Ctrl-C is for it */
 	bool interrupted;
-	struct sh_job *fg;      /* the foreground job, which Ctrl-C kills */
+	struct sh_job *fg; /* the foreground job, which Ctrl-C kills */
 
-	struct sh_func *funcs;  /* defined functions (functions.c) */
+	struct sh_func *funcs;   /* defined functions (functions.c) */
 	struct sh_local *locals; /* values saved by `local`, innermost call first */
-	int func_depth;         /* function calls running */
+	int func_depth;          /* function calls running */
 
-	struct list_head jobs;  /* background jobs, oldest first */
+	struct list_head jobs; /* background jobs, oldest first */
 	int next_job_id;
-	char param[24];         /* $? $$ $! formatted for the language core */
+	char param[24]; /* $? $$ $! formatted for the language core */
 };
 
 /* env.c: shell state */
@@ -130,8 +130,8 @@ struct task_struct *sh_task_create(int (*fn)(void *), void *data, const char *na
 				   struct cgroup *cg, struct file *const *files);
 /* Start a task as proc of a shell job: detached, it reports its end through proc. */
 void sh_task_start(struct task_struct *t, struct sh_proc *proc);
-int sh_spawn_proc(const struct shell_cmd *cmd, char **argv, struct cgroup *cg,
-		  struct sh_files *fs, struct sh_proc *proc);
+int sh_spawn_proc(const struct shell_cmd *cmd, char **argv, struct cgroup *cg, struct sh_files *fs,
+		  struct sh_proc *proc);
 
 /* subshell.c */
 /* Run src in a new subshell task (a copy of sh) with files fs, as proc. */

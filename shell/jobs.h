@@ -18,22 +18,22 @@ struct shell;
 struct task_struct;
 
 struct sh_proc {
-	struct list_head node;          /* in its job, pipeline order */
-	struct task_struct *task;       /* while it runs */
+	struct list_head node;    /* in its job, pipeline order */
+	struct task_struct *task; /* while it runs */
 	int pid;
 	int status;
 	u64 cpu_ns;
 	bool done;
-	int refs;                       /* the job's, and the task's while it runs */
-	wait_queue_head_t exited;       /* its job's waiter: woken once, when done */
+	int refs;                 /* the job's, and the task's while it runs */
+	wait_queue_head_t exited; /* its job's waiter: woken once, when done */
 };
 
 struct sh_job {
-	struct list_head node;          /* in shell->jobs, when in the background */
+	struct list_head node; /* in shell->jobs, when in the background */
 	struct list_head procs;
-	int id;                         /* %N of a background job */
-	bool notified;                  /* its end was reported */
-	char *cmd;                      /* source text, for `jobs` */
+	int id;        /* %N of a background job */
+	bool notified; /* its end was reported */
+	char *cmd;     /* source text, for `jobs` */
 };
 
 struct sh_job *job_alloc(const char *cmd, size_t len);

@@ -14,7 +14,7 @@
 #include "lineedit.h"
 
 #define LE_LINE_MAX LINEEDIT_LINE_MAX
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 #define ESC 0x1b
 
 enum {
@@ -31,11 +31,11 @@ enum {
 static struct {
 	const char *prompt;
 	char buf[LE_LINE_MAX];
-	size_t len, pos;                /* pos: the cursor, 0..len */
-	int browse;                     /* history entry shown; 0: the line being typed */
-	char typed[LE_LINE_MAX];           /* the line being typed, kept while browsing */
-	bool skip_lf;                   /* the last Enter was "\r": a "\n" next is part of it */
-	bool too_long;                  /* a key was refused for room: the line is not run */
+	size_t len, pos;         /* pos: the cursor, 0..len */
+	int browse;              /* history entry shown; 0: the line being typed */
+	char typed[LE_LINE_MAX]; /* the line being typed, kept while browsing */
+	bool skip_lf;            /* the last Enter was "\r": a "\n" next is part of it */
+	bool too_long;           /* a key was refused for room: the line is not run */
 } le;
 
 static void outs(const char *s)
@@ -64,12 +64,18 @@ static int read_escape(void)
 		if (c != ';' && param < 100)
 			param = param * 10 + (c - '0');
 	switch (c) {
-	case 'A': return KEY_UP;
-	case 'B': return KEY_DOWN;
-	case 'C': return KEY_RIGHT;
-	case 'D': return KEY_LEFT;
-	case 'H': return KEY_HOME;
-	case 'F': return KEY_END;
+	case 'A':
+		return KEY_UP;
+	case 'B':
+		return KEY_DOWN;
+	case 'C':
+		return KEY_RIGHT;
+	case 'D':
+		return KEY_LEFT;
+	case 'H':
+		return KEY_HOME;
+	case 'F':
+		return KEY_END;
 	case '~':
 		if (param == 1 || param == 7)
 			return KEY_HOME;
@@ -190,7 +196,7 @@ struct completion {
 	size_t plen;
 	int count;
 	const char *first;
-	size_t common;                  /* length shared by every match */
+	size_t common; /* length shared by every match */
 	bool list;
 };
 
@@ -280,7 +286,7 @@ static bool motion_key(int c)
 static void edit_key(int c)
 {
 	switch (c) {
-	case CTRL('D'):         /* on an empty line: ignored, the console shell never logs out */
+	case CTRL('D'): /* on an empty line: ignored, the console shell never logs out */
 	case KEY_DELETE:
 		delete_range(le.pos, min(le.pos + 1, le.len));
 		break;

@@ -11,10 +11,10 @@
 
 struct pipe {
 	spinlock_t lock;
-	wait_queue_head_t rd_wait;      /* readers waiting for data or the end */
-	wait_queue_head_t wr_wait;      /* writers waiting for room or for no reader */
-	size_t head, tail;              /* bytes ever written / read */
-	int readers, writers;           /* open ends */
+	wait_queue_head_t rd_wait; /* readers waiting for data or the end */
+	wait_queue_head_t wr_wait; /* writers waiting for room or for no reader */
+	size_t head, tail;         /* bytes ever written / read */
+	int readers, writers;      /* open ends */
 	char *buf;
 };
 

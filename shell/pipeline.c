@@ -26,8 +26,7 @@ int sh_run_builtin(const struct shell_cmd *cmd, int argc, char **argv, struct sh
 }
 
 /* Expand the words into argv and apply the redirections on top of fs: 0 or a status. */
-static int prepare_simple(struct shell *sh, struct sh_node *n, struct strv *argv,
-			  struct sh_files *fs)
+static int prepare_simple(struct shell *sh, struct sh_node *n, struct strv *argv, struct sh_files *fs)
 {
 	int status = sh_expand_words(sh, n->cmd.words, argv);
 
@@ -44,8 +43,8 @@ static const struct shell_cmd *find_cmd(const char *name, struct sh_files *fs)
 }
 
 /* A regular command as a one-task job in the foreground. */
-static int run_task(struct shell *sh, const struct shell_cmd *cmd, char **argv,
-		    struct cgroup *cg, struct sh_files *fs, u64 *cpu_ns)
+static int run_task(struct shell *sh, const struct shell_cmd *cmd, char **argv, struct cgroup *cg,
+		    struct sh_files *fs, u64 *cpu_ns)
 {
 	struct sh_job *job = job_alloc(argv[0], strlen(argv[0]));
 	struct sh_proc *proc = job ? job_add_proc(job) : NULL;
@@ -138,8 +137,8 @@ int shell_run_command(int argc, char **argv, struct cgroup *cg, u64 *cpu_ns)
 
 struct subshell_text {
 	struct strbuf sb;
-	const char *span_end;   /* the end of the node's own text */
-	bool bodies;            /* a here-document's body was added */
+	const char *span_end; /* the end of the node's own text */
+	bool bodies;          /* a here-document's body was added */
 };
 
 /*
@@ -151,7 +150,7 @@ static void add_heredoc_body(const struct sh_redir *r, void *arg)
 	struct subshell_text *t = arg;
 
 	if (!r->body_src || r->body_src < t->span_end)
-		return;         /* not a << , or its body is inside the text already */
+		return; /* not a << , or its body is inside the text already */
 	if (!t->bodies)
 		sb_addc(&t->sb, '\n');
 	t->bodies = true;
@@ -244,8 +243,8 @@ static void start_simple(struct shell *sh, struct sh_node *n, struct sh_files *f
 }
 
 /* One command of a job, with its files: a task, or a subshell task. */
-static int start_one(struct shell *sh, struct sh_node *n, struct sh_files *fs,
-		     struct sh_job *job, bool background)
+static int start_one(struct shell *sh, struct sh_node *n, struct sh_files *fs, struct sh_job *job,
+		     bool background)
 {
 	struct sh_proc *proc = job_add_proc(job);
 
@@ -285,8 +284,8 @@ static int start_job(struct shell *sh, struct sh_node *n, struct sh_job *job,
 	}
 	fput(in);
 	if (err)
-		shell_msg(NULL, "cannot start '%.*s': %s", (int)min_t(size_t, n->src_len, 40), n->src,
-			  errstr(err));
+		shell_msg(NULL, "cannot start '%.*s': %s", (int)min_t(size_t, n->src_len, 40),
+			  n->src, errstr(err));
 	return err;
 }
 

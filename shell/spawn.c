@@ -110,8 +110,8 @@ static int spawn(const struct shell_cmd *cmd, char **argv, struct cgroup *cg,
 	return 0;
 }
 
-int sh_spawn_proc(const struct shell_cmd *cmd, char **argv, struct cgroup *cg,
-		  struct sh_files *fs, struct sh_proc *proc)
+int sh_spawn_proc(const struct shell_cmd *cmd, char **argv, struct cgroup *cg, struct sh_files *fs,
+		  struct sh_proc *proc)
 {
 	return spawn(cmd, argv, cg, fs->f, proc, NULL);
 }

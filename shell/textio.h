@@ -12,11 +12,11 @@ struct file;
 
 struct text_in {
 	struct file *f;
-	bool owned;             /* opened here: closed by text_in_close() */
+	bool owned; /* opened here: closed by text_in_close() */
 	char *buf;
-	size_t len, pos;        /* bytes in buf, and the next one to hand out */
+	size_t len, pos; /* bytes in buf, and the next one to hand out */
 	bool eof;
-	struct strbuf line;     /* the line handed out last */
+	struct strbuf line; /* the line handed out last */
 };
 
 /* 0, or status 1 after "cmd: name: error" (coreutils' message). */

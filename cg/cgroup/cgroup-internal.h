@@ -16,9 +16,10 @@
  */
 extern spinlock_t css_set_lock;
 
-#define for_each_subsys(ss, i)                                                  \
-	for ((i) = 0; (i) < CGROUP_SUBSYS_COUNT; (i)++)                           \
-		if (!((ss) = cgroup_subsys[i])) {} else
+#define for_each_subsys(ss, i)                          \
+	for ((i) = 0; (i) < CGROUP_SUBSYS_COUNT; (i)++) \
+		if (!((ss) = cgroup_subsys[i])) {       \
+		} else
 
 /* Controllers a cgroup may enable for its children: what its parent gave it. */
 unsigned int cgroup_controllers_mask(const struct cgroup *cg);

@@ -54,7 +54,8 @@ static int procs_show(struct seq_buf *s, void *private)
 	l.pids = kcalloc(l.max, sizeof(*l.pids), GFP_KERNEL);
 	if (!l.pids)
 		return -ENOMEM;
-	for_each_task(collect_pid, &l);
+	for_each_task(collect_pid, &l)
+		;
 	for (unsigned int i = 0; i < l.n; i++)
 		seq_printf(s, "%d\n", l.pids[i]);
 	kfree(l.pids);
@@ -130,8 +131,8 @@ static int stat_show(struct seq_buf *s, void *private)
 {
 	struct cgroup *cg = private;
 
-	seq_printf(s, "nr_descendants %u\nnr_dying_descendants %u\n",
-		   READ_ONCE(cg->nr_descendants), READ_ONCE(cg->nr_dying_descendants));
+	seq_printf(s, "nr_descendants %u\nnr_dying_descendants %u\n", READ_ONCE(cg->nr_descendants),
+		   READ_ONCE(cg->nr_dying_descendants));
 	return 0;
 }
 

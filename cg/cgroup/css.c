@@ -15,7 +15,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 
-static struct xarray css_ids[CGROUP_SUBSYS_COUNT];   /* id -> css, css_set_lock */
+static struct xarray css_ids[CGROUP_SUBSYS_COUNT]; /* id -> css, css_set_lock */
 
 void css_get(struct cgroup_subsys_state *css)
 {
@@ -56,8 +56,8 @@ void css_put(struct cgroup_subsys_state *css)
 
 static void css_release_workfn(struct work_struct *work)
 {
-	struct cgroup_subsys_state *css = container_of(work, struct cgroup_subsys_state,
-						       release_work);
+	struct cgroup_subsys_state *css =
+		container_of(work, struct cgroup_subsys_state, release_work);
 	struct cgroup_subsys_state *parent = css->parent;
 	struct cgroup *cg = css->cgroup;
 	unsigned long flags;
@@ -87,8 +87,8 @@ static int css_alloc_id(struct cgroup_subsys_state *css)
 }
 
 /* Fill in the core's fields, give an id, join the tree and take the references. */
-static int css_link(struct cgroup_subsys_state *css, struct cgroup_subsys *ss,
-		    struct cgroup *cg, struct cgroup_subsys_state *parent)
+static int css_link(struct cgroup_subsys_state *css, struct cgroup_subsys *ss, struct cgroup *cg,
+		    struct cgroup_subsys_state *parent)
 {
 	unsigned long flags;
 	int id;

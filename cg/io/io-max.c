@@ -78,7 +78,7 @@ static int io_max_parse_setting(char *tok, struct io_max_conf *conf)
 
 int io_max_parse(const char *buf, struct io_max_conf *conf)
 {
-	char tok[32];           /* the longest valid token is "wiops=18446744073709551615" */
+	char tok[32]; /* the longest valid token is "wiops=18446744073709551615" */
 	int len, err;
 
 	memset(conf, 0, sizeof(*conf));
@@ -132,8 +132,8 @@ static void io_max_show_disk(struct gendisk *disk, void *arg)
 	for (int k = 0; k < BLKCG_LIMIT_NR; k++)
 		io_max_format(v[k], sizeof(v[k]), lim.val[k], U64_MAX);
 	seq_printf(ctx->s, "%d:%d rbps=%s wbps=%s riops=%s wiops=%s\n", disk->major,
-		   disk->first_minor, v[BLKCG_LIMIT_RBPS], v[BLKCG_LIMIT_WBPS], v[BLKCG_LIMIT_RIOPS],
-		   v[BLKCG_LIMIT_WIOPS]);
+		   disk->first_minor, v[BLKCG_LIMIT_RBPS], v[BLKCG_LIMIT_WBPS],
+		   v[BLKCG_LIMIT_RIOPS], v[BLKCG_LIMIT_WIOPS]);
 }
 
 int blkcg_io_max_show(struct seq_buf *s, void *private)

@@ -20,7 +20,8 @@ static void io_stat_show_disk(struct gendisk *disk, void *arg)
 	blkcg_iostat_read(ctx->blkcg, disk, &st);
 	if (!st.ios[BLKG_IOSTAT_READ] && !st.ios[BLKG_IOSTAT_WRITE] && !st.ios[BLKG_IOSTAT_DISCARD])
 		return;
-	seq_printf(ctx->s, "%d:%d rbytes=%llu wbytes=%llu rios=%llu wios=%llu dbytes=%llu dios=%llu\n",
+	seq_printf(ctx->s,
+		   "%d:%d rbytes=%llu wbytes=%llu rios=%llu wios=%llu dbytes=%llu dios=%llu\n",
 		   disk->major, disk->first_minor, st.bytes[BLKG_IOSTAT_READ],
 		   st.bytes[BLKG_IOSTAT_WRITE], st.ios[BLKG_IOSTAT_READ], st.ios[BLKG_IOSTAT_WRITE],
 		   st.bytes[BLKG_IOSTAT_DISCARD], st.ios[BLKG_IOSTAT_DISCARD]);

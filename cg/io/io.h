@@ -8,7 +8,7 @@
 /* One parsed io.max line: its disk, and which limits it sets to what. */
 struct io_max_conf {
 	unsigned int major, minor;
-	struct blkcg_limits lim;        /* U64_MAX: "max" */
+	struct blkcg_limits lim; /* U64_MAX: "max" */
 };
 /* 0, -EINVAL (malformed, unknown key) or -ERANGE (a 0), as Linux answers. */
 int io_max_parse(const char *buf, struct io_max_conf *conf);

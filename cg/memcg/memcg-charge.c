@@ -35,12 +35,12 @@ static void memcg_oom(struct mem_cgroup *memcg, gfp_t gfp)
 	warned = true;
 	cgroup_path(memcg->css.cgroup, path, sizeof(path));
 	pr_warn("memcg: %s: nothing left to reclaim below memory.max and %s may not be killed; "
-		"charging past it\n", path, current->comm);
+		"charging past it\n",
+		path, current->comm);
 }
 
 /* Make room for nr pages below over's max (false), or decide to charge past it (true). */
-static bool must_force(struct mem_cgroup *over, unsigned long nr, gfp_t gfp,
-		       struct memcg_reclaim *r)
+static bool must_force(struct mem_cgroup *over, unsigned long nr, gfp_t gfp, struct memcg_reclaim *r)
 {
 	if (!gfpflags_allow_blocking(gfp))
 		return true; /* __GFP_NOFAIL that cannot wait */

@@ -53,7 +53,8 @@ static int current_show(struct seq_buf *s, void *private)
 {
 	struct mem_cgroup *memcg = private;
 
-	seq_printf(s, "%llu\n", (unsigned long long)pages_to_bytes(page_counter_read(&memcg->memory)));
+	seq_printf(s, "%llu\n",
+		   (unsigned long long)pages_to_bytes(page_counter_read(&memcg->memory)));
 	return 0;
 }
 
@@ -61,7 +62,8 @@ static int peak_show(struct seq_buf *s, void *private)
 {
 	struct mem_cgroup *memcg = private;
 
-	seq_printf(s, "%llu\n", (unsigned long long)pages_to_bytes(READ_ONCE(memcg->memory.watermark)));
+	seq_printf(s, "%llu\n",
+		   (unsigned long long)pages_to_bytes(READ_ONCE(memcg->memory.watermark)));
 	return 0;
 }
 
@@ -132,7 +134,7 @@ static int oom_group_store(const char *buf, size_t len, void *private)
 /* memory.stat: page counts as bytes, event counts as they are. */
 static const struct {
 	const char *name;
-	int item;            /* node_stat_item, or -1: always 0 (no anonymous memory here) */
+	int item; /* node_stat_item, or -1: always 0 (no anonymous memory here) */
 } stat_fields[] = {
 	{ "anon", -1 },
 	{ "file", NR_FILE_PAGES },

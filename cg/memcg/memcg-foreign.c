@@ -42,8 +42,7 @@ static bool frn_flushing(const struct memcg_cgwb_frn *frn)
 	return READ_ONCE(frn->done.cnt) != 0;
 }
 
-static void mem_cgroup_track_foreign_dirty_slowpath(struct mem_cgroup *memcg,
-						    struct bdi_writeback *wb)
+static void mem_cgroup_track_foreign_dirty_slowpath(struct mem_cgroup *memcg, struct bdi_writeback *wb)
 {
 	int wb_memcg_id = mem_cgroup_id(wb_memcg(wb));
 	unsigned long now = jiffies;

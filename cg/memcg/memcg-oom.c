@@ -86,7 +86,8 @@ static void oom_dump_header(struct mem_cgroup *memcg, struct task_struct *victim
 	pr_err("memory: usage %lukB, limit %lukB\n",
 	       page_counter_read(&memcg->memory) << (PAGE_SHIFT - 10),
 	       READ_ONCE(memcg->memory.max) << (PAGE_SHIFT - 10));
-	pr_err("oom-kill:constraint=CONSTRAINT_MEMCG,oom_memcg=%s,task_memcg=%s,task=%s,pid=%d,uid=0\n",
+	pr_err("oom-kill:constraint=CONSTRAINT_MEMCG,oom_memcg=%s,task_memcg=%s,task=%s,pid=%d,uid="
+	       "0\n",
 	       oom_path, task_path, victim->comm, victim->pid);
 }
 
@@ -110,7 +111,8 @@ bool mem_cgroup_out_of_memory(struct mem_cgroup *memcg, gfp_t gfp)
 			pr_info("Tasks in %s are going to be killed due to memory.oom.group set\n",
 				path);
 			memcg_memory_event(group, MEMCG_OOM_GROUP_KILL);
-			for_each_task(oom_kill_memcg_member, group);
+			for_each_task(oom_kill_memcg_member, group)
+				;
 		}
 	}
 	mutex_unlock(&oom_lock);

@@ -17,11 +17,11 @@
 #include <cgwb/vmscan.h>
 #include <cgwb/sched.h>
 
-#define MEMCG_RECLAIM_MIN 32U          /* pages per reclaim round (Linux's SWAP_CLUSTER_MAX) */
-#define MAX_RECLAIM_RETRIES 16         /* rounds that free nothing, with nothing to wait for */
-#define MEMCG_WRITEBACK_WAIT_MS 10     /* one wait for writeback to clean pages */
-#define MEMCG_STALL_MS 5000            /* writeback pending but no page freed this long */
-#define MEMCG_NOFS_RESERVE 16U         /* pages kept free for charges that cannot wait */
+#define MEMCG_RECLAIM_MIN 32U      /* pages per reclaim round (Linux's SWAP_CLUSTER_MAX) */
+#define MAX_RECLAIM_RETRIES 16     /* rounds that free nothing, with nothing to wait for */
+#define MEMCG_WRITEBACK_WAIT_MS 10 /* one wait for writeback to clean pages */
+#define MEMCG_STALL_MS 5000        /* writeback pending but no page freed this long */
+#define MEMCG_NOFS_RESERVE 16U     /* pages kept free for charges that cannot wait */
 
 void memcg_reclaim_init(struct memcg_reclaim *r)
 {

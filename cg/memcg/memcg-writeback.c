@@ -30,7 +30,8 @@ static unsigned long memcg_headroom(struct mem_cgroup *memcg)
 	struct mem_cgroup *parent;
 
 	while ((parent = parent_mem_cgroup(memcg)) != NULL) {
-		unsigned long ceiling = min(READ_ONCE(memcg->memory.max), READ_ONCE(memcg->memory.high));
+		unsigned long ceiling =
+			min(READ_ONCE(memcg->memory.max), READ_ONCE(memcg->memory.high));
 		unsigned long used = page_counter_read(&memcg->memory);
 
 		headroom = min(headroom, ceiling - min(ceiling, used));
@@ -40,8 +41,7 @@ static unsigned long memcg_headroom(struct mem_cgroup *memcg)
 }
 
 void mem_cgroup_wb_stats(struct bdi_writeback *wb, unsigned long *pfilepages,
-			 unsigned long *pheadroom, unsigned long *pdirty,
-			 unsigned long *pwriteback)
+			 unsigned long *pheadroom, unsigned long *pdirty, unsigned long *pwriteback)
 {
 	struct mem_cgroup *memcg = wb_memcg(wb);
 	struct memcg_stat_sums sums;

@@ -20,8 +20,8 @@ void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_event_item event);
 
 /* memcg-reclaim.c */
 struct memcg_reclaim {
-	unsigned int retries;          /* rounds left that free nothing, with nothing to wait for */
-	unsigned long progress;        /* jiffies of the last page freed */
+	unsigned int retries;   /* rounds left that free nothing, with nothing to wait for */
+	unsigned long progress; /* jiffies of the last page freed */
 };
 void memcg_reclaim_init(struct memcg_reclaim *r);
 /* Dirty or under-writeback pages in memcg's subtree: waiting makes them reclaimable. */

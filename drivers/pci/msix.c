@@ -36,7 +36,8 @@ int pci_msix_enable(struct pci_dev *dev)
 	for (unsigned int i = 0; i < nr; i++)
 		writel(MSIX_ENTRY_CTRL_MASKBIT, (volatile u8 *)t + i * MSIX_ENTRY_SIZE + 12);
 	pci_intx(dev, false);
-	pci_write_config_word(dev, cap + MSIX_FLAGS, (ctrl | MSIX_FLAGS_ENABLE) & ~MSIX_FLAGS_MASKALL);
+	pci_write_config_word(dev, cap + MSIX_FLAGS,
+			      (ctrl | MSIX_FLAGS_ENABLE) & ~MSIX_FLAGS_MASKALL);
 	return 0;
 }
 
@@ -47,7 +48,7 @@ int pci_msix_set_vector(struct pci_dev *dev, unsigned int entry, int vector)
 	volatile u8 *e = (volatile u8 *)dev->msix_table + entry * MSIX_ENTRY_SIZE;
 	writel(msi_address(), e);
 	writel(0, e + 4);
-	writel((u32)vector, e + 8);  /* fixed delivery, edge */
-	writel(0, e + 12);           /* unmask */
+	writel((u32)vector, e + 8); /* fixed delivery, edge */
+	writel(0, e + 12);          /* unmask */
 	return 0;
 }

@@ -33,7 +33,7 @@ static struct pci_dev *pci_dev_create(u8 bus, u8 slot, u8 func)
 	dev->vendor = pci_read_config_word(dev, PCI_VENDOR_ID);
 	dev->device = pci_read_config_word(dev, PCI_DEVICE_ID);
 	u32 class = pci_read_config_dword(dev, PCI_REVISION_ID);
-	dev->revision = (u8)class;
+	dev->revision = (u8) class;
 	dev->prog_if = (u8)(class >> 8);
 	dev->subclass = (u8)(class >> 16);
 	dev->class_code = (u8)(class >> 24);
@@ -59,7 +59,7 @@ static void scan_function(u8 bus, u8 slot, u8 func, unsigned int depth)
 	}
 	if (dev->class_code == PCI_CLASS_BRIDGE && dev->subclass == PCI_SUBCLASS_BRIDGE_PCI) {
 		u8 secondary = pci_read_config_byte(dev, PCI_SECONDARY_BUS);
-		if (secondary > bus)  /* a bridge pointing back would loop */
+		if (secondary > bus) /* a bridge pointing back would loop */
 			scan_bus(secondary, depth + 1);
 	}
 }
@@ -114,8 +114,8 @@ static void probe_device(struct pci_dev *dev)
 			if (!err)
 				return;
 			dev->driver = NULL;
-			pr_err("%02x:%02x.%u: %s probe failed: %s\n", dev->bus, dev->slot, dev->func,
-			       drv->name, errstr(err));
+			pr_err("%02x:%02x.%u: %s probe failed: %s\n", dev->bus, dev->slot,
+			       dev->func, drv->name, errstr(err));
 		}
 	}
 }

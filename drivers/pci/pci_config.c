@@ -26,9 +26,15 @@ u32 pci_conf1_read(u8 bus, u8 slot, u8 func, unsigned int off, unsigned int size
 	spin_lock_irqsave(&pci_config_lock, flags);
 	outl(PCI_CONFIG_ADDRESS, config_address(bus, slot, func, off));
 	switch (size) {
-	case 1: v = inb((u16)(PCI_CONFIG_DATA + (off & 3))); break;
-	case 2: v = inw((u16)(PCI_CONFIG_DATA + (off & 2))); break;
-	default: v = inl(PCI_CONFIG_DATA); break;
+	case 1:
+		v = inb((u16)(PCI_CONFIG_DATA + (off & 3)));
+		break;
+	case 2:
+		v = inw((u16)(PCI_CONFIG_DATA + (off & 2)));
+		break;
+	default:
+		v = inl(PCI_CONFIG_DATA);
+		break;
 	}
 	spin_unlock_irqrestore(&pci_config_lock, flags);
 	return v;
@@ -41,9 +47,15 @@ void pci_conf1_write(u8 bus, u8 slot, u8 func, unsigned int off, unsigned int si
 	spin_lock_irqsave(&pci_config_lock, flags);
 	outl(PCI_CONFIG_ADDRESS, config_address(bus, slot, func, off));
 	switch (size) {
-	case 1: outb((u16)(PCI_CONFIG_DATA + (off & 3)), (u8)v); break;
-	case 2: outw((u16)(PCI_CONFIG_DATA + (off & 2)), (u16)v); break;
-	default: outl(PCI_CONFIG_DATA, v); break;
+	case 1:
+		outb((u16)(PCI_CONFIG_DATA + (off & 3)), (u8)v);
+		break;
+	case 2:
+		outw((u16)(PCI_CONFIG_DATA + (off & 2)), (u16)v);
+		break;
+	default:
+		outl(PCI_CONFIG_DATA, v);
+		break;
 	}
 	spin_unlock_irqrestore(&pci_config_lock, flags);
 }

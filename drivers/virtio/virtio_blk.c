@@ -18,20 +18,19 @@
 #define VIRTBLK_MAX_RING 256u
 #define VIRTBLK_QUEUE_DEPTH 128u
 #define VIRTBLK_INDIRECT_DESCS (PAGE_SIZE / sizeof(struct vring_desc))
-#define VIRTBLK_MAX_SECTORS 2560         /* Linux's default max_sectors_kb: 1280 */
+#define VIRTBLK_MAX_SECTORS 2560 /* Linux's default max_sectors_kb: 1280 */
 
-#define VIRTBLK_FEATURES                                                                 \
-	((1ULL << VIRTIO_F_VERSION_1) | (1ULL << VIRTIO_BLK_F_SIZE_MAX) |                \
-	 (1ULL << VIRTIO_BLK_F_SEG_MAX) | (1ULL << VIRTIO_BLK_F_BLK_SIZE) |              \
-	 (1ULL << VIRTIO_BLK_F_FLUSH) | (1ULL << VIRTIO_BLK_F_RO) |                      \
-	 (1ULL << VIRTIO_BLK_F_TOPOLOGY) | (1ULL << VIRTIO_RING_F_INDIRECT_DESC) |       \
-	 (1ULL << VIRTIO_RING_F_EVENT_IDX))
+#define VIRTBLK_FEATURES                                                                              \
+	((1ULL << VIRTIO_F_VERSION_1) | (1ULL << VIRTIO_BLK_F_SIZE_MAX) |                             \
+	 (1ULL << VIRTIO_BLK_F_SEG_MAX) | (1ULL << VIRTIO_BLK_F_BLK_SIZE) |                           \
+	 (1ULL << VIRTIO_BLK_F_FLUSH) | (1ULL << VIRTIO_BLK_F_RO) | (1ULL << VIRTIO_BLK_F_TOPOLOGY) | \
+	 (1ULL << VIRTIO_RING_F_INDIRECT_DESC) | (1ULL << VIRTIO_RING_F_EVENT_IDX))
 
 /* Per request, in DMA-able memory: the device reads out_hdr and writes status. */
 struct virtblk_req {
 	struct virtio_blk_outhdr out_hdr;
 	u8 status;
-	struct vring_desc *indir;          /* one page of descriptors, or NULL */
+	struct vring_desc *indir; /* one page of descriptors, or NULL */
 };
 
 struct virtio_blk {
@@ -40,7 +39,7 @@ struct virtio_blk {
 	struct gendisk *disk;
 	spinlock_t vq_lock;
 	unsigned int max_segments;
-	struct blk_seg *segs;              /* scratch for one request, under q->lock */
+	struct blk_seg *segs; /* scratch for one request, under q->lock */
 	struct vq_sg *sgs;
 };
 
@@ -54,9 +53,12 @@ static bool has_feature(const struct virtio_blk *vblk, unsigned int bit)
 static int virtblk_errno(u8 status)
 {
 	switch (status) {
-	case VIRTIO_BLK_S_OK: return 0;
-	case VIRTIO_BLK_S_UNSUPP: return -EOPNOTSUPP;
-	default: return -EIO;
+	case VIRTIO_BLK_S_OK:
+		return 0;
+	case VIRTIO_BLK_S_UNSUPP:
+		return -EOPNOTSUPP;
+	default:
+		return -EIO;
 	}
 }
 
@@ -85,8 +87,9 @@ static int virtblk_queue_rq(struct request_queue *q, struct request *rq)
 	unsigned long flags;
 	int err;
 
-	req->out_hdr.type = op == REQ_OP_READ ? VIRTIO_BLK_T_IN :
-			    op == REQ_OP_WRITE ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_FLUSH;
+	req->out_hdr.type = op == REQ_OP_READ  ? VIRTIO_BLK_T_IN :
+			    op == REQ_OP_WRITE ? VIRTIO_BLK_T_OUT :
+						 VIRTIO_BLK_T_FLUSH;
 	req->out_hdr.ioprio = 0;
 	req->out_hdr.sector = op == REQ_OP_FLUSH ? 0 : blk_rq_pos(rq);
 	req->status = 0xff;
@@ -96,7 +99,7 @@ static int virtblk_queue_rq(struct request_queue *q, struct request *rq)
 	err = virtqueue_add_sgs(vblk->vq, vblk->sgs, out, total - out, rq, req->indir);
 	spin_unlock_irqrestore(&vblk->vq_lock, flags);
 	if (err == -ENOSPC)
-		return -EBUSY;  /* back when completions free descriptors */
+		return -EBUSY; /* back when completions free descriptors */
 	return err;
 }
 
@@ -164,23 +167,26 @@ static void virtblk_limits(struct virtio_blk *vblk, struct queue_limits *lim)
 	struct virtio_pci_device *vp = vblk->vp;
 	unsigned int ring_room = vblk->vq->use_indirect ? VIRTBLK_INDIRECT_DESCS : vblk->vq->num;
 	u32 seg_max = has_feature(vblk, VIRTIO_BLK_F_SEG_MAX) ?
-			      vp_config_read32(vp, VIRTIO_BLK_CFG_SEG_MAX) : 1;
+			      vp_config_read32(vp, VIRTIO_BLK_CFG_SEG_MAX) :
+			      1;
 
 	memset(lim, 0, sizeof(*lim));
 	lim->logical_block_size = has_feature(vblk, VIRTIO_BLK_F_BLK_SIZE) ?
-					  vp_config_read32(vp, VIRTIO_BLK_CFG_BLK_SIZE) : SECTOR_SIZE;
+					  vp_config_read32(vp, VIRTIO_BLK_CFG_BLK_SIZE) :
+					  SECTOR_SIZE;
 	lim->physical_block_size = lim->logical_block_size;
 	if (has_feature(vblk, VIRTIO_BLK_F_TOPOLOGY)) {
 		lim->physical_block_size <<= vp_config_read8(vp, VIRTIO_BLK_CFG_PHYS_BLOCK_EXP);
-		lim->io_min = vp_config_read16(vp, VIRTIO_BLK_CFG_MIN_IO_SIZE) *
-			      lim->logical_block_size;
-		lim->io_opt = vp_config_read32(vp, VIRTIO_BLK_CFG_OPT_IO_SIZE) *
-			      lim->logical_block_size;
+		lim->io_min =
+			vp_config_read16(vp, VIRTIO_BLK_CFG_MIN_IO_SIZE) * lim->logical_block_size;
+		lim->io_opt =
+			vp_config_read32(vp, VIRTIO_BLK_CFG_OPT_IO_SIZE) * lim->logical_block_size;
 	}
 	/* two descriptors of every chain are the header and the status */
 	lim->max_segments = min(max(seg_max, 1u), ring_room - 2);
 	lim->max_segment_size = has_feature(vblk, VIRTIO_BLK_F_SIZE_MAX) ?
-					vp_config_read32(vp, VIRTIO_BLK_CFG_SIZE_MAX) : 1u << 31;
+					vp_config_read32(vp, VIRTIO_BLK_CFG_SIZE_MAX) :
+					1u << 31;
 	lim->max_hw_sectors = VIRTBLK_MAX_SECTORS;
 }
 
@@ -216,8 +222,8 @@ static int virtblk_negotiate(struct virtio_pci_device *vp)
 static int virtblk_make_disk(struct virtio_blk *vblk)
 {
 	struct queue_limits lim;
-	unsigned int depth = vblk->vq->use_indirect ? min(vblk->vq->num, VIRTBLK_QUEUE_DEPTH)
-						    : max(vblk->vq->num / 4, 1u);
+	unsigned int depth = vblk->vq->use_indirect ? min(vblk->vq->num, VIRTBLK_QUEUE_DEPTH) :
+						      max(vblk->vq->num / 4, 1u);
 
 	virtblk_limits(vblk, &lim);
 	vblk->max_segments = lim.max_segments;
@@ -242,7 +248,8 @@ static void virtblk_announce(struct virtio_blk *vblk)
 	struct gendisk *disk = vblk->disk;
 	const struct queue_limits *lim = &disk->queue->limits;
 
-	pr_info("%s: %llu sectors (%llu MiB), %u-byte blocks, %s%s%s, seg_max %u, ring %u, depth %u, %s\n",
+	pr_info("%s: %llu sectors (%llu MiB), %u-byte blocks, %s%s%s, seg_max %u, ring %u, depth "
+		"%u, %s\n",
 		disk->disk_name, (unsigned long long)disk->capacity,
 		(unsigned long long)(disk->capacity >> 11), lim->logical_block_size,
 		disk->read_only ? "read-only" : "read-write", disk->has_flush ? ", write cache" : "",

@@ -21,7 +21,7 @@ struct virtio_pci_device {
 	volatile u8 *notify_base;
 	u32 notify_off_multiplier;
 	size_t notify_len;
-	u64 features;              /* negotiated */
+	u64 features; /* negotiated */
 	bool msix;
 	int vector;                /* the queue's CPU vector (MSI-X) */
 	vp_callback_t vq_callback; /* a queue has used buffers (interrupt context) */
@@ -52,8 +52,7 @@ u64 vp_config_read64(struct virtio_pci_device *vp, unsigned int off);
 int vp_request_irq(struct virtio_pci_device *vp, vp_callback_t cb, void *data);
 
 /* Create queue index with up to max_num entries, tell the device, enable it. */
-struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
-			      unsigned int max_num);
+struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index, unsigned int max_num);
 
 /*
  * A driver of one kind of virtio device (Linux's struct virtio_driver): the transport finds
@@ -62,7 +61,7 @@ struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
  */
 struct virtio_driver {
 	const char *name;
-	unsigned int device_id;    /* VIRTIO_ID_* */
+	unsigned int device_id; /* VIRTIO_ID_* */
 	int (*probe)(struct virtio_pci_device *vp);
 };
 /* Before pci_init() finds the devices (the drivers' init functions, <cgwb/virtio.h>). */

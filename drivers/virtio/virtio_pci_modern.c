@@ -136,15 +136,15 @@ int vp_finalize_features(struct virtio_pci_device *vp, u64 features)
 }
 
 /* Retry while the device changed its configuration under us (4.1.4.3.1). */
-#define VP_CONFIG_READ(vp, off, type, read)                                     \
-	({                                                                      \
-		type __v;                                                       \
-		u8 __gen;                                                       \
-		do {                                                            \
-			__gen = readb((vp)->common + VP_CFG_GENERATION);        \
-			__v = read((vp)->device + (off));                       \
-		} while (__gen != readb((vp)->common + VP_CFG_GENERATION));     \
-		__v;                                                            \
+#define VP_CONFIG_READ(vp, off, type, read)                                 \
+	({                                                                  \
+		type __v;                                                   \
+		u8 __gen;                                                   \
+		do {                                                        \
+			__gen = readb((vp)->common + VP_CFG_GENERATION);    \
+			__v = read((vp)->device + (off));                   \
+		} while (__gen != readb((vp)->common + VP_CFG_GENERATION)); \
+		__v;                                                        \
 	})
 
 u8 vp_config_read8(struct virtio_pci_device *vp, unsigned int off)
@@ -236,8 +236,7 @@ static volatile u8 *vp_notify_addr(struct virtio_pci_device *vp)
 	return vp->notify_base + off;
 }
 
-struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
-			      unsigned int max_num)
+struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index, unsigned int max_num)
 {
 	writew((u16)index, vp->common + VP_Q_SELECT);
 	unsigned int size = readw(vp->common + VP_Q_SIZE);
@@ -248,8 +247,8 @@ struct virtqueue *vp_setup_vq(struct virtio_pci_device *vp, unsigned int index,
 	volatile u8 *notify = vp_notify_addr(vp);
 	if (!notify)
 		return NULL;
-	struct virtqueue *vq = vring_create_virtqueue(index, num, vp->features, vp_notify,
-						      (void *)notify);
+	struct virtqueue *vq =
+		vring_create_virtqueue(index, num, vp->features, vp_notify, (void *)notify);
 	if (!vq)
 		return NULL;
 	writew((u16)num, vp->common + VP_Q_SIZE);
@@ -291,9 +290,12 @@ void register_virtio_driver(const struct virtio_driver *drv)
 static unsigned int virtio_pci_device_id(const struct pci_dev *pci)
 {
 	switch (pci->device) {
-	case VIRTIO_PCI_DEVICE_BLK_TRANSITIONAL: return VIRTIO_ID_BLOCK;
-	case VIRTIO_PCI_DEVICE_CONSOLE_TRANSITIONAL: return VIRTIO_ID_CONSOLE;
-	default: return pci->device - VIRTIO_PCI_DEVICE_MODERN_BASE;
+	case VIRTIO_PCI_DEVICE_BLK_TRANSITIONAL:
+		return VIRTIO_ID_BLOCK;
+	case VIRTIO_PCI_DEVICE_CONSOLE_TRANSITIONAL:
+		return VIRTIO_ID_CONSOLE;
+	default:
+		return pci->device - VIRTIO_PCI_DEVICE_MODERN_BASE;
 	}
 }
 
@@ -319,7 +321,8 @@ static int virtio_pci_probe(struct pci_dev *pci, const struct pci_device_id *id)
 		return -ENOMEM;
 	err = vp_modern_probe(vp, pci);
 	if (err) {
-		pr_err("%02x:%02x.%u: no virtio 1.x interface (legacy-only devices are not supported)\n",
+		pr_err("%02x:%02x.%u: no virtio 1.x interface (legacy-only devices are not "
+		       "supported)\n",
 		       pci->bus, pci->slot, pci->func);
 		kfree(vp);
 		return err;

@@ -18,7 +18,7 @@
 
 static size_t vring_avail_bytes(unsigned int num)
 {
-	return sizeof(u16) * (3 + num);    /* flags, idx, ring[num], used_event */
+	return sizeof(u16) * (3 + num); /* flags, idx, ring[num], used_event */
 }
 
 static size_t vring_used_offset(unsigned int num)
@@ -53,8 +53,8 @@ static int vq_alloc_ring(struct virtqueue *vq)
 	vq->ring_mem = page_address(page);
 	vq->ring_order = order;
 	vq->desc = vq->ring_mem;
-	vq->avail = (struct vring_avail *)((char *)vq->ring_mem +
-					   sizeof(struct vring_desc) * vq->num);
+	vq->avail =
+		(struct vring_avail *)((char *)vq->ring_mem + sizeof(struct vring_desc) * vq->num);
 	vq->used = (struct vring_used *)((char *)vq->ring_mem + vring_used_offset(vq->num));
 	return 0;
 }

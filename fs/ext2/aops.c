@@ -31,8 +31,8 @@ static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsign
 	while (i <= last) {
 		bool fresh;
 		u32 bno;
-		int n = ext2_get_blocks(inode, first + i, last - i + 1, &bno, EXT2_GET_BLOCKS_CREATE,
-					&fresh);
+		int n = ext2_get_blocks(inode, first + i, last - i + 1, &bno,
+					EXT2_GET_BLOCKS_CREATE, &fresh);
 
 		if (n < 0)
 			return n;

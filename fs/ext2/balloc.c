@@ -33,8 +33,8 @@ struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int
 
 static bool range_in_group(struct super_block *sb, unsigned int group, u32 start, u32 len)
 {
-	return start >= ext2_group_first_block(sb, group) && len &&
-	       start + len - 1 >= start && start + len - 1 <= ext2_group_last_block(sb, group);
+	return start >= ext2_group_first_block(sb, group) && len && start + len - 1 >= start &&
+	       start + len - 1 <= ext2_group_last_block(sb, group);
 }
 
 /* Every group's bitmaps and inode table must lie inside the group (checked at mount). */
@@ -54,7 +54,8 @@ int ext2_check_descriptors(struct super_block *sb)
 		else if (!range_in_group(sb, g, le32_to_cpu(gd->bg_inode_table), sbi->s_itb_per_group))
 			what = "inode table", where = le32_to_cpu(gd->bg_inode_table);
 		if (what) {
-			ext2_msg(sb, KERN_ERR, "error: group descriptor %u: %s at block %u is not in the group",
+			ext2_msg(sb, KERN_ERR,
+				 "error: group descriptor %u: %s at block %u is not in the group",
 				 g, what, where);
 			return -EIO;
 		}
@@ -126,8 +127,9 @@ static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned in
 	const u8 *map;
 
 	if (!bh) {
-		ext2_error(sb, __func__, "cannot read block bitmap - block_group = %u, block_bitmap = %u",
-			   group, block);
+		ext2_error(sb, __func__,
+			   "cannot read block bitmap - block_group = %u, block_bitmap = %u", group,
+			   block);
 		return NULL;
 	}
 	map = (const u8 *)bh->b_data;
@@ -162,7 +164,8 @@ static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned 
 	if (bit < 0)
 		return 0;
 	if (!outside_system_zone(sb, group, first + (u32)bit, (u32)want)) {
-		ext2_error(sb, __func__, "allocating block in system zone - blocks from %u, length %lu",
+		ext2_error(sb, __func__,
+			   "allocating block in system zone - blocks from %u, length %lu",
 			   first + (u32)bit, want);
 		for (unsigned long i = 0; i < want; i++)
 			ext2_clear_bit((u8 *)bh->b_data, (u32)bit + (u32)i);
@@ -289,7 +292,8 @@ void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count)
 	unsigned long freed = 0;
 
 	if (!ext2_block_in_range(sb, block) || count > sbi->s_blocks_count - block) {
-		ext2_error(sb, __func__, "freeing blocks not in datazone - block = %u, count = %lu (inode %lu)",
+		ext2_error(sb, __func__,
+			   "freeing blocks not in datazone - block = %u, count = %lu (inode %lu)",
 			   block, count, inode->i_ino);
 		return;
 	}

@@ -17,9 +17,9 @@
 #define EXT2_MAX_DEPTH 4
 
 struct ext2_step {
-	u32 *p;                      /* the pointer slot: in i_data or in bh's block */
-	u32 key;                     /* its value when read */
-	struct buffer_head *bh;      /* NULL for i_data */
+	u32 *p;                 /* the pointer slot: in i_data or in bh's block */
+	u32 key;                /* its value when read */
+	struct buffer_head *bh; /* NULL for i_data */
 };
 
 /*
@@ -64,12 +64,11 @@ static int ext2_block_to_path(struct inode *inode, sector_t iblock, unsigned int
 	return 0;
 }
 
-static int bad_block(struct inode *inode, sector_t iblock, u32 block, int level,
-		     const char *problem)
+static int bad_block(struct inode *inode, sector_t iblock, u32 block, int level, const char *problem)
 {
-	ext2_error(inode->i_sb, "ext2_get_blocks",
-		   "inode %lu: %s block %u %s (logical block %llu)", inode->i_ino,
-		   level ? "indirect" : "data", block, problem, (unsigned long long)iblock);
+	ext2_error(inode->i_sb, "ext2_get_blocks", "inode %lu: %s block %u %s (logical block %llu)",
+		   inode->i_ino, level ? "indirect" : "data", block, problem,
+		   (unsigned long long)iblock);
 	return -EIO;
 }
 
@@ -113,8 +112,7 @@ static void release_chain(struct ext2_step *chain, int n)
 }
 
 /* Contiguous mapped blocks after the first, within the same pointer block. */
-static unsigned long mapped_run(struct inode *inode, const struct ext2_step *last,
-				unsigned long max)
+static unsigned long mapped_run(struct inode *inode, const struct ext2_step *last, unsigned long max)
 {
 	unsigned long n = 1;
 
@@ -146,9 +144,9 @@ static u32 ext2_find_goal(struct inode *inode, sector_t iblock, const struct ext
 }
 
 struct ext2_alloc {
-	u32 ind[EXT2_MAX_DEPTH];     /* new pointer blocks, top down */
+	u32 ind[EXT2_MAX_DEPTH]; /* new pointer blocks, top down */
 	int nind;
-	u32 data;                    /* first new data block */
+	u32 data; /* first new data block */
 	unsigned long ndata;
 };
 
@@ -217,7 +215,8 @@ static int ext2_splice_branch(struct inode *inode, const unsigned int *offsets,
 		int level = n + 1 + i;
 		bool last = i == a->nind - 1;
 		int err = ext2_init_pointer_block(inode, a->ind[i], offsets[level],
-						  last ? a->data : a->ind[i + 1], last ? a->ndata : 1);
+						  last ? a->data : a->ind[i + 1],
+						  last ? a->ndata : 1);
 		if (err)
 			return err;
 	}
@@ -250,8 +249,8 @@ static int ext2_alloc_branch(struct inode *inode, sector_t iblock, int depth,
 	int need_ind = depth - n - 1;
 	unsigned long want = need_ind ? max : free_slots(&chain[n], max);
 	struct ext2_alloc a;
-	int err = ext2_alloc_blocks(inode, ext2_find_goal(inode, iblock, &chain[n]), need_ind,
-				    want, &a);
+	int err = ext2_alloc_blocks(inode, ext2_find_goal(inode, iblock, &chain[n]), need_ind, want,
+				    &a);
 
 	if (err)
 		return err;

@@ -16,9 +16,9 @@
 
 struct ext2_page_map {
 	unsigned int blocks_per_page;
-	unsigned int nr;        /* blocks of the page before the end of file */
-	unsigned int prefix;    /* length of the contiguous mapped run at the start */
-	bool simple;            /* nothing mapped after that run */
+	unsigned int nr;                   /* blocks of the page before the end of file */
+	unsigned int prefix;               /* length of the contiguous mapped run at the start */
+	bool simple;                       /* nothing mapped after that run */
 	u32 bno[EXT2_MAX_BLOCKS_PER_PAGE]; /* disk block of each, 0 for a hole */
 };
 

@@ -21,8 +21,8 @@
 
 static const unsigned char ext2_ft_to_dt[EXT2_FT_MAX] = {
 	[EXT2_FT_UNKNOWN] = DT_UNKNOWN, [EXT2_FT_REG_FILE] = DT_REG, [EXT2_FT_DIR] = DT_DIR,
-	[EXT2_FT_CHRDEV] = DT_CHR, [EXT2_FT_BLKDEV] = DT_BLK, [EXT2_FT_FIFO] = DT_FIFO,
-	[EXT2_FT_SOCK] = DT_SOCK_EXT2, [EXT2_FT_SYMLINK] = DT_LNK,
+	[EXT2_FT_CHRDEV] = DT_CHR,      [EXT2_FT_BLKDEV] = DT_BLK,   [EXT2_FT_FIFO] = DT_FIFO,
+	[EXT2_FT_SOCK] = DT_SOCK_EXT2,  [EXT2_FT_SYMLINK] = DT_LNK,
 };
 
 static u8 ext2_type_by_mode(struct inode *dir, umode_t mode)
@@ -30,13 +30,20 @@ static u8 ext2_type_by_mode(struct inode *dir, umode_t mode)
 	if (!ext2_has_incompat(dir->i_sb, EXT2_FEATURE_INCOMPAT_FILETYPE))
 		return EXT2_FT_UNKNOWN;
 	switch (mode & S_IFMT) {
-	case S_IFREG: return EXT2_FT_REG_FILE;
-	case S_IFDIR: return EXT2_FT_DIR;
-	case S_IFCHR: return EXT2_FT_CHRDEV;
-	case S_IFBLK: return EXT2_FT_BLKDEV;
-	case S_IFIFO: return EXT2_FT_FIFO;
-	case S_IFSOCK: return EXT2_FT_SOCK;
-	case S_IFLNK: return EXT2_FT_SYMLINK;
+	case S_IFREG:
+		return EXT2_FT_REG_FILE;
+	case S_IFDIR:
+		return EXT2_FT_DIR;
+	case S_IFCHR:
+		return EXT2_FT_CHRDEV;
+	case S_IFBLK:
+		return EXT2_FT_BLKDEV;
+	case S_IFIFO:
+		return EXT2_FT_FIFO;
+	case S_IFSOCK:
+		return EXT2_FT_SOCK;
+	case S_IFLNK:
+		return EXT2_FT_SYMLINK;
 	}
 	return EXT2_FT_UNKNOWN;
 }
@@ -62,7 +69,8 @@ void ext2_set_dir_changed(struct inode *dir)
 static long ext2_dir_blocks(struct inode *dir)
 {
 	if (dir->i_size & (loff_t)(dir->i_sb->s_blocksize - 1)) {
-		ext2_error(dir->i_sb, "ext2_dir_blocks", "directory #%lu: size %lld is not a multiple of the block size",
+		ext2_error(dir->i_sb, "ext2_dir_blocks",
+			   "directory #%lu: size %lld is not a multiple of the block size",
 			   dir->i_ino, dir->i_size);
 		return -EIO;
 	}
@@ -98,7 +106,8 @@ static int ext2_check_dir_block(struct inode *dir, struct buffer_head *bh, unsig
 	if (!why)
 		return 0;
 	ext2_error(sb, "ext2_check_dir_block",
-		   "bad entry in directory #%lu: %s - offset=%llu, inode=%u, rec_len=%u, name_len=%u",
+		   "bad entry in directory #%lu: %s - offset=%llu, inode=%u, rec_len=%u, "
+		   "name_len=%u",
 		   dir->i_ino, why, ((unsigned long long)n << sb->s_blocksize_bits) + off,
 		   de && size - off >= 8 ? le32_to_cpu(de->inode) : 0,
 		   de && size - off >= 8 ? rec_len(de) : 0, de && size - off >= 8 ? de->name_len : 0);
@@ -117,8 +126,8 @@ static struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n)
 	if (ret < 0)
 		return ERR_PTR(ret);
 	if (!ret) {
-		ext2_error(sb, __func__, "directory #%lu contains a hole at offset %llu", dir->i_ino,
-			   (unsigned long long)n << sb->s_blocksize_bits);
+		ext2_error(sb, __func__, "directory #%lu contains a hole at offset %llu",
+			   dir->i_ino, (unsigned long long)n << sb->s_blocksize_bits);
 		return ERR_PTR(-EIO);
 	}
 	bh = sb_bread(sb, bno);
@@ -157,7 +166,8 @@ int ext2_readdir(struct file *file, struct dir_context *ctx)
 			if (base + off < ctx->pos || !de->inode)
 				continue;
 			ctx->pos = base + off;
-			if (!dir_emit(ctx, de->name, de->name_len, le32_to_cpu(de->inode), ext2_ft_to_dt[ft])) {
+			if (!dir_emit(ctx, de->name, de->name_len, le32_to_cpu(de->inode),
+				      ext2_ft_to_dt[ft])) {
 				brelse(bh);
 				return 0;
 			}

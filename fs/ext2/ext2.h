@@ -29,14 +29,20 @@ typedef u32 __le32;
 #define le32_to_cpu(x) ((u32)(x))
 #define cpu_to_le16(x) ((__le16)(x))
 #define cpu_to_le32(x) ((__le32)(x))
-static inline void le16_add_cpu(__le16 *v, int d) { *v = (__le16)(*v + d); }
-static inline void le32_add_cpu(__le32 *v, int d) { *v = (__le32)(*v + (u32)d); }
+static inline void le16_add_cpu(__le16 *v, int d)
+{
+	*v = (__le16)(*v + d);
+}
+static inline void le32_add_cpu(__le32 *v, int d)
+{
+	*v = (__le32)(*v + (u32)d);
+}
 
 /* ---------------------------------------------------------------- on-disk constants */
-#define EXT2_SB_OFFSET 1024               /* the superblock's byte offset on the device */
+#define EXT2_SB_OFFSET 1024 /* the superblock's byte offset on the device */
 #define EXT2_MIN_BLOCK_LOG_SIZE 10
 #define EXT2_MIN_BLOCK_SIZE 1024
-#define EXT2_MAX_BLOCK_LOG_SIZE 12        /* blocks larger than a page are not supported */
+#define EXT2_MAX_BLOCK_LOG_SIZE 12 /* blocks larger than a page are not supported */
 #define EXT2_ROOT_INO 2
 #define EXT2_RESIZE_INO 7
 #define EXT2_GOOD_OLD_FIRST_INO 11
@@ -91,13 +97,14 @@ static inline void le32_add_cpu(__le32 *v, int d) { *v = (__le32)(*v + (u32)d); 
 #define EXT2_APPEND_FL 0x00000020
 #define EXT2_NODUMP_FL 0x00000040
 #define EXT2_NOATIME_FL 0x00000080
-#define EXT2_INDEX_FL 0x00001000          /* hashed directory index (htree) */
+#define EXT2_INDEX_FL 0x00001000 /* hashed directory index (htree) */
 #define EXT2_DIRSYNC_FL 0x00010000
 #define EXT2_TOPDIR_FL 0x00020000
 #define EXT4_EXTENTS_FL 0x00080000
 /* what a new inode takes from its directory */
-#define EXT2_FL_INHERITED (EXT2_SECRM_FL | EXT2_UNRM_FL | EXT2_COMPR_FL | EXT2_SYNC_FL | \
-			   EXT2_NODUMP_FL | EXT2_NOATIME_FL | EXT2_DIRSYNC_FL)
+#define EXT2_FL_INHERITED                                                               \
+	(EXT2_SECRM_FL | EXT2_UNRM_FL | EXT2_COMPR_FL | EXT2_SYNC_FL | EXT2_NODUMP_FL | \
+	 EXT2_NOATIME_FL | EXT2_DIRSYNC_FL)
 
 /* directory entry file types (the filetype feature) */
 enum {
@@ -164,8 +171,8 @@ struct ext2_super_block {
 	__le32 s_default_mount_opts;
 	__le32 s_first_meta_bg;
 	/* ext4's fields from here; ext2 keeps only the error record (e2fsck and dumpe2fs read it) */
-	__le32 s_unused_ext4[35];         /* s_mkfs_time .. s_snapshot_list */
-	__le32 s_error_count;             /* errors ever recorded (0x194) */
+	__le32 s_unused_ext4[35]; /* s_mkfs_time .. s_snapshot_list */
+	__le32 s_error_count;     /* errors ever recorded (0x194) */
 	__le32 s_first_error_time;
 	__le32 s_first_error_ino;
 	__le32 s_first_error_block_lo, s_first_error_block_hi;
@@ -178,8 +185,10 @@ struct ext2_super_block {
 	u8 s_last_error_func[32];
 	__le32 s_reserved[128];
 };
-_Static_assert(__builtin_offsetof(struct ext2_super_block, s_error_count) == 0x194,
-	       "s_error_count sits where e2fsprogs reads it");
+_Static_assert(__builtin_offsetof(struct ext2_super_block, s_error_count) == 0x194, "s_error_count "
+										    "sits where "
+										    "e2fsprogs "
+										    "reads it");
 _Static_assert(sizeof(struct ext2_super_block) == 1024, "ext2_super_block is one KiB");
 
 struct ext2_group_desc {
@@ -205,13 +214,13 @@ struct ext2_inode {
 	__le32 i_dtime;
 	__le16 i_gid;
 	__le16 i_links_count;
-	__le32 i_blocks;                  /* 512-byte units, indirect blocks included */
+	__le32 i_blocks; /* 512-byte units, indirect blocks included */
 	__le32 i_flags;
 	__le32 i_osd1;
 	__le32 i_block[EXT2_N_BLOCKS];
 	__le32 i_generation;
-	__le32 i_file_acl;                /* extended attribute block */
-	__le32 i_size_high;               /* i_dir_acl in revision 0 */
+	__le32 i_file_acl;  /* extended attribute block */
+	__le32 i_size_high; /* i_dir_acl in revision 0 */
 	__le32 i_faddr;
 	u8 i_frag;
 	u8 i_fsize;
@@ -223,15 +232,16 @@ struct ext2_inode {
 _Static_assert(sizeof(struct ext2_inode) == 128, "ext2_inode is 128 bytes");
 
 struct ext2_dir_entry_2 {
-	__le32 inode;                     /* 0: unused entry */
-	__le16 rec_len;                   /* to the next entry; the last one reaches the block end */
+	__le32 inode;   /* 0: unused entry */
+	__le16 rec_len; /* to the next entry; the last one reaches the block end */
 	u8 name_len;
 	u8 file_type;
 	char name[];
 };
 
 #define EXT2_DIR_PAD 4
-#define EXT2_DIR_REC_LEN(name_len) ((unsigned int)((name_len) + 8 + EXT2_DIR_PAD - 1) & ~(unsigned int)(EXT2_DIR_PAD - 1))
+#define EXT2_DIR_REC_LEN(name_len) \
+	((unsigned int)((name_len) + 8 + EXT2_DIR_PAD - 1) & ~(unsigned int)(EXT2_DIR_PAD - 1))
 
 /* Extended attribute block header: only its reference count matters to us (inode deletion). */
 #define EXT2_XATTR_MAGIC 0xEA020000
@@ -245,15 +255,15 @@ struct ext2_xattr_header {
 
 /* ---------------------------------------------------------------- in memory */
 struct ext2_sb_info {
-	struct buffer_head *s_sbh;        /* the block holding the superblock */
-	struct ext2_super_block *s_es;    /* in s_sbh */
+	struct buffer_head *s_sbh;     /* the block holding the superblock */
+	struct ext2_super_block *s_es; /* in s_sbh */
 	struct buffer_head **s_group_desc;
-	unsigned int s_gdb_count;         /* group descriptor blocks */
+	unsigned int s_gdb_count; /* group descriptor blocks */
 	unsigned int s_desc_per_block;
 	unsigned int s_groups_count;
 	u32 s_blocks_per_group;
 	u32 s_inodes_per_group;
-	u32 s_itb_per_group;              /* inode table blocks per group */
+	u32 s_itb_per_group; /* inode table blocks per group */
 	u32 s_inodes_per_block;
 	u32 s_first_data_block;
 	u32 s_blocks_count;
@@ -261,10 +271,10 @@ struct ext2_sb_info {
 	u32 s_first_ino;
 	unsigned int s_inode_size;
 	unsigned int s_addr_per_block_bits;
-	u16 s_mount_state;                /* s_state when mounted: restored at umount */
-	u16 s_errors;                     /* EXT2_ERRORS_*: errors= or the superblock's default */
-	bool s_errors_panic_asked;        /* errors=panic given at mount (a disk cannot ask it) */
-	unsigned int s_bdev_wb_err_seen;  /* the device's wb_err_count when last checked */
+	u16 s_mount_state;               /* s_state when mounted: restored at umount */
+	u16 s_errors;                    /* EXT2_ERRORS_*: errors= or the superblock's default */
+	bool s_errors_panic_asked;       /* errors=panic given at mount (a disk cannot ask it) */
+	unsigned int s_bdev_wb_err_seen; /* the device's wb_err_count when last checked */
 	u32 s_next_generation;
 	struct mutex s_lock;
 	/* fsync's commit of the device's metadata (fs/ext2/file.c), one at a time */
@@ -276,21 +286,21 @@ struct ext2_sb_info {
 };
 
 struct ext2_inode_info {
-	u32 i_data[EXT2_N_BLOCKS];        /* block map, CPU order; under truncate_mutex */
+	u32 i_data[EXT2_N_BLOCKS]; /* block map, CPU order; under truncate_mutex */
 	u32 i_flags;
 	u32 i_file_acl;
 	u32 i_dtime;
 	u32 i_block_group;
-	u32 i_dir_start_lookup;           /* directory block where the last lookup hit */
+	u32 i_dir_start_lookup; /* directory block where the last lookup hit */
 	/* the last allocation: the next sequential block goes right after it */
 	u32 i_next_alloc_block;
 	u32 i_next_alloc_goal;
 	/* the reservation window (reserve.c): bits [start, end) of group; under s_lock */
 	u32 i_rsv_group;
 	u32 i_rsv_start, i_rsv_end;
-	u32 i_rsv_size;                   /* the next window's size, in blocks */
-	bool i_new;                       /* never written: write the whole on-disk inode */
-	bool i_loaded;                    /* read or created: eviction may free what it owns */
+	u32 i_rsv_size; /* the next window's size, in blocks */
+	bool i_new;     /* never written: write the whole on-disk inode */
+	bool i_loaded;  /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
 };
@@ -329,8 +339,9 @@ static inline u32 ext2_group_last_block(struct super_block *sb, unsigned int gro
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
-	return group == sbi->s_groups_count - 1 ? sbi->s_blocks_count - 1 :
-	       ext2_group_first_block(sb, group) + sbi->s_blocks_per_group - 1;
+	return group == sbi->s_groups_count - 1 ?
+		       sbi->s_blocks_count - 1 :
+		       ext2_group_first_block(sb, group) + sbi->s_blocks_per_group - 1;
 }
 
 /* Block numbers a file may point at: inside the filesystem, past the primary superblock. */
@@ -381,7 +392,7 @@ static inline void ext2_set_bit(u8 *map, unsigned int nr)
 }
 static inline void ext2_clear_bit(u8 *map, unsigned int nr)
 {
-	map[nr >> 3] &= (u8)~(1u << (nr & 7));
+	map[nr >> 3] &= (u8) ~(1u << (nr & 7));
 }
 
 /* ialloc.c */

@@ -30,8 +30,9 @@ static struct buffer_head *read_inode_bitmap(struct super_block *sb, unsigned in
 	struct buffer_head *bh = sb_bread(sb, block);
 
 	if (!bh)
-		ext2_error(sb, __func__, "cannot read inode bitmap - block_group = %u, inode_bitmap = %u",
-			   group, block);
+		ext2_error(sb, __func__,
+			   "cannot read inode bitmap - block_group = %u, inode_bitmap = %u", group,
+			   block);
 	return bh;
 }
 
@@ -101,8 +102,8 @@ static int inode_in_use(struct super_block *sb, unsigned long ino)
 }
 
 /* The first clear bit from start whose inode is really free; size if none. s_lock held. */
-static long find_free_inode_bit(struct super_block *sb, unsigned int group,
-				struct buffer_head *bh, u32 start)
+static long find_free_inode_bit(struct super_block *sb, unsigned int group, struct buffer_head *bh,
+				u32 start)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	u32 base = group * sbi->s_inodes_per_group;
@@ -116,8 +117,9 @@ static long find_free_inode_bit(struct super_block *sb, unsigned int group,
 			return used;
 		if (!used)
 			return bit;
-		ext2_error(sb, "ext2_new_inode", "group %u: inode %u is in use but free in the bitmap",
-			   group, base + bit + 1);
+		ext2_error(sb, "ext2_new_inode",
+			   "group %u: inode %u is in use but free in the bitmap", group,
+			   base + bit + 1);
 		/* the bit goes back on, the free count stays: it was counted as used before */
 		ext2_set_bit((u8 *)bh->b_data, bit);
 		mark_buffer_dirty(bh);

@@ -57,7 +57,8 @@ struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
 		index / sbi->s_inodes_per_block;
 	bh = sb_bread(sb, block);
 	if (!bh) {
-		ext2_error(sb, __func__, "unable to read inode block - inode=%lu, block=%u", ino, block);
+		ext2_error(sb, __func__, "unable to read inode block - inode=%lu, block=%u", ino,
+			   block);
 		return ERR_PTR(-EIO);
 	}
 	*bhp = bh;
@@ -98,8 +99,9 @@ void ext2_set_inode_ops(struct inode *inode)
 		inode->i_op = &ext2_dir_inode_operations;
 		inode->i_fop = &ext2_dir_operations;
 	} else if (S_ISLNK(inode->i_mode)) {
-		inode->i_op = ext2_inode_is_fast_symlink(inode) ? &ext2_fast_symlink_inode_operations :
-								    &ext2_symlink_inode_operations;
+		inode->i_op = ext2_inode_is_fast_symlink(inode) ?
+				      &ext2_fast_symlink_inode_operations :
+				      &ext2_symlink_inode_operations;
 	} else {
 		inode->i_op = &ext2_special_inode_operations;
 		if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
@@ -110,7 +112,13 @@ void ext2_set_inode_ops(struct inode *inode)
 static bool ext2_valid_mode(umode_t mode)
 {
 	switch (mode & S_IFMT) {
-	case S_IFREG: case S_IFDIR: case S_IFLNK: case S_IFCHR: case S_IFBLK: case S_IFIFO: case S_IFSOCK:
+	case S_IFREG:
+	case S_IFDIR:
+	case S_IFLNK:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
 		return true;
 	}
 	return false;
@@ -148,8 +156,8 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 		ext2_error(sb, "ext2_iget", "inode %lu: deleted inode referenced", inode->i_ino);
 		return -EIO;
 	}
-	if (!ext2_valid_mode(inode->i_mode) || (ei->i_flags & EXT4_EXTENTS_FL) || inode->i_size < 0 ||
-	    (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
+	if (!ext2_valid_mode(inode->i_mode) || (ei->i_flags & EXT4_EXTENTS_FL) ||
+	    inode->i_size < 0 || (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
 		ext2_error(sb, "ext2_iget", "inode %lu: corrupt (mode %o, flags %#x, size %lld)",
 			   inode->i_ino, inode->i_mode, ei->i_flags, inode->i_size);
 		return -EIO;

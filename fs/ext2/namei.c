@@ -43,8 +43,11 @@ static struct dentry *ext2_lookup(struct inode *dir, struct dentry *dentry)
 		if (IS_ERR(inode))
 			return ERR_PTR(PTR_ERR(inode));
 		if (S_ISDIR(inode->i_mode) && ext2_is_ancestor(dentry, inode)) {
-			ext2_error(dir->i_sb, __func__, "directory loop: entry '%.*s' in directory #%lu points to its ancestor #%lu",
-				   (int)dentry->d_name.len, dentry->d_name.name, dir->i_ino, inode->i_ino);
+			ext2_error(dir->i_sb, __func__,
+				   "directory loop: entry '%.*s' in directory #%lu points to its "
+				   "ancestor #%lu",
+				   (int)dentry->d_name.len, dentry->d_name.name, dir->i_ino,
+				   inode->i_ino);
 			iput(inode);
 			return ERR_PTR(-EIO);
 		}

@@ -81,8 +81,7 @@ void ext2_zero_post_eof(struct page *page, loff_t isize)
 }
 
 /* Synchronous read of n blocks from bno into page at block slot i (run-by-run reads). */
-int ext2_read_run_sync(struct inode *inode, struct page *page, unsigned int i, u32 bno,
-		       unsigned int n)
+int ext2_read_run_sync(struct inode *inode, struct page *page, unsigned int i, u32 bno, unsigned int n)
 {
 	unsigned int bits = inode->i_blkbits;
 	struct bio *bio = bio_alloc(inode->i_sb->s_bdev, 1, REQ_OP_READ, GFP_NOFS);

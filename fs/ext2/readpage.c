@@ -11,8 +11,8 @@
 struct ext2_read_ctx {
 	struct inode *inode;
 	struct bio *bio;
-	sector_t next;          /* the sector a page must start at to join bio */
-	bool open;              /* bio's last page was whole: the next may follow */
+	sector_t next; /* the sector a page must start at to join bio */
+	bool open;     /* bio's last page was whole: the next may follow */
 	unsigned int pages_left;
 };
 
@@ -66,8 +66,7 @@ static int ext2_read_add(struct ext2_read_ctx *ctx, struct page *page, sector_t 
 }
 
 /* An irregular page: each run read and waited for, holes zeroed. Page locked, not unlocked. */
-static int ext2_read_page_runs(struct inode *inode, struct page *page,
-			       const struct ext2_page_map *m)
+static int ext2_read_page_runs(struct inode *inode, struct page *page, const struct ext2_page_map *m)
 {
 	int err = 0;
 

@@ -182,7 +182,8 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 			err = e;
 	}
 	if (wait)
-		ext2_check_bdev_write_error(sb, __func__); /* the superblock's and descriptors' own writes */
+		ext2_check_bdev_write_error(
+			sb, __func__); /* the superblock's and descriptors' own writes */
 	return err;
 }
 
@@ -258,11 +259,14 @@ static int ext2_setup_super(struct super_block *sb)
 	s16 max_mnt = (s16)le16_to_cpu(es->s_max_mnt_count);
 
 	if (!(sbi->s_mount_state & EXT2_VALID_FS))
-		ext2_msg(sb, KERN_WARNING, "warning: mounting unchecked fs, running e2fsck is recommended");
+		ext2_msg(sb, KERN_WARNING,
+			 "warning: mounting unchecked fs, running e2fsck is recommended");
 	else if (sbi->s_mount_state & EXT2_ERROR_FS)
-		ext2_msg(sb, KERN_WARNING, "warning: mounting fs with errors, running e2fsck is recommended");
+		ext2_msg(sb, KERN_WARNING,
+			 "warning: mounting fs with errors, running e2fsck is recommended");
 	else if (max_mnt >= 0 && le16_to_cpu(es->s_mnt_count) >= (u16)max_mnt)
-		ext2_msg(sb, KERN_WARNING, "warning: maximal mount count reached, running e2fsck is recommended");
+		ext2_msg(sb, KERN_WARNING,
+			 "warning: maximal mount count reached, running e2fsck is recommended");
 	if (!max_mnt)
 		es->s_max_mnt_count = cpu_to_le16(EXT2_DFL_MAX_MNT_COUNT);
 	le16_add_cpu(&es->s_mnt_count, 1);
@@ -290,7 +294,8 @@ static int ext2_parse_options(struct super_block *sb, const char *opts)
 			    !strncmp(opts + 7, behaviours[i], len - 7))
 				b = i;
 		if (!b) {
-			ext2_msg(sb, KERN_ERR, "error: unrecognized mount option \"%.*s\" or missing value",
+			ext2_msg(sb, KERN_ERR,
+				 "error: unrecognized mount option \"%.*s\" or missing value",
 				 (int)len, opts);
 			return -EINVAL;
 		}
@@ -332,7 +337,8 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 		return err;
 	}
 	if (ro_unknown) {
-		ext2_msg(sb, KERN_ERR, "couldn't remount RDWR because of unsupported optional features (%x)",
+		ext2_msg(sb, KERN_ERR,
+			 "couldn't remount RDWR because of unsupported optional features (%x)",
 			 ro_unknown);
 		return -EROFS;
 	}
@@ -355,8 +361,7 @@ static const struct super_operations ext2_sops = {
 /* ---------------------------------------------------------------- mount */
 
 /* The block holding the superblock at blocksize size, if it has ext2's magic. */
-static struct buffer_head *ext2_sb_at(struct super_block *sb, unsigned int size,
-				      unsigned int *offset)
+static struct buffer_head *ext2_sb_at(struct super_block *sb, unsigned int size, unsigned int *offset)
 {
 	sector_t block = size == EXT2_MIN_BLOCK_SIZE ? 1 : 0;
 	struct ext2_super_block *es;
@@ -374,7 +379,9 @@ static struct buffer_head *ext2_sb_at(struct super_block *sb, unsigned int size,
 	*offset = (unsigned int)(EXT2_SB_OFFSET - block * size);
 	es = (struct ext2_super_block *)(bh->b_data + *offset);
 	if (le16_to_cpu(es->s_magic) != EXT2_SUPER_MAGIC) {
-		ext2_msg(sb, KERN_ERR, "error: can't find an ext2 filesystem: bad magic number %#x (blocksize %u)",
+		ext2_msg(sb, KERN_ERR,
+			 "error: can't find an ext2 filesystem: bad magic number %#x (blocksize "
+			 "%u)",
 			 le16_to_cpu(es->s_magic), size);
 		brelse(bh);
 		return ERR_PTR(-EIO);
@@ -413,19 +420,25 @@ static int ext2_check_features(struct super_block *sb, int flags)
 	if (le32_to_cpu(es->s_rev_level) == EXT2_GOOD_OLD_REV)
 		return 0; /* revision 0 has no feature fields: whatever is there means nothing */
 	if (incompat) {
-		ext2_msg(sb, KERN_ERR, "error: couldn't mount because of unsupported optional features (%x)",
+		ext2_msg(sb, KERN_ERR,
+			 "error: couldn't mount because of unsupported optional features (%x)",
 			 incompat);
 		return -EINVAL;
 	}
 	if (ro && !(flags & SB_RDONLY)) {
-		ext2_msg(sb, KERN_ERR, "error: couldn't mount RDWR because of unsupported optional features (%x)",
+		ext2_msg(sb, KERN_ERR,
+			 "error: couldn't mount RDWR because of unsupported optional features (%x)",
 			 ro);
 		return -EROFS;
 	}
 	return 0;
 }
 
-#define SB_BAD(sb, ...) ({ ext2_msg(sb, KERN_ERR, "error: corrupt superblock: " __VA_ARGS__); -EIO; })
+#define SB_BAD(sb, ...)                                                            \
+	({                                                                         \
+		ext2_msg(sb, KERN_ERR, "error: corrupt superblock: " __VA_ARGS__); \
+		-EIO;                                                              \
+	})
 
 /* The geometry must be self-consistent and fit the device before anything is read by it. */
 static int ext2_check_geometry(struct super_block *sb)
@@ -453,7 +466,8 @@ static int ext2_check_geometry(struct super_block *sb)
 	if (sbi->s_blocks_count <= sbi->s_first_data_block + 1)
 		return SB_BAD(sb, "blocks count %u", sbi->s_blocks_count);
 	if (sbi->s_blocks_count > dev_blocks) {
-		ext2_msg(sb, KERN_ERR, "error: bad geometry: block count %u exceeds size of device (%llu blocks)",
+		ext2_msg(sb, KERN_ERR,
+			 "error: bad geometry: block count %u exceeds size of device (%llu blocks)",
 			 sbi->s_blocks_count, (unsigned long long)dev_blocks);
 		return -EIO;
 	}
@@ -480,13 +494,16 @@ static void ext2_init_sbi(struct super_block *sb)
 	sbi->s_blocks_count = le32_to_cpu(es->s_blocks_count);
 	sbi->s_inodes_count = le32_to_cpu(es->s_inodes_count);
 	sbi->s_inodes_per_block = sbi->s_inode_size ? (u32)sb->s_blocksize / sbi->s_inode_size : 0;
-	sbi->s_itb_per_group = sbi->s_inodes_per_block ?
-			       DIV_ROUND_UP(sbi->s_inodes_per_group, sbi->s_inodes_per_block) : 0;
+	sbi->s_itb_per_group = sbi->s_inodes_per_block ? DIV_ROUND_UP(sbi->s_inodes_per_group,
+								      sbi->s_inodes_per_block) :
+							 0;
 	sbi->s_desc_per_block = (unsigned int)(sb->s_blocksize / sizeof(struct ext2_group_desc));
 	sbi->s_addr_per_block_bits = (unsigned int)ilog2(ext2_addr_per_block(sb));
-	sbi->s_groups_count = sbi->s_blocks_count > sbi->s_first_data_block && sbi->s_blocks_per_group ?
-			      DIV_ROUND_UP(sbi->s_blocks_count - sbi->s_first_data_block,
-					   sbi->s_blocks_per_group) : 0;
+	sbi->s_groups_count = sbi->s_blocks_count > sbi->s_first_data_block &&
+					      sbi->s_blocks_per_group ?
+				      DIV_ROUND_UP(sbi->s_blocks_count - sbi->s_first_data_block,
+						   sbi->s_blocks_per_group) :
+				      0;
 	sbi->s_gdb_count = DIV_ROUND_UP(sbi->s_groups_count, sbi->s_desc_per_block);
 	sbi->s_mount_state = le16_to_cpu(es->s_state);
 	sbi->s_next_generation = (u32)ktime_get_ns();
@@ -524,7 +541,8 @@ static int ext2_check_group_counts(struct super_block *sb)
 		struct buffer_head *gdbh;
 		struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, &gdbh);
 		u32 blocks = ext2_group_last_block(sb, g) - ext2_group_first_block(sb, g) + 1;
-		u32 fb = le16_to_cpu(gd->bg_free_blocks_count), fi = le16_to_cpu(gd->bg_free_inodes_count);
+		u32 fb = le16_to_cpu(gd->bg_free_blocks_count),
+		    fi = le16_to_cpu(gd->bg_free_inodes_count);
 		int n;
 
 		if (fb > blocks) {
@@ -532,17 +550,20 @@ static int ext2_check_group_counts(struct super_block *sb)
 			if (n < 0)
 				return n;
 			ext2_error(sb, "ext2_check_descriptors",
-				   "group %u: free blocks count %u is more than its %u blocks; the bitmap says %d",
+				   "group %u: free blocks count %u is more than its %u blocks; the "
+				   "bitmap says %d",
 				   g, fb, blocks, n);
 			gd->bg_free_blocks_count = cpu_to_le16((u16)n);
 			ext2_gd_dirty(sb, gdbh);
 		}
 		if (fi > sbi->s_inodes_per_group) {
-			n = count_free_in_bitmap(sb, le32_to_cpu(gd->bg_inode_bitmap), sbi->s_inodes_per_group);
+			n = count_free_in_bitmap(sb, le32_to_cpu(gd->bg_inode_bitmap),
+						 sbi->s_inodes_per_group);
 			if (n < 0)
 				return n;
 			ext2_error(sb, "ext2_check_descriptors",
-				   "group %u: free inodes count %u is more than its %u inodes; the bitmap says %d",
+				   "group %u: free inodes count %u is more than its %u inodes; the "
+				   "bitmap says %d",
 				   g, fi, sbi->s_inodes_per_group, n);
 			gd->bg_free_inodes_count = cpu_to_le16((u16)n);
 			ext2_gd_dirty(sb, gdbh);
@@ -557,7 +578,8 @@ static int ext2_load_group_desc(struct super_block *sb)
 	int err;
 
 	if (sbi->s_first_data_block + 1 + sbi->s_gdb_count > ext2_group_last_block(sb, 0))
-		return SB_BAD(sb, "%u group descriptor blocks do not fit in group 0", sbi->s_gdb_count);
+		return SB_BAD(sb, "%u group descriptor blocks do not fit in group 0",
+			      sbi->s_gdb_count);
 	sbi->s_group_desc = kcalloc(sbi->s_gdb_count, sizeof(*sbi->s_group_desc), GFP_KERNEL);
 	if (!sbi->s_group_desc)
 		return -ENOMEM;
@@ -582,7 +604,8 @@ static int ext2_load_root(struct super_block *sb)
 		return (int)PTR_ERR(root);
 	}
 	if (!S_ISDIR(root->i_mode) || !root->i_blocks || !root->i_size) {
-		ext2_msg(sb, KERN_ERR, "error: corrupt root inode (mode %o, %llu blocks, size %lld), run e2fsck",
+		ext2_msg(sb, KERN_ERR,
+			 "error: corrupt root inode (mode %o, %llu blocks, size %lld), run e2fsck",
 			 root->i_mode, (unsigned long long)root->i_blocks, root->i_size);
 		iput(root);
 		return -EIO;

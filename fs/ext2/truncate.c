@@ -153,8 +153,8 @@ int ext2_truncate_blocks(struct inode *inode, loff_t size)
 	for (int depth = 1; depth <= 3; depth++) {
 		u64 span = 1ULL << (bits * (unsigned int)depth);
 		if (from < base + span) {
-			int e = free_tree(&run, &ei->i_data[EXT2_NDIR_BLOCKS + depth - 1], NULL, depth,
-					  from > base ? from - base : 0);
+			int e = free_tree(&run, &ei->i_data[EXT2_NDIR_BLOCKS + depth - 1], NULL,
+					  depth, from > base ? from - base : 0);
 			if (e)
 				err = e;
 		}

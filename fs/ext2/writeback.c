@@ -19,8 +19,8 @@ struct ext2_wb_ctx {
 	struct inode *inode;
 	struct writeback_control *wbc;
 	struct bio *bio;
-	sector_t next;          /* where a page must start to join bio */
-	bool open;              /* bio's last page was whole */
+	sector_t next; /* where a page must start to join bio */
+	bool open;     /* bio's last page was whole */
 	unsigned int opf;
 };
 
@@ -73,8 +73,7 @@ static struct bio *ext2_wb_bio(struct ext2_wb_ctx *ctx, sector_t sector, unsigne
 }
 
 /* A simple page: its first len bytes join the current bio, or start a new one. */
-static int ext2_wb_add(struct ext2_wb_ctx *ctx, struct page *page, sector_t sector,
-		       unsigned int len)
+static int ext2_wb_add(struct ext2_wb_ctx *ctx, struct page *page, sector_t sector, unsigned int len)
 {
 	if (!ctx->bio || !ctx->open || ctx->next != sector ||
 	    bio_add_page(ctx->bio, page, len, 0) != len) {
@@ -156,7 +155,8 @@ static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, v
 	if (!m.simple)
 		err = ext2_wb_runs(ctx, page, &m);
 	else
-		err = ext2_wb_add(ctx, page, ext2_block_sector(inode, m.bno[0]), m.prefix << inode->i_blkbits);
+		err = ext2_wb_add(ctx, page, ext2_block_sector(inode, m.bno[0]),
+				  m.prefix << inode->i_blkbits);
 	if (err == -ENOMEM) {
 		redirty_page_for_writepage(wbc, page);
 		unlock_page(page);

@@ -18,7 +18,8 @@ void ext2_xattr_delete_inode(struct inode *inode)
 	ei->i_file_acl = 0;
 	mark_inode_dirty(inode);
 	if (ext2_block_pointer_problem(sb, block)) {
-		ext2_error(sb, __func__, "inode %lu: bad extended attribute block %u", inode->i_ino, block);
+		ext2_error(sb, __func__, "inode %lu: bad extended attribute block %u", inode->i_ino,
+			   block);
 		return;
 	}
 	bh = sb_bread(sb, block);
@@ -30,7 +31,8 @@ void ext2_xattr_delete_inode(struct inode *inode)
 	h = (struct ext2_xattr_header *)bh->b_data;
 	if (le32_to_cpu(h->h_magic) != EXT2_XATTR_MAGIC || le32_to_cpu(h->h_blocks) != 1 ||
 	    !le32_to_cpu(h->h_refcount)) {
-		ext2_error(sb, __func__, "inode %lu: bad extended attribute block %u", inode->i_ino, block);
+		ext2_error(sb, __func__, "inode %lu: bad extended attribute block %u", inode->i_ino,
+			   block);
 		brelse(bh);
 		return;
 	}

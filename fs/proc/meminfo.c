@@ -33,8 +33,8 @@ static unsigned long nr_blockdev_pages(void)
 static unsigned long mem_available(void)
 {
 	unsigned long free = nr_free_pages(), reserve = totalreserve_pages;
-	unsigned long file = global_node_page_state(NR_ACTIVE_FILE) +
-			     global_node_page_state(NR_INACTIVE_FILE);
+	unsigned long file =
+		global_node_page_state(NR_ACTIVE_FILE) + global_node_page_state(NR_INACTIVE_FILE);
 	long avail = (long)free - (long)reserve;
 
 	avail += (long)(file - min(file / 2, reserve));

@@ -64,7 +64,8 @@ static int uptime_show(struct seq_buf *s, void *private)
 	u64 up = ktime_get_ns(), idle = 0;
 
 	(void)private;
-	for_each_task(add_idle_time, &idle);
+	for_each_task(add_idle_time, &idle)
+		;
 	seq_printf(s, "%llu.%02llu %llu.%02llu\n", up / NSEC_PER_SEC,
 		   up % NSEC_PER_SEC / (NSEC_PER_SEC / 100), idle / NSEC_PER_SEC,
 		   idle % NSEC_PER_SEC / (NSEC_PER_SEC / 100));

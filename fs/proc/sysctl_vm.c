@@ -86,10 +86,16 @@ static int store_twin(const char *buf, const struct dirty_twin *t, bool bytes)
 }
 
 static const struct dirty_twin dirty_limit = {
-	&vm_dirty_ratio, &vm_dirty_bytes, 2 * (long)PAGE_SIZE, true,
+	&vm_dirty_ratio,
+	&vm_dirty_bytes,
+	2 * (long)PAGE_SIZE,
+	true,
 };
 static const struct dirty_twin background_limit = {
-	&dirty_background_ratio, &dirty_background_bytes, 1, false,
+	&dirty_background_ratio,
+	&dirty_background_bytes,
+	1,
+	false,
 };
 
 static int store_dirty_ratio(const char *buf, size_t len, void *private)
@@ -153,7 +159,10 @@ static void writeback_interval_changed(unsigned int old, unsigned int now)
 }
 
 static const struct vm_uint writeback_centisecs = {
-	&dirty_writeback_interval, 0, INT_MAX, writeback_interval_changed,
+	&dirty_writeback_interval,
+	0,
+	INT_MAX,
+	writeback_interval_changed,
 };
 static const struct vm_uint expire_centisecs = { &dirty_expire_interval, 0, INT_MAX, NULL };
 /* 0: Linux's foreign-inode detection; 1: also switch after one clear round (opt-in). */

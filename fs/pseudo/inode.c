@@ -58,8 +58,8 @@ static struct inode *pseudo_get_inode(struct super_block *sb, struct pseudo_node
 
 static struct dentry *pseudo_lookup_dentry(struct inode *dir, struct dentry *dentry)
 {
-	struct pseudo_node *child = pseudo_child_get(inode_node(dir), dentry->d_name.name,
-						     dentry->d_name.len);
+	struct pseudo_node *child =
+		pseudo_child_get(inode_node(dir), dentry->d_name.name, dentry->d_name.len);
 	struct inode *inode = NULL;
 
 	if (child) {
@@ -175,8 +175,8 @@ static const struct file_operations pseudo_dir_fops = {
 
 struct pseudo_file {
 	struct pseudo_node *node;
-	struct seq_buf seq;        /* the snapshot readers see */
-	size_t stream_off;         /* streams: how much of seq was read */
+	struct seq_buf seq; /* the snapshot readers see */
+	size_t stream_off;  /* streams: how much of seq was read */
 };
 
 static int pseudo_open(struct inode *inode, struct file *file)
@@ -296,8 +296,9 @@ static ssize_t pseudo_write(struct file *file, const char *buf, size_t len, loff
 static loff_t pseudo_llseek(struct file *file, loff_t offset, int whence)
 {
 	struct pseudo_file *pf = file->private_data;
-	loff_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? file->f_pos :
-		      (loff_t)pf->seq.len;
+	loff_t base = whence == SEEK_SET ? 0 :
+		      whence == SEEK_CUR ? file->f_pos :
+					   (loff_t)pf->seq.len;
 
 	if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
 		return -EINVAL;

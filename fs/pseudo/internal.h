@@ -9,7 +9,7 @@
 struct pseudo_fs {
 	struct file_system_type type;
 	struct pseudo_node *root;
-	struct super_block *sb;        /* the one superblock every mount shares, or NULL */
+	struct super_block *sb; /* the one superblock every mount shares, or NULL */
 	unsigned long magic;
 };
 
@@ -18,16 +18,16 @@ struct pseudo_node {
 	umode_t mode;
 	unsigned long ino;
 	struct pseudo_fs *fs;
-	struct pseudo_node *parent;    /* referenced */
-	struct list_head children;     /* directories: live children (pseudo_mutex) */
+	struct pseudo_node *parent; /* referenced */
+	struct list_head children;  /* directories: live children (pseudo_mutex) */
 	struct list_head sibling;
-	int refcount;                  /* the tree's, inodes', open files' (pseudo_lock) */
-	int active;                    /* callbacks running now (pseudo_lock) */
+	int refcount; /* the tree's, inodes', open files' (pseudo_lock) */
+	int active;   /* callbacks running now (pseudo_lock) */
 	bool removed;
 	pseudo_show_t show;
 	pseudo_store_t store;
 	pseudo_truncate_t truncate; /* on truncation to 0, or NULL: ignored */
-	bool stream; /* show() runs per read, not per open (trace_pipe) */
+	bool stream;                /* show() runs per read, not per open (trace_pipe) */
 	void *private;
 	const struct pseudo_dir_ops *dir_ops;
 	char *link_target;

@@ -226,8 +226,7 @@ void pseudo_set_truncate(struct pseudo_node *file, pseudo_truncate_t truncate)
 	file->truncate = truncate;
 }
 
-struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,
-				   const char *target)
+struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name, const char *target)
 {
 	struct pseudo_node *node;
 
@@ -312,8 +311,8 @@ static void drain(struct pseudo_node *node)
 static void release_tree(struct pseudo_node *node)
 {
 	while (!list_empty(&node->children)) {
-		struct pseudo_node *child = list_first_entry(&node->children, struct pseudo_node,
-							     sibling);
+		struct pseudo_node *child =
+			list_first_entry(&node->children, struct pseudo_node, sibling);
 		list_del_init(&child->sibling);
 		release_tree(child);
 	}

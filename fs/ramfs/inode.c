@@ -84,8 +84,8 @@ static const struct inode_operations ramfs_symlink_inode_operations = {
 	.setattr = simple_setattr,
 };
 
-static struct inode *ramfs_get_inode(struct super_block *sb, const struct inode *dir,
-				     umode_t mode, dev_t dev)
+static struct inode *ramfs_get_inode(struct super_block *sb, const struct inode *dir, umode_t mode,
+				     dev_t dev)
 {
 	struct inode *inode = new_inode(sb);
 

@@ -16,12 +16,14 @@
 
 static int min_ratio_show(struct seq_buf *s, void *private)
 {
-	return seq_printf(s, "%u\n", ((struct backing_dev_info *)private)->min_ratio / BDI_RATIO_SCALE);
+	return seq_printf(s, "%u\n",
+			  ((struct backing_dev_info *)private)->min_ratio / BDI_RATIO_SCALE);
 }
 
 static int max_ratio_show(struct seq_buf *s, void *private)
 {
-	return seq_printf(s, "%u\n", ((struct backing_dev_info *)private)->max_ratio / BDI_RATIO_SCALE);
+	return seq_printf(s, "%u\n",
+			  ((struct backing_dev_info *)private)->max_ratio / BDI_RATIO_SCALE);
 }
 
 static int min_ratio_fine_show(struct seq_buf *s, void *private)

@@ -19,7 +19,7 @@
 struct wb_sums {
 	s64 stat[NR_WB_STAT_ITEMS];
 	unsigned long bw;
-	unsigned long thresh;   /* sum of the wbs' thresholds (Linux 6.10's BdiDirtyThresh) */
+	unsigned long thresh; /* sum of the wbs' thresholds (Linux 6.10's BdiDirtyThresh) */
 	struct wb_lists n;
 };
 
@@ -66,10 +66,10 @@ static int bdi_stats_show(struct seq_buf *s, void *private)
 			  "b_dirty_time:       %10lu\n"
 			  "bdi_list:           %10u\n"
 			  "state:              %10lx\n",
-			  K(t.stat[WB_WRITEBACK]), K(t.stat[WB_RECLAIMABLE]),
-			  K(t.thresh), K(thresh), K(bg),
-			  K(t.stat[WB_DIRTIED]), K(t.stat[WB_WRITTEN]), K(t.bw), t.n.dirty, t.n.io,
-			  t.n.more_io, t.n.dirty_time, !list_empty(&bdi->bdi_list), bdi->wb.state);
+			  K(t.stat[WB_WRITEBACK]), K(t.stat[WB_RECLAIMABLE]), K(t.thresh),
+			  K(thresh), K(bg), K(t.stat[WB_DIRTIED]), K(t.stat[WB_WRITTEN]), K(t.bw),
+			  t.n.dirty, t.n.io, t.n.more_io, t.n.dirty_time,
+			  !list_empty(&bdi->bdi_list), bdi->wb.state);
 }
 
 /* One block per wb, blank-line separated (Linux 6.10's wb_stats). */

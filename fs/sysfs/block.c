@@ -41,19 +41,19 @@ static const struct queue_limits *lim(void *private)
 	return &((struct gendisk *)private)->queue->limits;
 }
 
-#define LIMIT_SHOW(name, expr)                                          \
-static int name##_show(struct seq_buf *s, void *private)                \
-{                                                                       \
-	return seq_printf(s, "%lu\n", (unsigned long)(expr));          \
-}
+#define LIMIT_SHOW(name, expr)                                        \
+	static int name##_show(struct seq_buf *s, void *private)      \
+	{                                                             \
+		return seq_printf(s, "%lu\n", (unsigned long)(expr)); \
+	}
 
 LIMIT_SHOW(logical_block_size, lim(private)->logical_block_size)
 LIMIT_SHOW(physical_block_size, lim(private)->physical_block_size)
 LIMIT_SHOW(max_sectors_kb, lim(private)->max_hw_sectors / 2)
 LIMIT_SHOW(max_segments, lim(private)->max_segments)
 LIMIT_SHOW(max_segment_size, lim(private)->max_segment_size)
-LIMIT_SHOW(minimum_io_size, lim(private)->io_min ? lim(private)->io_min :
-			    lim(private)->physical_block_size)
+LIMIT_SHOW(minimum_io_size,
+	   lim(private)->io_min ? lim(private)->io_min : lim(private)->physical_block_size)
 LIMIT_SHOW(optimal_io_size, lim(private)->io_opt)
 LIMIT_SHOW(nr_requests, ((struct gendisk *)private)->queue->queue_depth)
 
@@ -63,8 +63,8 @@ struct disk_file {
 };
 
 static const struct disk_file disk_files[] = {
-	{ "stat", stat_show }, { "size", size_show }, { "ro", ro_show }, { "dev", dev_show },
-	{ "removable", zero_show },
+	{ "stat", stat_show }, { "size", size_show },      { "ro", ro_show },
+	{ "dev", dev_show },   { "removable", zero_show },
 };
 
 static const struct disk_file queue_files[] = {

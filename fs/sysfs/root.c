@@ -26,7 +26,8 @@ struct pseudo_node *pseudo_debugfs_root(void)
 
 void sysfs_init(void)
 {
-	static const char *const dirs[] = { "block", "class/bdi", "fs/cgroup", "kernel/debug", "kernel/mm" };
+	static const char *const dirs[] = { "block", "class/bdi", "fs/cgroup", "kernel/debug",
+					    "kernel/mm" };
 
 	sysfs_root = pseudo_fs_register("sysfs", SYSFS_MAGIC);
 	BUG_ON(IS_ERR(sysfs_root));

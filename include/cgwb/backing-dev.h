@@ -26,23 +26,23 @@ struct blkcg;
 struct gendisk;
 
 enum wb_stat_item {
-	WB_RECLAIMABLE,   /* dirty pages of this wb's inodes */
-	WB_WRITEBACK,     /* pages under writeback */
-	WB_DIRTIED,       /* pages dirtied (history) */
-	WB_WRITTEN,       /* pages written (history) */
+	WB_RECLAIMABLE, /* dirty pages of this wb's inodes */
+	WB_WRITEBACK,   /* pages under writeback */
+	WB_DIRTIED,     /* pages dirtied (history) */
+	WB_WRITTEN,     /* pages written (history) */
 	NR_WB_STAT_ITEMS,
 };
 
 /* wb->state bits */
 enum wb_state {
-	WB_registered,          /* accepts work */
-	WB_writeback_running,   /* the flusher is busy */
-	WB_has_dirty_io,        /* b_dirty/b_io/b_more_io not all empty */
-	WB_start_all,           /* a "write everything" request is pending */
+	WB_registered,        /* accepts work */
+	WB_writeback_running, /* the flusher is busy */
+	WB_has_dirty_io,      /* b_dirty/b_io/b_more_io not all empty */
+	WB_start_all,         /* a "write everything" request is pending */
 };
 
-#define BDI_CAP_WRITEBACK (1U << 0)       /* pages are dirty-accounted and written back */
-#define BDI_CAP_WRITEBACK_ACCT (1U << 1)  /* pages under writeback are counted in WB_WRITEBACK */
+#define BDI_CAP_WRITEBACK (1U << 0)      /* pages are dirty-accounted and written back */
+#define BDI_CAP_WRITEBACK_ACCT (1U << 1) /* pages under writeback are counted in WB_WRITEBACK */
 #define BDI_CAP_STRICTLIMIT (1U << 2)
 
 #define WB_BW_WINDOW 8
@@ -65,73 +65,73 @@ struct wb_pool {
 struct bdi_writeback {
 	struct backing_dev_info *bdi;
 	unsigned long state;
-	unsigned long last_old_flush;     /* last periodic (kupdate) pass */
+	unsigned long last_old_flush; /* last periodic (kupdate) pass */
 
-	spinlock_t list_lock;             /* the lists below and inode->i_wb changes */
-	struct list_head b_dirty;         /* newest first, by dirtied_when */
-	struct list_head b_io;            /* selected for this pass, consumed from the tail */
-	struct list_head b_more_io;       /* need another pass */
-	struct list_head b_dirty_time;    /* only lazy timestamps dirty */
-	struct list_head b_attached;      /* clean inodes still owned (cgwbs only) */
+	spinlock_t list_lock;          /* the lists below and inode->i_wb changes */
+	struct list_head b_dirty;      /* newest first, by dirtied_when */
+	struct list_head b_io;         /* selected for this pass, consumed from the tail */
+	struct list_head b_more_io;    /* need another pass */
+	struct list_head b_dirty_time; /* only lazy timestamps dirty */
+	struct list_head b_attached;   /* clean inodes still owned (cgwbs only) */
 
-	s64 stat[NR_WB_STAT_ITEMS];       /* exact counters (one CPU) */
-	unsigned long writeback_inodes;   /* inodes with pages under writeback */
+	s64 stat[NR_WB_STAT_ITEMS];     /* exact counters (one CPU) */
+	unsigned long writeback_inodes; /* inodes with pages under writeback */
 
-	unsigned long bw_time_stamp;      /* bandwidth estimation checkpoints */
+	unsigned long bw_time_stamp; /* bandwidth estimation checkpoints */
 	unsigned long dirtied_stamp;
 	unsigned long written_stamp;
-	unsigned long write_bandwidth;    /* pages/s */
+	unsigned long write_bandwidth; /* pages/s */
 	unsigned long avg_write_bandwidth;
 	/* completions over the last 8 estimator intervals (dirty_bandwidth_seconds policy) */
 	struct wb_bw_sample {
 		unsigned long time, written;
 	} bw_window[WB_BW_WINDOW];
-	unsigned int bw_window_head;      /* the oldest sample */
-	unsigned long dirty_ratelimit;    /* per-task dirty rate at the setpoint, pages/s */
+	unsigned int bw_window_head;            /* the oldest sample */
+	unsigned long dirty_ratelimit;          /* per-task dirty rate at the setpoint, pages/s */
 	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
-	int dirty_exceeded;               /* over its share and its domain over thresh: check often */
-	long last_pause;                  /* jiffies: the last balance_dirty_pages() sleep */
-	struct wb_pool *pool;             /* the policy's pool it counts in, or NULL */
+	int dirty_exceeded;   /* over its share and its domain over thresh: check often */
+	long last_pause;      /* jiffies: the last balance_dirty_pages() sleep */
+	struct wb_pool *pool; /* the policy's pool it counts in, or NULL */
 
-	spinlock_t work_lock;             /* work_list and the arming of dwork */
+	spinlock_t work_lock; /* work_list and the arming of dwork */
 	struct list_head work_list;
-	struct delayed_work dwork;        /* the flusher */
-	struct delayed_work bw_dwork;     /* bandwidth refresh after writeback ends */
+	struct delayed_work dwork;    /* the flusher */
+	struct delayed_work bw_dwork; /* bandwidth refresh after writeback ends */
 
 	/* cgroup writeback (cgwbs; the root wb has memcg/blkcg of the root) */
-	int refcnt;                       /* cgwbs only: the root wb is not refcounted */
-	bool dying;                       /* killed: still writes its inodes, gets no new ones */
+	int refcnt; /* cgwbs only: the root wb is not refcounted */
+	bool dying; /* killed: still writes its inodes, gets no new ones */
 	struct work_struct release_work;
 	struct mem_cgroup *memcg;
 	struct blkcg *blkcg;
-	struct list_head bdi_node;        /* on bdi->wb_list */
+	struct list_head bdi_node; /* on bdi->wb_list */
 	struct list_head memcg_node;
 	struct list_head blkcg_node;
 	struct list_head offline_node;
-	struct fprop_local completions;   /* share of writeback completions, global domain */
+	struct fprop_local completions;       /* share of writeback completions, global domain */
 	struct fprop_local memcg_completions; /* the same in its memcg's domain */
-	unsigned long id;                 /* a small number for /sys/kernel/debug output */
+	unsigned long id;                     /* a small number for /sys/kernel/debug output */
 };
 
 struct backing_dev_info {
-	u64 id;                           /* unique, never reused */
-	struct list_head bdi_list;        /* all bdis */
-	char dev_name[32];                /* "254:0" */
+	u64 id;                    /* unique, never reused */
+	struct list_head bdi_list; /* all bdis */
+	char dev_name[32];         /* "254:0" */
 	unsigned int capabilities;
-	unsigned int min_ratio, max_ratio;   /* share of the dirty threshold, BDI_RATIO_SCALE units */
-	unsigned long max_prop_frac;         /* FPROP_FRAC_BASE x max_ratio / 100 % */
-	unsigned long tot_write_bandwidth;   /* sum of avg_write_bandwidth over wbs with dirty IO */
-	struct bdi_writeback wb;          /* the root wb */
-	struct list_head wb_list;         /* root first, then cgwbs (cgwb_lock) */
-	struct xarray cgwb_tree;          /* memcg css id -> live cgwb (cgwb_lock) */
+	unsigned int min_ratio, max_ratio; /* share of the dirty threshold, BDI_RATIO_SCALE units */
+	unsigned long max_prop_frac;       /* FPROP_FRAC_BASE x max_ratio / 100 % */
+	unsigned long tot_write_bandwidth; /* sum of avg_write_bandwidth over wbs with dirty IO */
+	struct bdi_writeback wb;           /* the root wb */
+	struct list_head wb_list;          /* root first, then cgwbs (cgwb_lock) */
+	struct xarray cgwb_tree;           /* memcg css id -> live cgwb (cgwb_lock) */
 	struct rw_semaphore wb_switch_rwsem;
-	bool wb_audit;                    /* record the attribution audit (fs/fs-writeback-audit.c) */
+	bool wb_audit; /* record the attribution audit (fs/fs-writeback-audit.c) */
 	struct gendisk *disk;
 	int refcnt;
 };
 
-extern struct backing_dev_info noop_backing_dev_info;  /* ramfs, pseudo filesystems */
-extern struct workqueue_struct *bdi_wq;                 /* the flushers' workqueue */
+extern struct backing_dev_info noop_backing_dev_info; /* ramfs, pseudo filesystems */
+extern struct workqueue_struct *bdi_wq;               /* the flushers' workqueue */
 
 struct backing_dev_info *bdi_alloc(void);
 int bdi_register(struct backing_dev_info *bdi, const char *fmt, ...) __printf(2, 3);
@@ -152,7 +152,7 @@ static inline bool bdi_cap_writeback(const struct backing_dev_info *bdi)
  * every bdi's min_ratio would reach 100 %. Ratios in BDI_RATIO_SCALE units; bytes are turned
  * into ratios of the current global dirty threshold.
  */
-extern unsigned int bdi_min_ratio;   /* sum over bdis */
+extern unsigned int bdi_min_ratio; /* sum over bdis */
 int bdi_set_min_ratio(struct backing_dev_info *bdi, unsigned int min_ratio);
 int bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio);
 /* The same in BDI_RATIO_SCALE units (the _fine files). */

@@ -27,11 +27,11 @@ enum req_op {
 #define REQ_OP_MASK ((1U << REQ_OP_BITS) - 1)
 
 /* flags, or-ed with the op in bi_opf */
-#define REQ_SYNC (1U << 4)        /* someone waits for it (WB_SYNC_ALL, fsync, O_DIRECT) */
-#define REQ_FUA (1U << 5)         /* durable on completion */
-#define REQ_PREFLUSH (1U << 6)    /* flush the device cache before this write */
-#define REQ_BACKGROUND (1U << 7)  /* background/periodic writeback */
-#define REQ_META (1U << 8)        /* filesystem metadata */
+#define REQ_SYNC (1U << 4)       /* someone waits for it (WB_SYNC_ALL, fsync, O_DIRECT) */
+#define REQ_FUA (1U << 5)        /* durable on completion */
+#define REQ_PREFLUSH (1U << 6)   /* flush the device cache before this write */
+#define REQ_BACKGROUND (1U << 7) /* background/periodic writeback */
+#define REQ_META (1U << 8)       /* filesystem metadata */
 #define REQ_NOMERGE (1U << 9)
 
 static inline enum req_op bio_op_of(unsigned int opf)
@@ -40,10 +40,10 @@ static inline enum req_op bio_op_of(unsigned int opf)
 }
 
 /* bi_flags */
-#define BIO_THROTTLED 0x1         /* already charged by the io controller */
+#define BIO_THROTTLED 0x1 /* already charged by the io controller */
 #define BIO_CHAIN 0x2
-#define BIO_BLKCG_REF 0x4         /* bi_blkcg holds a css reference (bio_put drops it) */
-#define BIO_RESERVED 0x8          /* from the reserve: bio_put gives it back there */
+#define BIO_BLKCG_REF 0x4 /* bi_blkcg holds a css reference (bio_put drops it) */
+#define BIO_RESERVED 0x8  /* from the reserve: bio_put gives it back there */
 
 struct bio_vec {
 	struct page *bv_page;
@@ -51,28 +51,28 @@ struct bio_vec {
 	unsigned int bv_offset;
 };
 
-typedef void (bio_end_io_t)(struct bio *bio);
+typedef void(bio_end_io_t)(struct bio *bio);
 
 #define BIO_INLINE_VECS 8
 #define BIO_MAX_VECS 256
 
 struct bio {
-	struct bio *bi_next;             /* requests: chained bios */
+	struct bio *bi_next; /* requests: chained bios */
 	struct block_device *bi_bdev;
 	unsigned int bi_opf;
 	unsigned int bi_flags;
-	int bi_status;                   /* 0 or a negative errno */
+	int bi_status; /* 0 or a negative errno */
 	sector_t bi_sector;
-	unsigned int bi_size;            /* bytes */
+	unsigned int bi_size; /* bytes */
 	unsigned short bi_vcnt, bi_max_vecs;
 	struct bio_vec *bi_io_vec;
 	bio_end_io_t *bi_end_io;
 	void *bi_private;
-	struct blkcg *bi_blkcg;          /* io cgroup charged; NULL = the root */
-	int bi_remaining;                /* chained children not yet completed */
+	struct blkcg *bi_blkcg; /* io cgroup charged; NULL = the root */
+	int bi_remaining;       /* chained children not yet completed */
 	struct bio *bi_parent;
-	u64 bi_start_ns;                 /* submission time */
-	struct list_head bi_list;        /* throttling queues, plugs */
+	u64 bi_start_ns;          /* submission time */
+	struct list_head bi_list; /* throttling queues, plugs */
 	struct bio_vec bi_inline_vecs[BIO_INLINE_VECS];
 };
 
@@ -92,8 +92,7 @@ static inline sector_t bio_end_sector(const struct bio *bio)
 }
 
 /* A bio for bdev with room for nr_vecs segments (may sleep with GFP_KERNEL). */
-struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf,
-		      gfp_t gfp);
+struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf, gfp_t gfp);
 void bio_put(struct bio *bio);
 /* Add len bytes of page at off; returns len, or 0 if the bio is full. */
 unsigned int bio_add_page(struct bio *bio, struct page *page, unsigned int len, unsigned int off);
@@ -120,10 +119,10 @@ int blkdev_issue_flush(struct block_device *bdev);
  */
 struct blk_plug {
 	struct list_head bios;
-	unsigned int count;              /* requests the bios would make (merged runs) */
-	unsigned int run_bytes;          /* the newest run's size */
-	struct task_struct *owner;       /* NULL: nested in an outer plug, does nothing */
-	struct task_sleep_flush sleep;   /* schedule() sends the bios when the owner sleeps */
+	unsigned int count;            /* requests the bios would make (merged runs) */
+	unsigned int run_bytes;        /* the newest run's size */
+	struct task_struct *owner;     /* NULL: nested in an outer plug, does nothing */
+	struct task_sleep_flush sleep; /* schedule() sends the bios when the owner sleeps */
 };
 void blk_start_plug(struct blk_plug *plug);
 void blk_finish_plug(struct blk_plug *plug);

@@ -12,8 +12,8 @@ struct gendisk;
 
 struct blkcg {
 	struct cgroup_subsys_state css;
-	struct list_head blkgs;          /* per-device state (struct blkcg_gq, cg/) */
-	struct list_head cgwb_list;      /* bdi_writebacks whose io cgroup this is */
+	struct list_head blkgs;     /* per-device state (struct blkcg_gq, cg/) */
+	struct list_head cgwb_list; /* bdi_writebacks whose io cgroup this is */
 	/*
 	 * Holders that keep its per-disk groups, and so its io.max limits, in force: 1 while
 	 * online, 1 per writeback context writing for it, 1 per child holding pins itself.
@@ -73,7 +73,7 @@ void blkcg_free(struct blkcg *blkcg);
 enum blkg_iostat_type {
 	BLKG_IOSTAT_READ,
 	BLKG_IOSTAT_WRITE,
-	BLKG_IOSTAT_DISCARD,           /* io.stat shows it; cgwb has no discards */
+	BLKG_IOSTAT_DISCARD, /* io.stat shows it; cgwb has no discards */
 	BLKG_IOSTAT_NR,
 };
 
@@ -88,7 +88,7 @@ void blkcg_iostat_read(struct blkcg *blkcg, struct gendisk *disk, struct blkg_io
 enum { BLKCG_LIMIT_RBPS, BLKCG_LIMIT_WBPS, BLKCG_LIMIT_RIOPS, BLKCG_LIMIT_WIOPS, BLKCG_LIMIT_NR };
 struct blkcg_limits {
 	u64 val[BLKCG_LIMIT_NR];
-	bool set[BLKCG_LIMIT_NR];      /* which values a change sets */
+	bool set[BLKCG_LIMIT_NR]; /* which values a change sets */
 };
 /* Set the values lim sets (IOs/s beyond what the counters hold: none, as in Linux): 0 or -ENOMEM. */
 int blkcg_set_limits(struct blkcg *blkcg, struct gendisk *disk, const struct blkcg_limits *lim);

@@ -17,24 +17,24 @@ struct backing_dev_info;
 struct request {
 	struct list_head queuelist;
 	struct request_queue *q;
-	unsigned int cmd_flags;          /* op | REQ_* flags */
+	unsigned int cmd_flags; /* op | REQ_* flags */
 	sector_t sector;
 	unsigned int nr_bytes;
 	unsigned short nr_segments;
 	struct bio *bio, *biotail;
-	u64 start_ns;                    /* handed to the driver (this step) */
-	u64 alloc_ns;                    /* allocated: queueing counts in the disk's ticks */
+	u64 start_ns; /* handed to the driver (this step) */
+	u64 alloc_ns; /* allocated: queueing counts in the disk's ticks */
 	int tag;
 	int status;
-	void *driver_data;               /* per-request driver state (preallocated) */
-	unsigned int rq_flags;           /* RQF_*: block-layer private state */
+	void *driver_data;     /* per-request driver state (preallocated) */
+	unsigned int rq_flags; /* RQF_*: block-layer private state */
 };
 
 /* rq_flags: the flush sequence of one request (the slot is reused for each step). */
-#define RQF_PREFLUSH 0x1                 /* a flush still has to go before the data */
-#define RQF_POSTFLUSH 0x2                /* a flush still has to go after the data (FUA) */
-#define RQF_FLUSH_STEP 0x4               /* the driver is doing one of those flushes now */
-#define RQF_STARTED 0x8                  /* handed to the driver */
+#define RQF_PREFLUSH 0x1   /* a flush still has to go before the data */
+#define RQF_POSTFLUSH 0x2  /* a flush still has to go after the data (FUA) */
+#define RQF_FLUSH_STEP 0x4 /* the driver is doing one of those flushes now */
+#define RQF_STARTED 0x8    /* handed to the driver */
 
 /* What the driver must do for rq now: its op, or a flush during the flush sequence. */
 static inline enum req_op req_op(const struct request *rq)
@@ -60,12 +60,12 @@ struct blk_seg {
 };
 
 struct queue_limits {
-	unsigned int logical_block_size;   /* bytes, power of two >= 512 */
+	unsigned int logical_block_size; /* bytes, power of two >= 512 */
 	unsigned int physical_block_size;
 	unsigned int io_min, io_opt;
-	unsigned int max_hw_sectors;       /* per request */
-	unsigned int max_segments;         /* per request */
-	unsigned int max_segment_size;     /* bytes */
+	unsigned int max_hw_sectors;   /* per request */
+	unsigned int max_segments;     /* per request */
+	unsigned int max_segment_size; /* bytes */
 };
 
 struct blk_mq_ops {
@@ -81,8 +81,8 @@ struct disk_stats {
 	unsigned long merges[4];
 	unsigned long sectors[4];
 	u64 nsecs[4];
-	u64 io_ticks_ns;          /* time with at least one request in flight */
-	u64 time_in_queue_ns;     /* summed over requests */
+	u64 io_ticks_ns;      /* time with at least one request in flight */
+	u64 time_in_queue_ns; /* summed over requests */
 	unsigned int in_flight[2];
 	u64 busy_since_ns;
 };
@@ -92,16 +92,16 @@ struct request_queue {
 	const struct blk_mq_ops *ops;
 	void *queuedata;
 	struct queue_limits limits;
-	unsigned int queue_depth;        /* requests the driver may have in flight */
-	unsigned int driver_data_size;   /* bytes of rq->driver_data per request */
+	unsigned int queue_depth;      /* requests the driver may have in flight */
+	unsigned int driver_data_size; /* bytes of rq->driver_data per request */
 	spinlock_t lock;
-	struct request *requests;        /* queue_depth preallocated requests */
+	struct request *requests; /* queue_depth preallocated requests */
 	struct list_head free_requests;
-	struct list_head dispatch;       /* merged, waiting for the device */
+	struct list_head dispatch; /* merged, waiting for the device */
 	unsigned int nr_in_flight;
-	wait_queue_head_t rq_wait;       /* tasks waiting for a free request, served in order */
-	unsigned int nr_free;            /* requests on free_requests */
-	struct list_head retry_bios;     /* bios of a failed merged request, to retry alone */
+	wait_queue_head_t rq_wait;   /* tasks waiting for a free request, served in order */
+	unsigned int nr_free;        /* requests on free_requests */
+	struct list_head retry_bios; /* bios of a failed merged request, to retry alone */
 	struct work_struct retry_work;
 	unsigned long nr_dispatched, nr_busy, nr_waits;
 };
@@ -109,9 +109,9 @@ struct request_queue {
 struct gendisk {
 	char disk_name[32];
 	int major, first_minor;
-	sector_t capacity;               /* 512-byte sectors */
+	sector_t capacity; /* 512-byte sectors */
 	bool read_only;
-	bool has_flush;                  /* volatile write cache that needs flushes */
+	bool has_flush; /* volatile write cache that needs flushes */
 	struct request_queue *queue;
 	struct block_device *part0;
 	struct disk_stats stats;
@@ -124,7 +124,7 @@ struct block_device {
 	dev_t bd_dev;
 	struct gendisk *bd_disk;
 	unsigned int bd_block_size;
-	void *bd_mapping;                /* the device's page cache (VFS) */
+	void *bd_mapping; /* the device's page cache (VFS) */
 };
 
 /* Linux's numbers for virtio disks: virtio_blk.c gives them to its disks. */
@@ -212,9 +212,9 @@ static inline bool bdev_read_only(const struct block_device *bdev)
  * be passed as they are (other bits are ignored): O_DIRECT, O_DSYNC (and so O_SYNC) for
  * FUA writes, and O_SYNC's own bit for REQ_SYNC.
  */
-#define BLKDEV_RW_DIRECT 040000        /* O_DIRECT */
-#define BLKDEV_RW_FUA 010000           /* O_DSYNC: writes durable on return */
-#define BLKDEV_RW_SYNC 04000000        /* __O_SYNC, the bit O_SYNC adds: REQ_SYNC on the bios */
+#define BLKDEV_RW_DIRECT 040000 /* O_DIRECT */
+#define BLKDEV_RW_FUA 010000    /* O_DSYNC: writes durable on return */
+#define BLKDEV_RW_SYNC 04000000 /* __O_SYNC, the bit O_SYNC adds: REQ_SYNC on the bios */
 ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t pos,
 		       unsigned int flags);
 ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,

@@ -15,23 +15,23 @@ struct super_block;
 struct buffer_head;
 
 enum bh_state_bits {
-	BH_Uptodate,   /* contains valid data */
-	BH_Dirty,      /* must be written */
-	BH_Lock,       /* IO in progress or exclusive use */
-	BH_Req,        /* has been submitted for IO */
-	BH_Mapped,     /* b_blocknr is valid */
-	BH_New,        /* just allocated on disk */
-	BH_Write_EIO,  /* the last write failed */
+	BH_Uptodate,    /* contains valid data */
+	BH_Dirty,       /* must be written */
+	BH_Lock,        /* IO in progress or exclusive use */
+	BH_Req,         /* has been submitted for IO */
+	BH_Mapped,      /* b_blocknr is valid */
+	BH_New,         /* just allocated on disk */
+	BH_Write_EIO,   /* the last write failed */
 	BH_Async_Write, /* part of its page's current writeback */
 };
 
-typedef void (bh_end_io_t)(struct buffer_head *bh, int uptodate);
+typedef void(bh_end_io_t)(struct buffer_head *bh, int uptodate);
 
 struct buffer_head {
 	unsigned long b_state;
-	struct buffer_head *b_this_page;   /* circular list of the page's buffers */
+	struct buffer_head *b_this_page; /* circular list of the page's buffers */
 	struct page *b_page;
-	sector_t b_blocknr;                /* in units of b_size */
+	sector_t b_blocknr; /* in units of b_size */
 	size_t b_size;
 	char *b_data;
 	struct block_device *b_bdev;
@@ -41,13 +41,19 @@ struct buffer_head {
 };
 
 /* Atomic: IO completion (interrupt context) changes the state of buffers tasks are using. */
-#define BUFFER_FNS(bit, name)                                                           \
-static inline bool buffer_##name(const struct buffer_head *bh)                          \
-{ return __atomic_load_n(&bh->b_state, __ATOMIC_RELAXED) & (1UL << BH_##bit); }      \
-static inline void set_buffer_##name(struct buffer_head *bh)                            \
-{ __atomic_fetch_or(&bh->b_state, 1UL << BH_##bit, __ATOMIC_SEQ_CST); }              \
-static inline void clear_buffer_##name(struct buffer_head *bh)                          \
-{ __atomic_fetch_and(&bh->b_state, ~(1UL << BH_##bit), __ATOMIC_SEQ_CST); }
+#define BUFFER_FNS(bit, name)                                                               \
+	static inline bool buffer_##name(const struct buffer_head *bh)                      \
+	{                                                                                   \
+		return __atomic_load_n(&bh->b_state, __ATOMIC_RELAXED) & (1UL << BH_##bit); \
+	}                                                                                   \
+	static inline void set_buffer_##name(struct buffer_head *bh)                        \
+	{                                                                                   \
+		__atomic_fetch_or(&bh->b_state, 1UL << BH_##bit, __ATOMIC_SEQ_CST);         \
+	}                                                                                   \
+	static inline void clear_buffer_##name(struct buffer_head *bh)                      \
+	{                                                                                   \
+		__atomic_fetch_and(&bh->b_state, ~(1UL << BH_##bit), __ATOMIC_SEQ_CST);     \
+	}
 
 BUFFER_FNS(Uptodate, uptodate)
 BUFFER_FNS(Dirty, dirty)

@@ -8,24 +8,30 @@ __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 void warn_slowpath(const char *file, int line, const char *cond);
 
 #define BUG() panic("kernel BUG at %s:%d", __FILE__, __LINE__)
-#define BUG_ON(cond) do { if (unlikely(cond)) panic("kernel BUG at %s:%d: %s", __FILE__, __LINE__, #cond); } while (0)
+#define BUG_ON(cond)                                                                 \
+	do {                                                                         \
+		if (unlikely(cond))                                                  \
+			panic("kernel BUG at %s:%d: %s", __FILE__, __LINE__, #cond); \
+	} while (0)
 
-#define WARN_ON(cond) ({                                                   \
-	bool __w = !!(cond);                                               \
-	if (unlikely(__w))                                                 \
-		warn_slowpath(__FILE__, __LINE__, #cond);                  \
-	unlikely(__w);                                                     \
-})
+#define WARN_ON(cond)                                             \
+	({                                                        \
+		bool __w = !!(cond);                              \
+		if (unlikely(__w))                                \
+			warn_slowpath(__FILE__, __LINE__, #cond); \
+		unlikely(__w);                                    \
+	})
 
-#define WARN_ON_ONCE(cond) ({                                              \
-	static bool __warned;                                              \
-	bool __w = !!(cond);                                               \
-	if (unlikely(__w) && !__warned) {                                  \
-		__warned = true;                                           \
-		warn_slowpath(__FILE__, __LINE__, #cond);                  \
-	}                                                                  \
-	unlikely(__w);                                                     \
-})
+#define WARN_ON_ONCE(cond)                                        \
+	({                                                        \
+		static bool __warned;                             \
+		bool __w = !!(cond);                              \
+		if (unlikely(__w) && !__warned) {                 \
+			__warned = true;                          \
+			warn_slowpath(__FILE__, __LINE__, #cond); \
+		}                                                 \
+		unlikely(__w);                                    \
+	})
 
 /* Number of warnings issued so far: tests assert it stays 0. */
 extern unsigned long warn_count;

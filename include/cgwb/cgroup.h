@@ -26,7 +26,7 @@ struct cgroup_subsys;
 struct pseudo_node;
 
 #define CGROUP_NAME_MAX 64
-#define CGROUP_MAX_DEPTH 16               /* mkdir deeper fails with -EAGAIN */
+#define CGROUP_MAX_DEPTH 16 /* mkdir deeper fails with -EAGAIN */
 #define CGROUP2_SUPER_MAGIC 0x63677270
 
 enum cgroup_subsys_id {
@@ -36,11 +36,11 @@ enum cgroup_subsys_id {
 };
 
 struct cgroup_subsys_state {
-	struct cgroup *cgroup;                /* referenced */
+	struct cgroup *cgroup; /* referenced */
 	struct cgroup_subsys *ss;
-	struct cgroup_subsys_state *parent;   /* the parent cgroup's effective css, referenced */
+	struct cgroup_subsys_state *parent; /* the parent cgroup's effective css, referenced */
 	int id;
-	int refcnt;                           /* the cgroup holds one while online */
+	int refcnt; /* the cgroup holds one while online */
 	bool online;
 	/* the core's: the css tree (kept until release) and the deferred release */
 	struct list_head sibling;
@@ -56,7 +56,7 @@ struct cgroup_subsys_state {
  * must not take cgroup_mutex (the core waits for them while holding it).
  */
 struct cgroup_subsys {
-	const char *name;                     /* "memory", "io" */
+	const char *name; /* "memory", "io" */
 	enum cgroup_subsys_id id;
 	struct cgroup_subsys_state *(*css_alloc)(struct cgroup_subsys_state *parent);
 	int (*css_online)(struct cgroup_subsys_state *css);
@@ -71,8 +71,8 @@ struct cgroup_subsys {
 
 struct cgroup {
 	char name[CGROUP_NAME_MAX];
-	struct cgroup *parent;        /* referenced */
-	struct list_head children;    /* live children only */
+	struct cgroup *parent;     /* referenced */
+	struct list_head children; /* live children only */
 	struct list_head sibling;
 	int refcount;                 /* tasks and other holders; the hierarchy holds one */
 	unsigned int nr_tasks;        /* in this cgroup itself */
@@ -81,9 +81,9 @@ struct cgroup {
 	bool dying;                   /* removed: no new children, tasks go to the parent */
 	unsigned int subtree_control; /* bit per controller enabled for the children */
 	struct cgroup_subsys_state *subsys[CGROUP_SUBSYS_COUNT]; /* own css where enabled */
-	struct pseudo_node *dir;      /* its directory under /sys/fs/cgroup */
-	unsigned int nr_descendants;          /* live ones (cgroup.stat) */
-	unsigned int nr_dying_descendants;    /* removed but still referenced */
+	struct pseudo_node *dir;           /* its directory under /sys/fs/cgroup */
+	unsigned int nr_descendants;       /* live ones (cgroup.stat) */
+	unsigned int nr_dying_descendants; /* removed but still referenced */
 };
 
 extern struct cgroup cgroup_root;
@@ -126,7 +126,7 @@ struct cgroup_subsys_state *task_get_css(struct task_struct *task, enum cgroup_s
 /* The css with this id, referenced, if online. */
 struct cgroup_subsys_state *css_from_id(int id, enum cgroup_subsys_id ss);
 void css_get(struct cgroup_subsys_state *css);
-bool css_tryget(struct cgroup_subsys_state *css);   /* fails once offline */
+bool css_tryget(struct cgroup_subsys_state *css); /* fails once offline */
 void css_put(struct cgroup_subsys_state *css);
 static inline bool css_is_dying(const struct cgroup_subsys_state *css)
 {

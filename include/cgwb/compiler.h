@@ -31,28 +31,36 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
 
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 #define ___PASTE(a, b) a##b
 #define __PASTE(a, b) ___PASTE(a, b)
 #define __UNIQUE_ID(prefix) __PASTE(__PASTE(__uniq_, prefix), __COUNTER__)
 /* unique temporaries so min(max(...)) nests without shadowing */
-#define __cmp_once(op, a, b, ua, ub) \
-	({ __typeof__(a) ua = (a); __typeof__(b) ub = (b); ua op ub ? ua : ub; })
+#define __cmp_once(op, a, b, ua, ub)    \
+	({                              \
+		__typeof__(a) ua = (a); \
+		__typeof__(b) ub = (b); \
+		ua op ub ? ua : ub;     \
+	})
 #define min(a, b) __cmp_once(<, a, b, __UNIQUE_ID(x_), __UNIQUE_ID(y_))
 #define max(a, b) __cmp_once(>, a, b, __UNIQUE_ID(x_), __UNIQUE_ID(y_))
 #define min_t(t, a, b) min((t)(a), (t)(b))
 #define max_t(t, a, b) max((t)(a), (t)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
-#define swap(a, b) do { __typeof__(a) _t = (a); (a) = (b); (b) = _t; } while (0)
+#define swap(a, b)                      \
+	do {                            \
+		__typeof__(a) _t = (a); \
+		(a) = (b);              \
+		(b) = _t;               \
+	} while (0)
 
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
-#define round_up(x, y) ((((x) + (y) - 1) / (y)) * (y))
+#define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
+#define round_up(x, y) ((((x) + (y)-1) / (y)) * (y))
 #define round_down(x, y) (((x) / (y)) * (y))
-#define ALIGN(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
-#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
-#define is_power_of_2(n) ((n) != 0 && (((n) & ((n) - 1)) == 0))
+#define ALIGN(x, a) (((x) + ((a)-1)) & ~((__typeof__(x))(a)-1))
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a)-1)) == 0)
+#define is_power_of_2(n) ((n) != 0 && (((n) & ((n)-1)) == 0))
 
 static inline int ilog2(u64 v)
 {

@@ -59,10 +59,22 @@
 #define MAX_ERRNO 4095
 #define IS_ERR_VALUE(x) ((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
 
-static inline void *ERR_PTR(long error) { return (void *)error; }
-static inline long PTR_ERR(const void *ptr) { return (long)ptr; }
-static inline bool IS_ERR(const void *ptr) { return IS_ERR_VALUE((unsigned long)ptr); }
-static inline bool IS_ERR_OR_NULL(const void *ptr) { return !ptr || IS_ERR(ptr); }
+static inline void *ERR_PTR(long error)
+{
+	return (void *)error;
+}
+static inline long PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+static inline bool IS_ERR(const void *ptr)
+{
+	return IS_ERR_VALUE((unsigned long)ptr);
+}
+static inline bool IS_ERR_OR_NULL(const void *ptr)
+{
+	return !ptr || IS_ERR(ptr);
+}
 
 /* The message for an error number, as strerror gives it ("Input/output error" for -EIO). */
 const char *errstr(int err);

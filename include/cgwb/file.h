@@ -21,10 +21,10 @@ struct path {
 
 /* Sequential readahead state of an open file. */
 struct file_ra_state {
-	unsigned long start;       /* first page of the current window */
-	unsigned int size;         /* pages in the window */
-	unsigned int async_size;   /* start the next window when this many pages are left */
-	unsigned long prev_index;  /* last page read */
+	unsigned long start;      /* first page of the current window */
+	unsigned int size;        /* pages in the window */
+	unsigned int async_size;  /* start the next window when this many pages are left */
+	unsigned long prev_index; /* last page read */
 };
 
 #define O_RDONLY 00
@@ -57,7 +57,7 @@ struct file_operations {
 struct file {
 	const struct file_operations *f_op;
 	struct inode *f_inode;
-	struct path f_path;        /* how it was opened (VFS); empty for anonymous files */
+	struct path f_path; /* how it was opened (VFS); empty for anonymous files */
 	struct address_space *f_mapping;
 	struct file_ra_state f_ra;
 	loff_t f_pos;

@@ -12,13 +12,13 @@
 #define FPROP_FRAC_BASE (1UL << FPROP_FRAC_SHIFT)
 
 struct fprop_global {
-	s64 events;            /* decayed sum of all events; starts at 1, never 0 */
+	s64 events; /* decayed sum of all events; starts at 1, never 0 */
 	unsigned int period;
 };
 
 struct fprop_local {
 	s64 events;
-	unsigned int period;   /* the global period it was last aged to */
+	unsigned int period; /* the global period it was last aged to */
 };
 
 void fprop_global_init(struct fprop_global *p);
@@ -27,8 +27,7 @@ void fprop_local_init(struct fprop_local *pl);
 bool fprop_new_period(struct fprop_global *p, int nr);
 void fprop_add(struct fprop_global *p, struct fprop_local *pl, long nr);
 /* Add at most up to a share of max_frac / FPROP_FRAC_BASE (bdi max_ratio). */
-void fprop_add_max(struct fprop_global *p, struct fprop_local *pl, unsigned long max_frac,
-		   long nr);
+void fprop_add_max(struct fprop_global *p, struct fprop_local *pl, unsigned long max_frac, long nr);
 /* The local share as num / den (0 <= num <= den, den > 0). */
 void fprop_fraction(struct fprop_global *p, struct fprop_local *pl, unsigned long *num,
 		    unsigned long *den);

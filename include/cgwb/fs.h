@@ -41,12 +41,12 @@ typedef unsigned int umode_t;
 #define S_IFDIR 0040000
 #define S_IFCHR 0020000
 #define S_IFIFO 0010000
-#define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
-#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
-#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
-#define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
-#define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
-#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
+#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
+#define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
+#define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
+#define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
+#define S_ISBLK(m) (((m)&S_IFMT) == S_IFBLK)
+#define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
 
 #define NAME_MAX 255
 #define PATH_MAX 4096
@@ -58,18 +58,18 @@ struct timespec64 {
 };
 
 /* i_state bits */
-#define I_DIRTY_SYNC (1U << 0)       /* inode metadata dirty */
-#define I_DIRTY_DATASYNC (1U << 1)   /* metadata needed by fdatasync dirty (size, blocks) */
-#define I_DIRTY_PAGES (1U << 2)      /* the mapping has dirty pages */
-#define I_NEW (1U << 3)              /* being set up by the filesystem */
+#define I_DIRTY_SYNC (1U << 0)     /* inode metadata dirty */
+#define I_DIRTY_DATASYNC (1U << 1) /* metadata needed by fdatasync dirty (size, blocks) */
+#define I_DIRTY_PAGES (1U << 2)    /* the mapping has dirty pages */
+#define I_NEW (1U << 3)            /* being set up by the filesystem */
 #define I_WILL_FREE (1U << 4)
-#define I_FREEING (1U << 5)          /* being evicted */
+#define I_FREEING (1U << 5) /* being evicted */
 #define I_CLEAR (1U << 6)
-#define I_SYNC (1U << 7)             /* being written back */
+#define I_SYNC (1U << 7) /* being written back */
 #define I_REFERENCED (1U << 8)
-#define I_DIRTY_TIME (1U << 11)      /* only lazy timestamps dirty */
-#define I_WB_SWITCH (1U << 13)       /* a switch to another wb is pending */
-#define I_SYNC_QUEUED (1U << 17)     /* the flusher moved it to b_io: placement is the flusher's */
+#define I_DIRTY_TIME (1U << 11)  /* only lazy timestamps dirty */
+#define I_WB_SWITCH (1U << 13)   /* a switch to another wb is pending */
+#define I_SYNC_QUEUED (1U << 17) /* the flusher moved it to b_io: placement is the flusher's */
 #define I_DIRTY_INODE (I_DIRTY_SYNC | I_DIRTY_DATASYNC)
 #define I_DIRTY (I_DIRTY_INODE | I_DIRTY_PAGES)
 #define I_DIRTY_ALL (I_DIRTY | I_DIRTY_TIME)
@@ -112,7 +112,7 @@ struct kstat {
 	u32 uid, gid;
 	dev_t rdev;
 	loff_t size;
-	u64 blocks;            /* 512-byte units */
+	u64 blocks; /* 512-byte units */
 	unsigned int blksize;
 	struct timespec64 atime, mtime, ctime;
 };
@@ -147,11 +147,11 @@ struct super_operations {
 #define SB_RDONLY (1U << 0)
 #define SB_ACTIVE (1U << 30)
 /* s_iflags */
-#define SB_I_CGROUPWB 0x00000001   /* the filesystem supports cgroup writeback */
-#define SB_I_BDEV 0x00000002       /* the block devices' superblock: each inode a disk's */
+#define SB_I_CGROUPWB 0x00000001 /* the filesystem supports cgroup writeback */
+#define SB_I_BDEV 0x00000002     /* the block devices' superblock: each inode a disk's */
 
 struct super_block {
-	struct list_head s_list;          /* all superblocks */
+	struct list_head s_list; /* all superblocks */
 	dev_t s_dev;
 	unsigned long s_blocksize;
 	unsigned char s_blocksize_bits;
@@ -162,25 +162,25 @@ struct super_block {
 	unsigned long s_iflags;
 	unsigned long s_magic;
 	struct dentry *s_root;
-	struct rw_semaphore s_umount;     /* writeback takes it shared (trylock) */
-	int s_count;                      /* active mounts */
+	struct rw_semaphore s_umount; /* writeback takes it shared (trylock) */
+	int s_count;                  /* active mounts */
 	struct block_device *s_bdev;
 	struct backing_dev_info *s_bdi;
-	char s_id[32];                    /* "vda", "tmpfs", ... */
+	char s_id[32]; /* "vda", "tmpfs", ... */
 	void *s_fs_info;
 	spinlock_t s_inode_list_lock;
-	struct list_head s_inodes;        /* every inode of this superblock */
-	struct list_head s_inode_lru;     /* unused, clean inodes: reclaimable */
+	struct list_head s_inodes;    /* every inode of this superblock */
+	struct list_head s_inode_lru; /* unused, clean inodes: reclaimable */
 	unsigned long s_nr_inodes_unused;
-	spinlock_t s_inode_wblist_lock;   /* s_inodes_wb; irq-safe: writeback completion uses it */
-	struct list_head s_inodes_wb;     /* inodes with pages under writeback (sync waits) */
+	spinlock_t s_inode_wblist_lock; /* s_inodes_wb; irq-safe: writeback completion uses it */
+	struct list_head s_inodes_wb;   /* inodes with pages under writeback (sync waits) */
 	struct mutex s_sync_lock;
 	/* inode hash: small, per superblock */
 	struct hlist_head *s_inode_hash;
 	unsigned int s_inode_hash_bits;
-	const struct dentry_operations *s_d_op;  /* given to every new dentry */
-	int s_passive;                    /* pins the memory only (iterate_supers); sb_lock */
-	int s_wb_err;                     /* first writeback error not reported by syncfs/umount */
+	const struct dentry_operations *s_d_op; /* given to every new dentry */
+	int s_passive;                          /* pins the memory only (iterate_supers); sb_lock */
+	int s_wb_err; /* first writeback error not reported by syncfs/umount */
 };
 
 struct inode {
@@ -189,12 +189,12 @@ struct inode {
 	u32 i_uid, i_gid;
 	dev_t i_rdev;
 	loff_t i_size;
-	u64 i_blocks;                     /* 512-byte units */
+	u64 i_blocks; /* 512-byte units */
 	struct timespec64 i_atime, i_mtime, i_ctime;
 	unsigned int i_generation;
 	unsigned long i_ino;
 	unsigned int i_blkbits;
-	unsigned int i_flags;             /* filesystem-specific flags (S_APPEND...) */
+	unsigned int i_flags; /* filesystem-specific flags (S_APPEND...) */
 
 	const struct inode_operations *i_op;
 	const struct file_operations *i_fop;
@@ -202,27 +202,27 @@ struct inode {
 	struct address_space *i_mapping;
 	struct address_space i_data;
 	void *i_private;
-	struct block_device *i_bdev;      /* block device special file */
+	struct block_device *i_bdev; /* block device special file */
 
-	spinlock_t i_lock;                /* i_state, i_count, i_wb changes */
+	spinlock_t i_lock; /* i_state, i_count, i_wb changes */
 	unsigned int i_state;
 	int i_count;
-	struct rw_semaphore i_rwsem;      /* serialises writes/truncate/directory changes */
+	struct rw_semaphore i_rwsem; /* serialises writes/truncate/directory changes */
 	struct hlist_node i_hash;
 	struct list_head i_sb_list;
-	struct list_head i_lru;           /* sb's unused list */
-	struct list_head i_wb_list;       /* sb's under-writeback list (s_inode_wblist_lock) */
+	struct list_head i_lru;     /* sb's unused list */
+	struct list_head i_wb_list; /* sb's under-writeback list (s_inode_wblist_lock) */
 
 	/* writeback (fs/fs-writeback.c) */
-	struct list_head i_io_list;       /* on its wb's b_dirty, b_io, b_more_io, b_dirty_time or b_attached */
-	struct bdi_writeback *i_wb;       /* the wb that writes this inode back (NULL until dirtied) */
-	unsigned long dirtied_when;       /* jiffies of the first dirtying */
+	struct list_head i_io_list; /* on its wb's b_dirty, b_io, b_more_io, b_dirty_time or b_attached */
+	struct bdi_writeback *i_wb; /* the wb that writes this inode back (NULL until dirtied) */
+	unsigned long dirtied_when; /* jiffies of the first dirtying */
 	unsigned long dirtied_time_when;
 	/* foreign-owner detection (wbc_detach_inode), reset by a switch */
-	int i_wb_frn_winner;              /* memcg id that won the last round */
-	u16 i_wb_frn_avg_time;            /* running average of a round's IO time, 1/8192 s */
-	u16 i_wb_frn_history;             /* 1/8 s slots of IO time, 1: a foreign round */
-	int i_wb_frn_prev;                /* memcg id of the wb the last switch left (kept) */
+	int i_wb_frn_winner;   /* memcg id that won the last round */
+	u16 i_wb_frn_avg_time; /* running average of a round's IO time, 1/8192 s */
+	u16 i_wb_frn_history;  /* 1/8 s slots of IO time, 1: a foreign round */
+	int i_wb_frn_prev;     /* memcg id of the wb the last switch left (kept) */
 };
 
 static inline bool inode_unhashed(const struct inode *inode)
@@ -235,10 +235,10 @@ struct qstr {
 	unsigned int len;
 };
 
-#define DCACHE_MOUNTED 0x1            /* some mount sits on this dentry */
-#define DCACHE_CURSOR 0x2             /* a readdir position marker, not a name */
-#define DCACHE_LRU 0x4                /* on the unused list */
-#define DCACHE_PINNED 0x8             /* the filesystem holds a reference (ramfs names) */
+#define DCACHE_MOUNTED 0x1 /* some mount sits on this dentry */
+#define DCACHE_CURSOR 0x2  /* a readdir position marker, not a name */
+#define DCACHE_LRU 0x4     /* on the unused list */
+#define DCACHE_PINNED 0x8  /* the filesystem holds a reference (ramfs names) */
 
 /* Per-filesystem dentry hooks (pseudo filesystems whose objects vanish behind the VFS). */
 struct dentry_operations {
@@ -250,17 +250,17 @@ struct dentry_operations {
 
 struct dentry {
 	struct qstr d_name;
-	char d_iname[32];                 /* short names live here */
+	char d_iname[32]; /* short names live here */
 	struct dentry *d_parent;
-	struct inode *d_inode;            /* NULL: negative (being created / looked up) */
+	struct inode *d_inode; /* NULL: negative (being created / looked up) */
 	struct super_block *d_sb;
-	struct list_head d_child;         /* in parent's d_subdirs */
+	struct list_head d_child; /* in parent's d_subdirs */
 	struct list_head d_subdirs;
-	struct list_head d_lru;           /* unused dentries, reclaimable */
+	struct list_head d_lru; /* unused dentries, reclaimable */
 	unsigned int d_flags;
 	int d_count;
 	void *d_fsdata;
-	struct hlist_node d_hash;         /* (parent, name) lookup; unhashed: dropped */
+	struct hlist_node d_hash; /* (parent, name) lookup; unhashed: dropped */
 	const struct dentry_operations *d_op;
 };
 
@@ -283,7 +283,7 @@ struct vfsmount {
 	struct dentry *mnt_mountpoint;
 	char mnt_devname[64];
 	struct list_head mnt_list;
-	int mnt_count;                    /* the mount tree's reference + open files, cwds, walks */
+	int mnt_count; /* the mount tree's reference + open files, cwds, walks */
 	unsigned int mnt_flags;
 };
 
@@ -396,8 +396,8 @@ unsigned long prune_dcache(unsigned long nr);
 int d_path(const struct path *path, char *buf, size_t size);
 
 /* ---------------------------------------------------------------- paths */
-#define LOOKUP_FOLLOW 0x1       /* follow a final symlink */
-#define LOOKUP_DIRECTORY 0x2    /* the final component must be a directory */
+#define LOOKUP_FOLLOW 0x1    /* follow a final symlink */
+#define LOOKUP_DIRECTORY 0x2 /* the final component must be a directory */
 #define LOOKUP_PARENT 0x10
 
 /* Resolve path (relative to the caller's cwd) to a referenced path; path_put when done. */
@@ -502,7 +502,7 @@ int generic_drop_inode(struct inode *inode);
 /* A device special file: i_rdev and file operations that find the device at open. */
 void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev);
 extern const struct file_operations def_chr_fops;
-extern const struct file_operations def_blk_fops;      /* fs/block_dev.c */
+extern const struct file_operations def_blk_fops; /* fs/block_dev.c */
 /* Drop an active reference (a mount) of sb; the last one shuts the filesystem down. */
 void deactivate_super(struct super_block *sb);
 /* Same with s_umount held for writing (released): a ->mount that fails after alloc_super. */

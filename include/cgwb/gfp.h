@@ -4,10 +4,10 @@
 
 #include <cgwb/types.h>
 
-#define __GFP_DIRECT_RECLAIM 0x01u  /* may sleep and reclaim */
-#define __GFP_IO 0x02u              /* reclaim may start IO */
-#define __GFP_FS 0x04u              /* reclaim may call into filesystems */
-#define __GFP_HIGH 0x08u            /* may dip into the emergency reserve */
+#define __GFP_DIRECT_RECLAIM 0x01u /* may sleep and reclaim */
+#define __GFP_IO 0x02u             /* reclaim may start IO */
+#define __GFP_FS 0x04u             /* reclaim may call into filesystems */
+#define __GFP_HIGH 0x08u           /* may dip into the emergency reserve */
 #define __GFP_ZERO 0x10u
 #define __GFP_NOWARN 0x20u
 #define __GFP_NOFAIL 0x40u

@@ -4,24 +4,78 @@
 
 #include <cgwb/types.h>
 
-static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
-static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
-static inline void outl(u16 port, u32 v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
-static inline u8 inb(u16 port) { u8 v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
-static inline u16 inw(u16 port) { u16 v; __asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port)); return v; }
-static inline u32 inl(u16 port) { u32 v; __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
-static inline void io_delay(void) { outb(0x80, 0); }
+static inline void outb(u16 port, u8 v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline void outw(u16 port, u16 v)
+{
+	__asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline void outl(u16 port, u32 v)
+{
+	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline u8 inb(u16 port)
+{
+	u8 v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline u16 inw(u16 port)
+{
+	u16 v;
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline u32 inl(u16 port)
+{
+	u32 v;
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline void io_delay(void)
+{
+	outb(0x80, 0);
+}
 /* In a loop polling a device: tells the CPU it spins (x86 pause). */
-static inline void cpu_relax(void) { __asm__ volatile("pause"); }
+static inline void cpu_relax(void)
+{
+	__asm__ volatile("pause");
+}
 
-static inline u8 readb(const volatile void *a) { return *(const volatile u8 *)a; }
-static inline u16 readw(const volatile void *a) { return *(const volatile u16 *)a; }
-static inline u32 readl(const volatile void *a) { return *(const volatile u32 *)a; }
-static inline u64 readq(const volatile void *a) { return *(const volatile u64 *)a; }
-static inline void writeb(u8 v, volatile void *a) { *(volatile u8 *)a = v; }
-static inline void writew(u16 v, volatile void *a) { *(volatile u16 *)a = v; }
-static inline void writel(u32 v, volatile void *a) { *(volatile u32 *)a = v; }
-static inline void writeq(u64 v, volatile void *a) { *(volatile u64 *)a = v; }
+static inline u8 readb(const volatile void *a)
+{
+	return *(const volatile u8 *)a;
+}
+static inline u16 readw(const volatile void *a)
+{
+	return *(const volatile u16 *)a;
+}
+static inline u32 readl(const volatile void *a)
+{
+	return *(const volatile u32 *)a;
+}
+static inline u64 readq(const volatile void *a)
+{
+	return *(const volatile u64 *)a;
+}
+static inline void writeb(u8 v, volatile void *a)
+{
+	*(volatile u8 *)a = v;
+}
+static inline void writew(u16 v, volatile void *a)
+{
+	*(volatile u16 *)a = v;
+}
+static inline void writel(u32 v, volatile void *a)
+{
+	*(volatile u32 *)a = v;
+}
+static inline void writeq(u64 v, volatile void *a)
+{
+	*(volatile u64 *)a = v;
+}
 
 /* Map a physical MMIO range (uncached) and return its virtual address, or NULL. */
 void *ioremap(phys_addr_t phys, size_t size);

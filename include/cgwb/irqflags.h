@@ -14,7 +14,10 @@ void arch_local_irq_enable(void);
 void arch_local_irq_disable(void);
 bool arch_irqs_disabled(void);
 
-#define local_irq_save(flags) do { (flags) = arch_local_irq_save(); } while (0)
+#define local_irq_save(flags)                    \
+	do {                                     \
+		(flags) = arch_local_irq_save(); \
+	} while (0)
 #define local_irq_restore(flags) arch_local_irq_restore(flags)
 #define local_irq_enable() arch_local_irq_enable()
 #define local_irq_disable() arch_local_irq_disable()

@@ -12,8 +12,16 @@
 #define kasan_poison(addr, size) ASAN_POISON_MEMORY_REGION(addr, size)
 #define kasan_unpoison(addr, size) ASAN_UNPOISON_MEMORY_REGION(addr, size)
 #else
-#define kasan_poison(addr, size) do { (void)(addr); (void)(size); } while (0)
-#define kasan_unpoison(addr, size) do { (void)(addr); (void)(size); } while (0)
+#define kasan_poison(addr, size) \
+	do {                     \
+		(void)(addr);    \
+		(void)(size);    \
+	} while (0)
+#define kasan_unpoison(addr, size) \
+	do {                       \
+		(void)(addr);      \
+		(void)(size);      \
+	} while (0)
 #endif
 
 #endif

@@ -8,7 +8,10 @@ struct list_head {
 	struct list_head *next, *prev;
 };
 
-#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD_INIT(name)     \
+	{                        \
+		&(name), &(name) \
+	}
 #define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
 
 static inline void INIT_LIST_HEAD(struct list_head *list)
@@ -17,8 +20,7 @@ static inline void INIT_LIST_HEAD(struct list_head *list)
 	list->prev = list;
 }
 
-static inline void __list_add(struct list_head *new, struct list_head *prev,
-			      struct list_head *next)
+static inline void __list_add(struct list_head *new, struct list_head *prev, struct list_head *next)
 {
 	next->prev = new;
 	new->next = next;
@@ -132,21 +134,21 @@ static inline size_t list_count_nodes(const struct list_head *head)
 
 #define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
 
-#define list_for_each_entry(pos, head, member)                            \
-	for (pos = list_first_entry(head, __typeof__(*pos), member);      \
-	     &pos->member != (head); pos = list_next_entry(pos, member))
+#define list_for_each_entry(pos, head, member)                                               \
+	for (pos = list_first_entry(head, __typeof__(*pos), member); &pos->member != (head); \
+	     pos = list_next_entry(pos, member))
 
-#define list_for_each_entry_reverse(pos, head, member)                    \
-	for (pos = list_last_entry(head, __typeof__(*pos), member);       \
-	     &pos->member != (head); pos = list_prev_entry(pos, member))
+#define list_for_each_entry_reverse(pos, head, member)                                      \
+	for (pos = list_last_entry(head, __typeof__(*pos), member); &pos->member != (head); \
+	     pos = list_prev_entry(pos, member))
 
-#define list_for_each_entry_safe(pos, n, head, member)                    \
-	for (pos = list_first_entry(head, __typeof__(*pos), member),      \
-	     n = list_next_entry(pos, member);                             \
+#define list_for_each_entry_safe(pos, n, head, member)               \
+	for (pos = list_first_entry(head, __typeof__(*pos), member), \
+	    n = list_next_entry(pos, member);                        \
 	     &pos->member != (head); pos = n, n = list_next_entry(n, member))
 
-#define list_for_each_entry_continue(pos, head, member)                   \
-	for (pos = list_next_entry(pos, member); &pos->member != (head);  \
+#define list_for_each_entry_continue(pos, head, member)                  \
+	for (pos = list_next_entry(pos, member); &pos->member != (head); \
 	     pos = list_next_entry(pos, member))
 
 /* Singly linked hash-bucket lists. */
@@ -191,9 +193,12 @@ static inline void hlist_del_init(struct hlist_node *n)
 }
 
 #define hlist_entry(ptr, type, member) container_of(ptr, type, member)
-#define hlist_entry_safe(ptr, type, member) \
-	({ __typeof__(ptr) ____p = (ptr); ____p ? hlist_entry(____p, type, member) : NULL; })
-#define hlist_for_each_entry(pos, head, member)                                   \
+#define hlist_entry_safe(ptr, type, member)                      \
+	({                                                       \
+		__typeof__(ptr) ____p = (ptr);                   \
+		____p ? hlist_entry(____p, type, member) : NULL; \
+	})
+#define hlist_for_each_entry(pos, head, member)                                      \
 	for (pos = hlist_entry_safe((head)->first, __typeof__(*(pos)), member); pos; \
 	     pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)), member))
 

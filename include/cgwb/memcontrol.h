@@ -19,20 +19,20 @@ struct bdi_writeback;
 #define PAGE_COUNTER_MAX (LONG_MAX / PAGE_SIZE)
 
 struct page_counter {
-	unsigned long usage;      /* pages charged (this memcg and its descendants) */
+	unsigned long usage; /* pages charged (this memcg and its descendants) */
 	unsigned long max;
 	unsigned long high;
-	unsigned long watermark;  /* peak usage */
+	unsigned long watermark; /* peak usage */
 	struct page_counter *parent;
 };
 
 enum memcg_event_item {
 	MEMCG_LOW,
 	MEMCG_HIGH,
-	MEMCG_MAX,                /* usage hit memory.max and reclaim was needed */
-	MEMCG_OOM,                /* the limit could not be kept */
-	MEMCG_OOM_KILL,           /* a task was killed for it (counted where the task is) */
-	MEMCG_OOM_GROUP_KILL,     /* memory.oom.group killed the whole group */
+	MEMCG_MAX,            /* usage hit memory.max and reclaim was needed */
+	MEMCG_OOM,            /* the limit could not be kept */
+	MEMCG_OOM_KILL,       /* a task was killed for it (counted where the task is) */
+	MEMCG_OOM_GROUP_KILL, /* memory.oom.group killed the whole group */
 	NR_MEMCG_EVENTS,
 };
 
@@ -47,20 +47,20 @@ enum memcg_event_item {
 struct memcg_cgwb_frn {
 	u64 bdi_id;
 	int memcg_id;
-	unsigned long at;                   /* jiffies; 0: never seen, or flushed since */
+	unsigned long at; /* jiffies; 0: never seen, or flushed since */
 	struct wb_completion done;
 };
 
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct page_counter memory;
-	long stat[NR_VM_NODE_STAT_ITEMS];   /* local (this memcg only) page-state counters */
+	long stat[NR_VM_NODE_STAT_ITEMS]; /* local (this memcg only) page-state counters */
 	unsigned long events[NR_MEMCG_EVENTS];
-	bool oom_group;                     /* memory.oom.group: an OOM kill takes every task */
+	bool oom_group; /* memory.oom.group: an OOM kill takes every task */
 	unsigned long pgscan, pgsteal;
-	struct list_head cgwb_list;         /* its bdi_writebacks (mm/backing-dev.c) */
-	struct wb_domain cgwb_domain;       /* its wbs' dirty domain (unused in the root) */
-	void *lruvec;                       /* its LRU lists (mm/vmscan.c) */
+	struct list_head cgwb_list;   /* its bdi_writebacks (mm/backing-dev.c) */
+	struct wb_domain cgwb_domain; /* its wbs' dirty domain (unused in the root) */
+	void *lruvec;                 /* its LRU lists (mm/vmscan.c) */
 	struct memcg_cgwb_frn cgwb_frn[MEMCG_CGWB_FRN_CNT]; /* foreign wbs it dirtied for */
 };
 
@@ -131,7 +131,6 @@ struct wb_domain *mem_cgroup_wb_domain(struct bdi_writeback *wb);
  * (PAGE_COUNTER_MAX without limits).
  */
 void mem_cgroup_wb_stats(struct bdi_writeback *wb, unsigned long *pfilepages,
-			 unsigned long *pheadroom, unsigned long *pdirty,
-			 unsigned long *pwriteback);
+			 unsigned long *pheadroom, unsigned long *pdirty, unsigned long *pwriteback);
 
 #endif

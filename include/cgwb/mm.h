@@ -15,7 +15,7 @@
 #define PAGE_ALIGN(x) ALIGN((x), PAGE_SIZE)
 #define PFN_UP(x) (((x) + PAGE_SIZE - 1) >> PAGE_SHIFT)
 #define PFN_DOWN(x) ((x) >> PAGE_SHIFT)
-#define MAX_ORDER 10                 /* largest block: 2^10 pages = 4 MiB */
+#define MAX_ORDER 10 /* largest block: 2^10 pages = 4 MiB */
 
 struct address_space;
 struct mem_cgroup;
@@ -30,11 +30,11 @@ enum pageflags {
 	PG_writeback,
 	PG_reclaim,
 	PG_error,
-	PG_reserved,     /* not managed by the allocator (kernel image, firmware) */
-	PG_buddy,        /* free, head of a buddy block of order page->private */
-	PG_slab,         /* owned by the slab allocator */
-	PG_head,         /* first page of a multi-page allocation, order in page->private */
-	PG_private,      /* page->private is in use by the filesystem */
+	PG_reserved, /* not managed by the allocator (kernel image, firmware) */
+	PG_buddy,    /* free, head of a buddy block of order page->private */
+	PG_slab,     /* owned by the slab allocator */
+	PG_head,     /* first page of a multi-page allocation, order in page->private */
+	PG_private,  /* page->private is in use by the filesystem */
 	PG_mappedtodisk,
 	PG_nr,
 };
@@ -46,36 +46,48 @@ struct page {
 	int _refcount;
 	unsigned int pad;
 	union {
-		struct {                        /* page cache, and free buddy blocks */
+		struct { /* page cache, and free buddy blocks */
 			struct address_space *mapping;
-			pgoff_t index;          /* offset in the file, in pages */
-			unsigned long private;  /* buddy/allocation order, or filesystem data */
+			pgoff_t index;         /* offset in the file, in pages */
+			unsigned long private; /* buddy/allocation order, or filesystem data */
 		};
-		struct {                        /* slab pages */
+		struct { /* slab pages */
 			struct kmem_cache *slab_cache;
 			void *freelist;
-			u64 slab_used;          /* bitmap of allocated objects (<= 64 per page) */
+			u64 slab_used; /* bitmap of allocated objects (<= 64 per page) */
 		};
 	};
-	struct list_head lru;           /* free list, LRU list, or slab list */
-	struct mem_cgroup *memcg;       /* memory cgroup charged for this page */
+	struct list_head lru;     /* free list, LRU list, or slab list */
+	struct mem_cgroup *memcg; /* memory cgroup charged for this page */
 };
 
 /*
  * Atomic with respect to interrupts: IO completion changes flags (PG_locked, PG_writeback,
  * PG_uptodate) of pages whose other flags tasks are changing at the same time.
  */
-#define PAGEFLAG_FUNCS(uname, lname)                                                    \
-static inline bool Page##uname(const struct page *p)                                    \
-{ return __atomic_load_n(&p->flags, __ATOMIC_RELAXED) & (1UL << PG_##lname); }       \
-static inline void SetPage##uname(struct page *p)                                       \
-{ __atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST); }               \
-static inline void ClearPage##uname(struct page *p)                                     \
-{ __atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST); }           \
-static inline bool TestSetPage##uname(struct page *p)                                   \
-{ return __atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST) & (1UL << PG_##lname); } \
-static inline bool TestClearPage##uname(struct page *p)                                 \
-{ return __atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST) & (1UL << PG_##lname); }
+#define PAGEFLAG_FUNCS(uname, lname)                                                           \
+	static inline bool Page##uname(const struct page *p)                                   \
+	{                                                                                      \
+		return __atomic_load_n(&p->flags, __ATOMIC_RELAXED) & (1UL << PG_##lname);     \
+	}                                                                                      \
+	static inline void SetPage##uname(struct page *p)                                      \
+	{                                                                                      \
+		__atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST);             \
+	}                                                                                      \
+	static inline void ClearPage##uname(struct page *p)                                    \
+	{                                                                                      \
+		__atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST);         \
+	}                                                                                      \
+	static inline bool TestSetPage##uname(struct page *p)                                  \
+	{                                                                                      \
+		return __atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST) &     \
+		       (1UL << PG_##lname);                                                    \
+	}                                                                                      \
+	static inline bool TestClearPage##uname(struct page *p)                                \
+	{                                                                                      \
+		return __atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST) & \
+		       (1UL << PG_##lname);                                                    \
+	}
 
 PAGEFLAG_FUNCS(Locked, locked)
 PAGEFLAG_FUNCS(Referenced, referenced)

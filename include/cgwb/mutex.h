@@ -10,7 +10,10 @@ struct mutex {
 	const char *name;
 };
 
-#define __MUTEX_INITIALIZER(n) { .owner = NULL, .wait = __WAIT_QUEUE_HEAD_INITIALIZER(n.wait), .name = #n }
+#define __MUTEX_INITIALIZER(n)                                                           \
+	{                                                                                \
+		.owner = NULL, .wait = __WAIT_QUEUE_HEAD_INITIALIZER(n.wait), .name = #n \
+	}
 #define DEFINE_MUTEX(n) struct mutex n = __MUTEX_INITIALIZER(n)
 
 void mutex_init(struct mutex *lock);
@@ -34,13 +37,16 @@ static inline bool mutex_is_locked(const struct mutex *lock)
 
 /* Writers exclude everybody; readers share. Writers are preferred once waiting. */
 struct rw_semaphore {
-	int readers;                   /* > 0: that many readers; -1: a writer */
+	int readers; /* > 0: that many readers; -1: a writer */
 	int writers_waiting;
 	struct task_struct *writer;
 	wait_queue_head_t wait;
 };
 
-#define __RWSEM_INITIALIZER(n) { 0, 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(n.wait) }
+#define __RWSEM_INITIALIZER(n)                                    \
+	{                                                         \
+		0, 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(n.wait) \
+	}
 #define DECLARE_RWSEM(n) struct rw_semaphore n = __RWSEM_INITIALIZER(n)
 
 void init_rwsem(struct rw_semaphore *sem);

@@ -28,10 +28,10 @@ struct iattr;
 #define PAGECACHE_TAG_TOWRITE XA_MARK_2
 
 /* mapping->flags */
-#define AS_EIO 0            /* a writeback IO error happened: reported by the next fsync */
+#define AS_EIO 0 /* a writeback IO error happened: reported by the next fsync */
 #define AS_ENOSPC 1
-#define AS_UNEVICTABLE 2    /* pages are never reclaimed (ramfs) */
-#define AS_NO_ACCOUNT 3     /* not dirty-accounted (no backing device writeback) */
+#define AS_UNEVICTABLE 2 /* pages are never reclaimed (ramfs) */
+#define AS_NO_ACCOUNT 3  /* not dirty-accounted (no backing device writeback) */
 
 struct readahead_control;
 
@@ -61,23 +61,23 @@ struct address_space_operations {
 
 struct address_space {
 	struct inode *host;
-	struct xarray i_pages;            /* index -> page; the xa_lock is "the i_pages lock" */
+	struct xarray i_pages; /* index -> page; the xa_lock is "the i_pages lock" */
 	unsigned long nrpages;
 	const struct address_space_operations *a_ops;
 	unsigned long flags;
 	gfp_t gfp_mask;
-	pgoff_t writeback_index;          /* where range_cyclic writeback resumes */
-	int wb_err;                       /* first writeback error not yet reported */
-	unsigned int wb_err_count;        /* errors ever set: a filesystem watches its device's */
-	struct list_head private_list;    /* buffers the filesystem associates (metadata) */
+	pgoff_t writeback_index;       /* where range_cyclic writeback resumes */
+	int wb_err;                    /* first writeback error not yet reported */
+	unsigned int wb_err_count;     /* errors ever set: a filesystem watches its device's */
+	struct list_head private_list; /* buffers the filesystem associates (metadata) */
 };
 
 struct readahead_control {
 	struct file *file;
 	struct address_space *mapping;
-	pgoff_t index;                    /* first page */
+	pgoff_t index; /* first page */
 	unsigned int nr_pages;
-	struct page **pages;              /* the locked pages to read, in index order */
+	struct page **pages; /* the locked pages to read, in index order */
 };
 
 void address_space_init(struct address_space *mapping, struct inode *host);
@@ -112,8 +112,7 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
 /* Locked page at index, created (not uptodate) if absent; ERR_PTR on allocation failure. */
 struct page *find_or_create_page(struct address_space *mapping, pgoff_t index, gfp_t gfp);
 /* Insert a new locked page (charged to the current task's memory cgroup). */
-int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index,
-			  gfp_t gfp);
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index, gfp_t gfp);
 void delete_from_page_cache(struct page *page);
 /* An uptodate page at index, reading it through readpage if needed; ERR_PTR on error. */
 struct page *read_mapping_page(struct address_space *mapping, pgoff_t index, struct file *file);
@@ -132,8 +131,8 @@ int generic_file_fsync(struct file *file, loff_t start, loff_t end, int datasync
 /* write_begin/write_end for filesystems whose pages need no block preparation (ramfs). */
 int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
 		       unsigned int len, struct page **pagep, void **fsdata);
-int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos,
-		     unsigned int len, unsigned int copied, struct page *page, void *fsdata);
+int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos, unsigned int len,
+		     unsigned int copied, struct page *page, void *fsdata);
 
 /* ---------------------------------------------------------------- truncation */
 /* Remove pages from lstart (bytes) to the end; waits for writeback; dirty pages cancelled. */
@@ -154,8 +153,8 @@ static inline int filemap_write_and_wait(struct address_space *mapping)
 int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
 typedef int (*writepage_t)(struct page *page, struct writeback_control *wbc, void *data);
 /* Walk the dirty (or TOWRITE) pages per wbc, locking and cleaning each, calling fn. */
-int write_cache_pages(struct address_space *mapping, struct writeback_control *wbc,
-		      writepage_t fn, void *data);
+int write_cache_pages(struct address_space *mapping, struct writeback_control *wbc, writepage_t fn,
+		      void *data);
 
 /* ---------------------------------------------------------------- page dirty/writeback state */
 bool set_page_dirty(struct page *page);

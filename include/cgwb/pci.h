@@ -37,8 +37,8 @@
 
 struct pci_bar {
 	u64 addr;
-	u64 size;                  /* 0: the device has no such BAR */
-	bool io;                   /* port IO rather than memory */
+	u64 size; /* 0: the device has no such BAR */
+	bool io;  /* port IO rather than memory */
 	bool mem64, prefetch;
 };
 
@@ -50,11 +50,11 @@ struct pci_dev {
 	u16 subsystem_vendor, subsystem_device;
 	u8 class_code, subclass, prog_if, revision;
 	u8 header_type;
-	u8 irq_line, irq_pin;      /* INTx: the GSI firmware routed it to, pin 1..4 (0: none) */
+	u8 irq_line, irq_pin; /* INTx: the GSI firmware routed it to, pin 1..4 (0: none) */
 	struct pci_bar bar[PCI_NUM_BARS];
 	const struct pci_driver *driver;
 	void *driver_data;
-	char driver_info[32];      /* what the driver made of it ("vda"), for lspci */
+	char driver_info[32]; /* what the driver made of it ("vda"), for lspci */
 	/* MSI-X, once enabled */
 	u8 msix_cap;
 	u16 msix_nr;
@@ -63,7 +63,7 @@ struct pci_dev {
 };
 
 struct pci_device_id {
-	u16 vendor, device;        /* 0 terminates a table */
+	u16 vendor, device; /* 0 terminates a table */
 };
 
 struct pci_driver {

@@ -82,8 +82,7 @@ struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *n
  */
 struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char *name, umode_t mode,
 					 pseudo_show_t show, void *private);
-struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name,
-				   const char *target);
+struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name, const char *target);
 /*
  * Give a writable file an action on truncation to size 0 (Linux's `trace` clears on an open
  * with O_TRUNC). Files without one ignore truncation, as they ignore sizes and times.

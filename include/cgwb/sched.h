@@ -27,18 +27,18 @@ struct fs_struct;
 #define TASK_NR_FILES 16
 
 /* flags */
-#define PF_KTHREAD 0x1      /* a kernel service thread (not a user command) */
-#define PF_DETACHED 0x2     /* reaped on exit, nobody joins it */
+#define PF_KTHREAD 0x1  /* a kernel service thread (not a user command) */
+#define PF_DETACHED 0x2 /* reaped on exit, nobody joins it */
 #define PF_EXITING 0x4
 #define PF_IDLE 0x8
-#define PF_WQ_WORKER 0x10   /* a workqueue worker */
+#define PF_WQ_WORKER 0x10 /* a workqueue worker */
 
 /* The signals a kill carries: they decide a killed command's status, 128 + the signal. */
 #ifndef SIGINT
-#define SIGINT 2            /* Ctrl-C and the shell's kill: status 130 */
+#define SIGINT 2 /* Ctrl-C and the shell's kill: status 130 */
 #endif
 #ifndef SIGKILL
-#define SIGKILL 9           /* the OOM killer: status 137 */
+#define SIGKILL 9 /* the OOM killer: status 137 */
 #endif
 
 #define OOM_SCORE_ADJ_MIN (-1000) /* oom_score_adj of a task the OOM killer never picks */
@@ -49,14 +49,14 @@ struct task_struct {
 	volatile long state;
 	unsigned int flags;
 	int exit_code;
-	bool sigkill;                  /* kill requested (Ctrl-C, kill): sleeps return -EINTR */
-	u8 kill_signal;                /* SIGINT or SIGKILL (which no later kill masks); 0: none */
-	short oom_score_adj;           /* OOM_SCORE_ADJ_MIN: never an OOM victim (the console shell) */
+	bool sigkill;        /* kill requested (Ctrl-C, kill): sleeps return -EINTR */
+	u8 kill_signal;      /* SIGINT or SIGKILL (which no later kill masks); 0: none */
+	short oom_score_adj; /* OOM_SCORE_ADJ_MIN: never an OOM victim (the console shell) */
 	bool on_rq;
-	bool switched_out;             /* dead and off the CPU: its stack may be freed */
+	bool switched_out; /* dead and off the CPU: its stack may be freed */
 
 	struct list_head run_list;
-	struct list_head tasks;        /* all tasks, for ps */
+	struct list_head tasks; /* all tasks, for ps */
 
 	int (*fn)(void *);
 	void *arg;
@@ -68,20 +68,20 @@ struct task_struct {
 	void (*exit_notify)(void *arg, int code);
 	void *exit_notify_arg;
 
-	u64 start_ns;                  /* creation time */
-	u64 sum_exec_ns;               /* CPU time used */
+	u64 start_ns;    /* creation time */
+	u64 sum_exec_ns; /* CPU time used */
 	u64 last_ran_ns;
-	u64 slice_start_ns;            /* when its current time slice began */
-	u64 vruntime;                  /* CPU time had, for fair picking (kernel/sched-core.c) */
-	unsigned long nr_switches;     /* times switched away from (the hung-task detector) */
-	unsigned long hung_switches;   /* nr_switches when the detector last looked */
-	u64 hung_since_ns;             /* since then it has not run */
-	bool hung_reported;            /* reported once for this sleep */
+	u64 slice_start_ns;          /* when its current time slice began */
+	u64 vruntime;                /* CPU time had, for fair picking (kernel/sched-core.c) */
+	unsigned long nr_switches;   /* times switched away from (the hung-task detector) */
+	unsigned long hung_switches; /* nr_switches when the detector last looked */
+	u64 hung_since_ns;           /* since then it has not run */
+	bool hung_reported;          /* reported once for this sleep */
 
-	struct cgroup *cgroup;         /* cgroup membership (root until moved) */
+	struct cgroup *cgroup;             /* cgroup membership (root until moved) */
 	struct file *files[TASK_NR_FILES]; /* 0 stdin, 1 stdout, 2 stderr, ... */
-	void *shell;                   /* the shell that runs this task, if any */
-	struct fs_struct *fs;          /* working directory (NULL: the root) */
+	void *shell;                       /* the shell that runs this task, if any */
+	struct fs_struct *fs;              /* working directory (NULL: the root) */
 
 	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */
 
@@ -122,8 +122,7 @@ struct task_sleep_flush {
 	void (*fn)(struct task_sleep_flush *flush);
 };
 
-struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
-	__printf(3, 4);
+struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
 /* Create and wake at once (Linux's macro). */
 #define kthread_run(fn, arg, fmt, ...)                                                 \
 	({                                                                             \
@@ -148,8 +147,15 @@ bool need_resched(void);
 bool wake_up_process(struct task_struct *task);
 bool wake_up_state(struct task_struct *task, long state);
 
-#define __set_current_state(s) do { current->state = (s); } while (0)
-#define set_current_state(s) do { WRITE_ONCE(current->state, (s)); smp_mb(); } while (0)
+#define __set_current_state(s)        \
+	do {                          \
+		current->state = (s); \
+	} while (0)
+#define set_current_state(s)                     \
+	do {                                     \
+		WRITE_ONCE(current->state, (s)); \
+		smp_mb();                        \
+	} while (0)
 
 /* Sleep up to timeout jiffies in the current state; returns the jiffies left (0 = timed out). */
 long schedule_timeout(long timeout);

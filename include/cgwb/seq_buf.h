@@ -11,9 +11,9 @@
 /* A growable text buffer. Printing never fails; an allocation failure is remembered. */
 struct seq_buf {
 	char *buf;
-	size_t size;      /* allocated */
-	size_t len;       /* used */
-	int err;          /* -ENOMEM once growing failed (the content is then truncated) */
+	size_t size; /* allocated */
+	size_t len;  /* used */
+	int err;     /* -ENOMEM once growing failed (the content is then truncated) */
 };
 
 void seq_buf_init(struct seq_buf *s);

@@ -9,8 +9,8 @@
 
 struct sha256_state {
 	u32 h[8];
-	u64 count;                      /* bytes hashed so far */
-	u8 buf[SHA256_BLOCK_SIZE];      /* a partial block */
+	u64 count;                 /* bytes hashed so far */
+	u8 buf[SHA256_BLOCK_SIZE]; /* a partial block */
 };
 
 void sha256_init(struct sha256_state *s);

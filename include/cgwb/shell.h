@@ -19,16 +19,15 @@
 
 struct shell_cmd {
 	const char *name;
-	const char *usage;      /* arguments synopsis: "sleep SECONDS" */
-	const char *summary;    /* one line for help */
+	const char *usage;   /* arguments synopsis: "sleep SECONDS" */
+	const char *summary; /* one line for help */
 	int (*fn)(int argc, char **argv);
 	unsigned int flags;
 };
 
-#define DEFINE_SHELL_CMD(id, name_, usage_, summary_, fn_, flags_)                    \
-	static const struct shell_cmd __shell_cmd_##id __used __section(".shell_cmds")  \
-		__aligned(8) = { .name = name_, .usage = usage_, .summary = summary_,    \
-				 .fn = fn_, .flags = flags_ }
+#define DEFINE_SHELL_CMD(id, name_, usage_, summary_, fn_, flags_)                                \
+	static const struct shell_cmd __shell_cmd_##id __used __section(".shell_cmds") __aligned( \
+		8) = { .name = name_, .usage = usage_, .summary = summary_, .fn = fn_, .flags = flags_ }
 
 const struct shell_cmd *shell_find_cmd(const char *name);
 

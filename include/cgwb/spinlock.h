@@ -13,7 +13,10 @@ typedef struct spinlock {
 	const char *name;
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED(n) { .locked = 0, .name = #n }
+#define __SPIN_LOCK_UNLOCKED(n)         \
+	{                               \
+		.locked = 0, .name = #n \
+	}
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
 static inline void spin_lock_init(spinlock_t *lock)
@@ -29,7 +32,10 @@ void spin_lock_irq(spinlock_t *lock);
 void spin_unlock_irq(spinlock_t *lock);
 unsigned long _spin_lock_irqsave(spinlock_t *lock);
 void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
-#define spin_lock_irqsave(lock, flags) do { (flags) = _spin_lock_irqsave(lock); } while (0)
+#define spin_lock_irqsave(lock, flags)              \
+	do {                                        \
+		(flags) = _spin_lock_irqsave(lock); \
+	} while (0)
 
 static inline bool spin_is_locked(const spinlock_t *lock)
 {

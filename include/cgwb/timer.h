@@ -6,7 +6,7 @@
 #include <cgwb/jiffies.h>
 
 struct timer_list {
-	struct list_head entry;       /* on the pending list, sorted by expires */
+	struct list_head entry; /* on the pending list, sorted by expires */
 	unsigned long expires;
 	void (*function)(struct timer_list *);
 	bool pending;

@@ -34,14 +34,14 @@ typedef long ssize_t;
 #endif
 
 typedef u64 phys_addr_t;
-typedef unsigned long pgoff_t;   /* page index within a file */
-typedef u64 sector_t;            /* 512-byte sector number */
-typedef long long loff_t;        /* byte offset within a file */
+typedef unsigned long pgoff_t; /* page index within a file */
+typedef u64 sector_t;          /* 512-byte sector number */
+typedef long long loff_t;      /* byte offset within a file */
 typedef unsigned int gfp_t;
 typedef u32 dev_t;
 
 #define MAJOR(dev) ((unsigned int)((dev) >> 20))
-#define MINOR(dev) ((unsigned int)((dev) & 0xfffff))
+#define MINOR(dev) ((unsigned int)((dev)&0xfffff))
 #define MKDEV(ma, mi) (((dev_t)(ma) << 20) | (dev_t)(mi))
 
 #endif

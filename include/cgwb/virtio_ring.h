@@ -14,8 +14,8 @@
 
 /* Descriptor flags. */
 #define VRING_DESC_F_NEXT 1
-#define VRING_DESC_F_WRITE 2       /* device writes (driver reads) this buffer */
-#define VRING_DESC_F_INDIRECT 4    /* buffer is a table of descriptors */
+#define VRING_DESC_F_WRITE 2    /* device writes (driver reads) this buffer */
+#define VRING_DESC_F_INDIRECT 4 /* buffer is a table of descriptors */
 
 #define VRING_AVAIL_F_NO_INTERRUPT 1
 #define VRING_USED_F_NO_NOTIFY 1
@@ -35,7 +35,7 @@ struct vring_desc {
 struct vring_avail {
 	u16 flags;
 	u16 idx;
-	u16 ring[];                /* then: u16 used_event (EVENT_IDX) */
+	u16 ring[]; /* then: u16 used_event (EVENT_IDX) */
 };
 
 struct vring_used_elem {
@@ -75,31 +75,31 @@ struct virtqueue;
 typedef bool (*vq_notify_fn)(struct virtqueue *vq);
 
 struct virtqueue {
-	unsigned int index;        /* queue number on the device */
-	unsigned int num;          /* entries (power of two) */
-	void *priv;                /* the transport's/driver's */
+	unsigned int index; /* queue number on the device */
+	unsigned int num;   /* entries (power of two) */
+	void *priv;         /* the transport's/driver's */
 	vq_notify_fn notify;
-	bool use_indirect;         /* VIRTIO_RING_F_INDIRECT_DESC negotiated */
-	bool event_idx;            /* VIRTIO_RING_F_EVENT_IDX negotiated */
-	bool broken;               /* the device broke the protocol: nothing more goes out */
+	bool use_indirect; /* VIRTIO_RING_F_INDIRECT_DESC negotiated */
+	bool event_idx;    /* VIRTIO_RING_F_EVENT_IDX negotiated */
+	bool broken;       /* the device broke the protocol: nothing more goes out */
 
 	struct vring_desc *desc;
 	struct vring_avail *avail;
 	struct vring_used *used;
-	void *ring_mem;            /* the allocation holding all three */
+	void *ring_mem; /* the allocation holding all three */
 	unsigned int ring_order;
 
-	unsigned int num_free;     /* descriptors on the free list */
+	unsigned int num_free; /* descriptors on the free list */
 	u16 free_head;
-	u16 avail_idx_shadow;      /* our copy of avail->idx */
-	u16 last_used_idx;         /* next used entry to consume */
-	u16 num_added;             /* made available since the last kick */
-	u16 kicked_avail_idx;      /* avail->idx at the last kick (event-idx arithmetic) */
+	u16 avail_idx_shadow; /* our copy of avail->idx */
+	u16 last_used_idx;    /* next used entry to consume */
+	u16 num_added;        /* made available since the last kick */
+	u16 kicked_avail_idx; /* avail->idx at the last kick (event-idx arithmetic) */
 	u16 avail_flags_shadow;
 
-	void **data;               /* per head: the caller's token (NULL = free) */
-	u16 *chain_len;            /* per head: descriptors the head holds in the table */
-	u32 *in_len;               /* per head: bytes the device may write (a longer used len
+	void **data;    /* per head: the caller's token (NULL = free) */
+	u16 *chain_len; /* per head: descriptors the head holds in the table */
+	u32 *in_len;    /* per head: bytes the device may write (a longer used len
 	                              breaks the queue) */
 
 	unsigned long nr_kicks, nr_kicks_skipped, nr_added, nr_used;

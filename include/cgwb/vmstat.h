@@ -11,23 +11,23 @@
 struct page;
 
 enum node_stat_item {
-	NR_FILE_PAGES,        /* page cache pages */
+	NR_FILE_PAGES, /* page cache pages */
 	NR_FILE_DIRTY,
 	NR_WRITEBACK,
-	NR_DIRTIED,           /* pages dirtied since boot */
-	NR_WRITTEN,           /* pages written since boot */
+	NR_DIRTIED, /* pages dirtied since boot */
+	NR_WRITTEN, /* pages written since boot */
 	NR_ACTIVE_FILE,
 	NR_INACTIVE_FILE,
-	NR_UNEVICTABLE,       /* ramfs/tmpfs pages */
+	NR_UNEVICTABLE, /* ramfs/tmpfs pages */
 	NR_SHMEM,
 	NR_VM_NODE_STAT_ITEMS,
 };
 
 enum vm_event_item {
-	PGPGIN,               /* KiB read from disk */
-	PGPGOUT,              /* KiB written to disk */
-	PGSCAN,               /* pages scanned by reclaim */
-	PGSTEAL,              /* pages reclaimed */
+	PGPGIN,  /* KiB read from disk */
+	PGPGOUT, /* KiB written to disk */
+	PGSCAN,  /* pages scanned by reclaim */
+	PGSTEAL, /* pages reclaimed */
 	PGACTIVATE,
 	PGDEACTIVATE,
 	PGREFILL,

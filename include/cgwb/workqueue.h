@@ -16,8 +16,8 @@ typedef void (*work_func_t)(struct work_struct *work);
 struct work_struct {
 	struct list_head entry;
 	work_func_t func;
-	struct workqueue_struct *wq;   /* where it is queued or was last queued */
-	unsigned int flags;            /* WORK_PENDING */
+	struct workqueue_struct *wq; /* where it is queued or was last queued */
+	unsigned int flags;          /* WORK_PENDING */
 };
 
 #define WORK_PENDING 0x1
@@ -31,8 +31,7 @@ struct delayed_work {
 #define to_delayed_work(w) container_of(w, struct delayed_work, work)
 
 void INIT_WORK(struct work_struct *work, work_func_t func);
-#define DECLARE_WORK(n, f) \
-	struct work_struct n = { .entry = LIST_HEAD_INIT(n.entry), .func = (f) }
+#define DECLARE_WORK(n, f) struct work_struct n = { .entry = LIST_HEAD_INIT(n.entry), .func = (f) }
 void INIT_DELAYED_WORK(struct delayed_work *dwork, work_func_t func);
 
 #define WQ_UNBOUND 0x2

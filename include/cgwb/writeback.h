@@ -27,8 +27,8 @@ struct mem_cgroup;
 struct seq_buf;
 
 enum writeback_sync_modes {
-	WB_SYNC_NONE,   /* best effort: skip busy pages and inodes */
-	WB_SYNC_ALL,    /* data integrity: write and wait for everything dirty at the start */
+	WB_SYNC_NONE, /* best effort: skip busy pages and inodes */
+	WB_SYNC_ALL,  /* data integrity: write and wait for everything dirty at the start */
 };
 
 enum wb_reason {
@@ -45,8 +45,8 @@ enum wb_reason {
 const char *wb_reason_name(enum wb_reason reason);
 
 struct writeback_control {
-	long nr_to_write;          /* pages left to write in this round */
-	long pages_skipped;        /* pages not written (locked buffers...) */
+	long nr_to_write;   /* pages left to write in this round */
+	long pages_skipped; /* pages not written (locked buffers...) */
 	loff_t range_start, range_end;
 	enum writeback_sync_modes sync_mode;
 	unsigned for_kupdate : 1;
@@ -60,14 +60,14 @@ struct writeback_control {
 	/* cgroup writeback: the wb the inode is written under, and foreign-owner voting */
 	struct bdi_writeback *wb;
 	struct inode *inode;
-	int wb_id;                 /* css id of wb's memcg */
-	int wb_lcand_id;           /* last round's winner */
-	int wb_tcand_id;           /* this round's Boyer-Moore candidate */
+	int wb_id;       /* css id of wb's memcg */
+	int wb_lcand_id; /* last round's winner */
+	int wb_tcand_id; /* this round's Boyer-Moore candidate */
 	size_t wb_bytes;
 	size_t wb_lcand_bytes;
 	size_t wb_tcand_bytes;
-	size_t wb_round_bytes;     /* everything written this round (the opt-in fast switch) */
-	unsigned frn_clear : 1;    /* opt-in: clearly another group's already; a best-effort
+	size_t wb_round_bytes;  /* everything written this round (the opt-in fast switch) */
+	unsigned frn_clear : 1; /* opt-in: clearly another group's already; a best-effort
 				    * round ends here so that it switches (write_cache_pages) */
 };
 
@@ -172,10 +172,10 @@ void sb_clear_inode_writeback(struct inode *inode);
  * that mem_cgroup_wb_stats() reports.
  */
 struct wb_domain {
-	spinlock_t lock;                  /* dirty_limit and its timestamp */
+	spinlock_t lock; /* dirty_limit and its timestamp */
 	struct fprop_global completions;
-	struct timer_list period_timer;   /* ages the completions every 3 s while active */
-	unsigned long period_time;        /* when the current period ends; 0: timer idle */
+	struct timer_list period_timer; /* ages the completions every 3 s while active */
+	unsigned long period_time;      /* when the current period ends; 0: timer idle */
 	/*
 	 * The smoothed hard limit: follows the domain's thresh up at once and down by 1/32 of
 	 * the gap per BANDWIDTH_INTERVAL, so that a sudden drop of thresh does not slam every
@@ -195,7 +195,7 @@ void wb_domain_writeout_add(struct wb_domain *dom, struct fprop_local *pl,
 void wb_domain_size_changed(struct wb_domain *dom);
 
 /* ---------------------------------------------------------------- dirty limits */
-#define BDI_RATIO_SCALE 10000                      /* bdi min/max_ratio: 100 % = 1000000 */
+#define BDI_RATIO_SCALE 10000 /* bdi min/max_ratio: 100 % = 1000000 */
 
 /* Global background and hard thresholds in pages. */
 void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
@@ -222,12 +222,12 @@ int dirty_policy_param_show(const char *name, unsigned int *value);
 int dirty_policy_param_store(const char *name, unsigned long value);
 
 /* ---------------------------------------------------------------- sysctls (/proc/sys/vm) */
-extern int dirty_background_ratio;          /* percent of dirtyable memory, default 10 */
+extern int dirty_background_ratio; /* percent of dirtyable memory, default 10 */
 extern unsigned long dirty_background_bytes;
-extern int vm_dirty_ratio;                  /* default 20 */
+extern int vm_dirty_ratio; /* default 20 */
 extern unsigned long vm_dirty_bytes;
-extern unsigned int dirty_writeback_interval; /* centiseconds, default 500 */
-extern unsigned int dirty_expire_interval;    /* centiseconds, default 3000 */
+extern unsigned int dirty_writeback_interval;  /* centiseconds, default 500 */
+extern unsigned int dirty_expire_interval;     /* centiseconds, default 3000 */
 extern unsigned int dirtytime_expire_interval; /* seconds, default 43200 */
 
 /* Should background writeback of wb continue (its global or its memcg domain over bg)? */

@@ -24,19 +24,19 @@ typedef unsigned int xa_mark_t;
 #define XA_PRESENT 8U /* xa_find: any entry, marked or not */
 
 struct xa_node {
-	unsigned char shift;          /* index bits below this node's slots */
-	unsigned char offset;         /* slot in the parent */
-	unsigned char count;          /* non-empty slots */
+	unsigned char shift;  /* index bits below this node's slots */
+	unsigned char offset; /* slot in the parent */
+	unsigned char count;  /* non-empty slots */
 	struct xa_node *parent;
 	void *slots[XA_CHUNK_SIZE];
-	u64 marks[XA_MAX_MARKS];      /* bit i: slot i holds a marked entry (or a node with one) */
+	u64 marks[XA_MAX_MARKS]; /* bit i: slot i holds a marked entry (or a node with one) */
 };
 
 struct xarray {
 	spinlock_t xa_lock;
-	void *xa_head;                /* an entry (tree of height 0: index 0 only) or a node */
+	void *xa_head; /* an entry (tree of height 0: index 0 only) or a node */
 	unsigned long nr_nodes;
-	unsigned int head_marks;      /* marks of the head entry when it is not a node */
+	unsigned int head_marks; /* marks of the head entry when it is not a node */
 };
 
 void xa_init(struct xarray *xa);
@@ -68,8 +68,8 @@ static inline bool xa_empty(const struct xarray *xa)
 void *xa_find(struct xarray *xa, unsigned long *index, unsigned long max, xa_mark_t filter);
 
 /* Visit entries in [start, max] with filter, in index order (entry may be erased by fn). */
-#define xa_for_each_range(xa, index, entry, start, max, filter)                     \
-	for (index = (start), entry = xa_find(xa, &index, max, filter); entry;       \
+#define xa_for_each_range(xa, index, entry, start, max, filter)                \
+	for (index = (start), entry = xa_find(xa, &index, max, filter); entry; \
 	     entry = (index == ~0UL || ++index > (max)) ? NULL : xa_find(xa, &index, max, filter))
 
 /* Consistency check for tests: counts and marks agree with the entries below them. */

@@ -112,11 +112,20 @@ static void parse_madt(void)
 static int aml_int(const u8 *p, u16 *val)
 {
 	switch (p[0]) {
-	case 0x00: *val = 0; return 1;
-	case 0x01: *val = 1; return 1;
-	case 0x0a: *val = p[1]; return 2;
-	case 0x0b: *val = (u16)(p[1] | (p[2] << 8)); return 3;
-	default: return 0;
+	case 0x00:
+		*val = 0;
+		return 1;
+	case 0x01:
+		*val = 1;
+		return 1;
+	case 0x0a:
+		*val = p[1];
+		return 2;
+	case 0x0b:
+		*val = (u16)(p[1] | (p[2] << 8));
+		return 3;
+	default:
+		return 0;
 	}
 }
 
@@ -131,7 +140,7 @@ static void parse_s5(u64 dsdt_phys)
 			continue;
 		const u8 *q = p + i + 5;
 		q += ((q[0] >> 6) & 3) + 1; /* PkgLength */
-		q++;                         /* NumElements */
+		q++;                        /* NumElements */
 		int n = aml_int(q, &slp_typa);
 		if (!n)
 			return;

@@ -40,8 +40,14 @@ static volatile u8 *ioapic;
 static unsigned int ioapic_gsi_base, ioapic_nr_pins;
 static unsigned int next_msi_vector = MSI_VECTOR_FIRST;
 
-static u32 lapic_read(u32 reg) { return readl(lapic + reg); }
-static void lapic_write(u32 reg, u32 v) { writel(v, lapic + reg); }
+static u32 lapic_read(u32 reg)
+{
+	return readl(lapic + reg);
+}
+static void lapic_write(u32 reg, u32 v)
+{
+	writel(v, lapic + reg);
+}
 
 static u32 ioapic_read(u32 reg)
 {
@@ -63,11 +69,16 @@ void lapic_eoi(void)
 static void pic_disable(void)
 {
 	/* remap to 0x20/0x28 so a stray legacy interrupt cannot look like an exception, then mask */
-	outb(0x20, 0x11); outb(0xa0, 0x11);
-	outb(0x21, 0x20); outb(0xa1, 0x28);
-	outb(0x21, 0x04); outb(0xa1, 0x02);
-	outb(0x21, 0x01); outb(0xa1, 0x01);
-	outb(0x21, 0xff); outb(0xa1, 0xff);
+	outb(0x20, 0x11);
+	outb(0xa0, 0x11);
+	outb(0x21, 0x20);
+	outb(0xa1, 0x28);
+	outb(0x21, 0x04);
+	outb(0xa1, 0x02);
+	outb(0x21, 0x01);
+	outb(0xa1, 0x01);
+	outb(0x21, 0xff);
+	outb(0xa1, 0xff);
 }
 
 void apic_init(void)

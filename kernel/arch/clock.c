@@ -20,7 +20,7 @@
 
 volatile unsigned long jiffies;
 static u64 tsc_at_boot;
-static u64 tsc_mult;         /* ns = (tsc * tsc_mult) >> 32 */
+static u64 tsc_mult; /* ns = (tsc * tsc_mult) >> 32 */
 static u64 tsc_khz;
 static u64 boot_epoch_seconds;
 

@@ -32,21 +32,20 @@ static void load_gdt_and_tss(void)
 {
 	struct gdt_desc desc = { sizeof(gdt) - 1, (u64)(uintptr_t)gdt };
 
-	__asm__ volatile(
-		"lgdt %0\n\t"
-		"pushq %1\n\t"
-		"leaq 1f(%%rip), %%rax\n\t"
-		"pushq %%rax\n\t"
-		"lretq\n"
-		"1:\n\t"
-		"movw %w2, %%ax\n\t"
-		"movw %%ax, %%ds\n\t"
-		"movw %%ax, %%es\n\t"
-		"movw %%ax, %%ss\n\t"
-		"ltr %w3\n\t"
-		:
-		: "m"(desc), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
-		: "rax", "memory");
+	__asm__ volatile("lgdt %0\n\t"
+			 "pushq %1\n\t"
+			 "leaq 1f(%%rip), %%rax\n\t"
+			 "pushq %%rax\n\t"
+			 "lretq\n"
+			 "1:\n\t"
+			 "movw %w2, %%ax\n\t"
+			 "movw %%ax, %%ds\n\t"
+			 "movw %%ax, %%es\n\t"
+			 "movw %%ax, %%ss\n\t"
+			 "ltr %w3\n\t"
+			 :
+			 : "m"(desc), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
+			 : "rax", "memory");
 }
 
 void gdt_init(void)

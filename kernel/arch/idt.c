@@ -41,13 +41,38 @@ static struct irq_action irq_actions[256];
 #define SPURIOUS_VECTOR 0xff
 
 static const char *const exception_names[32] = {
-	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range exceeded",
-	"invalid opcode", "device not available", "double fault", "coprocessor segment overrun",
-	"invalid TSS", "segment not present", "stack-segment fault", "general protection fault",
-	"page fault", "reserved", "x87 floating-point error", "alignment check", "machine check",
-	"SIMD floating-point error", "virtualization exception", "control protection exception",
-	"reserved", "reserved", "reserved", "reserved", "reserved", "reserved",
-	"hypervisor injection", "VMM communication", "security exception", "reserved",
+	"divide error",
+	"debug",
+	"NMI",
+	"breakpoint",
+	"overflow",
+	"bound range exceeded",
+	"invalid opcode",
+	"device not available",
+	"double fault",
+	"coprocessor segment overrun",
+	"invalid TSS",
+	"segment not present",
+	"stack-segment fault",
+	"general protection fault",
+	"page fault",
+	"reserved",
+	"x87 floating-point error",
+	"alignment check",
+	"machine check",
+	"SIMD floating-point error",
+	"virtualization exception",
+	"control protection exception",
+	"reserved",
+	"reserved",
+	"reserved",
+	"reserved",
+	"reserved",
+	"reserved",
+	"hypervisor injection",
+	"VMM communication",
+	"security exception",
+	"reserved",
 };
 
 static void set_gate(int vec, u64 addr, u8 ist)
@@ -105,15 +130,15 @@ void show_backtrace(u64 rbp)
 void dump_regs_and_backtrace(const struct pt_regs *r)
 {
 	print_symbol(LOGLEVEL_EMERG, "RIP: %016llx ", r->rip);
-	printk(KERN_EMERG "RSP: %016llx RFLAGS: %08llx CS: %04llx SS: %04llx\n",
-	       r->rsp, r->rflags, r->cs, r->ss);
+	printk(KERN_EMERG "RSP: %016llx RFLAGS: %08llx CS: %04llx SS: %04llx\n", r->rsp, r->rflags,
+	       r->cs, r->ss);
 	printk(KERN_EMERG "RAX: %016llx RBX: %016llx RCX: %016llx\n", r->rax, r->rbx, r->rcx);
 	printk(KERN_EMERG "RDX: %016llx RSI: %016llx RDI: %016llx\n", r->rdx, r->rsi, r->rdi);
 	printk(KERN_EMERG "RBP: %016llx R08: %016llx R09: %016llx\n", r->rbp, r->r8, r->r9);
 	printk(KERN_EMERG "R10: %016llx R11: %016llx R12: %016llx\n", r->r10, r->r11, r->r12);
 	printk(KERN_EMERG "R13: %016llx R14: %016llx R15: %016llx\n", r->r13, r->r14, r->r15);
-	printk(KERN_EMERG "CR0: %016llx CR2: %016llx CR3: %016llx CR4: %016llx\n",
-	       read_cr0(), read_cr2(), read_cr3(), read_cr4());
+	printk(KERN_EMERG "CR0: %016llx CR2: %016llx CR3: %016llx CR4: %016llx\n", read_cr0(),
+	       read_cr2(), read_cr3(), read_cr4());
 	/* the faulting function first, then its callers */
 	print_symbol(LOGLEVEL_EMERG, "  [<%016llx>] ", r->rip);
 	show_backtrace(r->rbp);
@@ -129,7 +154,9 @@ static __noreturn void die(const struct pt_regs *r)
 	if (r->vector == 14)
 		printk(KERN_EMERG "cgwb: page fault at address %#llx (%s, %s)\n", read_cr2(),
 		       (r->error_code & 1) ? "protection violation" : "not present",
-		       (r->error_code & 2) ? "write" : (r->error_code & 16) ? "instruction fetch" : "read");
+		       (r->error_code & 2)  ? "write" :
+		       (r->error_code & 16) ? "instruction fetch" :
+					      "read");
 	if (current)
 		printk(KERN_EMERG "task %d (%s)\n", current->pid, current->comm);
 	dump_regs_and_backtrace(r);

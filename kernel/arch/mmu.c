@@ -21,7 +21,6 @@
 #define CANONICAL_LIMIT (1ULL << 47)
 #define HUGE_SIZE (2ULL << 20)
 
-
 static DEFINE_MUTEX(ioremap_lock);
 
 u64 *pt_next_table(u64 *e)

@@ -50,6 +50,6 @@ void rtc_init(void)
 	u64 epoch = days * 86400 + h * 3600 + bcd(min, is_bcd) * 60 + bcd(sec, is_bcd);
 
 	rtc_set_boot_epoch(epoch);
-	pr_info("rtc: %04u-%02u-%02u %02u:%02u:%02u UTC\n", y, bcd(mon, is_bcd), bcd(day, is_bcd), h,
-		bcd(min, is_bcd), bcd(sec, is_bcd));
+	pr_info("rtc: %04u-%02u-%02u %02u:%02u:%02u UTC\n", y, bcd(mon, is_bcd), bcd(day, is_bcd),
+		h, bcd(min, is_bcd), bcd(sec, is_bcd));
 }

@@ -16,19 +16,19 @@
 #include <cgwb/bug.h>
 #include "x86.h"
 
-#define VMALLOC_START 0x0000600000000000ULL  /* 96 TiB */
+#define VMALLOC_START 0x0000600000000000ULL /* 96 TiB */
 #define VMALLOC_SIZE (4ULL << 30)
 #define VMALLOC_END (VMALLOC_START + VMALLOC_SIZE)
-#define VMALLOC_MAX_AREA (64UL << 20)       /* its page array stays a small kmalloc */
+#define VMALLOC_MAX_AREA (64UL << 20) /* its page array stays a small kmalloc */
 #define PTE_P 0x1ULL
 #define PTE_W 0x2ULL
 #define PTE_NX (1ULL << 63)
 #define PTE_ADDR 0x000ffffffffff000ULL
 
 struct vm_area {
-	struct list_head node;   /* in vmap_areas, by address */
+	struct list_head node; /* in vmap_areas, by address */
 	u64 start;
-	unsigned long nr_pages;  /* mapped; a guard page follows */
+	unsigned long nr_pages; /* mapped; a guard page follows */
 	struct page **pages;
 };
 

@@ -37,21 +37,53 @@ static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
 	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
 }
 
-static inline u64 read_cr0(void) { u64 v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
-static inline u64 read_cr2(void) { u64 v; __asm__ volatile("mov %%cr2, %0" : "=r"(v)); return v; }
-static inline u64 read_cr3(void) { u64 v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }
-static inline u64 read_cr4(void) { u64 v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
-static inline void write_cr3(u64 v) { __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory"); }
+static inline u64 read_cr0(void)
+{
+	u64 v;
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+static inline u64 read_cr2(void)
+{
+	u64 v;
+	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+static inline u64 read_cr3(void)
+{
+	u64 v;
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+static inline u64 read_cr4(void)
+{
+	u64 v;
+	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+static inline void write_cr3(u64 v)
+{
+	__asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory");
+}
 static inline u64 read_rflags(void)
 {
 	u64 f;
 	__asm__ volatile("pushfq; popq %0" : "=r"(f));
 	return f;
 }
-static inline void halt(void) { __asm__ volatile("hlt"); }
+static inline void halt(void)
+{
+	__asm__ volatile("hlt");
+}
 /* sti takes effect after the next instruction, so sti;hlt cannot miss a wakeup interrupt. */
-static inline void safe_halt(void) { __asm__ volatile("sti; hlt" : : : "memory"); }
-static inline void invlpg(u64 va) { __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory"); }
+static inline void safe_halt(void)
+{
+	__asm__ volatile("sti; hlt" : : : "memory");
+}
+static inline void invlpg(u64 va)
+{
+	__asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
+}
 
 /* Registers saved by the interrupt entry code (kernel/arch/isr.S), in push order reversed. */
 struct pt_regs {

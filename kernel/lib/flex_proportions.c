@@ -73,8 +73,7 @@ void fprop_fraction(struct fprop_global *p, struct fprop_local *pl, unsigned lon
 	*den = (unsigned long)d;
 }
 
-void fprop_add_max(struct fprop_global *p, struct fprop_local *pl, unsigned long max_frac,
-		   long nr)
+void fprop_add_max(struct fprop_global *p, struct fprop_local *pl, unsigned long max_frac, long nr)
 {
 	if (max_frac < FPROP_FRAC_BASE) {
 		unsigned long num, den;

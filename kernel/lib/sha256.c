@@ -48,7 +48,8 @@ static void sha256_block(u32 h[8], const u8 *block)
 		w[t] = w[t - 16] + s0 + w[t - 7] + s1;
 	}
 	for (int t = 0; t < 64; t++) {
-		u32 t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
+		u32 t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[t] +
+			 w[t];
 		u32 t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 		hh = g;
 		g = f;
@@ -59,8 +60,14 @@ static void sha256_block(u32 h[8], const u8 *block)
 		b = a;
 		a = t1 + t2;
 	}
-	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
 }
 
 void sha256_init(struct sha256_state *s)

@@ -195,10 +195,26 @@ int parse_size(const char *s, u64 *res)
 	if (err)
 		return err;
 	switch (*s) {
-	case 'k': case 'K': shift = 10; s++; break;
-	case 'm': case 'M': shift = 20; s++; break;
-	case 'g': case 'G': shift = 30; s++; break;
-	case 't': case 'T': shift = 40; s++; break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		s++;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		s++;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		s++;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		s++;
+		break;
 	}
 	if (shift && (*s == 'i' || *s == 'I') && (s[1] == 'B' || s[1] == 'b'))
 		s += 2; /* "KiB" */

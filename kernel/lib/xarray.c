@@ -401,8 +401,9 @@ void *xa_find(struct xarray *xa, unsigned long *indexp, unsigned long max, xa_ma
 				return NULL;
 			continue;
 		}
-		unsigned long base = shift + XA_CHUNK_SHIFT >= 64 ? 0 :
-				     index & ~((1UL << (shift + XA_CHUNK_SHIFT)) - 1);
+		unsigned long base = shift + XA_CHUNK_SHIFT >= 64 ?
+					     0 :
+					     index & ~((1UL << (shift + XA_CHUNK_SHIFT)) - 1);
 		unsigned long start = base | ((unsigned long)o << shift);
 		if (start > index)
 			index = start;
@@ -448,13 +449,14 @@ static int check_node(const struct xa_node *node, const struct xa_node *parent, 
 		}
 	}
 	if (count != node->count || !count) {
-		pr_err("xarray: node %p count %u, holds %u\n", (const void *)node, node->count, count);
+		pr_err("xarray: node %p count %u, holds %u\n", (const void *)node, node->count,
+		       count);
 		return -EUCLEAN;
 	}
 	for (xa_mark_t m = 0; m < XA_MAX_MARKS; m++) {
 		if (marks[m] != node->marks[m]) {
-			pr_err("xarray: node %p mark %u bits %#llx, expected %#llx\n", (const void *)node,
-			       m, node->marks[m], marks[m]);
+			pr_err("xarray: node %p mark %u bits %#llx, expected %#llx\n",
+			       (const void *)node, m, node->marks[m], marks[m]);
 			return -EUCLEAN;
 		}
 	}

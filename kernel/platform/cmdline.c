@@ -7,7 +7,9 @@
 
 static char full[CMDLINE_MAX];
 static char words[CMDLINE_MAX];
-static struct { const char *key, *value; } args[MAX_ARGS];
+static struct {
+	const char *key, *value;
+} args[MAX_ARGS];
 static int nr_args;
 
 static void reparse(void)

@@ -59,7 +59,8 @@ static int khungtaskd(void *unused)
 		/* a quarter of the timeout: a hang is reported within 1.25 times it */
 		msleep_interruptible((unsigned int)(hung_task_timeout_secs * 250));
 		now = ktime_get_ns();
-		for_each_task(check_hung_task, &now);
+		for_each_task(check_hung_task, &now)
+			;
 	}
 	return 0;
 }

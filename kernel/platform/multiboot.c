@@ -52,7 +52,8 @@ int multiboot_parse(u32 magic, u64 info_phys)
 			parse_mmap(p, tag->size);
 			break;
 		case MB_TAG_ACPI_NEW:
-			memcpy(boot_info.rsdp, p + 8, min(tag->size - 8, (u32)sizeof(boot_info.rsdp)));
+			memcpy(boot_info.rsdp, p + 8,
+			       min(tag->size - 8, (u32)sizeof(boot_info.rsdp)));
 			boot_info.has_rsdp = true;
 			break;
 		case MB_TAG_ACPI_OLD:

@@ -9,8 +9,8 @@
  */
 typedef u64 __attribute__((may_alias, aligned(1))) word_t;
 
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
-void *memcpy(void *dst, const void *src, size_t n)
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void *memcpy(void *dst,
+									   const void *src, size_t n)
 {
 	word_t *d = dst;
 	const word_t *s = src;
@@ -20,7 +20,14 @@ void *memcpy(void *dst, const void *src, size_t n)
 	for (; n >= 64; n -= 64, d += 8, s += 8) {
 		u64 a = s[0], b = s[1], c = s[2], e = s[3], f = s[4], g = s[5], h = s[6], k = s[7];
 
-		d[0] = a; d[1] = b; d[2] = c; d[3] = e; d[4] = f; d[5] = g; d[6] = h; d[7] = k;
+		d[0] = a;
+		d[1] = b;
+		d[2] = c;
+		d[3] = e;
+		d[4] = f;
+		d[5] = g;
+		d[6] = h;
+		d[7] = k;
 	}
 	for (; n >= 8; n -= 8)
 		*d++ = *s++;
@@ -45,15 +52,21 @@ void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
-void *memset(void *s, int c, size_t n)
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void *memset(void *s, int c, size_t n)
 {
 	u64 v = 0x0101010101010101ULL * (u8)c;
 	word_t *d = s;
 	unsigned char *db;
 
 	for (; n >= 64; n -= 64, d += 8) {
-		d[0] = v; d[1] = v; d[2] = v; d[3] = v; d[4] = v; d[5] = v; d[6] = v; d[7] = v;
+		d[0] = v;
+		d[1] = v;
+		d[2] = v;
+		d[3] = v;
+		d[4] = v;
+		d[5] = v;
+		d[6] = v;
+		d[7] = v;
 	}
 	for (; n >= 8; n -= 8)
 		*d++ = v;

@@ -28,8 +28,8 @@ struct spec {
 	int width, prec;
 };
 
-static void put_number(struct out *o, unsigned long long v, bool neg, unsigned int base,
-		       bool upper, const struct spec *sp)
+static void put_number(struct out *o, unsigned long long v, bool neg, unsigned int base, bool upper,
+		       const struct spec *sp)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];
@@ -103,12 +103,23 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		struct spec sp = { .prec = -1 };
 		for (bool more = true; more;) {
 			switch (*++fmt) {
-			case '-': sp.left = true; break;
-			case '0': sp.zero = true; break;
-			case '+': sp.plus = true; break;
-			case ' ': sp.space = true; break;
-			case '#': sp.alt = true; break;
-			default: more = false;
+			case '-':
+				sp.left = true;
+				break;
+			case '0':
+				sp.zero = true;
+				break;
+			case '+':
+				sp.plus = true;
+				break;
+			case ' ':
+				sp.space = true;
+				break;
+			case '#':
+				sp.alt = true;
+				break;
+			default:
+				more = false;
 			}
 		}
 		if (*fmt == '*') {
@@ -133,10 +144,22 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		int lng = 0; /* -2 hh, -1 h, 1 l, 2 ll, 3 z/t/j */
 		for (bool more = true; more;) {
 			switch (*fmt) {
-			case 'h': lng = lng == -1 ? -2 : -1; fmt++; break;
-			case 'l': lng = lng == 1 ? 2 : 1; fmt++; break;
-			case 'z': case 't': case 'j': lng = 3; fmt++; break;
-			default: more = false;
+			case 'h':
+				lng = lng == -1 ? -2 : -1;
+				fmt++;
+				break;
+			case 'l':
+				lng = lng == 1 ? 2 : 1;
+				fmt++;
+				break;
+			case 'z':
+			case 't':
+			case 'j':
+				lng = 3;
+				fmt++;
+				break;
+			default:
+				more = false;
 			}
 		}
 		unsigned long long u;
@@ -155,16 +178,24 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			put_number(&o, s < 0 ? 0ULL - (unsigned long long)s : (unsigned long long)s,
 				   s < 0, 10, false, &sp);
 			break;
-		case 'u': case 'x': case 'X': case 'o':
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'o':
 			if (lng >= 1)
-				u = lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned long long);
+				u = lng == 1 ? va_arg(ap, unsigned long) :
+					       va_arg(ap, unsigned long long);
 			else
 				u = va_arg(ap, unsigned int);
 			if (lng == -1)
 				u = (unsigned short)u;
 			else if (lng == -2)
 				u = (unsigned char)u;
-			put_number(&o, u, false, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16, *fmt == 'X', &sp);
+			put_number(&o, u, false,
+				   *fmt == 'u' ? 10 :
+				   *fmt == 'o' ? 8 :
+						 16,
+				   *fmt == 'X', &sp);
 			break;
 		case 'p':
 			sp.alt = true;

@@ -10,30 +10,29 @@ enum op_kind { OP_BINARY, OP_ASSIGN, OP_OTHER };
 struct op {
 	const char *text;
 	enum op_kind kind;
-	int prec;               /* binary: higher binds tighter */
+	int prec; /* binary: higher binds tighter */
 };
 
 /* Longest first, so "<<=" is found before "<<" and "<". */
 static const struct op ops[] = {
-	{ "<<=", OP_ASSIGN, 0 }, { ">>=", OP_ASSIGN, 0 },
-	{ "||", OP_BINARY, 1 }, { "&&", OP_BINARY, 2 }, { "==", OP_BINARY, 6 },
-	{ "!=", OP_BINARY, 6 }, { "<=", OP_BINARY, 7 }, { ">=", OP_BINARY, 7 },
-	{ "<<", OP_BINARY, 8 }, { ">>", OP_BINARY, 8 },
-	{ "*=", OP_ASSIGN, 0 }, { "/=", OP_ASSIGN, 0 }, { "%=", OP_ASSIGN, 0 },
-	{ "+=", OP_ASSIGN, 0 }, { "-=", OP_ASSIGN, 0 }, { "&=", OP_ASSIGN, 0 },
-	{ "^=", OP_ASSIGN, 0 }, { "|=", OP_ASSIGN, 0 },
-	{ "|", OP_BINARY, 3 }, { "^", OP_BINARY, 4 }, { "&", OP_BINARY, 5 },
-	{ "<", OP_BINARY, 7 }, { ">", OP_BINARY, 7 }, { "+", OP_BINARY, 9 },
-	{ "-", OP_BINARY, 9 }, { "*", OP_BINARY, 10 }, { "/", OP_BINARY, 10 },
-	{ "%", OP_BINARY, 10 }, { "=", OP_ASSIGN, 0 },
-	{ "?", OP_OTHER, 0 }, { ":", OP_OTHER, 0 }, { "(", OP_OTHER, 0 }, { ")", OP_OTHER, 0 },
-	{ "!", OP_OTHER, 0 }, { "~", OP_OTHER, 0 },
+	{ "<<=", OP_ASSIGN, 0 }, { ">>=", OP_ASSIGN, 0 }, { "||", OP_BINARY, 1 },
+	{ "&&", OP_BINARY, 2 },  { "==", OP_BINARY, 6 },  { "!=", OP_BINARY, 6 },
+	{ "<=", OP_BINARY, 7 },  { ">=", OP_BINARY, 7 },  { "<<", OP_BINARY, 8 },
+	{ ">>", OP_BINARY, 8 },  { "*=", OP_ASSIGN, 0 },  { "/=", OP_ASSIGN, 0 },
+	{ "%=", OP_ASSIGN, 0 },  { "+=", OP_ASSIGN, 0 },  { "-=", OP_ASSIGN, 0 },
+	{ "&=", OP_ASSIGN, 0 },  { "^=", OP_ASSIGN, 0 },  { "|=", OP_ASSIGN, 0 },
+	{ "|", OP_BINARY, 3 },   { "^", OP_BINARY, 4 },   { "&", OP_BINARY, 5 },
+	{ "<", OP_BINARY, 7 },   { ">", OP_BINARY, 7 },   { "+", OP_BINARY, 9 },
+	{ "-", OP_BINARY, 9 },   { "*", OP_BINARY, 10 },  { "/", OP_BINARY, 10 },
+	{ "%", OP_BINARY, 10 },  { "=", OP_ASSIGN, 0 },   { "?", OP_OTHER, 0 },
+	{ ":", OP_OTHER, 0 },    { "(", OP_OTHER, 0 },    { ")", OP_OTHER, 0 },
+	{ "!", OP_OTHER, 0 },    { "~", OP_OTHER, 0 },
 };
 
 struct arith {
 	struct sh_env *env;
-	const char *s;          /* next character */
-	int noeval;             /* > 0: in a branch not taken (no assignments, no errors) */
+	const char *s; /* next character */
+	int noeval;    /* > 0: in a branch not taken (no assignments, no errors) */
 	int depth;
 	int err;
 };
@@ -80,9 +79,12 @@ static s64 apply(struct arith *a, const char *op, s64 l, s64 r)
 	u64 ul = (u64)l, ur = (u64)r;
 
 	switch (op[0]) {
-	case '+': return (s64)(ul + ur);
-	case '-': return (s64)(ul - ur);
-	case '*': return (s64)(ul * ur);
+	case '+':
+		return (s64)(ul + ur);
+	case '-':
+		return (s64)(ul - ur);
+	case '*':
+		return (s64)(ul * ur);
 	case '/':
 	case '%':
 		if (!r) {
@@ -101,11 +103,16 @@ static s64 apply(struct arith *a, const char *op, s64 l, s64 r)
 		if (op[1] == '>')
 			return l >> (ur & 63);
 		return op[1] == '=' ? l >= r : l > r;
-	case '=': return l == r;
-	case '!': return l != r;
-	case '&': return op[1] == '&' ? (l && r) : (s64)(ul & ur);
-	case '|': return op[1] == '|' ? (l || r) : (s64)(ul | ur);
-	case '^': return (s64)(ul ^ ur);
+	case '=':
+		return l == r;
+	case '!':
+		return l != r;
+	case '&':
+		return op[1] == '&' ? (l && r) : (s64)(ul & ur);
+	case '|':
+		return op[1] == '|' ? (l || r) : (s64)(ul | ur);
+	case '^':
+		return (s64)(ul ^ ur);
 	}
 	return 0;
 }
@@ -196,9 +203,12 @@ static s64 parse_unary(struct arith *a)
 	v = parse_unary(a);
 	a->depth--;
 	switch (op->text[0]) {
-	case '-': return (s64)(0 - (u64)v);
-	case '!': return !v;
-	case '~': return ~v;
+	case '-':
+		return (s64)(0 - (u64)v);
+	case '!':
+		return !v;
+	case '~':
+		return ~v;
 	}
 	return v;
 }

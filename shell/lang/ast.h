@@ -11,36 +11,36 @@
 #include "lexer.h"
 
 enum sh_node_type {
-	SH_CMD,         /* simple command: assignments, words, redirections */
-	SH_LIST,        /* kids run in order; each may be marked SH_BG */
-	SH_PIPE,        /* kids connected stdout to stdin */
-	SH_ANDOR,       /* kids joined by && and || (flat: long chains need no recursion) */
-	SH_BRACE,       /* { body; } */
-	SH_SUBSHELL,    /* ( body ) */
-	SH_IF,          /* if cond; then body; else alt; fi (elif: an SH_IF as alt) */
-	SH_WHILE,       /* while cond; do body; done */
+	SH_CMD,      /* simple command: assignments, words, redirections */
+	SH_LIST,     /* kids run in order; each may be marked SH_BG */
+	SH_PIPE,     /* kids connected stdout to stdin */
+	SH_ANDOR,    /* kids joined by && and || (flat: long chains need no recursion) */
+	SH_BRACE,    /* { body; } */
+	SH_SUBSHELL, /* ( body ) */
+	SH_IF,       /* if cond; then body; else alt; fi (elif: an SH_IF as alt) */
+	SH_WHILE,    /* while cond; do body; done */
 	SH_UNTIL,
-	SH_FOR,         /* for var in words; do body; done */
-	SH_CASE,        /* case word in items esac */
-	SH_CASE_ITEM,   /* pat|pat) body ;; (a kid of SH_CASE) */
-	SH_FUNCDEF,     /* name() compound-command */
+	SH_FOR,       /* for var in words; do body; done */
+	SH_CASE,      /* case word in items esac */
+	SH_CASE_ITEM, /* pat|pat) body ;; (a kid of SH_CASE) */
+	SH_FUNCDEF,   /* name() compound-command */
 };
 
 /* node flags */
-#define SH_BG 0x1       /* in a list: run in the background (&) */
-#define SH_NEGATE 0x2   /* ! pipeline */
-#define SH_IF_OK 0x4    /* in an and-or list: runs if the previous status is 0 (&&) */
-#define SH_IF_FAIL 0x8  /* ... if it is not 0 (||) */
-#define SH_ELIF 0x10    /* an SH_IF that is the elif part of the SH_IF before it */
+#define SH_BG 0x1      /* in a list: run in the background (&) */
+#define SH_NEGATE 0x2  /* ! pipeline */
+#define SH_IF_OK 0x4   /* in an and-or list: runs if the previous status is 0 (&&) */
+#define SH_IF_FAIL 0x8 /* ... if it is not 0 (||) */
+#define SH_ELIF 0x10   /* an SH_IF that is the elif part of the SH_IF before it */
 
 struct sh_word {
 	struct sh_word *next;
-	char text[];            /* raw source text, NUL-terminated */
+	char text[]; /* raw source text, NUL-terminated */
 };
 
 struct sh_redir {
 	struct sh_redir *next;
-	int fd;                 /* the fd redirected */
+	int fd; /* the fd redirected */
 	enum sh_redir_type type;
 	struct sh_word *target; /* file name, fd number for <& >&, delimiter for << */
 	struct sh_word *body;   /* <<: the here-document's lines, raw */
@@ -54,8 +54,8 @@ struct sh_redir {
 struct sh_node {
 	enum sh_node_type type;
 	unsigned int flags;
-	struct sh_node *next;   /* next kid of a list or pipeline */
-	const char *src;        /* source text (points into the parsed buffer) */
+	struct sh_node *next; /* next kid of a list or pipeline */
+	const char *src;      /* source text (points into the parsed buffer) */
 	size_t src_len;
 	unsigned int line;
 	struct sh_redir *redirs;
@@ -64,28 +64,28 @@ struct sh_node {
 			struct sh_word *assigns;
 			struct sh_word *words;
 		} cmd;
-		struct sh_node *kids;                  /* LIST, PIPE, ANDOR */
-		struct sh_node *body;                  /* BRACE, SUBSHELL */
+		struct sh_node *kids; /* LIST, PIPE, ANDOR */
+		struct sh_node *body; /* BRACE, SUBSHELL */
 		struct {
 			struct sh_node *cond, *body, *alt; /* IF, WHILE, UNTIL */
 		} cond;
 		struct {
 			char *var;
 			struct sh_word *words;
-			bool has_in;                   /* "for x; do": no word list */
+			bool has_in; /* "for x; do": no word list */
 			struct sh_node *body;
 		} loop;
 		struct {
 			struct sh_word *word;
-			struct sh_node *items;         /* SH_CASE_ITEMs, in order */
+			struct sh_node *items; /* SH_CASE_ITEMs, in order */
 		} kase;
 		struct {
 			struct sh_word *patterns;
-			struct sh_node *body;          /* NULL: an empty item "a) ;;" */
+			struct sh_node *body; /* NULL: an empty item "a) ;;" */
 		} item;
 		struct {
 			char *name;
-			struct sh_node *body;          /* the compound command */
+			struct sh_node *body; /* the compound command */
 		} func;
 	};
 };

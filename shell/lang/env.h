@@ -29,9 +29,9 @@ struct sh_env {
 	 * `sh FILE ARG...` sets them); the expander answers $1.. $# $@ $* from here. */
 	int argc;
 	char **argv;
-	char num[24];           /* $# formatted */
-	char err[128];          /* why the last expansion failed */
-	int subst_status;       /* exit status of the last command substitution, -1 if none */
+	char num[24];     /* $# formatted */
+	char err[128];    /* why the last expansion failed */
+	int subst_status; /* exit status of the last command substitution, -1 if none */
 };
 
 #endif

@@ -10,16 +10,16 @@
 
 struct xp {
 	struct sh_env *env;
-	struct strbuf cur;      /* the field being built */
-	struct strbuf pat;      /* the same as a pattern: quoted * ? [ ] \ escaped */
-	bool magic;             /* an unquoted * ? [ is in it: pathname expansion */
-	bool started;           /* the field exists, even if empty (quotes were seen) */
-	struct strv *fields;    /* NULL: build one string, no field splitting */
-	bool split_literals;    /* in the word of an unquoted ${x:-word}: its blanks split too */
-	bool pattern;           /* building a pattern: quoted * ? [ ] \ are escaped */
-	bool heredoc;           /* a here-document's body: " is an ordinary character */
-	const char *ifs;        /* field separators (IFS, or blanks if it is unset) */
-	bool after_white;       /* a field just ended at IFS white space */
+	struct strbuf cur;   /* the field being built */
+	struct strbuf pat;   /* the same as a pattern: quoted * ? [ ] \ escaped */
+	bool magic;          /* an unquoted * ? [ is in it: pathname expansion */
+	bool started;        /* the field exists, even if empty (quotes were seen) */
+	struct strv *fields; /* NULL: build one string, no field splitting */
+	bool split_literals; /* in the word of an unquoted ${x:-word}: its blanks split too */
+	bool pattern;        /* building a pattern: quoted * ? [ ] \ are escaped */
+	bool heredoc;        /* a here-document's body: " is an ordinary character */
+	const char *ifs;     /* field separators (IFS, or blanks if it is unset) */
+	bool after_white;    /* a field just ended at IFS white space */
 	int depth;
 	int err;
 };
@@ -304,8 +304,7 @@ static void expand_length(struct xp *x, const char *name, size_t len, bool quote
 }
 
 /* ${name=word}: the expanded word becomes the variable's value, and the result. */
-static void assign_default(struct xp *x, const char *name, const char *word, size_t wlen,
-			   bool quoted)
+static void assign_default(struct xp *x, const char *name, const char *word, size_t wlen, bool quoted)
 {
 	struct strbuf val;
 
@@ -395,8 +394,7 @@ static int expand_pattern(struct xp *x, const char *s, size_t len, struct strbuf
  * ${name%pat} ${name%%pat}: remove the shortest (longest) suffix matching pat;
  * ${name#pat} ${name##pat}: the same for a prefix. No match leaves the value whole.
  */
-static void expand_trim(struct xp *x, const char *name, const char *op, const char *end,
-			bool quoted)
+static void expand_trim(struct xp *x, const char *name, const char *op, const char *end, bool quoted)
 {
 	bool suffix = *op == '%', longest = op[1] == *op;
 	const char *word = op + 1 + longest;

@@ -12,35 +12,35 @@ enum sh_tok_type {
 	TOK_EOF,
 	TOK_WORD,
 	TOK_NEWLINE,
-	TOK_SEMI,       /* ; */
-	TOK_AMP,        /* & */
-	TOK_AND_IF,     /* && */
-	TOK_OR_IF,      /* || */
-	TOK_PIPE,       /* | */
-	TOK_LPAREN,     /* ( */
-	TOK_RPAREN,     /* ) */
-	TOK_DSEMI,      /* ;; (ends a case item) */
-	TOK_REDIR,      /* [n]< [n]> [n]>> [n]<& [n]>& [n]<> [n]>| [n]<< [n]<<- */
+	TOK_SEMI,   /* ; */
+	TOK_AMP,    /* & */
+	TOK_AND_IF, /* && */
+	TOK_OR_IF,  /* || */
+	TOK_PIPE,   /* | */
+	TOK_LPAREN, /* ( */
+	TOK_RPAREN, /* ) */
+	TOK_DSEMI,  /* ;; (ends a case item) */
+	TOK_REDIR,  /* [n]< [n]> [n]>> [n]<& [n]>& [n]<> [n]>| [n]<< [n]<<- */
 };
 
 enum sh_redir_type {
-	REDIR_IN,       /* <  */
-	REDIR_OUT,      /* >, >| */
-	REDIR_APPEND,   /* >> */
-	REDIR_DUP_IN,   /* <& */
-	REDIR_DUP_OUT,  /* >& */
-	REDIR_RDWR,     /* <> */
-	REDIR_HEREDOC,  /* <<word: the lines after the command, up to "word" */
+	REDIR_IN,            /* <  */
+	REDIR_OUT,           /* >, >| */
+	REDIR_APPEND,        /* >> */
+	REDIR_DUP_IN,        /* <& */
+	REDIR_DUP_OUT,       /* >& */
+	REDIR_RDWR,          /* <> */
+	REDIR_HEREDOC,       /* <<word: the lines after the command, up to "word" */
 	REDIR_HEREDOC_STRIP, /* <<-word: the same, leading tabs removed */
 };
 
 struct sh_token {
 	enum sh_tok_type type;
-	const char *start;      /* the token's text in the source */
+	const char *start; /* the token's text in the source */
 	size_t len;
 	unsigned int line;
-	bool quoted;            /* WORD with quotes or backslashes: never a reserved word */
-	int fd;                 /* REDIR: the explicit fd number, or -1 */
+	bool quoted; /* WORD with quotes or backslashes: never a reserved word */
+	int fd;      /* REDIR: the explicit fd number, or -1 */
 	enum sh_redir_type redir;
 };
 
@@ -49,7 +49,7 @@ struct sh_lexer {
 	size_t len;
 	size_t pos;
 	unsigned int line;
-	const char *msg;        /* why the last token failed (-EINVAL) */
+	const char *msg; /* why the last token failed (-EINVAL) */
 };
 
 void sh_lexer_init(struct sh_lexer *lx, const char *src, size_t len);

@@ -90,8 +90,8 @@ static struct sh_node *parse_for(struct sh_parser *p)
 	t = peek(p);
 	if (t->type != TOK_WORD || t->quoted || !sh_is_name(t->start, t->len)) {
 		if (t->type == TOK_WORD)
-			parse_fail(p, -EINVAL, "bad for loop variable '%.*s'", (int)min_t(size_t, t->len, 40),
-				   t->start);
+			parse_fail(p, -EINVAL, "bad for loop variable '%.*s'",
+				   (int)min_t(size_t, t->len, 40), t->start);
 		else
 			unexpected(p);
 		return n;
@@ -254,8 +254,7 @@ struct sh_node *parse_compound(struct sh_parser *p)
  * "name() compound-command": the parser has consumed the name and the "(". POSIX allows
  * any compound command as the body; a brace group is what scripts use.
  */
-struct sh_node *parse_funcdef(struct sh_parser *p, const struct sh_token *name,
-			      struct sh_mark start)
+struct sh_node *parse_funcdef(struct sh_parser *p, const struct sh_token *name, struct sh_mark start)
 {
 	struct sh_node *n = new_node(p, SH_FUNCDEF);
 

@@ -59,7 +59,7 @@ static int read_body(struct sh_parser *p, struct sh_redir *r, size_t *pos)
 			break;
 		}
 		if (!nl)
-			break;  /* a last line without its newline: more may come */
+			break; /* a last line without its newline: more may come */
 		sb_addn(&body, src + i, end + 1 - i);
 		i = end + 1;
 	}

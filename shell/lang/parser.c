@@ -131,7 +131,9 @@ bool parse_redirect(struct sh_parser *p, struct sh_redir ***tail)
 	r->type = t->redir;
 	r->fd = t->fd >= 0 ? t->fd :
 		(t->redir == REDIR_IN || t->redir == REDIR_DUP_IN || t->redir == REDIR_RDWR ||
-		 t->redir == REDIR_HEREDOC || t->redir == REDIR_HEREDOC_STRIP) ? 0 : 1;
+		 t->redir == REDIR_HEREDOC || t->redir == REDIR_HEREDOC_STRIP) ?
+			     0 :
+			     1;
 	**tail = r;
 	*tail = &r->next;
 	consume(p);
@@ -329,8 +331,7 @@ static bool at_list_end(struct sh_parser *p)
 }
 
 /* A lone foreground item stands for itself; otherwise a list node holds the items. */
-static struct sh_node *finish_list(struct sh_parser *p, struct sh_node *list,
-				   struct sh_mark start)
+static struct sh_node *finish_list(struct sh_parser *p, struct sh_node *list, struct sh_mark start)
 {
 	struct sh_node *only = list->kids;
 

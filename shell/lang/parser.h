@@ -16,13 +16,13 @@
 
 struct sh_parser {
 	struct sh_lexer lx;
-	struct sh_token tok;    /* the lookahead, when peeked */
+	struct sh_token tok; /* the lookahead, when peeked */
 	bool peeked;
-	const char *last_end;   /* end of the last consumed token */
+	const char *last_end; /* end of the last consumed token */
 	int depth;
 	struct sh_redir *heredocs[SH_MAX_HEREDOCS]; /* waiting for their bodies */
 	int nheredocs;
-	int err;                /* first error, sticky */
+	int err; /* first error, sticky */
 	char msg[80];
 };
 

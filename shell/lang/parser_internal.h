@@ -32,7 +32,6 @@ bool parse_redirect(struct sh_parser *p, struct sh_redir ***tail);
 void heredoc_expect(struct sh_parser *p, struct sh_redir *r);
 void heredoc_read_bodies(struct sh_parser *p);
 /* After "name (": the rest of a function definition. */
-struct sh_node *parse_funcdef(struct sh_parser *p, const struct sh_token *name,
-			      struct sh_mark start);
+struct sh_node *parse_funcdef(struct sh_parser *p, const struct sh_token *name, struct sh_mark start);
 
 #endif

@@ -75,6 +75,6 @@ int sh_read_split(const char *line, const char *ifs, bool raw, int n, struct str
 	skip_white(line, ifs, &i);
 	for (int k = 0; k < n; k++)
 		strv_push(out, k < n - 1 ? next_field(line, ifs, raw, &i) :
-					    rest_of_line(line, ifs, raw, i));
+					   rest_of_line(line, ifs, raw, i));
 	return out->failed ? -ENOMEM : 0;
 }

@@ -14,7 +14,7 @@
 
 #define MAX_NODES 256
 #define MAX_STEPS 200000
-#define MAX_DEPTH 64 /* frames are ~200 bytes: a shell command has a 32 KiB stack */
+#define MAX_DEPTH 64   /* frames are ~200 bytes: a shell command has a 32 KiB stack */
 #define MAX_REPEAT 255 /* the largest m or n of {m,n}, as RE_DUP_MAX */
 
 enum node_type { N_CHAR, N_ANY, N_CLASS, N_BOL, N_EOL, N_GROUP };
@@ -22,18 +22,18 @@ enum node_type { N_CHAR, N_ANY, N_CLASS, N_BOL, N_EOL, N_GROUP };
 struct node {
 	enum node_type type;
 	unsigned char c;
-	int min, max;              /* repetition; max -1: unbounded */
-	u8 class[32];              /* N_CLASS: bitmap */
-	int alt;                   /* N_GROUP: first alternative (index of an N_GROUP-list) */
-	int next;                  /* next node in its sequence, -1 at the end */
-	int next_alt;              /* for the first node of an alternative: the next one */
+	int min, max; /* repetition; max -1: unbounded */
+	u8 class[32]; /* N_CLASS: bitmap */
+	int alt;      /* N_GROUP: first alternative (index of an N_GROUP-list) */
+	int next;     /* next node in its sequence, -1 at the end */
+	int next_alt; /* for the first node of an alternative: the next one */
 };
 
 struct regex {
 	struct node nodes[MAX_NODES];
-	int nr, start;             /* start: the top-level group */
+	int nr, start; /* start: the top-level group */
 	bool icase;
-	int match_end;             /* where the last match found ended */
+	int match_end; /* where the last match found ended */
 	long steps;
 	int depth;
 };
@@ -273,9 +273,9 @@ void regex_free(struct regex *re)
 
 struct cont {
 	bool (*fn)(struct regex *re, const struct cont *k, const char *s, int pos);
-	int node;                  /* seq: node to match next (-1: done); rep: the group */
-	int count;                 /* rep: iterations so far */
-	int start;                 /* rep: where the last iteration started */
+	int node;  /* seq: node to match next (-1: done); rep: the group */
+	int count; /* rep: iterations so far */
+	int start; /* rep: where the last iteration started */
 	const struct cont *next;
 };
 
@@ -307,12 +307,17 @@ static bool atom_matches(struct regex *re, const struct node *n, const char *s, 
 	if (!c)
 		return false;
 	switch (n->type) {
-	case N_CHAR: return fold(re, c) == fold(re, n->c);
-	case N_ANY: return true;
+	case N_CHAR:
+		return fold(re, c) == fold(re, n->c);
+	case N_ANY:
+		return true;
 	case N_CLASS:
-		return class_has(n, c) || (re->icase && (class_has(n, fold(re, c)) ||
-			(c >= 'a' && c <= 'z' && class_has(n, (unsigned char)(c - 32)))));
-	default: return false;
+		return class_has(n, c) ||
+		       (re->icase &&
+			(class_has(n, fold(re, c)) ||
+			 (c >= 'a' && c <= 'z' && class_has(n, (unsigned char)(c - 32)))));
+	default:
+		return false;
 	}
 }
 
@@ -369,8 +374,9 @@ static bool match_node(struct regex *re, int id, int count, int start, const cha
 			break;
 		}
 		if (n->max < 0 || count < n->max) {
-			struct cont again = { .fn = cont_rep, .node = id, .count = count + 1,
-					      .start = pos, .next = k };
+			struct cont again = {
+				.fn = cont_rep, .node = id, .count = count + 1, .start = pos, .next = k
+			};
 			for (int alt = n->alt; alt >= 0 && !found; alt = re->nodes[alt].next_alt) {
 				struct cont seq = { .fn = cont_seq, .node = alt, .next = &again };
 				found = cont_seq(re, &seq, s, pos);

@@ -10,13 +10,16 @@
 #include <cgwb/compiler.h>
 
 struct strbuf {
-	char *buf;     /* NUL-terminated once anything was added; NULL before */
+	char *buf; /* NUL-terminated once anything was added; NULL before */
 	size_t len;
 	size_t alloc;
-	bool failed;   /* an allocation failed: the contents are incomplete */
+	bool failed; /* an allocation failed: the contents are incomplete */
 };
 
-#define STRBUF_INIT { NULL, 0, 0, false }
+#define STRBUF_INIT               \
+	{                         \
+		NULL, 0, 0, false \
+	}
 
 void sb_init(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
@@ -38,7 +41,10 @@ struct strv {
 	bool failed;
 };
 
-#define STRV_INIT { NULL, 0, 0, false }
+#define STRV_INIT                 \
+	{                         \
+		NULL, 0, 0, false \
+	}
 
 /* Takes ownership of s (a NULL s marks the vector failed). */
 void strv_push(struct strv *sv, char *s);

@@ -35,7 +35,8 @@ static bool is_unary(const char *op)
 static bool is_binary(const char *op)
 {
 	static const char *const ops[] = {
-		"=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef",
+		"=",   "==",  "!=",  "<",   ">",   "-eq", "-ne",
+		"-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
@@ -71,9 +72,8 @@ static const struct {
 	const char *op;
 	bool lt, eq, gt;
 } int_ops[] = {
-	{ "-eq", false, true, false }, { "-ne", true, false, true },
-	{ "-lt", true, false, false }, { "-le", true, true, false },
-	{ "-gt", false, false, true }, { "-ge", false, true, true },
+	{ "-eq", false, true, false }, { "-ne", true, false, true },  { "-lt", true, false, false },
+	{ "-le", true, true, false },  { "-gt", false, false, true }, { "-ge", false, true, true },
 };
 
 static bool binary(struct tst *t, const char *l, const char *op, const char *r)

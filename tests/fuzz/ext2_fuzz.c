@@ -34,8 +34,8 @@
 
 #define DISK_BYTES (256u << 10) /* longer inputs are refused, shorter zero-padded */
 #define MAX_DEPTH 12
-#define MAX_ENTRIES 64                 /* per directory walked */
-#define READ_BYTES (64u << 10)         /* from the start and from the end of each file */
+#define MAX_ENTRIES 64         /* per directory walked */
+#define READ_BYTES (64u << 10) /* from the start and from the end of each file */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -43,7 +43,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static u8 *disk_mem;
 static struct block_device *disk_bdev;
 static char *read_buf;
-static char victim[PATH_MAX];          /* the first regular file the walk met */
+static char victim[PATH_MAX]; /* the first regular file the walk met */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

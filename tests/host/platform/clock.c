@@ -24,7 +24,7 @@
 volatile unsigned long jiffies;
 static u64 clock_ns;
 static u64 time_limit_ns = DEFAULT_TIME_LIMIT_NS;
-static LIST_HEAD(host_timers);  /* pending, in firing order (see timer_before) */
+static LIST_HEAD(host_timers); /* pending, in firing order (see timer_before) */
 static u64 host_timer_seq;
 
 u64 ktime_get_ns(void)
@@ -53,7 +53,8 @@ static void clock_set(u64 ns)
 		panic("host: the clock cannot go back (%llu -> %llu ns)", clock_ns, ns);
 	if (time_limit_ns && ns > time_limit_ns)
 		panic("host: virtual time limit of %llu s reached: is a task waiting for something "
-		      "that never happens? (host_set_time_limit)", time_limit_ns / NSEC_PER_SEC);
+		      "that never happens? (host_set_time_limit)",
+		      time_limit_ns / NSEC_PER_SEC);
 	clock_ns = ns;
 	jiffies = (unsigned long)(ns / NSEC_PER_JIFFY);
 }

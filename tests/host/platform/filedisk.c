@@ -21,7 +21,7 @@
 
 struct filedisk {
 	struct gendisk *disk;
-	int fd;                        /* -1: backed by mem */
+	int fd; /* -1: backed by mem */
 	u8 *mem;
 	u64 size;
 	struct filedisk_model model;
@@ -49,7 +49,8 @@ static int filedisk_rw(struct filedisk *fdisk, bool write, void *buf, u64 pos, u
 			memcpy(buf, fdisk->mem + pos, len);
 		return 0;
 	}
-	ssize_t n = write ? pwrite(fdisk->fd, buf, len, (off_t)pos) : pread(fdisk->fd, buf, len, (off_t)pos);
+	ssize_t n = write ? pwrite(fdisk->fd, buf, len, (off_t)pos) :
+			    pread(fdisk->fd, buf, len, (off_t)pos);
 	return n == (ssize_t)len ? 0 : -EIO;
 }
 
@@ -61,7 +62,8 @@ static int filedisk_transfer(struct filedisk *fdisk, struct request *rq, bool wr
 	for (struct bio *bio = rq->bio; bio; bio = bio->bi_next) {
 		for (unsigned int i = 0; i < bio->bi_vcnt; i++) {
 			struct bio_vec *bv = &bio->bi_io_vec[i];
-			int err = filedisk_rw(fdisk, write, (char *)page_address(bv->bv_page) + bv->bv_offset,
+			int err = filedisk_rw(fdisk, write,
+					      (char *)page_address(bv->bv_page) + bv->bv_offset,
 					      pos, bv->bv_len);
 			if (err)
 				return err;

@@ -15,15 +15,15 @@
 #include <cgwb/blkdev.h>
 
 struct filedisk_model {
-	u64 bandwidth_bps;     /* bytes per second; 0: transfers take no time */
-	u64 latency_ns;        /* added to every request */
-	bool write_cache;      /* advertise a volatile cache (flushes reach the driver) */
+	u64 bandwidth_bps; /* bytes per second; 0: transfers take no time */
+	u64 latency_ns;    /* added to every request */
+	bool write_cache;  /* advertise a volatile cache (flushes reach the driver) */
 };
 
 struct filedisk_stats {
-	unsigned long reads, writes, flushes;   /* requests */
+	unsigned long reads, writes, flushes; /* requests */
 	u64 bytes_read, bytes_written;
-	unsigned int max_request_bytes;         /* the largest request seen */
+	unsigned int max_request_bytes; /* the largest request seen */
 };
 
 /*

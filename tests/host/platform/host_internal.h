@@ -7,12 +7,12 @@
 
 /* task->platform: a task's machine context. */
 struct host_task {
-	void *sp;                   /* saved stack pointer while switched out */
-	void *map;                  /* the mmap'd stack with its guard page; NULL for main */
+	void *sp;  /* saved stack pointer while switched out */
+	void *map; /* the mmap'd stack with its guard page; NULL for main */
 	size_t map_size;
-	const void *stack_bottom;   /* the usable stack, as AddressSanitizer must be told */
+	const void *stack_bottom; /* the usable stack, as AddressSanitizer must be told */
 	size_t stack_size;
-	void *fake_stack;           /* AddressSanitizer's state while switched out */
+	void *fake_stack; /* AddressSanitizer's state while switched out */
 };
 
 static inline struct host_task *host_task(const struct task_struct *t)

@@ -11,7 +11,7 @@
 
 int preempt_count;
 static bool irqs_off;
-static bool irq_pending;    /* the clock moved while interrupts were off */
+static bool irq_pending; /* the clock moved while interrupts were off */
 
 static void deliver_pending(void)
 {

@@ -11,7 +11,7 @@
 /* A simulation can log a lot: past this, the oldest half is dropped. */
 #define LOG_MAX (8u << 20)
 
-static char *log_text;   /* NUL-terminated */
+static char *log_text; /* NUL-terminated */
 static size_t log_len, log_cap;
 static bool verbose;
 static int last_level = -1;

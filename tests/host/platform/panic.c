@@ -59,8 +59,8 @@ __noreturn void panic(const char *fmt, ...)
 
 	if (expected) {
 		if (!strstr(msg, expected)) {
-			fprintf(stderr, "cgwb host: expected a panic about \"%s\", got: %s\n", expected,
-				msg);
+			fprintf(stderr, "cgwb host: expected a panic about \"%s\", got: %s\n",
+				expected, msg);
 			_exit(HOST_PANIC_MISMATCH);
 		}
 		abort(); /* as the test asked: no report needed */

@@ -14,7 +14,7 @@
 
 static struct task_struct main_task;
 static struct host_task main_host;
-static struct task_struct *idle_waiter;  /* in host_run_until_idle() */
+static struct task_struct *idle_waiter; /* in host_run_until_idle() */
 static u64 nr_switches;
 
 u64 host_nr_switches(void)
@@ -32,7 +32,8 @@ static __noreturn void deadlock(void)
 {
 	printk(KERN_EMERG "host: deadlock at %llu ns: no task can run and no timer is pending\n",
 	       ktime_get_ns());
-	for_each_task(report_task, NULL);
+	for_each_task(report_task, NULL)
+		;
 	panic("deadlock: every task is blocked and no timer is pending");
 }
 
@@ -114,7 +115,8 @@ static void free_stack(struct task_struct *t, void *unused)
  */
 void host_sched_exit(void)
 {
-	for_each_task(free_stack, NULL);
+	for_each_task(free_stack, NULL)
+		;
 	current_task = NULL;
 	idle_waiter = NULL;
 }

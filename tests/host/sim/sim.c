@@ -29,7 +29,7 @@ struct sim_writer {
 	u64 span, total, cpu_ns_per_page;
 	u64 bytes;
 	struct task_struct *task;
-	bool fsync;                /* fsync after the last write, like dd conv=fsync */
+	bool fsync; /* fsync after the last write, like dd conv=fsync */
 	u64 start_ns, done_ns;
 	bool done;
 };
@@ -60,8 +60,8 @@ void sim_boot(const struct sim_config *cfg)
 	cr_assert_eq(cgroup_fs_init(), 0);
 	cr_assert_eq(ext2_init(), 0);
 
-	cr_assert_eq(sim_scratch_ext2(sim.dir, sizeof(sim.dir), cfg->disk_mib, &model, &sim.disk), 0,
-		     "no scratch ext2 (mke2fs, attach or mount)");
+	cr_assert_eq(sim_scratch_ext2(sim.dir, sizeof(sim.dir), cfg->disk_mib, &model, &sim.disk),
+		     0, "no scratch ext2 (mke2fs, attach or mount)");
 	cr_assert_eq(sim_echo("/sys/fs/cgroup/cgroup.subtree_control", "+memory +io"), 0);
 	if (getenv("CGWB_SIM_TRACE"))
 		sim_trace_to(getenv("CGWB_SIM_TRACE"),

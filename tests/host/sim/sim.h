@@ -16,10 +16,10 @@
 #define MSEC NSEC_PER_MSEC
 
 struct sim_config {
-	size_t mem_mib;            /* RAM (the page allocator's arena) */
-	unsigned int disk_mib;     /* ext2 image size */
-	u64 disk_bps;              /* modelled disk bandwidth, bytes/s */
-	u64 disk_latency_ns;       /* per request */
+	size_t mem_mib;        /* RAM (the page allocator's arena) */
+	unsigned int disk_mib; /* ext2 image size */
+	u64 disk_bps;          /* modelled disk bandwidth, bytes/s */
+	u64 disk_latency_ns;   /* per request */
 };
 
 /*
@@ -107,7 +107,7 @@ int sim_memcg_id(const char *cg);
 struct sim_counters {
 	s64 wb_reclaimable, wb_writeback;
 	long nr_dirty, nr_writeback;
-	long memcg_dirty;          /* sum of every memcg's local file_dirty */
+	long memcg_dirty; /* sum of every memcg's local file_dirty */
 };
 void sim_counters(struct sim_counters *c);
 /* Assert those equalities (and that nothing is negative); when names the moment. */

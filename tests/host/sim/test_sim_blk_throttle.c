@@ -32,9 +32,9 @@
 struct writer {
 	struct cgroup *cg;
 	enum req_op op;
-	unsigned int depth;             /* bios kept in flight */
-	unsigned int fixed_pages;       /* 0: random sizes of 1 to 256 pages */
-	u64 cpu_ns_per_bio;             /* what issuing one bio costs the writer */
+	unsigned int depth;       /* bios kept in flight */
+	unsigned int fixed_pages; /* 0: random sizes of 1 to 256 pages */
+	u64 cpu_ns_per_bio;       /* what issuing one bio costs the writer */
 	unsigned int seed;
 	/* state */
 	struct page *pages;
@@ -197,7 +197,8 @@ static void check_windows(const struct writer *w, u64 limit, bool ios)
 	for (unsigned int i = 0; i < w->nr; i++) {
 		for (unsigned int j = i; j < w->nr; j++) {
 			u64 len = max(w->t_ns[j] - w->t_ns[i], (u64)NSEC_PER_SEC);
-			double allowed = (double)limit * (double)(len + NSEC_PER_SEC / 10) / 1e9 + item;
+			double allowed =
+				(double)limit * (double)(len + NSEC_PER_SEC / 10) / 1e9 + item;
 			u64 moved = prefix[j + 1] - prefix[i];
 			cr_assert_leq(moved, allowed, "window %.3f s..%.3f s: %llu > %.0f",
 				      w->t_ns[i] / 1e9, w->t_ns[j] / 1e9, moved, allowed);
@@ -210,8 +211,8 @@ static void check_average(const struct writer *w, u64 limit, bool ios)
 {
 	double avg = (double)moved_in_run(w, ios) / (RUN_NS / 1e9);
 
-	cr_assert(avg >= 0.95 * limit && avg <= 1.05 * limit, "average %.0f/s, limit %llu/s",
-		  avg, limit);
+	cr_assert(avg >= 0.95 * limit && avg <= 1.05 * limit, "average %.0f/s, limit %llu/s", avg,
+		  limit);
 }
 
 Test(throtl_sim, wbps_holds_and_an_unlimited_sibling_never_waits)
@@ -260,8 +261,8 @@ Test(throtl_sim, rbps_holds_for_reads)
 Test(throtl_sim, wiops_holds)
 {
 	struct task_struct *t;
-	struct writer *w = writer_start(mkgroup(&cgroup_root, "i", "254:0 wiops=150"),
-					REQ_OP_WRITE, 0, 0, &t);
+	struct writer *w =
+		writer_start(mkgroup(&cgroup_root, "i", "254:0 wiops=150"), REQ_OP_WRITE, 0, 0, &t);
 
 	host_run_for(RUN_NS);
 	writer_finish(w, t);

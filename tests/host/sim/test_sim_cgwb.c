@@ -56,7 +56,8 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 	/* new data all the time (not the same pages redirtied): writeback has work to do */
 	sim_writer_start("A", "/mnt/a", 64 * 1024, 192 * MiB, 0, 2000);
 	host_run_for(2 * SEC); /* A's dirty pool and its throttle queue fill up */
-	cr_assert_gt(wb_stat(sim_file_wb("/mnt/a"), WB_WRITEBACK), 256, "A has no queue of throttled IO");
+	cr_assert_gt(wb_stat(sim_file_wb("/mnt/a"), WB_WRITEBACK), 256,
+		     "A has no queue of throttled IO");
 	cr_assert_eq(sim_cg_value("B", "io.stat", "wbytes"), 0, "B's pages were written early");
 
 	u64 t0 = host_now_ns();
@@ -87,9 +88,13 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 			unsigned long bg, th;
 			global_dirty_limits(&bg, &th);
 			struct bdi_writeback *w = sim_file_wb("/mnt/a");
-			fprintf(stderr, "t=%d A io=%llu bw=%lu rec=%lld wb=%lld dirty=%lu wbk=%lu bg=%lu th=%lu run=%d\n", i * 100,
-				a_bytes[i], w->avg_write_bandwidth, wb_stat(w, WB_RECLAIMABLE), wb_stat(w, WB_WRITEBACK),
-				global_node_page_state(NR_FILE_DIRTY), global_node_page_state(NR_WRITEBACK), bg, th,
+			fprintf(stderr,
+				"t=%d A io=%llu bw=%lu rec=%lld wb=%lld dirty=%lu wbk=%lu bg=%lu "
+				"th=%lu run=%d\n",
+				i * 100, a_bytes[i], w->avg_write_bandwidth,
+				wb_stat(w, WB_RECLAIMABLE), wb_stat(w, WB_WRITEBACK),
+				global_node_page_state(NR_FILE_DIRTY),
+				global_node_page_state(NR_WRITEBACK), bg, th,
 				writeback_in_progress(w));
 		}
 		if (i < SAMPLES)
@@ -127,12 +132,14 @@ Test(sim_cgwb, removing_a_group_moves_its_inodes_to_the_parent_and_loses_nothing
 	 * periodic writeback (30 s expiry) has written it, then hands it to the parent.
 	 */
 	cr_assert_eq(do_rmdir("/sys/fs/cgroup/C"), 0);
-	cr_assert_eq(sim_file_wb("/mnt/c"), wb_c, "a dirty inode left a dying wb before being written");
+	cr_assert_eq(sim_file_wb("/mnt/c"), wb_c,
+		     "a dirty inode left a dying wb before being written");
 	for (int i = 0; i < 600 && (nr_cgwbs() || sim_file_wb("/mnt/c") != &sim_bdi()->wb); i++) {
 		sim_assert_counters("after rmdir");
 		host_run_for(100 * MSEC);
 	}
-	cr_assert_eq(sim_file_wb("/mnt/c"), &sim_bdi()->wb, "the inode was not moved to the parent's wb");
+	cr_assert_eq(sim_file_wb("/mnt/c"), &sim_bdi()->wb,
+		     "the inode was not moved to the parent's wb");
 	cr_assert_eq(nr_cgwbs(), 0, "the dead group's wb was not released");
 	ksys_sync();
 	sim_assert_counters("after sync");

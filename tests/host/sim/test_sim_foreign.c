@@ -152,7 +152,8 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 		     new_d + new_w + d + w);
 	cr_assert_geq(wb_stat(new_wb, WB_WRITEBACK), new_w + w);
 	cr_assert_eq(file_pages_outside_root_wb(), global);
-	cr_assert_eq(file_pages_charged_to(inode, "A"), a_pages, "charges do not move with the inode");
+	cr_assert_eq(file_pages_charged_to(inode, "A"), a_pages,
+		     "charges do not move with the inode");
 	cr_assert_eq(file_pages_charged_to(inode, "B"), b_pages);
 	/* a fresh vote: the new wb's flusher may have run one round since, too short for a slot */
 	cr_assert_eq(inode->i_wb_frn_history, 0, "a switch starts a fresh vote");
@@ -175,7 +176,8 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 		found |= pos == inode;
 	spin_unlock(&new_wb->list_lock);
 	/* unless the new wb's flusher has already written all of it (pages now under writeback) */
-	cr_assert(found || !(READ_ONCE(inode->i_state) & (I_DIRTY_SYNC | I_DIRTY_DATASYNC | I_DIRTY_PAGES)),
+	cr_assert(found || !(READ_ONCE(inode->i_state) &
+			     (I_DIRTY_SYNC | I_DIRTY_DATASYNC | I_DIRTY_PAGES)),
 		  "the dirty inode is on no list of the new wb");
 
 	/* the old wb's throttled bios complete into the new wb's counts */
@@ -376,7 +378,8 @@ static void rewrite_workload(const struct rewrite_case *c, double *switch_s, u64
 	}
 	*switch_s = -1;
 	for (int i = 0; !rewriters_done(r, nr_tasks); i++) {
-		if (*switch_s < 0 && mem_cgroup_id(wb_memcg(sim_file_wb("/mnt/f"))) == sim_memcg_id("B"))
+		if (*switch_s < 0 &&
+		    mem_cgroup_id(wb_memcg(sim_file_wb("/mnt/f"))) == sim_memcg_id("B"))
 			*switch_s = (double)(host_now_ns() - t0) / SEC;
 		if (i % 10 == 0)
 			sim_assert_counters("rewriting");
@@ -389,23 +392,30 @@ static void rewrite_workload(const struct rewrite_case *c, double *switch_s, u64
 	sim_assert_counters("after the rewrites");
 	*misattributed = sim_cg_value("A", "io.stat", "wbytes") - a0;
 	u64 b_bytes = sim_cg_value("B", "io.stat", "wbytes") - b0;
-	fprintf(stderr, "foreign rewrite (%s, B %s, %s): switch after %.2f s, %llu MiB charged to "
+	fprintf(stderr,
+		"foreign rewrite (%s, B %s, %s): switch after %.2f s, %llu MiB charged to "
 		"A, %llu MiB to B (Linux 6.1, B unlimited: 2.1 s, 96 MiB)\n",
 		c->fast ? "opt-in" : "Linux mode", c->b_wbps ? "at io.max" : "unlimited",
 		c->no_sync ? "flushers" : "sync", *switch_s, *misattributed / MiB, b_bytes / MiB);
 	/* the audit tells what io.stat cannot: whose pages A was charged for */
 	struct inode *inode = file_inode_get("/mnt/f");
 	u64 written, elsewhere;
-	cr_assert(audit_row(inode->i_ino, cgroup_id_of("B"), &written, &elsewhere),
-		  "no audit row for B's pages");
+	cr_assert(audit_row(inode->i_ino, cgroup_id_of("B"), &written, &elsewhere), "no audit row "
+										    "for B's "
+										    "pages");
 	cr_assert_eq(elsewhere, *misattributed);
-	cr_assert(!audit_row(inode->i_ino, cgroup_id_of("A"), &written, &elsewhere),
-		  "A's pages were dropped from the cache: none written since");
+	cr_assert(!audit_row(inode->i_ino, cgroup_id_of("A"), &written, &elsewhere), "A's pages "
+										     "were dropped "
+										     "from the "
+										     "cache: none "
+										     "written "
+										     "since");
 	iput(inode);
 	/* every rewrite is written in full when B is not limited and each is synced */
 	if (!c->b_wbps && !c->no_sync) {
 		cr_assert_eq(written, 320 * MiB);
-		cr_assert(*misattributed + b_bytes >= 320 * MiB && *misattributed + b_bytes <= 330 * MiB,
+		cr_assert(*misattributed + b_bytes >= 320 * MiB &&
+				  *misattributed + b_bytes <= 330 * MiB,
 			  "B's 10 rewrites are 320 MiB of IO, not %llu MiB",
 			  (*misattributed + b_bytes) / MiB);
 	}

@@ -19,7 +19,6 @@
 #include <math.h>
 #include <cgwb/errno.h>
 
-
 static const struct sim_config cfg = {
 	.mem_mib = 256,
 	.disk_mib = 1024,
@@ -99,11 +98,11 @@ static void wait_done(struct sim_writer *w)
 /* ---------------------------------------------------------------- isolation */
 
 struct isolation {
-	double b_alone, b_with_a;   /* MiB/s, dd conv=fsync style */
-	double a_rate;              /* A's MiB/s */
-	double a_peak_ratio;        /* max over samples of A's dirty+writeback / A's domain limit */
-	double a_peak_global;       /* ... / the global domain's thresh */
-	double a_ratelimit;         /* A's dirty_ratelimit, averaged from 60 MiB written on */
+	double b_alone, b_with_a; /* MiB/s, dd conv=fsync style */
+	double a_rate;            /* A's MiB/s */
+	double a_peak_ratio;      /* max over samples of A's dirty+writeback / A's domain limit */
+	double a_peak_global;     /* ... / the global domain's thresh */
+	double a_ratelimit;       /* A's dirty_ratelimit, averaged from 60 MiB written on */
 	unsigned long a_written_rate; /* A's wb completions over its window at 60 MiB */
 	double a_pause_ms;            /* A's last pause (wb->last_pause), averaged likewise */
 };
@@ -181,8 +180,10 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 		if (getenv("SIM_TRACE") && i % 5 == 0) {
 			struct bdi_writeback *wa = sim_file_wb("/mnt/a");
 
-			fprintf(stderr, "t=%d A dirty+wb=%lu limit=%lu rl=%lu bw=%lu | B %llu MiB | "
-				"global %lu+%lu\n", i * 100, v.dirty, v.limit, wa->dirty_ratelimit,
+			fprintf(stderr,
+				"t=%d A dirty+wb=%lu limit=%lu rl=%lu bw=%lu | B %llu MiB | "
+				"global %lu+%lu\n",
+				i * 100, v.dirty, v.limit, wa->dirty_ratelimit,
 				wa->avg_write_bandwidth, sim_writer_bytes(b) / MiB,
 				global_node_page_state(NR_FILE_DIRTY),
 				global_node_page_state(NR_WRITEBACK));
@@ -240,8 +241,7 @@ Test(sim_throttle, isolation_without_memory_max_a_takes_the_global_pool)
 		     r.b_with_a / r.b_alone);
 	check_a(&r);
 	cr_assert_leq(r.a_peak_ratio, 1.05, "A held %.2f x its domain limit", r.a_peak_ratio);
-	cr_assert_gt(r.a_peak_global, 0.75, "A held only %.2f of the global thresh",
-		     r.a_peak_global);
+	cr_assert_gt(r.a_peak_global, 0.75, "A held only %.2f of the global thresh", r.a_peak_global);
 }
 
 /*
@@ -266,8 +266,8 @@ Test(sim_throttle, past_linux_isolation_without_memory_max)
 	 */
 	cr_assert(r.a_ratelimit > 0.85 * 1024 && r.a_ratelimit < 1.15 * 1024,
 		  "A's dirty_ratelimit %.0f pages/s for its 1024", r.a_ratelimit);
-	cr_log_info("A's dirty_ratelimit %.0f pages/s, bandwidth 1024 (measured %lu)", r.a_ratelimit,
-		    r.a_written_rate);
+	cr_log_info("A's dirty_ratelimit %.0f pages/s, bandwidth 1024 (measured %lu)",
+		    r.a_ratelimit, r.a_written_rate);
 }
 
 Test(sim_throttle, past_linux_isolation_with_memory_max)
@@ -319,8 +319,8 @@ Test(sim_throttle, past_linux_policy_lets_a_fresh_fast_group_run)
 struct bound_run {
 	unsigned long peak, limit_at_peak;
 	double peak_ratio;
-	double avg_dirty, avg_freerun, avg_limit;  /* the last 5 s */
-	unsigned long g_peak_dirty, g_freerun;     /* the global domain */
+	double avg_dirty, avg_freerun, avg_limit; /* the last 5 s */
+	unsigned long g_peak_dirty, g_freerun;    /* the global domain */
 	double mib_s;
 };
 
@@ -459,8 +459,8 @@ Test(sim_throttle, write_bandwidth_estimate_tracks_the_disk_and_ignores_idle_tim
 		host_run_for(100 * MSEC);
 		lowest = min(lowest, wb->avg_write_bandwidth);
 	}
-	cr_assert_geq(lowest, (unsigned long)(0.5 * rate), "avg_write_bandwidth fell to %lu after idling",
-		      lowest);
+	cr_assert_geq(lowest, (unsigned long)(0.5 * rate),
+		      "avg_write_bandwidth fell to %lu after idling", lowest);
 	finish();
 }
 
@@ -476,7 +476,9 @@ static double task_rate_pages(u64 bytes, u64 ns)
 Test(sim_throttle, dirty_ratelimit_converges_to_bandwidth_per_dirtier)
 {
 	static const struct sim_config big = {
-		.mem_mib = 512, .disk_mib = 1024, .disk_bps = 32 * MiB,
+		.mem_mib = 512,
+		.disk_mib = 1024,
+		.disk_bps = 32 * MiB,
 		.disk_latency_ns = 50 * NSEC_PER_USEC,
 	};
 	struct sim_writer *w[2];
@@ -493,7 +495,8 @@ Test(sim_throttle, dirty_ratelimit_converges_to_bandwidth_per_dirtier)
 	host_run_for(10 * SEC);
 	double bw = (double)(wb_stat(wb, WB_WRITTEN) - written0) / 10.0;
 	double share = bw / 2;
-	cr_log_info("B %.0f pages/s: dirty_ratelimit %lu (B/2 = %.0f), dirtiers %.0f and %.0f pages/s",
+	cr_log_info("B %.0f pages/s: dirty_ratelimit %lu (B/2 = %.0f), dirtiers %.0f and %.0f "
+		    "pages/s",
 		    bw, wb->dirty_ratelimit, share,
 		    task_rate_pages(sim_writer_bytes(w[0]) - b0[0], 10 * SEC),
 		    task_rate_pages(sim_writer_bytes(w[1]) - b0[1], 10 * SEC));
@@ -501,8 +504,8 @@ Test(sim_throttle, dirty_ratelimit_converges_to_bandwidth_per_dirtier)
 		  "dirty_ratelimit %lu, B/2 %.0f", wb->dirty_ratelimit, share);
 	for (int i = 0; i < 2; i++) {
 		double r = task_rate_pages(sim_writer_bytes(w[i]) - b0[i], 10 * SEC);
-		cr_assert(fabs(r - share) <= 0.20 * share, "dirtier %d at %.0f pages/s, B/2 %.0f", i,
-			  r, share);
+		cr_assert(fabs(r - share) <= 0.20 * share, "dirtier %d at %.0f pages/s, B/2 %.0f",
+			  i, r, share);
 	}
 	finish();
 }
@@ -518,8 +521,8 @@ Test(sim_throttle, freerun_dirtier_never_sleeps)
 	wait_done(w);
 	u64 cpu_ns = 1024 * 2000ULL;
 	cr_assert_lt(sim_writer_elapsed_ns(w), cpu_ns + 2 * MSEC,
-		     "the writer took %llu ns for %llu ns of CPU: it slept", sim_writer_elapsed_ns(w),
-		     cpu_ns);
+		     "the writer took %llu ns for %llu ns of CPU: it slept",
+		     sim_writer_elapsed_ns(w), cpu_ns);
 	finish();
 }
 
@@ -561,8 +564,8 @@ Test(sim_throttle, memory_max_write_resets_the_smoothed_limit)
 	cr_assert_eq(dom->dirty_limit, 0, "memory.max did not reset the smoothed limit");
 	host_run_for(300 * MSEC);
 	struct domain_view v = memcg_view(wb);
-	cr_log_info("smoothed limit %lu before, %lu after; thresh now %lu", before, dom->dirty_limit,
-		    v.thresh);
+	cr_log_info("smoothed limit %lu before, %lu after; thresh now %lu", before,
+		    dom->dirty_limit, v.thresh);
 	cr_assert_lt(dom->dirty_limit, before / 2);
 	cr_assert_leq(v.limit, v.thresh + v.thresh / 20);
 	finish();
@@ -585,7 +588,8 @@ Test(sim_throttle, short_lived_dirtiers_are_throttled_in_aggregate)
 	t0 = host_now_ns();
 	for (int i = 0; host_now_ns() - t0 < 30 * SEC; i++) {
 		snprintf(path, sizeof(path), "/mnt/s%d", i % 2048);
-		struct sim_writer *w = sim_writer_start("M", path, 64 * 1024, 64 * 1024, 64 * 1024, 2000);
+		struct sim_writer *w =
+			sim_writer_start("M", path, 64 * 1024, 64 * 1024, 64 * 1024, 2000);
 		while (!sim_writer_done(w))
 			host_run_for(100 * NSEC_PER_USEC);
 		total += sim_writer_bytes(w);
@@ -600,7 +604,8 @@ Test(sim_throttle, short_lived_dirtiers_are_throttled_in_aggregate)
 	}
 	double rate = (double)(total - total_at_10s) / MiB / 20.0;
 	cr_log_info("short-lived dirtiers: %.2f MiB/s in aggregate (writeback 4 MiB/s), peak %.2f "
-		    "of the domain limit", rate, peak);
+		    "of the domain limit",
+		    rate, peak);
 	cr_assert_leq(peak, 1.10, "M held %.2f x its domain limit", peak);
 	cr_assert_leq(rate, 6.0, "short-lived dirtiers ran at %.2f MiB/s through a 4 MiB/s group",
 		      rate);

@@ -26,7 +26,7 @@ static struct {
 	struct gendisk *disk;
 	struct seen seen[MAX_SEEN];
 	unsigned int nr_seen, in_driver, capacity_busy, commits;
-	sector_t fail_sector;       /* a request covering it fails; 0: none */
+	sector_t fail_sector; /* a request covering it fails; 0: none */
 } fd;
 
 static int fake_queue_rq(struct request_queue *q, struct request *rq)
@@ -36,9 +36,13 @@ static int fake_queue_rq(struct request_queue *q, struct request *rq)
 	if (fd.capacity_busy && fd.in_driver >= fd.capacity_busy)
 		return -EBUSY;
 	cr_assert_lt(fd.nr_seen, MAX_SEEN);
-	fd.seen[fd.nr_seen++] = (struct seen){
-		req_op(rq), blk_rq_pos(rq), blk_rq_bytes(rq),
-		req_op(rq) == REQ_OP_FLUSH ? 0 : blk_rq_map_sg(rq, segs, 64), rq, false };
+	fd.seen[fd.nr_seen++] =
+		(struct seen){ req_op(rq),
+			       blk_rq_pos(rq),
+			       blk_rq_bytes(rq),
+			       req_op(rq) == REQ_OP_FLUSH ? 0 : blk_rq_map_sg(rq, segs, 64),
+			       rq,
+			       false };
 	fd.in_driver++;
 	return 0;
 }
@@ -71,8 +75,10 @@ static struct gendisk *make_disk(unsigned int depth, unsigned int max_sectors,
 {
 	struct gendisk *disk = blk_alloc_disk(&fake_ops, depth, 0, NULL);
 	struct queue_limits lim = {
-		.logical_block_size = 512, .max_hw_sectors = max_sectors,
-		.max_segments = max_segs, .max_segment_size = max_seg_size,
+		.logical_block_size = 512,
+		.max_hw_sectors = max_sectors,
+		.max_segments = max_segs,
+		.max_segment_size = max_seg_size,
 	};
 
 	cr_assert(disk);
@@ -121,7 +127,7 @@ static struct bio *make_bio(unsigned int opf, sector_t sector, struct page *bloc
 	bio->bi_private = (void *)id;
 	for (unsigned int i = 0; i < nr; i++)
 		cr_assert_eq(bio_add_page(bio, block + first + i * stride, PAGE_SIZE, 0), PAGE_SIZE);
-	statuses[id] = 1;  /* not ended */
+	statuses[id] = 1; /* not ended */
 	return bio;
 }
 
@@ -175,8 +181,15 @@ Test(blk, merge_rules)
 	cr_assert_eq(rq.nr_segments, 4);
 	rq.bio = rq.biotail = NULL;
 	first->bi_next = NULL;
-	bio_put(first); bio_put(next); bio_put(prev); bio_put(gap); bio_put(read);
-	bio_put(fua); bio_put(big); bio_put(cg); bio_put(far);
+	bio_put(first);
+	bio_put(next);
+	bio_put(prev);
+	bio_put(gap);
+	bio_put(read);
+	bio_put(fua);
+	bio_put(big);
+	bio_put(cg);
+	bio_put(far);
 	__free_pages(block, 5);
 }
 
@@ -355,14 +368,14 @@ Test(blk, device_error_fails_only_its_bio)
 	struct page *block = alloc_pages(GFP_KERNEL, 2);
 	struct blk_plug plug;
 
-	fd.fail_sector = 8 * 2 + 3;  /* inside the third bio */
+	fd.fail_sector = 8 * 2 + 3; /* inside the third bio */
 	blk_start_plug(&plug);
 	for (unsigned int i = 0; i < 4; i++)
 		submit_bio(make_bio(REQ_OP_WRITE, 8 * i, block, i, 1, 1, i));
 	blk_finish_plug(&plug);
 	cr_assert_eq(fd.nr_seen, 1);
 	complete_all();
-	host_run_until_idle();       /* the retry runs from a work item */
+	host_run_until_idle(); /* the retry runs from a work item */
 	cr_assert_eq(fd.nr_seen, 5);
 	complete_all();
 	cr_assert_eq(statuses[0], 0);
@@ -423,7 +436,7 @@ Test(blk, preflush_and_fua_sequence)
 	cr_assert_eq(st.ios[3], 2);
 	cr_assert_eq(st.ios[1], 1);
 
-	fd.disk->has_flush = false;   /* write-through: flushes are no-ops */
+	fd.disk->has_flush = false; /* write-through: flushes are no-ops */
 	struct bio *flush = bio_alloc(fd.disk->part0, 0, REQ_OP_FLUSH, GFP_KERNEL);
 	cr_assert_eq(submit_bio_wait(flush), 0);
 	bio_put(flush);
@@ -451,9 +464,11 @@ Test(blk, stats_in_flight_and_busy_time)
 	cr_assert_eq(st.time_in_queue_ns, 10 * NSEC_PER_MSEC);
 	char line[256];
 	disk_stat_format(fd.disk, line, sizeof(line));
-	cr_assert_str_eq(line, "       1        0        8        5        1        0        8        5"
-				"        0        5       10        0        0        0        0        0"
-				"        0\n");
+	cr_assert_str_eq(line, "       1        0        8        5        1        0        8     "
+			       "   5"
+			       "        0        5       10        0        0        0        0    "
+			       "    0"
+			       "        0\n");
 	diskstats_format(fd.disk, line, sizeof(line));
 	cr_assert_str_eq(line, " 254       0 fda 1 0 8 5 1 0 8 5 0 5 10 0 0 0 0 0 0\n");
 	__free_pages(block, 1);
@@ -469,7 +484,7 @@ Test(blk, bio_vecs_must_hold_whole_sectors)
 	bio->bi_private = (void *)0;
 	statuses[0] = 1;
 	bio_add_page(bio, block, 700, 0);
-	bio_add_page(bio, block + 1, 324, 0);   /* 1024 bytes in all, split mid-sector */
+	bio_add_page(bio, block + 1, 324, 0); /* 1024 bytes in all, split mid-sector */
 	submit_bio(bio);
 	cr_assert_eq(statuses[0], -EINVAL);
 	cr_assert_eq(fd.nr_seen, 0);

@@ -36,7 +36,7 @@ static void charge(int rw, unsigned int size, unsigned long now)
 
 Test(throtl_slice, allowance_is_rate_times_time_without_overflow)
 {
-	cr_assert_eq(throtl_bytes_allowed(MiB, 100), 104857);           /* 104857.6 */
+	cr_assert_eq(throtl_bytes_allowed(MiB, 100), 104857); /* 104857.6 */
 	cr_assert_eq(throtl_bytes_allowed(1500, 1), 1);
 	cr_assert_eq(throtl_bytes_allowed(MiB, 0), 0);
 	cr_assert_eq(throtl_bytes_allowed(U64_MAX - 1, 100), (U64_MAX - 1) / 10);

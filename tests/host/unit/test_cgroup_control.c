@@ -46,8 +46,8 @@ Test(cgroup_control, enable_and_disable_memory)
 Test(cgroup_control, bad_writes_change_nothing)
 {
 	static const char *const bad[] = {
-		"memory", "+", "-", "+mem", "+memoryx", "++memory", "+memory +bogus",
-		"+bogus", "*memory", "+memory,io",
+		"memory",         "+",      "-",       "+mem",       "+memoryx", "++memory",
+		"+memory +bogus", "+bogus", "*memory", "+memory,io",
 	};
 
 	cr_assert_eq(cgt_mkdir("A"), 0);

@@ -66,7 +66,7 @@ Test(cgroup_hier, names)
 	cr_assert_eq(cgt_mkdir("cgroup.mine"), -EINVAL);
 	cr_assert_eq(cgt_mkdir("memory.mine"), -EINVAL);
 	cr_assert_eq(cgt_mkdir("cgroup.procs"), -EEXIST);
-	cr_assert_eq(cgt_mkdir("memory"), 0);          /* only "memory." is reserved */
+	cr_assert_eq(cgt_mkdir("memory"), 0); /* only "memory." is reserved */
 	cr_assert_eq(cgt_mkdir("a.b-c_d"), 0);
 	memset(name, 'x', CGROUP_NAME_MAX);
 	name[CGROUP_NAME_MAX] = '\0';

@@ -65,7 +65,8 @@ Test(cgroup_procs, bad_writes_change_nothing)
 	}
 	cr_assert_eq(cgt_write("A/cgroup.procs", "4242"), -ESRCH);
 	/* kernel threads stay where they are */
-	for_each_task(find_kthread, NULL);
+	for_each_task(find_kthread, NULL)
+		;
 	cr_assert_not_null(find_kthread_result);
 	cr_assert_eq(cgt_writef("A/cgroup.procs", "%ld", find_kthread_result->pid), -EINVAL);
 	cr_assert_eq(a->nr_tasks, 0);
@@ -113,7 +114,7 @@ Test(cgroup_procs, attach_to_removed_cgroup_goes_up)
 	cr_assert_eq(cgt_mkdir("A"), 0);
 	cr_assert_eq(cgt_mkdir("A/B"), 0);
 	a = cgt_cgroup("A");
-	b = cgroup_lookup("A/B");   /* held, as cgexec holds the cgroup it runs in */
+	b = cgroup_lookup("A/B"); /* held, as cgexec holds the cgroup it runs in */
 	cr_assert_eq(cgt_rmdir("A/B"), 0);
 	cgroup_attach_task(b, t);
 	cr_assert_eq(t->cgroup, a);

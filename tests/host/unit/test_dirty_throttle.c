@@ -47,7 +47,9 @@ TestSuite(dirty_throttle, .init = setup, .fini = teardown);
 static struct dirty_throttle_control example_dtc(bool memcg, struct dirty_throttle_control *gdtc)
 {
 	struct dirty_throttle_control dtc = {
-		.dom = &dom, .wb = &wb, .wb_completions = &share,
+		.dom = &dom,
+		.wb = &wb,
+		.wb_completions = &share,
 		.gdtc = memcg ? gdtc : NULL,
 		.avail = memcg ? 55536 : 262144,
 		.dirty = memcg ? 10000 : 12000,
@@ -80,7 +82,7 @@ Test(dirty_throttle, byte_limits_become_ratios_of_global_avail_in_a_memcg)
 {
 	struct dirty_throttle_control g = example_dtc(false, NULL), m;
 
-	vm_dirty_bytes = 64ULL << 20;            /* 16384 pages */
+	vm_dirty_bytes = 64ULL << 20; /* 16384 pages */
 	dirty_background_bytes = 16ULL << 20;
 	g.avail = 262144;
 	domain_dirty_limits(&g);
@@ -285,13 +287,13 @@ Test(dirty_throttle, strictlimit_uses_the_wbs_own_cubic)
 	struct dirty_throttle_control g = example_dtc(false, NULL);
 
 	bdi.capabilities |= BDI_CAP_STRICTLIMIT;
-	g.dirty = 1000;                       /* the domain far below freerun: cubic 2.0 */
+	g.dirty = 1000; /* the domain far below freerun: cubic 2.0 */
 	g.wb_thresh = 2000;
 	g.wb_bg_thresh = 1000;
-	g.wb_dirty = 1500;                    /* the wb's freerun ceiling: its cubic is 1.0 */
+	g.wb_dirty = 1500; /* the wb's freerun ceiling: its cubic is 1.0 */
 	wb_position_ratio(&g);
 	cr_assert_eq(g.pos_ratio, 1024);
-	g.wb_dirty = 2000;                    /* at its own thresh */
+	g.wb_dirty = 2000; /* at its own thresh */
 	wb_position_ratio(&g);
 	cr_assert_eq(g.pos_ratio, 0);
 	g.wb_dirty = 1800;
@@ -346,7 +348,7 @@ Test(dirty_throttle, min_pause_of_a_slow_wb_keeps_32_pages_per_check)
 	int pages = 0;
 	long t;
 
-	wb.avg_write_bandwidth = 1024;        /* 4 MiB/s */
+	wb.avg_write_bandwidth = 1024; /* 4 MiB/s */
 	wb.dirty_ratelimit = 1024;
 	/* 10 ms at 1024 pages/s is 10 pages: too few, so the pause grows to 32 pages' worth */
 	t = wb_min_pause(&wb, 200, 1024, 1024, &pages);
@@ -395,7 +397,7 @@ Test(dirty_throttle, min_pause_under_the_bandwidth_cap_is_half_the_max_pause)
 Test(dirty_throttle, poll_interval_is_about_the_root_of_the_room)
 {
 	cr_assert_eq(dirty_poll_interval(0, 1 << 20), 1 << 10);
-	cr_assert_eq(dirty_poll_interval(12000, 52416), 1 << 7);  /* ilog2(40416) = 15 */
+	cr_assert_eq(dirty_poll_interval(12000, 52416), 1 << 7); /* ilog2(40416) = 15 */
 	cr_assert_eq(dirty_poll_interval(60000, 52416), 1);
 }
 
@@ -431,7 +433,7 @@ Test(dirty_throttle, dirty_ratelimit_steps_toward_balanced)
 	struct dirty_throttle_control g = example_dtc(false, NULL);
 	unsigned long dirtied = 0;
 
-	g.dirty = g.thresh - 1;  /* above the setpoint */
+	g.dirty = g.thresh - 1; /* above the setpoint */
 	g.pos_ratio = 512;
 	wb.dirty_ratelimit = wb.balanced_dirty_ratelimit = 25600;
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
@@ -450,7 +452,7 @@ Test(dirty_throttle, dirty_ratelimit_moves_only_when_position_agrees)
 {
 	struct dirty_throttle_control g = example_dtc(false, NULL);
 
-	g.dirty = 0;               /* below the setpoint */
+	g.dirty = 0; /* below the setpoint */
 	g.pos_ratio = 1024;
 	wb.dirty_ratelimit = wb.balanced_dirty_ratelimit = 12800;
 	wb.dirtied_stamp = 0;

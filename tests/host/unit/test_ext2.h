@@ -14,9 +14,9 @@
 #define EXT2T_MNT "/mnt"
 
 struct ext2t {
-	char dir[64];            /* scratch directory (removed at teardown) */
-	char img[96];            /* the image */
-	char check_img[128];     /* if set: what fsck, dump and dumpe2fs look at instead */
+	char dir[64];        /* scratch directory (removed at teardown) */
+	char img[96];        /* the image */
+	char check_img[128]; /* if set: what fsck, dump and dumpe2fs look at instead */
 	struct gendisk *disk;
 };
 
@@ -29,7 +29,8 @@ void ext2t_shutdown(void);
 /* Run a shell command (printf-style); returns its exit status. */
 int ext2t_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Run a shell command and read the first number it prints into *v (0 and false if none). */
-bool ext2t_sh_number(unsigned long long *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool ext2t_sh_number(unsigned long long *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* mke2fs -q -F -t ext2 OPTS IMG SIZE_KIB into T.img. */
 void ext2t_mkfs(const char *opts, unsigned int size_kib);
 /* Attach T.img as vda (once per process) and mount it on /mnt; returns mount's error. */
@@ -61,7 +62,8 @@ int ext2t_read(const char *path, loff_t pos, void *buf, size_t len, ssize_t *got
 int ext2t_check_pattern(const char *path, u32 seed, u64 len);
 loff_t ext2t_size(const char *path);
 /* Names in a directory (count), with a callback for each entry. */
-int ext2t_readdir(const char *path, void (*fn)(const char *name, int len, u64 ino, unsigned int type, void *arg),
+int ext2t_readdir(const char *path,
+		  void (*fn)(const char *name, int len, u64 ino, unsigned int type, void *arg),
 		  void *arg);
 int ext2t_count_entries(const char *path);
 void ext2t_statfs(u64 *bfree, u64 *ffree);

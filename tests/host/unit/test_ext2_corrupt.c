@@ -27,8 +27,11 @@ TestSuite(ext2_corrupt, .init = setup, .fini = teardown);
 /* A 1 KiB-block image with /f (20 KiB: direct and indirect blocks), /a/b and /d (50 entries). */
 static void make_image(void)
 {
-	cr_assert_eq(ext2t_sh("set -e; cd %s; mkdir -p src/a/b src/d; head -c 20480 /dev/zero | tr '\\0' 'z' > src/f;"
-			      "for i in $(seq 50); do : > src/d/entry-$i; done", ext2t_env.dir), 0);
+	cr_assert_eq(ext2t_sh("set -e; cd %s; mkdir -p src/a/b src/d; head -c 20480 /dev/zero | tr "
+			      "'\\0' 'z' > src/f;"
+			      "for i in $(seq 50); do : > src/d/entry-$i; done",
+			      ext2t_env.dir),
+		     0);
 	char opts[128];
 	snprintf(opts, sizeof(opts), "-b 1024 -d %s/src", ext2t_env.dir);
 	ext2t_mkfs(opts, 4 << 10);
@@ -36,7 +39,8 @@ static void make_image(void)
 
 static void debugfs_w(const char *request)
 {
-	cr_assert_eq(ext2t_sh("debugfs -w -R '%s' %s > /dev/null 2>&1", request, ext2t_env.img), 0, "%s", request);
+	cr_assert_eq(ext2t_sh("debugfs -w -R '%s' %s > /dev/null 2>&1", request, ext2t_env.img), 0,
+		     "%s", request);
 }
 
 static unsigned long debugfs_number(const char *request)
@@ -51,8 +55,11 @@ static unsigned long inode_number(const char *path)
 {
 	unsigned long long v;
 
-	cr_assert(ext2t_sh_number(&v, "debugfs -R 'stat %s' %s 2>/dev/null | sed -n 's/^Inode: \\([0-9]*\\).*/\\1/p'",
-				  path, ext2t_env.img), "no inode for %s", path);
+	cr_assert(ext2t_sh_number(&v,
+				  "debugfs -R 'stat %s' %s 2>/dev/null | sed -n 's/^Inode: "
+				  "\\([0-9]*\\).*/\\1/p'",
+				  path, ext2t_env.img),
+		  "no inode for %s", path);
 	return (unsigned long)v;
 }
 
@@ -61,8 +68,11 @@ static unsigned long dumpe2fs_group0(const char *what)
 {
 	unsigned long long v;
 
-	cr_assert(ext2t_sh_number(&v, "dumpe2fs %s 2>/dev/null | sed -n 's/.*%s at \\([0-9]*\\).*/\\1/p'",
-				  ext2t_env.img, what), "no '%s' in dumpe2fs", what);
+	cr_assert(ext2t_sh_number(&v,
+				  "dumpe2fs %s 2>/dev/null | sed -n 's/.*%s at "
+				  "\\([0-9]*\\).*/\\1/p'",
+				  ext2t_env.img, what),
+		  "no '%s' in dumpe2fs", what);
 	return (unsigned long)v;
 }
 
@@ -76,7 +86,8 @@ static int read_all(const char *path)
 
 static bool errors_recorded(void)
 {
-	return ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^Filesystem state: *clean with errors'",
+	return ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^Filesystem state: *clean with "
+			"errors'",
 			ext2t_env.img) == 0;
 }
 
@@ -88,7 +99,8 @@ Test(ext2_corrupt, data_block_out_of_range)
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	cr_assert_eq(read_all(EXT2T_MNT "/f"), -EIO);
 	char line[128];
-	snprintf(line, sizeof(line), "inode %lu: data block 4000000000 out of range (logical block 2)", ino);
+	snprintf(line, sizeof(line),
+		 "inode %lu: data block 4000000000 out of range (logical block 2)", ino);
 	cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
 	ext2t_umount();
 	cr_expect(errors_recorded());
@@ -100,11 +112,13 @@ Test(ext2_corrupt, indirect_block_out_of_range)
 	debugfs_w("sif /f block[IND] 7777777");
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	cr_assert_eq(read_all(EXT2T_MNT "/f"), -EIO);
-	cr_expect(host_log_contains("indirect block 7777777 out of range (logical block 12)"), "%s", host_log());
+	cr_expect(host_log_contains("indirect block 7777777 out of range (logical block 12)"), "%s",
+		  host_log());
 	/* deleting it frees what can be freed and says what could not */
 	cr_assert_eq(do_unlink(EXT2T_MNT "/f"), 0);
 	ext2t_umount();
-	cr_expect(host_log_contains("indirect block 7777777 out of range, dropped"), "%s", host_log());
+	cr_expect(host_log_contains("indirect block 7777777 out of range, dropped"), "%s",
+		  host_log());
 }
 
 Test(ext2_corrupt, rec_len_overruns_block)
@@ -121,7 +135,8 @@ Test(ext2_corrupt, rec_len_overruns_block)
 	cr_assert_eq(ext2t_count_entries(EXT2T_MNT "/d"), -EIO);
 	cr_assert_eq(ext2t_size(EXT2T_MNT "/d/entry-1"), -EIO);
 	char line[160];
-	snprintf(line, sizeof(line), "bad entry in directory #%lu: directory entry across blocks - offset=12", ino);
+	snprintf(line, sizeof(line),
+		 "bad entry in directory #%lu: directory entry across blocks - offset=12", ino);
 	cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
 	ext2t_umount();
 }
@@ -151,7 +166,8 @@ Test(ext2_corrupt, entry_inode_out_of_bounds)
 	ext2t_poke((long)(block * 1024 + 24), &ino, 4); /* the entry after ".." */
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	cr_assert_eq(vfs_stat(EXT2T_MNT "/d/entry-1", &st), -EIO);
-	cr_expect(host_log_contains("inode out of bounds - offset=24, inode=9999999"), "%s", host_log());
+	cr_expect(host_log_contains("inode out of bounds - offset=24, inode=9999999"), "%s",
+		  host_log());
 	ext2t_umount();
 }
 
@@ -240,7 +256,9 @@ Test(ext2_corrupt, zeroed_inode_bitmap_takes_no_live_inode)
 	ssize_t n;
 
 	cr_assert_eq(ext2t_sh("set -e; cd %s; mkdir -p src; head -c 300000 /dev/urandom > src/big;"
-			      "echo small > src/small", ext2t_env.dir), 0);
+			      "echo small > src/small",
+			      ext2t_env.dir),
+		     0);
 	char opts[128];
 	snprintf(opts, sizeof(opts), "-b 1024 -d %s/src", ext2t_env.dir);
 	ext2t_mkfs(opts, 16 << 10);
@@ -255,7 +273,8 @@ Test(ext2_corrupt, zeroed_inode_bitmap_takes_no_live_inode)
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/new1", 1, 0, 5000), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/new2", 2, 0, 5000), 0);
 	for (unsigned int ino = 11; ino <= 13; ino++) {
-		snprintf(line, sizeof(line), "group 0: inode %u is in use but free in the bitmap", ino);
+		snprintf(line, sizeof(line), "group 0: inode %u is in use but free in the bitmap",
+			 ino);
 		cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
 	}
 	cr_assert_eq(vfs_stat(EXT2T_MNT "/new1", &st), 0);
@@ -273,8 +292,10 @@ Test(ext2_corrupt, zeroed_inode_bitmap_takes_no_live_inode)
 	fclose(f);
 	cr_expect(memcmp(got, big, sizeof(big)) == 0, "big changed while mounted");
 	ext2t_expect_dump("/big", big, sizeof(big));
-	cr_expect_eq(ext2t_sh("debugfs -R 'stat /lost+found' %s 2>/dev/null | grep -q 'Type: directory'",
-			      ext2t_env.img), 0, "lost+found is no longer a directory");
+	cr_expect_eq(ext2t_sh("debugfs -R 'stat /lost+found' %s 2>/dev/null | grep -q 'Type: "
+			      "directory'",
+			      ext2t_env.img),
+		     0, "lost+found is no longer a directory");
 	cr_expect_gt(inode_number("/new1"), 13);
 	cr_expect_gt(inode_number("/new2"), 13);
 }
@@ -289,8 +310,10 @@ Test(ext2_corrupt, free_count_larger_than_group)
 	debugfs_w("set_bg 0 free_blocks_count 65535");
 	debugfs_w("set_bg 0 free_inodes_count 65535");
 	cr_assert_eq(ext2t_attach_mount(), 0);
-	cr_expect(host_log_contains("group 0: free blocks count 65535 is more than its"), "%s", host_log());
-	cr_expect(host_log_contains("group 0: free inodes count 65535 is more than its"), "%s", host_log());
+	cr_expect(host_log_contains("group 0: free blocks count 65535 is more than its"), "%s",
+		  host_log());
+	cr_expect(host_log_contains("group 0: free inodes count 65535 is more than its"), "%s",
+		  host_log());
 	ext2t_statfs(&bfree, &ffree);
 	cr_expect_eq(bfree, disk_blocks, "df's free blocks: %llu, the bitmaps say %llu",
 		     (unsigned long long)bfree, (unsigned long long)disk_blocks);
@@ -319,16 +342,21 @@ Test(ext2_corrupt, pointers_into_metadata_are_refused)
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	memset(buf, 0xee, sizeof(buf));
 	cr_expect_eq(ext2t_write(EXT2T_MNT "/f", 0, 0, buf, sizeof(buf)), -EIO);
-	cr_expect_eq(ext2t_write(EXT2T_MNT "/f", 0, 13 * 1024, buf, sizeof(buf)), -EIO); /* page of blocks 12-15 */
-	snprintf(line, sizeof(line), "data block %lu inside filesystem metadata (logical block 0)", itable + 1);
+	cr_expect_eq(ext2t_write(EXT2T_MNT "/f", 0, 13 * 1024, buf, sizeof(buf)),
+		     -EIO); /* page of blocks 12-15 */
+	snprintf(line, sizeof(line), "data block %lu inside filesystem metadata (logical block 0)",
+		 itable + 1);
 	cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
-	snprintf(line, sizeof(line), "indirect block %lu inside filesystem metadata (logical block 12)", itable);
+	snprintf(line, sizeof(line),
+		 "indirect block %lu inside filesystem metadata (logical block 12)", itable);
 	cr_expect(host_log_contains(line), "no '%s' in:\n%s", line, host_log());
 	ext2t_umount();
 	cr_expect(errors_recorded());
 	/* the inode table holds what it held: the other files are all there */
 	cr_expect_eq(ext2t_sh("debugfs -R 'ls -l /d' %s 2>/dev/null | grep -c entry- | grep -qx 50",
-			      ext2t_env.img), 0, "directory /d damaged");
+			      ext2t_env.img),
+		     0, "directory /d damaged");
 	cr_expect_eq(ext2t_sh("debugfs -R 'stat /a/b' %s 2>/dev/null | grep -q 'Type: directory'",
-			      ext2t_env.img), 0, "/a/b damaged");
+			      ext2t_env.img),
+		     0, "/a/b damaged");
 }

@@ -151,7 +151,8 @@ Test(ext2_dirs, symlinks_and_nodes)
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/target", 5, 0, 100), 0);
 	cr_assert_eq(do_symlink("target", EXT2T_MNT "/fast"), 0);
 	cr_assert_eq(do_symlink("0123456789012345678901234567890123456789012345678901234567/x",
-				EXT2T_MNT "/sixty"), 0);
+				EXT2T_MNT "/sixty"),
+		     0);
 	cr_assert_eq(do_symlink(slow, EXT2T_MNT "/slow"), 0);
 	cr_assert_eq(do_mknod(EXT2T_MNT "/fifo", S_IFIFO | 0644, 0), 0);
 	cr_assert_eq(do_mknod(EXT2T_MNT "/null", S_IFCHR | 0666, MKDEV(1, 3)), 0);
@@ -162,13 +163,18 @@ Test(ext2_dirs, symlinks_and_nodes)
 	cr_assert_eq(got, 100);
 	ext2t_umount();
 	ext2t_fsck_clean();
-	cr_assert_eq(ext2t_sh("debugfs -R 'stat /fast' %s 2>/dev/null | grep -q 'Fast link dest: \"target\"'",
-			      ext2t_env.img), 0);
-	cr_assert_eq(ext2t_sh("debugfs -R 'stat /big' %s 2>/dev/null | grep -q 'Device major/minor number: 300:70000'",
-			      ext2t_env.img), 0);
+	cr_assert_eq(ext2t_sh("debugfs -R 'stat /fast' %s 2>/dev/null | grep -q 'Fast link dest: "
+			      "\"target\"'",
+			      ext2t_env.img),
+		     0);
+	cr_assert_eq(ext2t_sh("debugfs -R 'stat /big' %s 2>/dev/null | grep -q 'Device major/minor "
+			      "number: 300:70000'",
+			      ext2t_env.img),
+		     0);
 	cr_assert_eq(ext2t_mount(), 0);
 	expect_link(EXT2T_MNT "/fast", "target");
-	expect_link(EXT2T_MNT "/sixty", "0123456789012345678901234567890123456789012345678901234567/x");
+	expect_link(EXT2T_MNT "/sixty", "0123456789012345678901234567890123456789012345678901234567"
+					"/x");
 	expect_link(EXT2T_MNT "/slow", slow);
 	struct kstat st;
 	cr_assert_eq(vfs_lstat(EXT2T_MNT "/null", &st), 0);
@@ -199,10 +205,14 @@ Test(ext2_dirs, htree_read_as_linear)
 	enum { N = 3000 };
 	char path[160];
 
-	cr_assert_eq(ext2t_sh("mkdir -p %s/src/big && cd %s/src/big && seq -f 'name-%%.0f-with-some-length' 1 %d | xargs touch",
-			      ext2t_env.dir, ext2t_env.dir, N), 0);
-	cr_assert_eq(ext2t_sh("mke2fs -q -F -t ext2 -b 1024 -d %s/src %s 16384k > /dev/null 2>&1 && e2fsck -fyD %s > /dev/null 2>&1; true",
-			      ext2t_env.dir, ext2t_env.img, ext2t_env.img), 0);
+	cr_assert_eq(ext2t_sh("mkdir -p %s/src/big && cd %s/src/big && seq -f "
+			      "'name-%%.0f-with-some-length' 1 %d | xargs touch",
+			      ext2t_env.dir, ext2t_env.dir, N),
+		     0);
+	cr_assert_eq(ext2t_sh("mke2fs -q -F -t ext2 -b 1024 -d %s/src %s 16384k > /dev/null 2>&1 "
+			      "&& e2fsck -fyD %s > /dev/null 2>&1; true",
+			      ext2t_env.dir, ext2t_env.img, ext2t_env.img),
+		     0);
 	cr_assert(has_index_flag("/big"), "e2fsck -D made no htree");
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	cr_expect_eq(ext2t_count_entries(EXT2T_MNT "/big"), N + 2);
@@ -219,5 +229,6 @@ Test(ext2_dirs, htree_read_as_linear)
 	ext2t_umount();
 	cr_assert(!has_index_flag("/big"), "a changed directory keeps a stale index");
 	ext2t_fsck_clean();
-	cr_assert_eq(ext2t_sh("debugfs -R 'ls /big' %s 2>/dev/null | grep -q new-file", ext2t_env.img), 0);
+	cr_assert_eq(
+		ext2t_sh("debugfs -R 'ls /big' %s 2>/dev/null | grep -q new-file", ext2t_env.img), 0);
 }

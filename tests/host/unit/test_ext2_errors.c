@@ -35,7 +35,8 @@ static unsigned long dumpe2fs_value(const char *key)
 
 static bool state_says_errors(void)
 {
-	return ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^Filesystem state: *clean with errors'",
+	return ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^Filesystem state: *clean with "
+			"errors'",
 			ext2t_env.img) == 0;
 }
 
@@ -66,8 +67,10 @@ Test(ext2_errors, failed_metadata_write_is_recorded_and_reported_once)
 	cr_assert_eq(do_umount(EXT2T_MNT, 0), 0, "umount reported an error syncfs had reported");
 	cr_expect(state_says_errors(), "the superblock says clean: a plain e2fsck would skip it");
 	cr_expect_geq(dumpe2fs_value("FS Error count"), 1);
-	cr_expect_eq(ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^Last error function: *ext2_sync_fs'",
-			      ext2t_env.img), 0, "no last error function on disk");
+	cr_expect_eq(ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^Last error function: "
+			      "*ext2_sync_fs'",
+			      ext2t_env.img),
+		     0, "no last error function on disk");
 }
 
 Test(ext2_errors, umount_reports_an_error_nobody_was_told_of)
@@ -86,7 +89,8 @@ Test(ext2_errors, umount_reports_an_error_nobody_was_told_of)
 Test(ext2_errors, errors_option_parsing)
 {
 	cr_expect_eq(do_mount("/dev/vda", EXT2T_MNT, "ext2", 0, "errors=sometimes"), -EINVAL);
-	cr_expect(host_log_contains("unrecognized mount option \"errors=sometimes\""), "%s", host_log());
+	cr_expect(host_log_contains("unrecognized mount option \"errors=sometimes\""), "%s",
+		  host_log());
 	cr_expect_eq(do_mount("/dev/vda", EXT2T_MNT, "ext2", 0, "nosuch"), -EINVAL);
 	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext2", 0, "errors=continue"), 0);
 	ext2t_umount();

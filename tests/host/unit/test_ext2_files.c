@@ -29,8 +29,25 @@ static void teardown(void)
 TestSuite(ext2_files, .init = setup, .fini = teardown);
 
 static const u64 file_sizes[] = {
-	0, 1, 1000, 1024, 1025, 4095, 4096, 4097, 12 << 10, (12 << 10) + 1, 49152, 49153,
-	65536, 268 << 10, (268 << 10) + 1, 300000, 1 << 20, (4 << 20) + (48 << 10) + 1, 5 << 20,
+	0,
+	1,
+	1000,
+	1024,
+	1025,
+	4095,
+	4096,
+	4097,
+	12 << 10,
+	(12 << 10) + 1,
+	49152,
+	49153,
+	65536,
+	268 << 10,
+	(268 << 10) + 1,
+	300000,
+	1 << 20,
+	(4 << 20) + (48 << 10) + 1,
+	5 << 20,
 };
 #define NR_SIZES (sizeof(file_sizes) / sizeof(file_sizes[0]))
 
@@ -124,7 +141,8 @@ static void model_write(struct model *m, u32 seed, u64 pos, u64 len)
 
 static void model_truncate(struct model *m, u64 size)
 {
-	cr_assert_eq(do_truncate(m->path, (loff_t)size), 0, "truncate to %llu", (unsigned long long)size);
+	cr_assert_eq(do_truncate(m->path, (loff_t)size), 0, "truncate to %llu",
+		     (unsigned long long)size);
 	if (size > m->size)
 		model_grow(m, size);
 	m->size = size;
@@ -160,19 +178,19 @@ ParameterizedTest(int *bs, ext2_files, rewrite_truncate)
 	ext2t_disk_free(&blocks0, &inodes0);
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	model_write(&m, 1, 0, 300000);
-	model_write(&m, 2, 1000, 4000);        /* inside, unaligned */
-	model_write(&m, 3, 4096, 8192);        /* page aligned */
-	model_write(&m, 4, 299990, 20000);     /* across the end */
-	model_truncate(&m, 150001);            /* down, mid-block */
+	model_write(&m, 2, 1000, 4000);    /* inside, unaligned */
+	model_write(&m, 3, 4096, 8192);    /* page aligned */
+	model_write(&m, 4, 299990, 20000); /* across the end */
+	model_truncate(&m, 150001);        /* down, mid-block */
 	ksys_sync();
-	model_truncate(&m, 200000);            /* up: a hole after the old end */
-	model_write(&m, 5, 1 << 20, 5000);     /* far past the end: a hole */
-	model_write(&m, 6, 150000, 10);        /* across the old end of file */
+	model_truncate(&m, 200000);        /* up: a hole after the old end */
+	model_write(&m, 5, 1 << 20, 5000); /* far past the end: a hole */
+	model_write(&m, 6, 150000, 10);    /* across the old end of file */
 	model_check(&m);
 	ksys_sync();
-	model_truncate(&m, 12289);             /* back into the direct blocks */
+	model_truncate(&m, 12289); /* back into the direct blocks */
 	model_write(&m, 7, 70000, 1);
-	model_truncate(&m, 3 << 20);           /* a long hole at the end */
+	model_truncate(&m, 3 << 20); /* a long hole at the end */
 	model_write(&m, 8, (3 << 20) - 100, 100);
 	model_check(&m);
 	ext2t_umount();
@@ -206,13 +224,13 @@ Test(ext2_files, rename)
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/a/x", 1, 0, 50000), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/b/y", 2, 0, 70000), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/a/sub/z", 3, 0, 3000), 0);
-	cr_assert_eq(do_rename(EXT2T_MNT "/a/x", EXT2T_MNT "/a/x2"), 0);      /* same dir */
-	cr_assert_eq(do_rename(EXT2T_MNT "/a/x2", EXT2T_MNT "/b/x3"), 0);     /* across */
-	cr_assert_eq(do_rename(EXT2T_MNT "/b/x3", EXT2T_MNT "/b/y"), 0);      /* over a file */
-	cr_assert_eq(do_rename(EXT2T_MNT "/a/sub", EXT2T_MNT "/b/sub2"), 0);  /* a directory */
+	cr_assert_eq(do_rename(EXT2T_MNT "/a/x", EXT2T_MNT "/a/x2"), 0);     /* same dir */
+	cr_assert_eq(do_rename(EXT2T_MNT "/a/x2", EXT2T_MNT "/b/x3"), 0);    /* across */
+	cr_assert_eq(do_rename(EXT2T_MNT "/b/x3", EXT2T_MNT "/b/y"), 0);     /* over a file */
+	cr_assert_eq(do_rename(EXT2T_MNT "/a/sub", EXT2T_MNT "/b/sub2"), 0); /* a directory */
 	cr_assert_eq(do_rename(EXT2T_MNT "/b", EXT2T_MNT "/b/sub2/in"), -EINVAL);
 	cr_assert_eq(do_mkdir(EXT2T_MNT "/empty", 0755), 0);
-	cr_assert_eq(do_rename(EXT2T_MNT "/empty", EXT2T_MNT "/a"), 0);       /* over an empty dir */
+	cr_assert_eq(do_rename(EXT2T_MNT "/empty", EXT2T_MNT "/a"), 0); /* over an empty dir */
 	cr_assert_eq(ext2t_check_pattern(EXT2T_MNT "/b/y", 1, 50000), 0);
 	cr_assert_eq(ext2t_check_pattern(EXT2T_MNT "/b/sub2/z", 3, 3000), 0);
 	cr_assert_eq(ext2t_size(EXT2T_MNT "/a/x"), -ENOENT);

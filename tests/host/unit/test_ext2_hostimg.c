@@ -67,14 +67,15 @@ static void expect_same_file(const char *rel)
 
 static void make_source_tree(void)
 {
-	cr_assert_eq(ext2t_sh(
-		"set -e; cd %s; mkdir -p src/deep/a/b/c/d src/many; cd src;"
-		": > empty; printf x > one; head -c 5000 /dev/urandom > small;"
-		"head -c 102400 /dev/urandom > medium; head -c 3145728 /dev/urandom > large;"
-		"head -c 777 /dev/urandom > deep/a/b/c/d/leaf;"
-		"ln -s small fastlink; ln -s $(printf 'p%%.0s' $(seq 300)) slowlink;"
-		"for i in $(seq 300); do echo $i > many/entry-$i; done",
-		ext2t_env.dir), 0);
+	cr_assert_eq(ext2t_sh("set -e; cd %s; mkdir -p src/deep/a/b/c/d src/many; cd src;"
+			      ": > empty; printf x > one; head -c 5000 /dev/urandom > small;"
+			      "head -c 102400 /dev/urandom > medium; head -c 3145728 /dev/urandom "
+			      "> large;"
+			      "head -c 777 /dev/urandom > deep/a/b/c/d/leaf;"
+			      "ln -s small fastlink; ln -s $(printf 'p%%.0s' $(seq 300)) slowlink;"
+			      "for i in $(seq 300); do echo $i > many/entry-$i; done",
+			      ext2t_env.dir),
+		     0);
 }
 
 ParameterizedTestParameters(ext2_hostimg, mkfs_d)
@@ -87,8 +88,10 @@ ParameterizedTestParameters(ext2_hostimg, mkfs_d)
 ParameterizedTest(int *bs, ext2_hostimg, mkfs_d)
 {
 	static const char *const files[] = {
-		"empty", "one", "small", "medium", "large", "deep/a/b/c/d/leaf", "many/entry-1",
-		"many/entry-300",
+		"empty",        "one",
+		"small",        "medium",
+		"large",        "deep/a/b/c/d/leaf",
+		"many/entry-1", "many/entry-300",
 	};
 	char opts[128], target[400];
 
@@ -126,16 +129,18 @@ static void expect_block_at(const char *path, u64 lblk, unsigned int bs, u32 see
 	u64 pblk = debugfs_bmap(path, lblk);
 	ssize_t got;
 
-	cr_assert_neq(pblk, 0, "%s: block %llu is a hole for debugfs", path, (unsigned long long)lblk);
+	cr_assert_neq(pblk, 0, "%s: block %llu is a hole for debugfs", path,
+		      (unsigned long long)lblk);
 	ext2t_peek((long)(pblk * bs), disk, bs);
 	ext2t_fill(want, bs, seed, lblk * bs);
-	cr_expect(!memcmp(disk, want, bs), "%s: disk block %llu does not hold logical block %llu", path,
-		  (unsigned long long)pblk, (unsigned long long)lblk);
+	cr_expect(!memcmp(disk, want, bs), "%s: disk block %llu does not hold logical block %llu",
+		  path, (unsigned long long)pblk, (unsigned long long)lblk);
 	snprintf(mpath, sizeof(mpath), EXT2T_MNT "%s", path);
 	cr_assert_eq(ext2t_mount(), 0);
 	cr_assert_eq(ext2t_read(mpath, (loff_t)(lblk * bs), file, bs, &got), 0);
 	cr_assert_eq(got, (ssize_t)bs);
-	cr_expect(!memcmp(file, want, bs), "%s: block %llu reads wrong", mpath, (unsigned long long)lblk);
+	cr_expect(!memcmp(file, want, bs), "%s: block %llu reads wrong", mpath,
+		  (unsigned long long)lblk);
 	ext2t_umount();
 	free(disk);
 	free(file);
@@ -150,7 +155,8 @@ static void expect_zeros(const char *mpath, loff_t pos, size_t len)
 	cr_assert_eq(ext2t_read(mpath, pos, buf, len, &got), 0);
 	cr_assert_eq(got, (ssize_t)len);
 	for (size_t i = 0; i < len; i++)
-		cr_assert_eq(buf[i], 0, "%s: byte %lld of a hole is %#x", mpath, (long long)pos + (long long)i, buf[i]);
+		cr_assert_eq(buf[i], 0, "%s: byte %lld of a hole is %#x", mpath,
+			     (long long)pos + (long long)i, buf[i]);
 	free(buf);
 }
 
@@ -174,9 +180,13 @@ Test(ext2_hostimg, debugfs_sparse_triple_indirect)
 	fseek(f, (long)off, SEEK_SET);
 	fwrite(buf, 1, len, f);
 	fclose(f);
-	cr_assert_eq(ext2t_sh("debugfs -w -R 'write %s /sparse' %s > /dev/null 2>&1", host, ext2t_env.img), 0);
+	cr_assert_eq(ext2t_sh("debugfs -w -R 'write %s /sparse' %s > /dev/null 2>&1", host,
+			      ext2t_env.img),
+		     0);
 	cr_assert_eq(ext2t_sh("debugfs -w -R 'mkdir /dir' %s > /dev/null 2>&1", ext2t_env.img), 0);
-	cr_assert_eq(ext2t_sh("debugfs -w -R 'symlink /dir/link ../sparse' %s > /dev/null 2>&1", ext2t_env.img), 0);
+	cr_assert_eq(ext2t_sh("debugfs -w -R 'symlink /dir/link ../sparse' %s > /dev/null 2>&1",
+			      ext2t_env.img),
+		     0);
 	ext2t_fsck_clean();
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	cr_assert_eq(ext2t_size(EXT2T_MNT "/sparse"), (loff_t)(off + len));
@@ -206,7 +216,13 @@ ParameterizedTest(int *bs, ext2_hostimg, mapping_levels)
 {
 	u64 ptrs = (u64)*bs / 4;
 	u64 edges[] = {
-		0, 11, 12, 12 + ptrs - 1, 12 + ptrs, 12 + ptrs + ptrs * ptrs - 1, 12 + ptrs + ptrs * ptrs,
+		0,
+		11,
+		12,
+		12 + ptrs - 1,
+		12 + ptrs,
+		12 + ptrs + ptrs * ptrs - 1,
+		12 + ptrs + ptrs * ptrs,
 		12 + ptrs + ptrs * ptrs + 5 * ptrs + 3,
 	};
 	char opts[32];
@@ -215,8 +231,9 @@ ParameterizedTest(int *bs, ext2_hostimg, mapping_levels)
 	ext2t_mkfs(opts, 16 << 10);
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
-		cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/edges", 9, (loff_t)(edges[i] * (u64)*bs), (u64)*bs), 0,
-			     "block %llu", (unsigned long long)edges[i]);
+		cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/edges", 9,
+						 (loff_t)(edges[i] * (u64)*bs), (u64)*bs),
+			     0, "block %llu", (unsigned long long)edges[i]);
 	ext2t_umount();
 	ext2t_fsck_clean();
 	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)

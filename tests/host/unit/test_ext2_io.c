@@ -61,14 +61,17 @@ Test(ext2_io, sequential_write_is_contiguous_and_large)
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/big", 3, 0, size), 0);
 	ksys_sync();
 	filedisk_get_stats(ext2t_env.disk, &st);
-	cr_log_info("writes %lu, %llu bytes, largest %u", st.writes, st.bytes_written, st.max_request_bytes);
+	cr_log_info("writes %lu, %llu bytes, largest %u", st.writes, st.bytes_written,
+		    st.max_request_bytes);
 	cr_expect_geq(st.bytes_written, size);
-	cr_expect_geq(st.max_request_bytes, 1 << 20, "largest write request %u bytes", st.max_request_bytes);
+	cr_expect_geq(st.max_request_bytes, 1 << 20, "largest write request %u bytes",
+		      st.max_request_bytes);
 	cr_expect_leq(st.writes, size / (512 << 10) + 40, "%lu write requests for 16 MiB", st.writes);
 	ext2t_umount();
 	ext2t_fsck_clean();
 	file_block_span("/big", &count, &lo, &hi);
-	cr_expect_eq(count, size / 4096 + 1 + 1 + 3, "data, IND, DIND and its 3 INDs: %llu", (unsigned long long)count);
+	cr_expect_eq(count, size / 4096 + 1 + 1 + 3, "data, IND, DIND and its 3 INDs: %llu",
+		     (unsigned long long)count);
 	cr_expect_eq(hi - lo + 1, count, "the file is not contiguous: %llu blocks over [%llu, %llu]",
 		     (unsigned long long)count, (unsigned long long)lo, (unsigned long long)hi);
 
@@ -77,7 +80,8 @@ Test(ext2_io, sequential_write_is_contiguous_and_large)
 	filedisk_reset_stats(ext2t_env.disk);
 	cr_assert_eq(ext2t_check_pattern(EXT2T_MNT "/big", 3, size), 0);
 	filedisk_get_stats(ext2t_env.disk, &st);
-	cr_log_info("reads %lu, %llu bytes, largest %u", st.reads, st.bytes_read, st.max_request_bytes);
+	cr_log_info("reads %lu, %llu bytes, largest %u", st.reads, st.bytes_read,
+		    st.max_request_bytes);
 	cr_expect_geq(st.max_request_bytes, 128 << 10);
 	cr_expect_leq(st.reads, size / (64 << 10) + 40, "%lu read requests for 16 MiB", st.reads);
 	ext2t_umount();
@@ -94,14 +98,15 @@ Test(ext2_io, interleaved_writers_stay_contiguous_per_file)
 	for (int round = 0; round < 16; round++) {
 		for (int f = 0; f < 2; f++) {
 			snprintf(path, sizeof(path), EXT2T_MNT "/f%d", f);
-			cr_assert_eq(ext2t_write_pattern(path, (u32)f, (loff_t)round << 16, 1 << 16), 0);
+			cr_assert_eq(ext2t_write_pattern(path, (u32)f, (loff_t)round << 16, 1 << 16),
+				     0);
 		}
 	}
 	ext2t_umount();
 	ext2t_fsck_clean();
 	file_block_span("/f0", &count, &lo, &hi);
-	cr_expect_lt(hi - lo + 1, count * 3, "f0 is scattered over [%llu, %llu]", (unsigned long long)lo,
-		     (unsigned long long)hi);
+	cr_expect_lt(hi - lo + 1, count * 3, "f0 is scattered over [%llu, %llu]",
+		     (unsigned long long)lo, (unsigned long long)hi);
 }
 
 Test(ext2_io, enospc)
@@ -123,7 +128,8 @@ Test(ext2_io, enospc)
 	cr_assert_eq(do_unlink(EXT2T_MNT "/other"), 0);
 	ksys_sync();
 	ext2t_statfs(&bfree, &ffree);
-	cr_expect_lt(bfree, 4, "%llu blocks left free: only what a mapping block plus data needs", (unsigned long long)bfree);
+	cr_expect_lt(bfree, 4, "%llu blocks left free: only what a mapping block plus data needs",
+		     (unsigned long long)bfree);
 	ext2t_umount();
 	ext2t_fsck_clean();
 	cr_assert_eq(ext2t_mount(), 0);
@@ -207,7 +213,8 @@ Test(ext2_io, modelled_disk_takes_virtual_time)
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/big", 3, 0, size), 0);
 	ksys_sync();
 	u64 took = host_now_ns() - start;
-	cr_log_info("write and sync of 16 MiB at 100 MiB/s took %llu ms of virtual time", took / 1000000);
+	cr_log_info("write and sync of 16 MiB at 100 MiB/s took %llu ms of virtual time",
+		    took / 1000000);
 	cr_expect_geq(took, size * 1000000000ULL / model.bandwidth_bps, "faster than the disk");
 	cr_expect_lt(took, 2 * size * 1000000000ULL / model.bandwidth_bps + 50000000ULL,
 		     "much slower than the disk: %llu ns", took);
@@ -297,7 +304,8 @@ Test(ext2_io, reserved_blocks_never_cause_enospc)
 	cr_assert_eq(err, -ENOSPC, "filling the disk gave %d", err);
 	ksys_sync();
 	ext2t_statfs(&bfree, &ffree);
-	cr_expect_lt(bfree, 4, "%llu blocks left free beside a held window", (unsigned long long)bfree);
+	cr_expect_lt(bfree, 4, "%llu blocks left free beside a held window",
+		     (unsigned long long)bfree);
 	fput(held);
 	ext2t_umount();
 	ext2t_fsck_clean();
@@ -336,7 +344,8 @@ static int fsync_writer(void *arg)
  */
 Test(ext2_io, concurrent_fsyncs_share_commits)
 {
-	const struct filedisk_model model = { .bandwidth_bps = 100 << 20, .latency_ns = 200000,
+	const struct filedisk_model model = { .bandwidth_bps = 100 << 20,
+					      .latency_ns = 200000,
 					      .write_cache = true };
 	struct fsync_writer w[16];
 	struct task_struct *t[16];

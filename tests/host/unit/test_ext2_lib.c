@@ -149,7 +149,8 @@ void ext2t_expect_dump(const char *path, const void *data, size_t len)
 
 	snprintf(out, sizeof(out), "%s/dump.out", ext2t_env.dir);
 	unlink(out);
-	cr_assert_eq(ext2t_sh("debugfs -R 'dump %s %s' %s > /dev/null 2>&1", path, out, check_image()), 0);
+	cr_assert_eq(
+		ext2t_sh("debugfs -R 'dump %s %s' %s > /dev/null 2>&1", path, out, check_image()), 0);
 	f = fopen(out, "rb");
 	cr_assert_not_null(f, "debugfs could not dump %s", path);
 	got = fread(buf, 1, len + 1, f);
@@ -298,12 +299,15 @@ int ext2t_check_pattern(const char *path, u32 seed, u64 len)
 		ssize_t got;
 		int err = ext2t_read(path, (loff_t)done, buf, n, &got);
 
-		cr_assert_eq(err, 0, "%s: read error %d at %llu", path, err, (unsigned long long)done);
-		cr_assert_eq(got, (ssize_t)n, "%s: short read at %llu", path, (unsigned long long)done);
+		cr_assert_eq(err, 0, "%s: read error %d at %llu", path, err,
+			     (unsigned long long)done);
+		cr_assert_eq(got, (ssize_t)n, "%s: short read at %llu", path,
+			     (unsigned long long)done);
 		for (size_t i = 0; i < n; i++) {
 			if (buf[i] != ext2t_pattern(seed, done + i)) {
 				cr_log_error("%s: byte %llu is %#x, expected %#x", path,
-					     (unsigned long long)(done + i), buf[i], ext2t_pattern(seed, done + i));
+					     (unsigned long long)(done + i), buf[i],
+					     ext2t_pattern(seed, done + i));
 				bad = 1;
 				break;
 			}
@@ -341,7 +345,8 @@ static bool readdir_actor(struct dir_context *ctx, const char *name, int namelen
 	return true;
 }
 
-int ext2t_readdir(const char *path, void (*fn)(const char *, int, u64, unsigned int, void *), void *arg)
+int ext2t_readdir(const char *path, void (*fn)(const char *, int, u64, unsigned int, void *),
+		  void *arg)
 {
 	struct readdir_ctx rc = { .ctx.actor = readdir_actor, .fn = fn, .arg = arg };
 	struct file *f = filp_open(path, O_RDONLY | O_DIRECTORY, 0);

@@ -31,7 +31,8 @@ static unsigned long dumpe2fs_value(const char *field)
 	unsigned long v = ~0UL;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "dumpe2fs -h %s 2>/dev/null | sed -n 's/^%s *//p'", ext2t_env.img, field);
+	snprintf(cmd, sizeof(cmd), "dumpe2fs -h %s 2>/dev/null | sed -n 's/^%s *//p'",
+		 ext2t_env.img, field);
 	p = popen(cmd, "r");
 	cr_assert_not_null(p);
 	if (fscanf(p, "%lu", &v) != 1)
@@ -42,7 +43,8 @@ static unsigned long dumpe2fs_value(const char *field)
 
 static bool dumpe2fs_says(const char *field, const char *value)
 {
-	return ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^%s *%s$'", ext2t_env.img, field, value) == 0;
+	return ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q '^%s *%s$'", ext2t_env.img, field,
+			value) == 0;
 }
 
 static const char *const geometry_opts[] = {
@@ -72,7 +74,8 @@ ParameterizedTest(int *geometry, ext2_mount, geometries)
 	ext2t_statfs(&bfree, &ffree);
 	cr_expect_eq(bfree, blocks0);
 	cr_expect_eq(ffree, inodes0);
-	cr_expect(dumpe2fs_says("Filesystem state:", "not clean"), "clean while mounted read-write");
+	cr_expect(dumpe2fs_says("Filesystem state:", "not clean"), "clean while mounted "
+								   "read-write");
 	cr_assert_eq(do_mkdir(EXT2T_MNT "/d", 0755), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/d/f", 1, 0, 100000), 0);
 	cr_assert_eq(ext2t_check_pattern(EXT2T_MNT "/d/f", 1, 100000), 0);
@@ -92,8 +95,8 @@ ParameterizedTest(int *geometry, ext2_mount, geometries)
 	ext2t_disk_free(&bfree, &ffree);
 	cr_expect_eq(bfree, blocks0);
 	cr_expect_eq(ffree, inodes0);
-	cr_expect(dumpe2fs_says("Filesystem features:",
-				"ext_attr resize_inode dir_index filetype sparse_super large_file"));
+	cr_expect(dumpe2fs_says("Filesystem features:", "ext_attr resize_inode dir_index filetype "
+							"sparse_super large_file"));
 }
 
 /* Write a little-endian u32 into the image at offset. */
@@ -127,7 +130,8 @@ Test(ext2_mount, unknown_ro_compat_read_only)
 	ext2t_mkfs("", 8 << 10);
 	poke32(SB_RO_COMPAT, peek32(SB_RO_COMPAT) | 0x400 /* metadata_csum */);
 	cr_assert_eq(ext2t_attach_mount(), -EROFS);
-	cr_expect(host_log_contains("couldn't mount RDWR because of unsupported optional features (400)"));
+	cr_expect(host_log_contains("couldn't mount RDWR because of unsupported optional features "
+				    "(400)"));
 	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext2", SB_RDONLY, NULL), 0);
 	cr_expect_eq(ext2t_count_entries(EXT2T_MNT), 3); /* . .. lost+found */
 	ext2t_umount();
@@ -167,5 +171,6 @@ Test(ext2_mount, corrupt_group_descriptor)
 	ext2t_mkfs("-b 1024", 8 << 10);
 	poke32(2048 + 8, 0xfffff0); /* group 0's inode table, far away */
 	cr_assert_eq(ext2t_attach_mount(), -EIO);
-	cr_expect(host_log_contains("group descriptor 0: inode table at block 16777200"), "%s", host_log());
+	cr_expect(host_log_contains("group descriptor 0: inode table at block 16777200"), "%s",
+		  host_log());
 }

@@ -121,7 +121,10 @@ Test(io_files, max_removes_limits_and_unlimited_devices_are_not_listed)
 
 Test(io_files, refused_writes_change_nothing)
 {
-	static const struct { const char *line; int err; } bad[] = {
+	static const struct {
+		const char *line;
+		int err;
+	} bad[] = {
 		{ "254:0 rbps=5 wbps=0", -ERANGE },
 		{ "254:0 rbps=5 foo=1", -EINVAL },
 		{ "254:0 rbps=5 wbps=abc", -EINVAL },
@@ -163,8 +166,8 @@ static void record_end(struct bio *bio)
  * Submit a bio of nr pages at sector (its id in done->order) for blkcg, as writeback does
  * for its wb's group, or (NULL) for the current task's.
  */
-static void submit_for(struct blkcg *blkcg, struct gendisk *disk, enum req_op op,
-		       unsigned int nr, sector_t sector, struct done *done)
+static void submit_for(struct blkcg *blkcg, struct gendisk *disk, enum req_op op, unsigned int nr,
+		       sector_t sector, struct done *done)
 {
 	struct bio *bio = bio_alloc(disk->part0, (unsigned short)nr, op, GFP_KERNEL);
 
@@ -225,8 +228,8 @@ Test(io_files, a_held_bio_counts_when_it_is_released)
 	cr_assert_str_empty(io_stat(blkcg_of(a)));
 	host_run_for(4 * NSEC_PER_SEC);
 	cr_assert_eq(d.nr, 3);
-	cr_assert_str_eq(io_stat(blkcg_of(a)),
-			 "254:0 rbytes=0 wbytes=196608 rios=0 wios=3 dbytes=0 dios=0\n");
+	cr_assert_str_eq(io_stat(blkcg_of(a)), "254:0 rbytes=0 wbytes=196608 rios=0 wios=3 "
+					       "dbytes=0 dios=0\n");
 }
 
 Test(io_files, bios_leave_a_group_in_order)
@@ -340,13 +343,13 @@ Test(io_files, a_pinned_removed_group_limits_new_bios_until_unpinned)
 	host_run_for(10 * NSEC_PER_MSEC);
 	cr_assert_eq(d.nr, 1);
 	cr_assert_eq(d.order[0], 256);
-	cr_assert_str_eq(io_stat(blkcg_of(p)),
-			 "254:0 rbytes=0 wbytes=65536 rios=0 wios=1 dbytes=0 dios=0\n");
+	cr_assert_str_eq(io_stat(blkcg_of(p)), "254:0 rbytes=0 wbytes=65536 rios=0 wios=1 dbytes=0 "
+					       "dios=0\n");
 	host_run_for(NSEC_PER_SEC);
 	cr_assert_eq(d.nr, 2, "the retired group's first held bio left at 64 KiB/s");
 	host_run_for(NSEC_PER_SEC);
 	cr_assert_eq(d.nr, 3);
-	cr_assert_str_eq(io_stat(blkcg_of(p)),
-			 "254:0 rbytes=0 wbytes=196608 rios=0 wios=3 dbytes=0 dios=0\n");
+	cr_assert_str_eq(io_stat(blkcg_of(p)), "254:0 rbytes=0 wbytes=196608 rios=0 wios=3 "
+					       "dbytes=0 dios=0\n");
 	css_put(&ab->css);
 }

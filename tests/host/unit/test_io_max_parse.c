@@ -27,7 +27,8 @@ Test(io_max_parse, one_key)
 	cr_assert_eq(c.minor, 0);
 	cr_assert(c.lim.set[BLKCG_LIMIT_WBPS]);
 	cr_assert_eq(c.lim.val[BLKCG_LIMIT_WBPS], 1048576);
-	cr_assert_not(c.lim.set[BLKCG_LIMIT_RBPS] || c.lim.set[BLKCG_LIMIT_RIOPS] || c.lim.set[BLKCG_LIMIT_WIOPS]);
+	cr_assert_not(c.lim.set[BLKCG_LIMIT_RBPS] || c.lim.set[BLKCG_LIMIT_RIOPS] ||
+		      c.lim.set[BLKCG_LIMIT_WIOPS]);
 }
 
 Test(io_max_parse, every_key_any_order_and_max)
@@ -77,12 +78,33 @@ static void parse_bad(const char *line, int want)
 Test(io_max_parse, malformed_lines_are_einval)
 {
 	static const char *const bad[] = {
-		"", "\n", "   ", "254", "254:", ":0", "a:b", "254:0x", "-1:0", "254:0:1",
-		"254:0 wbps", "254:0 wbps=", "254:0 =5", "254:0 wbps=-1", "254:0 wbps=1x",
-		"254:0 wbps=0x10", "254:0 wbps=1.5", "254:0 wbps=MAX", "254:0 wbps = 5",
-		"254:0 wbps=18446744073709551616", "254:0 rbps=1 bogus",
-		"254:0 wbps=1 254:16 wbps=2", "254:0 wbps=1111111111111111111111111111111111",
-		"254:0 foo=1", "254:0 rbps=1 WBPS=2", "254:0 wbpsx=1", "254:0 idle=5",
+		"",
+		"\n",
+		"   ",
+		"254",
+		"254:",
+		":0",
+		"a:b",
+		"254:0x",
+		"-1:0",
+		"254:0:1",
+		"254:0 wbps",
+		"254:0 wbps=",
+		"254:0 =5",
+		"254:0 wbps=-1",
+		"254:0 wbps=1x",
+		"254:0 wbps=0x10",
+		"254:0 wbps=1.5",
+		"254:0 wbps=MAX",
+		"254:0 wbps = 5",
+		"254:0 wbps=18446744073709551616",
+		"254:0 rbps=1 bogus",
+		"254:0 wbps=1 254:16 wbps=2",
+		"254:0 wbps=1111111111111111111111111111111111",
+		"254:0 foo=1",
+		"254:0 rbps=1 WBPS=2",
+		"254:0 wbpsx=1",
+		"254:0 idle=5",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)

@@ -36,8 +36,8 @@ TestSuite(memcg_charge_ext2, .init = setup_ext2, .fini = teardown_ext2);
 
 /* Counters that describe pages present now (not event counts): they must add up. */
 static const enum node_stat_item gauges[] = {
-	NR_FILE_PAGES, NR_FILE_DIRTY, NR_WRITEBACK, NR_ACTIVE_FILE, NR_INACTIVE_FILE,
-	NR_UNEVICTABLE, NR_SHMEM,
+	NR_FILE_PAGES,    NR_FILE_DIRTY,  NR_WRITEBACK, NR_ACTIVE_FILE,
+	NR_INACTIVE_FILE, NR_UNEVICTABLE, NR_SHMEM,
 };
 
 static void check_books(void)
@@ -54,8 +54,8 @@ static void check_books(void)
 		/* on an LRU list or unevictable: each page in exactly one place */
 		cr_assert_eq(memcg_page_state_local(memcg, NR_FILE_PAGES),
 			     memcg_page_state_local(memcg, NR_ACTIVE_FILE) +
-			     memcg_page_state_local(memcg, NR_INACTIVE_FILE) +
-			     memcg_page_state_local(memcg, NR_UNEVICTABLE));
+				     memcg_page_state_local(memcg, NR_INACTIVE_FILE) +
+				     memcg_page_state_local(memcg, NR_UNEVICTABLE));
 	}
 	cr_assert_eq(cgt_usage(root_mem_cgroup), global_node_page_state(NR_FILE_PAGES));
 	for (size_t i = 0; i < ARRAY_SIZE(gauges); i++)
@@ -83,7 +83,7 @@ Test(memcg_charge, ramfs_conservation)
 	cr_assert_eq(cgt_mkdir("B"), 0);
 	cr_assert_eq(cgt_num("A/memory.current"), 0);
 	cgt_enter("A");
-	write_file("/tmp/a1", 10000);          /* 3 pages */
+	write_file("/tmp/a1", 10000); /* 3 pages */
 	write_file("/tmp/a2", 4096 * 5);
 	check_books();
 	cr_assert_eq(cgt_num("A/memory.current"), 8 * 4096);
@@ -96,7 +96,8 @@ Test(memcg_charge, ramfs_conservation)
 	check_books();
 	cr_assert_eq(cgt_num("B/memory.current"), 3 * 4096);
 	cr_assert_eq(cgt_usage(root_mem_cgroup), before + 11);
-	cr_assert_eq(cgt_key("memory.stat", "file"), (long long)global_node_page_state(NR_FILE_PAGES) * 4096);
+	cr_assert_eq(cgt_key("memory.stat", "file"),
+		     (long long)global_node_page_state(NR_FILE_PAGES) * 4096);
 	cgt_enter("");
 	cr_assert_eq(do_unlink("/tmp/a1"), 0);
 	check_books();
@@ -210,7 +211,8 @@ Test(memcg_charge_ext2, dirty_writeback_and_reclaim)
 	cr_assert_geq(cgt_num("A/memory.current"), 1 << 20);
 	cr_assert_gt(cgt_key("A/memory.stat", "file_dirty"), 0);
 	cr_assert_eq(cgt_key("A/memory.stat", "unevictable"), 0);
-	cr_assert_eq(cgt_key("A/memory.stat", "active_file") + cgt_key("A/memory.stat", "inactive_file"),
+	cr_assert_eq(cgt_key("A/memory.stat", "active_file") + cgt_key("A/memory.stat", "inactive_"
+											"file"),
 		     cgt_key("A/memory.stat", "file"));
 	ksys_sync();
 	check_books();

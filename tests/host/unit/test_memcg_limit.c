@@ -40,17 +40,26 @@ static void check_limit_file(const char *file)
 {
 	static const struct {
 		const char *in;
-		long long bytes;     /* what reads back; -1: "max" */
+		long long bytes; /* what reads back; -1: "max" */
 	} good[] = {
-		{ "1048576", 1048576 }, { "max", -1 }, { "64K", 65536 }, { "2M\n", 2 << 20 },
-		{ " 3m ", 3 << 20 }, { "1G", 1LL << 30 }, { "4097", 4096 }, { "0", 0 },
-		{ "max\n", -1 }, { "1KiB", 0 },
+		{ "1048576", 1048576 },
+		{ "max", -1 },
+		{ "64K", 65536 },
+		{ "2M\n", 2 << 20 },
+		{ " 3m ", 3 << 20 },
+		{ "1G", 1LL << 30 },
+		{ "4097", 4096 },
+		{ "0", 0 },
+		{ "max\n", -1 },
+		{ "1KiB", 0 },
 		/* more than a page counter holds (found by the pseudo-file fuzzer): max, as Linux */
-		{ "14645300000001464538", -1 }, { "9223372036854771712", -1 },
+		{ "14645300000001464538", -1 },
+		{ "9223372036854771712", -1 },
 	};
 	static const char *const bad[] = {
-		"", "\n", "abc", "-1", "1X", "1M M", "0x10", "max max", "maxi", "1.5M", "+5",
-		"99999999999999999999999", "1 2",
+		"",     "\n",      "abc",  "-1",   "1X", "1M M",
+		"0x10", "max max", "maxi", "1.5M", "+5", "99999999999999999999999",
+		"1 2",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {

@@ -19,9 +19,9 @@ TestSuite(memcg_oom, .init = setup, .fini = vfs_test_teardown);
 
 struct oom_task {
 	struct task_struct *task;
-	const char *path;          /* a writer's file; NULL: a sleeper */
+	const char *path; /* a writer's file; NULL: a sleeper */
 	long written;
-	u8 kill_signal;            /* the signal it died of (0: none) */
+	u8 kill_signal; /* the signal it died of (0: none) */
 };
 
 /* Writes 256 KiB in pages to a ramfs file, or sleeps a minute, unless killed first. */
@@ -90,7 +90,8 @@ Test(memcg_oom, the_charging_task_is_killed_and_nothing_else)
 	cr_assert(host_log_contains("memory: usage 64kB, limit 64kB\n"));
 	snprintf(line, sizeof(line),
 		 "oom-kill:constraint=CONSTRAINT_MEMCG,oom_memcg=/A,task_memcg=/A,task=writer,"
-		 "pid=%d,uid=0\n", pid);
+		 "pid=%d,uid=0\n",
+		 pid);
 	cr_assert(host_log_contains(line), "%s", host_log());
 	snprintf(line, sizeof(line), "Memory cgroup out of memory: Killed process %d (writer)", pid);
 	cr_assert_eq(host_log_count(line), 1);
@@ -143,7 +144,8 @@ Test(memcg_oom, memory_oom_group_kills_every_task_of_the_group)
 	cr_assert_eq(cgt_key("A/C/memory.events", "oom_kill"), 2);
 	cr_assert_eq(cgt_key("A/C/memory.events", "oom_group_kill"), 0);
 	cr_assert_eq(cgt_key("A/C/memory.events", "oom"), 0, "A's limit was hit, not C's");
-	cr_assert(host_log_contains("Tasks in /A are going to be killed due to memory.oom.group set"));
+	cr_assert(host_log_contains("Tasks in /A are going to be killed due to memory.oom.group "
+				    "set"));
 	cr_assert_eq(host_log_count("Killed process"), 3);
 	oom_task_stop(&b_sleeper);
 }
@@ -174,8 +176,8 @@ Test(memcg_oom, memory_oom_group_takes_0_or_1)
 	cr_assert_eq(cgt_write("A/memory.oom.group", "0"), 0);
 	cr_assert_str_eq(cgt_read("A/memory.oom.group"), "0\n");
 	cr_assert_not(cgt_exists("memory.oom.group"), "the root has no memory.oom.group");
-	cr_assert_str_eq(cgt_read("A/memory.events"),
-			 "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\n");
+	cr_assert_str_eq(cgt_read("A/memory.events"), "low 0\nhigh 0\nmax 0\noom 0\noom_kill "
+						      "0\noom_group_kill 0\n");
 }
 
 /* A kill's signal decides the status: SIGKILL is never masked by a later Ctrl-C. */

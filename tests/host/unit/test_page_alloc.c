@@ -196,8 +196,8 @@ Test(page_alloc, every_other_page_free_is_no_order1_block)
 	cr_assert_eq(st.free_by_order[0], freed);
 	for (int o = 1; o <= MAX_ORDER; o++)
 		cr_assert_eq(st.free_by_order[o], 0, "order %d", o);
-	cr_assert_null(alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 1),
-		       "half of memory is free but no two pages are adjacent");
+	cr_assert_null(alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 1), "half of memory is free but no "
+								  "two pages are adjacent");
 	cr_assert_eq(page_alloc_check(), 0);
 
 	free_all_grabbed();

@@ -6,7 +6,7 @@
 #include <cgwb/timer.h>
 #include "host.h"
 
-#define MS(x) ((u64)(x) * NSEC_PER_MSEC)
+#define MS(x) ((u64)(x)*NSEC_PER_MSEC)
 #define RING_SIZE (128 * 1024) /* LOG_BUF_SIZE in kernel/printk.c */
 
 static void setup(void)

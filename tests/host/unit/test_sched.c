@@ -14,7 +14,7 @@
 #include <cgwb/errno.h>
 #include "host.h"
 
-#define MS(x) ((u64)(x) * NSEC_PER_MSEC)
+#define MS(x) ((u64)(x)*NSEC_PER_MSEC)
 
 static void setup(void)
 {
@@ -435,11 +435,11 @@ Test(sched, rwsem_writer_excludes_and_blocks_later_readers)
 	struct task_struct *r1, *w, *r2;
 
 	r1 = spawn(reader, (void *)9L, "r1");
-	host_run_until_idle();          /* r1 holds it */
+	host_run_until_idle(); /* r1 holds it */
 	w = spawn(writer, (void *)9L, "w");
-	host_run_until_idle();          /* w waits for r1 */
+	host_run_until_idle(); /* w waits for r1 */
 	r2 = spawn(reader, (void *)9L, "r2");
-	host_run_until_idle();          /* a writer is waiting: r2 must queue behind it */
+	host_run_until_idle(); /* a writer is waiting: r2 must queue behind it */
 	cr_assert_eq(readers_in, 1);
 	cr_assert_eq(writers_in, 0);
 

@@ -116,13 +116,13 @@ static void check_leaks(void)
 	cr_assert_eq(leaked, 0, "%ld objects not freed", leaked);
 }
 
-#define SHELL_TEST(suite, name)                                 \
-	static void suite##_##name##_body(void);                \
-	Test(suite, name)                                       \
-	{                                                       \
-		suite##_##name##_body();                        \
-		check_leaks();                                  \
-	}                                                       \
+#define SHELL_TEST(suite, name)                  \
+	static void suite##_##name##_body(void); \
+	Test(suite, name)                        \
+	{                                        \
+		suite##_##name##_body();         \
+		check_leaks();                   \
+	}                                        \
 	static void suite##_##name##_body(void)
 
 /* The tables most tests are: an input, what it must give, and why where it is not plain. */
@@ -145,7 +145,7 @@ struct pattern_case {
 struct test_env {
 	struct sh_env env;
 	struct sh_vars vars;
-	int substs;             /* command substitutions run */
+	int substs; /* command substitutions run */
 	char status[16];
 };
 
@@ -206,7 +206,10 @@ static int t_glob(struct sh_env *env, const char *pattern, struct strv *out)
 }
 
 static const struct sh_env_ops t_ops = {
-	.get = t_get, .set = t_set, .subst = t_subst, .glob = t_glob,
+	.get = t_get,
+	.set = t_set,
+	.subst = t_subst,
+	.glob = t_glob,
 };
 
 static void env_setup(void)
@@ -310,8 +313,9 @@ SHELL_TEST(shell_lexer, operators_and_words)
 
 	cr_assert_eq(n, 16);
 	enum sh_tok_type want[] = {
-		TOK_WORD, TOK_AND_IF, TOK_WORD, TOK_OR_IF, TOK_WORD, TOK_PIPE, TOK_WORD, TOK_SEMI,
-		TOK_WORD, TOK_AMP, TOK_WORD, TOK_DSEMI, TOK_LPAREN, TOK_WORD, TOK_RPAREN, TOK_NEWLINE,
+		TOK_WORD,   TOK_AND_IF, TOK_WORD,   TOK_OR_IF,   TOK_WORD, TOK_PIPE,
+		TOK_WORD,   TOK_SEMI,   TOK_WORD,   TOK_AMP,     TOK_WORD, TOK_DSEMI,
+		TOK_LPAREN, TOK_WORD,   TOK_RPAREN, TOK_NEWLINE,
 	};
 	for (int i = 0; i < 16; i++)
 		cr_assert_eq(t[i].type, want[i], "token %d", i);
@@ -444,7 +448,9 @@ SHELL_TEST(shell_parser, list_and_or_pipeline)
 SHELL_TEST(shell_parser, compound_commands)
 {
 	int err;
-	struct sh_node *n = parse1("for i in 1 2 3; do\n  if a; then b; elif c; then d; else e; fi\ndone > log\n", &err);
+	struct sh_node *n = parse1("for i in 1 2 3; do\n  if a; then b; elif c; then d; else e; "
+				   "fi\ndone > log\n",
+				   &err);
 
 	cr_assert_eq(err, 0);
 	cr_assert_eq(n->type, SH_FOR);
@@ -473,7 +479,8 @@ SHELL_TEST(shell_parser, compound_commands)
 SHELL_TEST(shell_parser, case_items)
 {
 	int err;
-	struct sh_node *n = parse1("case $x in\n(a|b*) echo 1;;\n c) ;;\n *) echo 2; echo 3\nesac > out", &err);
+	struct sh_node *n =
+		parse1("case $x in\n(a|b*) echo 1;;\n c) ;;\n *) echo 2; echo 3\nesac > out", &err);
 	struct sh_node *it;
 
 	cr_assert_eq(err, 0);
@@ -530,7 +537,9 @@ static void count_redir(const struct sh_redir *r, void *arg)
 SHELL_TEST(shell_parser, here_documents)
 {
 	int err;
-	struct sh_node *n = parse1("cat <<EOF; cat <<-'E2' >out\nhi $x\nEOF\n\t\ttabbed\n\tE2\necho after", &err);
+	struct sh_node *n = parse1("cat <<EOF; cat <<-'E2' >out\nhi "
+				   "$x\nEOF\n\t\ttabbed\n\tE2\necho after",
+				   &err);
 	struct sh_redir *r;
 
 	cr_assert_eq(err, 0);
@@ -617,8 +626,18 @@ SHELL_TEST(shell_parser, one_complete_command_at_a_time)
 SHELL_TEST(shell_parser, incomplete_input_asks_for_more)
 {
 	const char *partial[] = {
-		"for i in 1 2", "for i in 1 2; do", "if true; then x", "while a", "a &&", "a |",
-		"a ||\n", "{ a; ", "( a", "echo 'x", "echo $(", "if a; then b; else",
+		"for i in 1 2",
+		"for i in 1 2; do",
+		"if true; then x",
+		"while a",
+		"a &&",
+		"a |",
+		"a ||\n",
+		"{ a; ",
+		"( a",
+		"echo 'x",
+		"echo $(",
+		"if a; then b; else",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(partial); i++) {
 		int err;
@@ -736,8 +755,8 @@ SHELL_TEST(shell_parser, node_spans_cover_their_source)
 
 	cr_assert_eq(err, 0);
 	cr_assert_eq(n->kids->src_len, strlen("sleep 1 && echo done"));
-	cr_assert_eq(strncmp(n->kids->next->src, "while true; do x; done > f",
-			     n->kids->next->src_len), 0);
+	cr_assert_eq(
+		strncmp(n->kids->next->src, "while true; do x; done > f", n->kids->next->src_len), 0);
 	cr_assert_eq(n->kids->next->src_len, strlen("while true; do x; done > f"));
 	sh_node_free(n);
 }
@@ -786,16 +805,11 @@ SHELL_TEST(shell_expand, parameters)
 SHELL_TEST(shell_expand, parameter_operators)
 {
 	static const struct str_case cases[] = {
-		{ "${nope:-def}", "[def]", NULL },
-		{ "${empty:-def}", "[def]", NULL },
-		{ "${empty-def}", "", NULL },
-		{ "${x:-def}", "[hello]", NULL },
-		{ "${x:+alt}", "[alt]", NULL },
-		{ "${nope:+alt}", "", NULL },
-		{ "${nope:-a b}", "[a][b]", NULL },
-		{ "\"${nope:-a b}\"", "[a b]", NULL },
-		{ "${nope:-$x}", "[hello]", NULL },
-		{ "${new:=val}", "[val]", NULL },
+		{ "${nope:-def}", "[def]", NULL },  { "${empty:-def}", "[def]", NULL },
+		{ "${empty-def}", "", NULL },       { "${x:-def}", "[hello]", NULL },
+		{ "${x:+alt}", "[alt]", NULL },     { "${nope:+alt}", "", NULL },
+		{ "${nope:-a b}", "[a][b]", NULL }, { "\"${nope:-a b}\"", "[a b]", NULL },
+		{ "${nope:-$x}", "[hello]", NULL }, { "${new:=val}", "[val]", NULL },
 	};
 
 	check_fields(cases, ARRAY_SIZE(cases));
@@ -807,10 +821,8 @@ SHELL_TEST(shell_expand, parameter_operators)
 SHELL_TEST(shell_expand, field_splitting)
 {
 	static const struct str_case cases[] = {
-		{ "$sp", "[a][b]", NULL },
-		{ "\"$sp\"", "[ a  b ]", NULL },
-		{ "x${sp}y", "[x][a][b][y]", NULL },
-		{ "$empty", "", NULL },
+		{ "$sp", "[a][b]", NULL },           { "\"$sp\"", "[ a  b ]", NULL },
+		{ "x${sp}y", "[x][a][b][y]", NULL }, { "$empty", "", NULL },
 		{ "\"$empty\"", "[]", NULL },
 	};
 
@@ -853,7 +865,8 @@ SHELL_TEST(shell_expand, arithmetic)
 
 SHELL_TEST(shell_expand, backquotes_unescape_before_running)
 {
-	cr_assert_str_eq(fields("`echo \\$x`"), "[$x]", "\\$ inside `` is a literal $ for the command");
+	cr_assert_str_eq(fields("`echo \\$x`"), "[$x]",
+			 "\\$ inside `` is a literal $ for the command");
 	cr_assert_str_eq(fields("\"`echo a  b`\""), "[a  b]");
 	cr_assert_eq(T.substs, 2);
 }
@@ -884,16 +897,11 @@ SHELL_TEST(shell_expand, trim_prefix_suffix)
 	sh_var_set(&T.vars, "u", "123.45 678.90", 0);
 	sh_var_set(&T.vars, "f", "/a/b.tar.gz", 0);
 	static const struct str_case cases[] = {
-		{ "${u%% *}", "[123.45]", NULL },
-		{ "${u% *}", "[123.45]", NULL },
-		{ "${u#* }", "[678.90]", NULL },
-		{ "${f%.*}", "[/a/b.tar]", NULL },
-		{ "${f%%.*}", "[/a/b]", NULL },
-		{ "${f#*/}", "[a/b.tar.gz]", NULL },
-		{ "${f##*/}", "[b.tar.gz]", NULL },
-		{ "${f%[.]gz}", "[/a/b.tar]", NULL },
-		{ "${f#/?/}", "[b.tar.gz]", NULL },
-		{ "${f%x}", "[/a/b.tar.gz]", NULL },
+		{ "${u%% *}", "[123.45]", NULL },   { "${u% *}", "[123.45]", NULL },
+		{ "${u#* }", "[678.90]", NULL },    { "${f%.*}", "[/a/b.tar]", NULL },
+		{ "${f%%.*}", "[/a/b]", NULL },     { "${f#*/}", "[a/b.tar.gz]", NULL },
+		{ "${f##*/}", "[b.tar.gz]", NULL }, { "${f%[.]gz}", "[/a/b.tar]", NULL },
+		{ "${f#/?/}", "[b.tar.gz]", NULL }, { "${f%x}", "[/a/b.tar.gz]", NULL },
 		{ "${nope%x}", "", NULL },
 	};
 
@@ -1029,8 +1037,8 @@ static bool pm(const char *pat, const char *s)
 static void check_patterns(const struct pattern_case *c, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(pm(c[i].pattern, c[i].s), c[i].match, "'%s' against '%s'", c[i].pattern,
-			     c[i].s);
+		cr_assert_eq(pm(c[i].pattern, c[i].s), c[i].match, "'%s' against '%s'",
+			     c[i].pattern, c[i].s);
 }
 
 SHELL_TEST(shell_pattern, match)
@@ -1133,12 +1141,8 @@ SHELL_TEST(shell_arith, precedence_and_associativity)
 SHELL_TEST(shell_arith, comparisons)
 {
 	static const struct arith_case cases[] = {
-		{ "3 < 4", 1 },
-		{ "4 <= 4", 1 },
-		{ "5 > 4", 1 },
-		{ "4 >= 5", 0 },
-		{ "4 == 4", 1 },
-		{ "4 != 4", 0 },
+		{ "3 < 4", 1 },  { "4 <= 4", 1 }, { "5 > 4", 1 },
+		{ "4 >= 5", 0 }, { "4 == 4", 1 }, { "4 != 4", 0 },
 	};
 
 	check_arith(cases, ARRAY_SIZE(cases));
@@ -1183,14 +1187,10 @@ SHELL_TEST(shell_arith, variables_and_assignment)
 SHELL_TEST(shell_arith, errors)
 {
 	static const struct str_case cases[] = {
-		{ "1 / 0", "division by zero", NULL },
-		{ "5 % 0", "division by zero", NULL },
-		{ "1 +", "operand expected", NULL },
-		{ "(1 + 2", "missing ')'", NULL },
-		{ "1 2", "syntax error near '2'", NULL },
-		{ "08", "invalid number '08'", NULL },
-		{ "1 ? 2", "':' expected for '?'", NULL },
-		{ "x", "x: not a number", NULL },
+		{ "1 / 0", "division by zero", NULL },        { "5 % 0", "division by zero", NULL },
+		{ "1 +", "operand expected", NULL },          { "(1 + 2", "missing ')'", NULL },
+		{ "1 2", "syntax error near '2'", NULL },     { "08", "invalid number '08'", NULL },
+		{ "1 ? 2", "':' expected for '?'", NULL },    { "x", "x: not a number", NULL },
 		{ "3 = 4", "syntax error near '= 4'", NULL },
 	};
 

@@ -38,9 +38,9 @@ static void assert_all_memory_back(void)
 }
 
 static const size_t sizes[] = {
-	1, 7, 8, 9, 24, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1000,
-	1023, 1024, 1025, 2047, 2048, 2049, 3000, 4095, 4096, 4097, 8191, 8192, 12000, 16384,
-	32768, 65535, 65536,
+	1,    7,    8,    9,    24,   63,   64,   65,    100,   127,   128,   129,
+	255,  256,  257,  511,  512,  513,  1000, 1023,  1024,  1025,  2047,  2048,
+	2049, 3000, 4095, 4096, 4097, 8191, 8192, 12000, 16384, 32768, 65535, 65536,
 };
 
 #define PER_SIZE 3
@@ -106,9 +106,11 @@ Test(slab, kmalloc_limits)
 
 Test(slab, ksize_is_the_size_class)
 {
-	static const struct { size_t ask, got; } classes[] = {
-		{ 1, 64 }, { 64, 64 }, { 65, 128 }, { 100, 128 }, { 1500, 2048 }, { 2049, 4096 },
-		{ 4097, 8192 }, { 20000, 32768 },
+	static const struct {
+		size_t ask, got;
+	} classes[] = {
+		{ 1, 64 },      { 64, 64 },     { 65, 128 },    { 100, 128 },
+		{ 1500, 2048 }, { 2049, 4096 }, { 4097, 8192 }, { 20000, 32768 },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(classes); i++) {
@@ -238,7 +240,9 @@ static unsigned long active_in(const char *name)
 
 Test(slab, caches_of_odd_sizes)
 {
-	static const struct { size_t size, align; } shapes[] = {
+	static const struct {
+		size_t size, align;
+	} shapes[] = {
 		{ 3, 0 }, { 24, 0 }, { 100, 0 }, { 200, 32 }, { 1000, 64 }, { 2048, 0 },
 	};
 	enum { OBJS = 150 };
@@ -250,7 +254,8 @@ Test(slab, caches_of_odd_sizes)
 
 		cr_assert_not_null(c);
 		for (int i = 0; i < OBJS; i++) {
-			obj[i] = i % 2 ? kmem_cache_alloc(c, GFP_KERNEL) : kmem_cache_zalloc(c, GFP_KERNEL);
+			obj[i] = i % 2 ? kmem_cache_alloc(c, GFP_KERNEL) :
+					 kmem_cache_zalloc(c, GFP_KERNEL);
 			cr_assert_not_null(obj[i]);
 			cr_assert(IS_ALIGNED((uintptr_t)obj[i], align), "size %zu align %zu: %p",
 				  shapes[s].size, align, (void *)obj[i]);
@@ -333,7 +338,8 @@ Test(slab, kmem_cache_for_each_reports_counts)
 Test(slab, asan_sees_freed_objects_and_slack)
 {
 	struct kmem_cache *c = kmem_cache_create("slack", 24, 0); /* 64-byte slots */
-	unsigned char *obj = kmem_cache_alloc(c, GFP_KERNEL), *other = kmem_cache_alloc(c, GFP_KERNEL);
+	unsigned char *obj = kmem_cache_alloc(c, GFP_KERNEL),
+		      *other = kmem_cache_alloc(c, GFP_KERNEL);
 
 	cr_assert_not(__asan_region_is_poisoned(obj, 24));
 	cr_assert(__asan_address_is_poisoned(obj + 24), "the slot's slack is off limits");

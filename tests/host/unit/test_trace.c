@@ -353,8 +353,8 @@ Test(trace, trace_file_trace_pipe_and_buffer_size)
 /* `: > trace`: the shell's redirection opens with O_TRUNC and writes nothing; Linux clears. */
 Test(trace, open_with_o_trunc_clears)
 {
-	static const char *const path[] = { "/sys/kernel/tracing/trace",
-					    "/sys/kernel/debug/tracing/trace" };
+	static const char *const path[] = { "/sys/kernel/tracing/trace", "/sys/kernel/debug/"
+									 "tracing/trace" };
 	struct file *f;
 
 	trace_event_writeback_pages_written.enabled = true;
@@ -456,8 +456,8 @@ Test(trace, tracing_on_takes_any_nonzero_number)
  */
 Test(trace, set_event_in_linux_format)
 {
-	static const char *const path[] = { "/sys/kernel/tracing/set_event",
-					    "/sys/kernel/debug/tracing/set_event" };
+	static const char *const path[] = { "/sys/kernel/tracing/set_event", "/sys/kernel/debug/"
+									     "tracing/set_event" };
 	static char buf[4096];
 
 	for (int i = 0; i < 2; i++) {

@@ -40,8 +40,8 @@ static void cfs_evict(struct inode *inode)
 
 static const struct super_operations cfs_sops = { .evict_inode = cfs_evict };
 
-static struct super_block *cfs_mount(struct file_system_type *type, int flags,
-				     const char *dev, void *data)
+static struct super_block *cfs_mount(struct file_system_type *type, int flags, const char *dev,
+				     void *data)
 {
 	struct super_block *sb = alloc_super(type, flags);
 	struct inode *root;
@@ -57,7 +57,9 @@ static struct super_block *cfs_mount(struct file_system_type *type, int flags,
 }
 
 static struct file_system_type cfs_type = {
-	.name = "cachefs", .mount = cfs_mount, .kill_sb = kill_anon_super,
+	.name = "cachefs",
+	.mount = cfs_mount,
+	.kill_sb = kill_anon_super,
 };
 
 static void mount_cachefs(void)

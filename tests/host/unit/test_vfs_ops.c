@@ -62,9 +62,11 @@ Test(vfs_ops, rename_semantics)
 	cr_assert_eq(do_rename("/tmp/d", "/tmp/e"), -ENOTEMPTY);
 	cr_assert_eq(do_rename("/tmp/b", "/tmp/d/sub/b2"), 0);
 	cr_assert_eq(vt_read("/tmp/d/sub/b2", buf, sizeof(buf)), 1);
-	cr_assert_eq(do_rename("/tmp/d", "/tmp/renamed-with-a-name-longer-than-the-inline-buffer"), 0);
+	cr_assert_eq(do_rename("/tmp/d", "/tmp/renamed-with-a-name-longer-than-the-inline-buffer"),
+		     0);
 	cr_assert_eq(vt_read("/tmp/renamed-with-a-name-longer-than-the-inline-buffer/sub/b2", buf,
-			     sizeof(buf)), 1);
+			     sizeof(buf)),
+		     1);
 	cr_assert_eq(do_rename("/tmp/e/x", "/x"), -EXDEV); /* tmpfs to rootfs */
 	cr_assert_eq(do_rename("/tmp/nope", "/tmp/z"), -ENOENT);
 }

@@ -18,7 +18,7 @@ struct fake_dev {
 	struct virtqueue *vq;
 	u16 last_avail;
 	unsigned int notifies;
-	u16 pending[1024];          /* heads taken from avail, not yet used */
+	u16 pending[1024]; /* heads taken from avail, not yet used */
 	unsigned int nr_pending;
 };
 
@@ -174,7 +174,7 @@ Test(virtqueue, full_ring_refuses_then_recovers)
 	cr_assert_eq(add_one(vq, &tokens[0], 1, 1, NULL), -ENOSPC);
 	cr_assert_eq(virtqueue_check(vq), 0);
 	fake_fetch();
-	fake_use(2);  /* the third request finishes first */
+	fake_use(2); /* the third request finishes first */
 	cr_assert_eq(virtqueue_get_buf(vq, NULL), &tokens[2]);
 	cr_assert_eq(vq->num_free, 2);
 	cr_assert_eq(add_one(vq, &tokens[2], 1, 1, NULL), 0);
@@ -243,7 +243,7 @@ Test(virtqueue, event_index_notify_and_interrupt_hints)
 	add_one(vq, &t[0], 1, 0, NULL);
 	add_one(vq, &t[1], 1, 0, NULL);
 	cr_assert(virtqueue_kick_prepare(vq), "avail_event 0 lies in [0, 2)");
-	fake_fetch();   /* device read up to 2: avail_event = 2 */
+	fake_fetch(); /* device read up to 2: avail_event = 2 */
 	add_one(vq, &t[2], 1, 0, NULL);
 	cr_assert(virtqueue_kick_prepare(vq), "avail_event 2 lies in [2, 3)");
 	/* the device did not fetch: it still wants to hear at 2, which was passed already */
@@ -278,7 +278,7 @@ Test(virtqueue, bad_used_id_breaks_queue)
 	int t;
 
 	add_one(vq, &t, 1, 1, NULL);
-	vq->used->ring[0].id = 5;   /* never made available */
+	vq->used->ring[0].id = 5; /* never made available */
 	vq->used->idx = 1;
 	cr_assert_null(virtqueue_get_buf(vq, NULL));
 	cr_assert(vq->broken);

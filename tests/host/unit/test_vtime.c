@@ -14,7 +14,7 @@
 #include <cgwb/completion.h>
 #include "host.h"
 
-#define MS(x) ((u64)(x) * NSEC_PER_MSEC)
+#define MS(x) ((u64)(x)*NSEC_PER_MSEC)
 
 static void setup(void)
 {

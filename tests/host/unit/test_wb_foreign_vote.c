@@ -9,8 +9,8 @@
 #include <cgwb/writeback.h>
 
 #define MiB (1024UL * 1024)
-#define BW 25600UL   /* pages per second */
-#define OWNER 2      /* memcg ids */
+#define BW 25600UL /* pages per second */
+#define OWNER 2    /* memcg ids */
 #define F 3
 #define G 4
 

@@ -8,7 +8,7 @@
 #include <cgwb/string.h>
 #include "host.h"
 
-#define MS(x) ((u64)(x) * NSEC_PER_MSEC)
+#define MS(x) ((u64)(x)*NSEC_PER_MSEC)
 
 static void setup(void)
 {
@@ -26,11 +26,11 @@ struct item {
 	struct work_struct work;
 	struct delayed_work dwork;
 	int id;
-	unsigned int sleep_ms;      /* msleep inside the work */
+	unsigned int sleep_ms; /* msleep inside the work */
 	int runs;
 	bool running, overlapped;
 	u64 started[4], finished[4];
-	int requeue;                /* queue itself again this many times */
+	int requeue; /* queue itself again this many times */
 	bool requeue_refused;
 	struct workqueue_struct *wq;
 };
@@ -117,7 +117,7 @@ Test(workqueue, work_queued_while_running_runs_again_never_concurrently)
 	struct workqueue_struct *wq = alloc_workqueue("requeue", 0, 4);
 	struct item w, quick;
 
-	init_item(&w, 1, 9);     /* 10 ms */
+	init_item(&w, 1, 9); /* 10 ms */
 	init_item(&quick, 2, 0);
 	queue_work(wq, &w.work);
 	queue_work(wq, &quick.work); /* a second worker appears for this one */
@@ -333,7 +333,8 @@ Test(workqueue, the_pool_grows_by_one_worker_per_blocked_work)
 		queue_work(wq, &it[i].work);
 	}
 	flush_workqueue(wq);
-	for_each_task(count_workers, &workers);
+	for_each_task(count_workers, &workers)
+		;
 	cr_assert_eq(workers, 3, "%d workers for 3 blocked works", workers);
 	destroy_workqueue(wq);
 }

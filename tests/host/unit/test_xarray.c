@@ -77,7 +77,8 @@ Test(xarray, find_walks_marks_in_order)
 	unsigned long i;
 	void *entry;
 	size_t n = 0;
-	xa_for_each_range(&xa, i, entry, 0, ~0UL, XA_PRESENT) {
+	xa_for_each_range(&xa, i, entry, 0, ~0UL, XA_PRESENT)
+	{
 		cr_assert_eq(i, keys[n]);
 		cr_assert_eq(entry, E(n));
 		n++;
@@ -100,7 +101,8 @@ Test(xarray, random_operations_match_a_model)
 		unsigned int op = (seed >> 20) % 6;
 		xa_mark_t m = (seed >> 10) % XA_MAX_MARKS;
 		switch (op) {
-		case 0: case 1: {
+		case 0:
+		case 1: {
 			int err = xa_insert(&xa, idx, E(idx), GFP_KERNEL);
 			cr_assert_eq(err, model[idx] ? -EEXIST : 0);
 			if (!model[idx]) {
@@ -131,7 +133,8 @@ Test(xarray, random_operations_match_a_model)
 			if (expect == SPACE) {
 				cr_assert_null(e, "step %d: found %lu, expected none", step, found);
 			} else {
-				cr_assert_eq(found, expect, "step %d: found %lu expected %lu", step, found, expect);
+				cr_assert_eq(found, expect, "step %d: found %lu expected %lu", step,
+					     found, expect);
 				cr_assert_eq(e, model[expect]);
 			}
 			break;

@@ -46,7 +46,8 @@ static inline long vt_read(const char *path, char *buf, size_t size)
 
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	while ((size_t)total < size - 1 && (n = file_read(f, buf + total, size - 1 - (size_t)total)) > 0)
+	while ((size_t)total < size - 1 &&
+	       (n = file_read(f, buf + total, size - 1 - (size_t)total)) > 0)
 		total += n;
 	buf[total] = 0;
 	fput(f);
