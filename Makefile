@@ -5,8 +5,8 @@
 #   make test       host unit/simulation tests, then QEMU system tests
 #   make bench      benchmarks, printed beside reference figures from the same run
 #   make debug      like run, with a gdb stub on :1234, stopped at the first instruction
-#   make lint       declarations checked (fatal), clang-format on changed lines (advisory)
-#   make format     clang-format the lines changed since main (F=files: those whole files)
+#   make lint       declarations, floors and .clang-format checked over the tree (all fatal)
+#   make format     clang-format the tree (F=files: those files only)
 #   make clean
 #
 # CROSS=x86_64-elf- uses a cross toolchain for the kernel; host tests always use the host gcc.
@@ -149,17 +149,11 @@ plot: deps
 	$(Q)test -n "$(TRACE)" || { echo "make plot: TRACE=FILE... is needed" >&2; exit 2; }
 	$(Q)scripts/plot $(TRACE) -o $(OUT)
 
-# Lines changed since LINT_BASE only: the tree predates .clang-format (see scripts/lint).
-LINT_BASE ?= main
-lint: kernel
-	$(Q)scripts/lint $(LINT_BASE)
+lint: deps kernel
+	$(Q)scripts/lint
 
-format:
-ifneq ($(F),)
-	$(Q)clang-format -i $(F)
-else
-	$(Q)git clang-format --extensions c,h $$(git merge-base $(LINT_BASE) HEAD)
-endif
+format: deps
+	$(Q)clang-format -i $(or $(F),$$(git ls-files --cached --others --exclude-standard '*.c' '*.h'))
 
 clean:
 	rm -rf $(BUILD)
