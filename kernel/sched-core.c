@@ -30,7 +30,6 @@
 #include <cgwb/bug.h>
 #include "sched-internal.h"
 
-struct task_struct *current_task;
 static bool need_resched_flag;
 static LIST_HEAD(runqueue);
 static LIST_HEAD(all_tasks);
@@ -235,7 +234,7 @@ void __schedule(bool preempt)
 
 	prev->nr_switches++;
 	switched_from = prev;
-	current_task = next;
+	__pcpu_hot_write(current_task, next);
 	arch_switch_to(prev, next);
 	arch_finish_switch(prev, switched_from);
 	finish_task_switch();
@@ -247,7 +246,7 @@ void schedule(void)
 		panic("schedule() before the scheduler is up");
 	if (unlikely(in_atomic() || arch_irqs_disabled()))
 		panic("scheduling while atomic: task %d (%s), preempt_count %#x, interrupts %s",
-		      current->pid, current->comm, preempt_count,
+		      current->pid, current->comm, preempt_count(),
 		      arch_irqs_disabled() ? "off" : "on");
 	/*
 	 * As Linux's sched_submit_work(): a task going to sleep sends what its plug holds
@@ -270,7 +269,7 @@ static void preempt_schedule(void)
 
 void preempt_check_resched(void)
 {
-	if (need_resched_flag && preempt_count == 0 && !arch_irqs_disabled() && current)
+	if (need_resched_flag && preempt_count() == 0 && !arch_irqs_disabled() && current)
 		preempt_schedule();
 }
 
@@ -376,7 +375,7 @@ void sched_init_boot_task(struct task_struct *t, int pid, const char *comm, unsi
 	task_init_defaults(t);
 	list_add_tail(&t->tasks, &all_tasks);
 	task_count++;
-	current_task = t;
+	__pcpu_hot_write(current_task, t);
 }
 
 static struct task_struct *task_alloc(int (*fn)(void *), void *arg, const char *fmt, va_list ap)
@@ -436,7 +435,7 @@ __noreturn void do_exit(int code)
 		panic("the boot task %d (%s) cannot exit", t->pid, t->comm);
 	if (in_atomic())
 		panic("task %d (%s) exiting in atomic context, preempt_count %#x", t->pid, t->comm,
-		      preempt_count);
+		      preempt_count());
 	task_exit_hook(t);
 	/* whoever it wakes runs once this task is gone, never while it is still listed */
 	preempt_disable();

@@ -1,41 +1,61 @@
-/* Uniprocessor spinlocks (see include/cgwb/spinlock.h): portable, also used by host tests. */
+/* Ticket spinlocks (see include/cgwb/spinlock.h): portable, also used by host tests. */
 #include <cgwb/spinlock.h>
 #include <cgwb/bug.h>
 
-static void lock_acquired(spinlock_t *lock)
+static const char *lock_name(const spinlock_t *lock)
 {
-	if (unlikely(lock->locked))
-		panic("spinlock %s: recursive lock (would deadlock)", lock->name ? lock->name : "?");
-	lock->locked = 1;
+	return lock->name ? lock->name : "?";
 }
 
-static void lock_released(spinlock_t *lock)
+/*
+ * On one CPU (the host simulator, or the kernel before the others start) a lock that is
+ * taken can only be held by this CPU: spinning would never end.
+ */
+void raw_spin_lock(spinlock_t *lock)
 {
-	if (unlikely(!lock->locked))
-		panic("spinlock %s: unlock of an unlocked lock", lock->name ? lock->name : "?");
-	lock->locked = 0;
+	u16 ticket;
+
+	if (unlikely(spin_is_held(lock)))
+		panic("spinlock %s: recursive lock (would deadlock)", lock_name(lock));
+	ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
+		cpu_relax();
+	WRITE_ONCE(lock->owner_cpu, (s16)raw_smp_processor_id());
+}
+
+void raw_spin_unlock(spinlock_t *lock)
+{
+	if (unlikely(!spin_is_locked(lock)))
+		panic("spinlock %s: unlock of an unlocked lock", lock_name(lock));
+	WRITE_ONCE(lock->owner_cpu, -1);
+	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1), __ATOMIC_RELEASE);
 }
 
 void spin_lock(spinlock_t *lock)
 {
 	preempt_disable();
-	lock_acquired(lock);
+	raw_spin_lock(lock);
 }
 
 bool spin_trylock(spinlock_t *lock)
 {
+	u16 owner;
+
 	preempt_disable();
-	if (lock->locked) {
-		preempt_enable_no_resched();
-		return false;
+	owner = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+	/* the lock is free when the next ticket is the one being served: take it then */
+	if (__atomic_compare_exchange_n(&lock->next, &owner, (u16)(owner + 1), false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		WRITE_ONCE(lock->owner_cpu, (s16)raw_smp_processor_id());
+		return true;
 	}
-	lock->locked = 1;
-	return true;
+	preempt_enable_no_resched();
+	return false;
 }
 
 void spin_unlock(spinlock_t *lock)
 {
-	lock_released(lock);
+	raw_spin_unlock(lock);
 	preempt_enable();
 }
 
@@ -43,12 +63,12 @@ void spin_lock_irq(spinlock_t *lock)
 {
 	local_irq_disable();
 	preempt_disable();
-	lock_acquired(lock);
+	raw_spin_lock(lock);
 }
 
 void spin_unlock_irq(spinlock_t *lock)
 {
-	lock_released(lock);
+	raw_spin_unlock(lock);
 	preempt_enable_no_resched();
 	local_irq_enable();
 	preempt_check_resched();
@@ -60,13 +80,13 @@ unsigned long _spin_lock_irqsave(spinlock_t *lock)
 
 	local_irq_save(flags);
 	preempt_disable();
-	lock_acquired(lock);
+	raw_spin_lock(lock);
 	return flags;
 }
 
 void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
-	lock_released(lock);
+	raw_spin_unlock(lock);
 	preempt_enable_no_resched();
 	local_irq_restore(flags);
 	preempt_check_resched();

@@ -37,7 +37,7 @@ void trace_record(struct trace_event *event, struct trace_entry *e)
 	e->irqs_off = irqs_disabled();
 	e->need_resched = need_resched();
 	e->hardirq = in_interrupt();
-	e->preempt_depth = (u8)min(preempt_count & 0xffff, 15);
+	e->preempt_depth = (u8)min(preempt_count() & 0xffff, 15);
 	if (current) {
 		e->pid = current->pid;
 		strlcpy(e->comm, current->comm, sizeof(e->comm));

@@ -20,10 +20,20 @@
 #define __section(s) __attribute__((section(s)))
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
-/* Uniprocessor kernel and a cooperative host scheduler: ordering is a compiler matter. */
+/* x86 orders everything but a store before a later load; these are the general forms. */
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
 #define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+
+/* In a loop polling a device or a lock: tells the CPU it spins (x86 pause). */
+static inline void cpu_relax(void)
+{
+#ifdef CGWB_KERNEL
+	__asm__ volatile("pause" ::: "memory");
+#else
+	__asm__ volatile("" ::: "memory");
+#endif
+}
 
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))

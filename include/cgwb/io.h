@@ -38,12 +38,6 @@ static inline void io_delay(void)
 {
 	outb(0x80, 0);
 }
-/* In a loop polling a device: tells the CPU it spins (x86 pause). */
-static inline void cpu_relax(void)
-{
-	__asm__ volatile("pause");
-}
-
 static inline u8 readb(const volatile void *a)
 {
 	return *(const volatile u8 *)a;

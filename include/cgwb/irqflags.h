@@ -1,12 +1,14 @@
 /*
- * Interrupt state and preemption. The kernel is uniprocessor: disabling interrupts is the
- * strongest lock there is. The host platform keeps the same state as plain variables so that
- * "sleeping while atomic" is caught there too.
+ * Interrupt state and preemption, both this CPU's own. Disabling interrupts keeps this CPU's
+ * interrupt handlers out, and nothing else: other CPUs run on, so shared data needs a
+ * spinlock. The host platform keeps the same state as plain variables so that "sleeping
+ * while atomic" is caught there too.
  */
 #ifndef CGWB_IRQFLAGS_H
 #define CGWB_IRQFLAGS_H
 
 #include <cgwb/compiler.h>
+#include <cgwb/percpu.h>
 
 unsigned long arch_local_irq_save(void);
 void arch_local_irq_restore(unsigned long flags);
@@ -23,8 +25,10 @@ bool arch_irqs_disabled(void);
 #define local_irq_disable() arch_local_irq_disable()
 #define irqs_disabled() arch_irqs_disabled()
 
-/* Nesting depth of preempt_disable() plus hard-interrupt nesting (HARDIRQ_OFFSET units). */
-extern int preempt_count;
+/* This CPU's nesting of preempt_disable() plus hard-interrupt nesting (HARDIRQ_OFFSET units). */
+#define preempt_count() __pcpu_hot_read(preempt_count)
+#define preempt_count_add(n) __preempt_count_add(n)
+#define preempt_count_sub(n) __preempt_count_add(-(n))
 #define HARDIRQ_OFFSET 0x10000
 
 /* Reschedule now if a wakeup asked for it and nothing forbids it (platform). */
@@ -32,13 +36,13 @@ void preempt_check_resched(void);
 
 static inline void preempt_disable(void)
 {
-	preempt_count++;
+	preempt_count_add(1);
 	barrier();
 }
 static inline void preempt_enable_no_resched(void)
 {
 	barrier();
-	preempt_count--;
+	preempt_count_sub(1);
 }
 static inline void preempt_enable(void)
 {
@@ -46,7 +50,7 @@ static inline void preempt_enable(void)
 	preempt_check_resched();
 }
 
-#define in_interrupt() ((preempt_count & ~0xffff) != 0)
-#define in_atomic() (preempt_count != 0)
+#define in_interrupt() ((preempt_count() & ~0xffff) != 0)
+#define in_atomic() (preempt_count() != 0)
 
 #endif

@@ -9,6 +9,7 @@
 #include <cgwb/list.h>
 #include <cgwb/spinlock.h>
 #include <cgwb/jiffies.h>
+#include <cgwb/percpu.h>
 
 struct cgroup;
 struct file;
@@ -97,8 +98,8 @@ struct task_struct {
 	void *platform;
 };
 
-extern struct task_struct *current_task;
-#define current current_task
+/* The task this CPU runs (per CPU, <cgwb/percpu.h>). */
+#define current get_current()
 
 /*
  * The floors above the scheduler keep state in each task (its files and directory, its

@@ -1,7 +1,14 @@
 /*
- * Spinlocks. On a uniprocessor a spinlock only has to keep the holder from being preempted
- * (and, for the _irq variants, interrupted); the "locked" flag catches recursion and unlock
- * imbalance, which on one CPU would otherwise go unnoticed.
+ * Spinlocks: ticket locks, fair between CPUs (each waiter takes the next ticket and spins
+ * until the owner's number reaches it). Holding one disables preemption; the _irq and
+ * _irqsave forms also keep this CPU's interrupt handlers out, for data an interrupt handler
+ * shares. The lock remembers which CPU holds it: taking it again on the same CPU (which
+ * would spin for ever) panics with the lock's name, and lockdep_assert_held() asks whether
+ * this CPU is the holder.
+ *
+ * raw_spin_lock() leaves preemption alone: for the scheduler's own locks, taken where
+ * preemption cannot happen (interrupts off) and handed from one task to the next across a
+ * switch.
  */
 #ifndef CGWB_SPINLOCK_H
 #define CGWB_SPINLOCK_H
@@ -9,22 +16,27 @@
 #include <cgwb/irqflags.h>
 
 typedef struct spinlock {
-	int locked;
+	u16 owner; /* the ticket being served */
+	u16 next;  /* the next ticket to hand out */
+	s16 owner_cpu;
 	const char *name;
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED(n)         \
-	{                               \
-		.locked = 0, .name = #n \
+#define __SPIN_LOCK_UNLOCKED(n)                                    \
+	{                                                          \
+		.owner = 0, .next = 0, .owner_cpu = -1, .name = #n \
 	}
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
 static inline void spin_lock_init(spinlock_t *lock)
 {
-	lock->locked = 0;
+	lock->owner = lock->next = 0;
+	lock->owner_cpu = -1;
 	lock->name = "spinlock";
 }
 
+void raw_spin_lock(spinlock_t *lock);
+void raw_spin_unlock(spinlock_t *lock);
 void spin_lock(spinlock_t *lock);
 void spin_unlock(spinlock_t *lock);
 bool spin_trylock(spinlock_t *lock);
@@ -39,9 +51,15 @@ void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
 
 static inline bool spin_is_locked(const spinlock_t *lock)
 {
-	return READ_ONCE(lock->locked) != 0;
+	return READ_ONCE(lock->owner) != READ_ONCE(lock->next);
 }
 
-#define lockdep_assert_held(lock) WARN_ON_ONCE(!spin_is_locked(lock))
+/* Held by this CPU (only this CPU can make that true or false, so the answer is stable). */
+static inline bool spin_is_held(const spinlock_t *lock)
+{
+	return spin_is_locked(lock) && READ_ONCE(lock->owner_cpu) == (s16)raw_smp_processor_id();
+}
+
+#define lockdep_assert_held(lock) WARN_ON_ONCE(!spin_is_held(lock))
 
 #endif

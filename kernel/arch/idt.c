@@ -172,15 +172,15 @@ void do_interrupt(struct pt_regs *regs)
 	if (vec == SPURIOUS_VECTOR)
 		return;
 
-	preempt_count += HARDIRQ_OFFSET;
+	preempt_count_add(HARDIRQ_OFFSET);
 	struct irq_action *act = &irq_actions[vec];
 	if (act->handler)
 		act->handler(act->data);
 	else
 		printk(KERN_WARNING "cgwb: unexpected interrupt on vector %u\n", vec);
 	lapic_eoi();
-	preempt_count -= HARDIRQ_OFFSET;
+	preempt_count_sub(HARDIRQ_OFFSET);
 
-	if (preempt_count == 0 && (regs->rflags & X86_EFLAGS_IF))
+	if (preempt_count() == 0 && (regs->rflags & X86_EFLAGS_IF))
 		preempt_schedule_irq();
 }

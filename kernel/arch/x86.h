@@ -110,6 +110,7 @@ bool arch_stack_corrupted(const struct task_struct *task);
 int register_vector(unsigned int vector, void (*handler)(void *data), void *data);
 
 /* kernel/arch */
+void load_percpu_segment(unsigned int cpu);
 extern u64 boot_pml4[512];
 /* The page table entry e points to, made (zeroed) if not present; NULL if out of memory. */
 u64 *pt_next_table(u64 *e);

@@ -8,7 +8,6 @@
 #include "../arch/x86.h"
 #include "../sched-internal.h"
 
-int preempt_count;
 static struct task_struct idle_task;
 
 struct task_struct *pick_next_task(void)

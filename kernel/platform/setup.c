@@ -46,6 +46,7 @@ int boot_file_read(const char *name, char **data, size_t *len)
 
 void setup_arch(u32 magic, u32 info)
 {
+	load_percpu_segment(0);
 	serial_init();
 	int mb_err = multiboot_parse(magic, info);
 	cmdline_parse(boot_info.cmdline);

@@ -9,7 +9,6 @@
 
 #define HOST_IRQ_ENABLED 0x200UL /* where x86 keeps IF in rflags, for familiar dumps */
 
-int preempt_count;
 static bool irqs_off;
 static bool irq_pending; /* the clock moved while interrupts were off */
 
@@ -64,13 +63,13 @@ unsigned long host_irq_enter(void)
 	unsigned long saved = irqs_off;
 
 	irqs_off = true;
-	preempt_count += HARDIRQ_OFFSET;
+	preempt_count_add(HARDIRQ_OFFSET);
 	irq_pending = false;
 	return saved;
 }
 
 void host_irq_exit(unsigned long saved)
 {
-	preempt_count -= HARDIRQ_OFFSET;
+	preempt_count_sub(HARDIRQ_OFFSET);
 	irqs_off = saved;
 }

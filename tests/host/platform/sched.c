@@ -117,6 +117,6 @@ void host_sched_exit(void)
 {
 	for_each_task(free_stack, NULL)
 		;
-	current_task = NULL;
+	__pcpu_hot_write(current_task, NULL);
 	idle_waiter = NULL;
 }

@@ -378,7 +378,7 @@ Test(sched, mutex_lock_nopreempt_waits_its_turn_and_holds_without_preemption)
 		kthread_join(t[i]);
 	cr_assert_eq(max_in_critical, 1);
 	cr_assert(atomic_inside, "preemption was on inside the section");
-	cr_assert_eq(preempt_count, 0);
+	cr_assert_eq(preempt_count(), 0);
 	cr_assert_not(mutex_is_locked(&lock));
 }
 

@@ -1,0 +1,49 @@
+/*
+ * CPUs: which exist and are online, who this one is, and asking another to run a function
+ * (Linux's smp_call_function_single()). A cpumask is one word: NR_CPUS is at most 64.
+ */
+#ifndef CGWB_SMP_H
+#define CGWB_SMP_H
+
+#include <cgwb/percpu.h>
+
+typedef unsigned long cpumask_t;
+_Static_assert(NR_CPUS <= 64, "a cpumask is one word");
+
+extern unsigned int nr_cpu_ids; /* CPUs the machine has (started or not) */
+extern cpumask_t cpu_online_mask;
+
+static inline bool cpumask_test_cpu(unsigned int cpu, cpumask_t mask)
+{
+	return (mask >> cpu) & 1;
+}
+static inline unsigned int cpumask_weight(cpumask_t mask)
+{
+	unsigned int n = 0;
+
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+static inline bool cpu_online(unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, READ_ONCE(cpu_online_mask));
+}
+static inline unsigned int num_online_cpus(void)
+{
+	return cpumask_weight(READ_ONCE(cpu_online_mask));
+}
+#define for_each_cpu(cpu, mask)                         \
+	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)       \
+		if (!cpumask_test_cpu((cpu), (mask))) { \
+		} else
+#define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < nr_cpu_ids; (cpu)++)
+#define for_each_online_cpu(cpu) for_each_cpu(cpu, READ_ONCE(cpu_online_mask))
+
+/* Only stable where the caller cannot migrate (preemption off); else a hint. */
+#define smp_processor_id() raw_smp_processor_id()
+
+/* The CPU is ready to run tasks (boot CPU at start-up, the others as they come up). */
+void set_cpu_online(unsigned int cpu, bool online);
+
+#endif
