@@ -52,6 +52,7 @@ static int kernel_init(void *unused)
 	size_t script_len = 0;
 
 	(void)unused;
+	smp_init();
 	workqueue_init();
 	hung_task_init();
 	/* the page cache and writeback, then the VFS before the disks appear */

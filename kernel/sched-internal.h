@@ -79,5 +79,8 @@ void arch_finish_switch(struct task_struct *self, struct task_struct *from);
 /* Called by kernel/arch: the timer tick, and interrupt exit (may switch). */
 void sched_tick(void);
 void preempt_schedule_irq(void);
+/* Bringing a CPU up (kernel/arch/smpboot.c): its idle task's stack, then on the CPU itself. */
+void *sched_alloc_idle_stack(unsigned int cpu);
+void sched_init_secondary(unsigned int cpu);
 
 #endif

@@ -25,6 +25,9 @@ void sched_init(void);
 void timer_tick_init(void);
 __noreturn void cpu_idle_loop(void);
 
+/* Start the other CPUs (kernel/arch/smpboot.c), first thing in init. */
+void smp_init(void);
+
 /* Report tasks stuck in uninterruptible sleep (kernel/platform/hung_task.c). */
 void hung_task_init(void);
 

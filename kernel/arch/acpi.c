@@ -90,7 +90,13 @@ static void parse_madt(void)
 		u8 type = t[off], len = t[off + 1];
 		if (len < 2)
 			break;
-		if (type == 1 && !madt_info.ioapic_addr) { /* IOAPIC */
+		if (type == 0 && len >= 8) { /* processor local APIC */
+			u32 flags;
+			memcpy(&flags, t + off + 4, 4);
+			/* enabled, or online capable: both can be started */
+			if ((flags & 3) && madt_info.nr_cpus < NR_CPUS)
+				madt_info.lapic_ids[madt_info.nr_cpus++] = t[off + 3];
+		} else if (type == 1 && !madt_info.ioapic_addr) { /* IOAPIC */
 			u32 addr, base;
 			memcpy(&addr, t + off + 4, 4);
 			memcpy(&base, t + off + 8, 4);

@@ -3,6 +3,7 @@
 #define CGWB_ARCH_ACPI_H
 
 #include <cgwb/types.h>
+#include <cgwb/percpu.h>
 
 struct acpi_irq_override {
 	u8 source_irq;
@@ -16,6 +17,9 @@ struct acpi_madt_info {
 	u32 ioapic_gsi_base;
 	unsigned int nr_overrides;
 	struct acpi_irq_override overrides[16];
+	/* the processors' local APIC ids, enabled or startable, in the table's order */
+	unsigned int nr_cpus;
+	u8 lapic_ids[NR_CPUS];
 };
 
 const struct acpi_madt_info *acpi_madt(void);

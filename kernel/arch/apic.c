@@ -1,14 +1,17 @@
 /*
  * Interrupt controllers: the legacy 8259 PICs are remapped and masked; device interrupts
  * arrive through the IOAPIC (ISA lines via the ACPI overrides, PCI INTx lines by GSI) or as
- * MSI/MSI-X messages, all delivered to the local APIC of the one CPU.
+ * MSI/MSI-X messages, all delivered to the boot CPU's local APIC. CPUs interrupt each other
+ * through their local APICs (inter-processor interrupts, IPIs).
  *
- * Vectors: 32 + GSI for IOAPIC lines (GSI < 24), 64..239 for MSI, 255 spurious.
+ * Vectors: 32 + GSI for IOAPIC lines (GSI < 24), 64..223 for MSI, 0xec each CPU's local
+ * timer, 0xfb and 0xfd the function-call and reschedule IPIs, 255 spurious.
  */
 #include <cgwb/types.h>
 #include <cgwb/errno.h>
 #include <cgwb/printk.h>
 #include <cgwb/io.h>
+#include <cgwb/irqflags.h>
 #include "x86.h"
 #include "acpi.h"
 
@@ -17,6 +20,12 @@
 #define LAPIC_TPR 0x80
 #define LAPIC_EOI 0xb0
 #define LAPIC_SVR 0xf0
+#define LAPIC_ICR_LOW 0x300
+#define LAPIC_ICR_HIGH 0x310
+#define ICR_DELIVERY_PENDING (1u << 12)
+#define ICR_ASSERT (1u << 14)
+#define ICR_INIT 0x500
+#define ICR_STARTUP 0x600
 #define LAPIC_LVT_TIMER 0x320
 #define LAPIC_LVT_LINT0 0x350
 #define LAPIC_LVT_LINT1 0x360
@@ -33,7 +42,7 @@
 
 #define IRQ_VECTOR_BASE 32
 #define MSI_VECTOR_FIRST 64
-#define MSI_VECTOR_LAST 239
+#define MSI_VECTOR_LAST 223
 
 static volatile u8 *lapic;
 static volatile u8 *ioapic;
@@ -81,16 +90,55 @@ static void pic_disable(void)
 	outb(0xa1, 0xff);
 }
 
+unsigned int lapic_id(void)
+{
+	return lapic_read(LAPIC_ID) >> 24;
+}
+
+/* Every CPU, its own local APIC: accept every priority, no timer yet, enabled. */
+void lapic_setup_this_cpu(void)
+{
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
+	lapic_write(LAPIC_LVT_ERROR, LVT_MASKED);
+	lapic_write(LAPIC_SVR, 0x100 | 0xff); /* enable, spurious vector 255 */
+}
+
+/* The ICR is this CPU's: interrupts off so that no handler's IPI comes between the halves. */
+static void apic_send(unsigned int apic_id, u32 low)
+{
+	unsigned long flags = arch_local_irq_save();
+
+	lapic_write(LAPIC_ICR_HIGH, apic_id << 24);
+	lapic_write(LAPIC_ICR_LOW, low);
+	while (lapic_read(LAPIC_ICR_LOW) & ICR_DELIVERY_PENDING)
+		cpu_relax();
+	arch_local_irq_restore(flags);
+}
+
+void apic_send_ipi(unsigned int apic_id, unsigned int vector)
+{
+	apic_send(apic_id, ICR_ASSERT | vector);
+}
+
+void apic_send_init(unsigned int apic_id)
+{
+	apic_send(apic_id, ICR_ASSERT | ICR_INIT);
+}
+
+/* A startup IPI: the CPU starts in real mode at page << 12. */
+void apic_send_startup(unsigned int apic_id, unsigned int page)
+{
+	apic_send(apic_id, ICR_STARTUP | page);
+}
+
 void apic_init(void)
 {
 	const struct acpi_madt_info *madt = acpi_madt();
 
 	pic_disable();
 	lapic = (volatile u8 *)(uintptr_t)(madt->lapic_addr ? madt->lapic_addr : LAPIC_DEFAULT_BASE);
-	lapic_write(LAPIC_TPR, 0);
-	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
-	lapic_write(LAPIC_LVT_ERROR, LVT_MASKED);
-	lapic_write(LAPIC_SVR, 0x100 | 0xff); /* enable, spurious vector 255 */
+	lapic_setup_this_cpu();
 
 	ioapic = (volatile u8 *)(uintptr_t)(madt->ioapic_addr ? madt->ioapic_addr : 0xfec00000UL);
 	ioapic_gsi_base = madt->ioapic_gsi_base;

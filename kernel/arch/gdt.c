@@ -1,11 +1,13 @@
 /*
- * Final GDT and the TSS. The TSS only matters for its interrupt stacks: double faults,
- * NMIs and machine checks switch to a known-good stack so that a kernel stack overflow is
- * reported instead of triple-faulting.
+ * Final GDT and the TSS, one of each per CPU (a TSS is marked busy by the CPU that loads
+ * it, so no two can share one). The TSS only matters for its interrupt stacks: double
+ * faults, NMIs and machine checks switch to a known-good stack so that a kernel stack
+ * overflow is reported instead of triple-faulting.
  */
 #include <cgwb/types.h>
 #include <cgwb/compiler.h>
 #include <cgwb/string.h>
+#include <cgwb/percpu.h>
 #include "x86.h"
 
 struct tss {
@@ -19,18 +21,21 @@ struct tss {
 } __packed;
 
 #define IST_STACK_SIZE 8192
-static u8 ist_stacks[3][IST_STACK_SIZE] __aligned(16);
-static struct tss tss;
-static u64 gdt[5] __aligned(16);
+struct cpu_gdt {
+	u64 gdt[5] __aligned(16);
+	struct tss tss;
+	u8 ist_stacks[3][IST_STACK_SIZE] __aligned(16);
+};
+static struct cpu_gdt cpu_gdt[NR_CPUS];
 
 struct gdt_desc {
 	u16 limit;
 	u64 base;
 } __packed;
 
-static void load_gdt_and_tss(void)
+static void load_gdt_and_tss(const u64 *gdt, size_t size)
 {
-	struct gdt_desc desc = { sizeof(gdt) - 1, (u64)(uintptr_t)gdt };
+	struct gdt_desc desc = { size - 1, (u64)(uintptr_t)gdt };
 
 	__asm__ volatile("lgdt %0\n\t"
 			 "pushq %1\n\t"
@@ -48,15 +53,18 @@ static void load_gdt_and_tss(void)
 			 : "rax", "memory");
 }
 
-void gdt_init(void)
+void gdt_init(unsigned int cpu)
 {
-	u64 base = (u64)(uintptr_t)&tss;
-	u64 limit = sizeof(tss) - 1;
+	struct cpu_gdt *c = &cpu_gdt[cpu];
+	struct tss *tss = &c->tss;
+	u64 *gdt = c->gdt;
+	u64 base = (u64)(uintptr_t)tss;
+	u64 limit = sizeof(*tss) - 1;
 
-	memset(&tss, 0, sizeof(tss));
+	memset(tss, 0, sizeof(*tss));
 	for (int i = 0; i < 3; i++)
-		tss.ist[i] = (u64)(uintptr_t)(ist_stacks[i] + IST_STACK_SIZE);
-	tss.iomap_base = sizeof(tss);
+		tss->ist[i] = (u64)(uintptr_t)(c->ist_stacks[i] + IST_STACK_SIZE);
+	tss->iomap_base = sizeof(*tss);
 
 	gdt[0] = 0;
 	gdt[1] = 0x00af9a000000ffffULL; /* 64-bit code, DPL 0 */
@@ -65,5 +73,5 @@ void gdt_init(void)
 	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
 		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[4] = base >> 32;
-	load_gdt_and_tss();
+	load_gdt_and_tss(gdt, sizeof(c->gdt));
 }

@@ -87,16 +87,22 @@ static void set_gate(int vec, u64 addr, u8 ist)
 	};
 }
 
-void idt_init(void)
+/* Every CPU loads the one table. */
+void idt_load(void)
 {
 	struct idt_desc desc = { sizeof(idt) - 1, (u64)(uintptr_t)idt };
 
+	__asm__ volatile("lidt %0" : : "m"(desc));
+}
+
+void idt_init(void)
+{
 	for (int v = 0; v < 256; v++)
 		set_gate(v, isr_table[v], 0);
 	set_gate(2, isr_table[2], 2);   /* NMI */
 	set_gate(8, isr_table[8], 1);   /* double fault */
 	set_gate(18, isr_table[18], 3); /* machine check */
-	__asm__ volatile("lidt %0" : : "m"(desc));
+	idt_load();
 }
 
 int register_vector(unsigned int vector, irq_handler_t handler, void *data)

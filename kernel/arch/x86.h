@@ -114,8 +114,9 @@ void load_percpu_segment(unsigned int cpu);
 extern u64 boot_pml4[512];
 /* The page table entry e points to, made (zeroed) if not present; NULL if out of memory. */
 u64 *pt_next_table(u64 *e);
-void gdt_init(void);
+void gdt_init(unsigned int cpu);
 void idt_init(void);
+void idt_load(void);
 void apic_init(void);
 void clock_init(void);
 u64 tsc_frequency_khz(void);
@@ -133,5 +134,16 @@ void show_backtrace(u64 rbp);
 
 /* Interrupt lines: the drivers' interface is <cgwb/irq.h>. */
 void lapic_eoi(void);
+/* apic.c: this CPU's local APIC, and interrupts to other CPUs (by local APIC id) */
+unsigned int lapic_id(void);
+unsigned int cpu_to_apic_id(unsigned int cpu); /* smpboot.c */
+/* smpboot.c: a started CPU's first C code, called by the trampoline */
+__noreturn void start_secondary(unsigned int cpu);
+void lapic_setup_this_cpu(void);
+void apic_send_ipi(unsigned int apic_id, unsigned int vector);
+void apic_send_init(unsigned int apic_id);
+void apic_send_startup(unsigned int apic_id, unsigned int page);
+#define CALL_FUNCTION_VECTOR 0xfb
+#define RESCHEDULE_VECTOR 0xfd
 
 #endif

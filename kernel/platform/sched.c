@@ -5,10 +5,14 @@
  */
 #include <cgwb/sched.h>
 #include <cgwb/bug.h>
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
+#include <cgwb/smp.h>
 #include "../arch/x86.h"
 #include "../sched-internal.h"
 
 static struct task_struct idle_task;
+static struct task_struct *idle_tasks[NR_CPUS];
 
 struct task_struct *pick_next_task(void)
 {
@@ -60,8 +64,34 @@ void sched_init(void)
 	sched_init_boot_task(&idle_task, 0, "idle", PF_IDLE | PF_KTHREAD);
 }
 
+/* A CPU about to start: its idle task, whose stack it starts on (the top is returned). */
+void *sched_alloc_idle_stack(unsigned int cpu)
+{
+	struct task_struct *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return NULL;
+	if (arch_task_init(t)) {
+		kfree(t);
+		return NULL;
+	}
+	snprintf(t->comm, sizeof(t->comm), "idle/%u", cpu);
+	t->flags = PF_IDLE | PF_KTHREAD;
+	idle_tasks[cpu] = t;
+	return (char *)t->stack + t->stack_size;
+}
+
+/* On the new CPU, interrupts off: the code running is its idle task. */
+void sched_init_secondary(unsigned int cpu)
+{
+	__pcpu_hot_write(current_task, idle_tasks[cpu]);
+}
+
 __noreturn void cpu_idle_loop(void)
 {
+	if (smp_processor_id() != 0)
+		for (;;)
+			safe_halt();
 	for (;;) {
 		arch_local_irq_disable();
 		if (runqueue_empty())

@@ -51,7 +51,7 @@ void setup_arch(u32 magic, u32 info)
 	int mb_err = multiboot_parse(magic, info);
 	cmdline_parse(boot_info.cmdline);
 	apply_early_args();
-	gdt_init();
+	gdt_init(0);
 	idt_init();
 	clock_init();
 	if (mb_err)
