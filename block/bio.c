@@ -177,38 +177,32 @@ static void bio_chain_endio(struct bio *child)
 	struct bio *parent = child->bi_parent;
 
 	/* the first error wins: later successes must not hide it */
-	if (child->bi_status && !parent->bi_status)
-		parent->bi_status = child->bi_status;
+	if (child->bi_status)
+		__atomic_compare_exchange_n(&parent->bi_status, &(int){ 0 }, child->bi_status,
+					    false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	bio_put(child);
 	bio_endio(parent);
 }
 
 void bio_chain(struct bio *child, struct bio *parent)
 {
-	unsigned long flags;
-
 	BUG_ON(child->bi_end_io || child->bi_parent);
 	child->bi_parent = parent;
 	child->bi_end_io = bio_chain_endio;
-	local_irq_save(flags);
-	parent->bi_flags |= BIO_CHAIN;
-	parent->bi_remaining++;
-	local_irq_restore(flags);
+	__atomic_fetch_or(&parent->bi_flags, BIO_CHAIN, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&parent->bi_remaining, 1, __ATOMIC_RELAXED);
 }
 
 /* A chained bio completes when its own IO and every child are done. */
 static bool bio_remaining_done(struct bio *bio)
 {
-	unsigned long flags;
-	bool done;
+	int left;
 
-	if (!(bio->bi_flags & BIO_CHAIN))
+	if (!(__atomic_load_n(&bio->bi_flags, __ATOMIC_ACQUIRE) & BIO_CHAIN))
 		return true;
-	local_irq_save(flags);
-	BUG_ON(bio->bi_remaining <= 0);
-	done = --bio->bi_remaining == 0;
-	local_irq_restore(flags);
-	return done;
+	left = __atomic_sub_fetch(&bio->bi_remaining, 1, __ATOMIC_ACQ_REL);
+	BUG_ON(left < 0);
+	return left == 0;
 }
 
 void bio_endio(struct bio *bio)

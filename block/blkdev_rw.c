@@ -21,28 +21,22 @@ struct blk_batch {
 	struct completion done;
 };
 
+/* The first error is kept; completions on any CPU may race to set it. */
 static void batch_put(struct blk_batch *b, int status)
 {
-	unsigned long flags;
-	bool last;
+	int none = 0;
 
-	local_irq_save(flags);
-	if (status && !b->status)
-		b->status = status;
-	last = --b->pending == 0;
-	local_irq_restore(flags);
-	if (last)
+	if (status)
+		__atomic_compare_exchange_n(&b->status, &none, status, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	if (__atomic_sub_fetch(&b->pending, 1, __ATOMIC_ACQ_REL) == 0)
 		complete(&b->done);
 }
 
-/* With interrupts off as batch_put: a completion may drop the count while we raise it. */
+/* Atomic as batch_put: a completion may drop the count while we raise it. */
 static void batch_get(struct blk_batch *b)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	b->pending++;
-	local_irq_restore(flags);
+	__atomic_add_fetch(&b->pending, 1, __ATOMIC_RELAXED);
 }
 
 static void batch_endio(struct bio *bio)

@@ -8,19 +8,21 @@
  *
  * Lifetime: an entry's reference keeps its buffer (try_to_free_buffers() refuses busy
  * ones), so whatever frees a page's buffers evicts them from the LRU first
- * (bh_lru_evict()). Task context only; the kernel has one CPU, so preemption off is
- * the whole lock.
+ * (bh_lru_evict()). Task context only. One LRU for every CPU under a lock, where Linux
+ * keeps one per CPU and evicts through an IPI to each: a lookup is a few compares, and
+ * one list needs no cross-CPU eviction.
  */
 #include <cgwb/buffer_head.h>
-#include <cgwb/irqflags.h>
+#include <cgwb/spinlock.h>
 #include <cgwb/string.h>
 #include "internal.h"
 
 #define BH_LRU_SIZE 8
 
 static struct buffer_head *bh_lru[BH_LRU_SIZE]; /* most recently used first */
+static DEFINE_SPINLOCK(bh_lru_lock);
 
-/* Entry i moves to the front: entries before it shift down one. Preemption off. */
+/* Entry i moves to the front: entries before it shift down one. bh_lru_lock held. */
 static void bh_lru_to_front(unsigned int i, struct buffer_head *bh)
 {
 	memmove(&bh_lru[1], &bh_lru[0], i * sizeof(bh_lru[0]));
@@ -31,7 +33,7 @@ struct buffer_head *bh_lru_lookup(struct block_device *bdev, sector_t block, uns
 {
 	struct buffer_head *found = NULL;
 
-	preempt_disable();
+	spin_lock(&bh_lru_lock);
 	for (unsigned int i = 0; i < BH_LRU_SIZE && bh_lru[i]; i++) {
 		struct buffer_head *bh = bh_lru[i];
 
@@ -42,7 +44,7 @@ struct buffer_head *bh_lru_lookup(struct block_device *bdev, sector_t block, uns
 			break;
 		}
 	}
-	preempt_enable();
+	spin_unlock(&bh_lru_lock);
 	return found;
 }
 
@@ -51,7 +53,7 @@ void bh_lru_install(struct buffer_head *bh)
 	struct buffer_head *evicted = NULL;
 	unsigned int i;
 
-	preempt_disable();
+	spin_lock(&bh_lru_lock);
 	/* a task preempted between its miss and here may find another installed it */
 	for (i = 0; i < BH_LRU_SIZE - 1 && bh_lru[i] && bh_lru[i] != bh; i++)
 		;
@@ -60,7 +62,7 @@ void bh_lru_install(struct buffer_head *bh)
 		get_bh(bh);
 	}
 	bh_lru_to_front(i, bh);
-	preempt_enable();
+	spin_unlock(&bh_lru_lock);
 	brelse(evicted);
 }
 
@@ -70,7 +72,7 @@ void bh_lru_evict(struct page *page)
 	struct buffer_head *dropped[BH_LRU_SIZE];
 	unsigned int kept = 0, n = 0;
 
-	preempt_disable();
+	spin_lock(&bh_lru_lock);
 	for (unsigned int i = 0; i < BH_LRU_SIZE && bh_lru[i]; i++) {
 		if (!page || bh_lru[i]->b_page == page)
 			dropped[n++] = bh_lru[i];
@@ -79,7 +81,7 @@ void bh_lru_evict(struct page *page)
 	}
 	for (unsigned int i = kept; i < BH_LRU_SIZE; i++)
 		bh_lru[i] = NULL;
-	preempt_enable();
+	spin_unlock(&bh_lru_lock);
 	for (unsigned int i = 0; i < n; i++)
 		brelse(dropped[i]);
 }

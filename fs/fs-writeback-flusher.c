@@ -44,11 +44,7 @@ static void finish_writeback_work(struct wb_writeback_work *work)
 	if (work->auto_free)
 		kfree(work);
 	if (done) {
-		unsigned long flags;
-		local_irq_save(flags);
-		bool last = --done->cnt == 0;
-		local_irq_restore(flags);
-		if (last)
+		if (__atomic_sub_fetch(&done->cnt, 1, __ATOMIC_ACQ_REL) == 0)
 			wake_up_all(done->waitq);
 	}
 }
@@ -58,11 +54,8 @@ void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work)
 	unsigned long flags;
 
 	trace_writeback_queue(wb, work);
-	if (work->done) {
-		local_irq_save(flags);
-		work->done->cnt++;
-		local_irq_restore(flags);
-	}
+	if (work->done)
+		__atomic_add_fetch(&work->done->cnt, 1, __ATOMIC_RELAXED);
 	spin_lock_irqsave(&wb->work_lock, flags);
 	if (wb->state & (1UL << WB_registered)) {
 		list_add_tail(&work->list, &wb->work_list);
@@ -77,12 +70,8 @@ void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work)
 
 void wb_wait_for_completion(struct wb_completion *done)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	done->cnt--;
-	local_irq_restore(flags);
-	wait_event(*done->waitq, !READ_ONCE(done->cnt));
+	__atomic_sub_fetch(&done->cnt, 1, __ATOMIC_ACQ_REL);
+	wait_event(*done->waitq, !__atomic_load_n(&done->cnt, __ATOMIC_ACQUIRE));
 }
 
 static struct wb_writeback_work *get_next_work_item(struct bdi_writeback *wb)

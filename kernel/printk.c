@@ -5,7 +5,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
 #include <cgwb/jiffies.h>
-#include <cgwb/irqflags.h>
+#include <cgwb/spinlock.h>
 
 #define LOG_BUF_SIZE (128 * 1024)
 #define DEFAULT_MESSAGE_LOGLEVEL LOGLEVEL_WARNING
@@ -17,7 +17,7 @@ static char log_buf[LOG_BUF_SIZE];
 static size_t log_written; /* total bytes ever written; position = log_written % size */
 static bool line_open;     /* the last message did not end with a newline */
 static int line_level = DEFAULT_MESSAGE_LOGLEVEL;
-static bool in_printk;
+static DEFINE_SPINLOCK(printk_lock); /* the log and the consoles: one message at a time */
 
 static void log_store(const char *s, size_t n)
 {
@@ -63,19 +63,21 @@ int vprintk(const char *fmt, va_list ap)
 {
 	char text[512], out[560];
 	int level = DEFAULT_MESSAGE_LOGLEVEL;
-	bool cont;
+	bool cont, recursed;
 	unsigned long flags;
 	int len;
 
 	fmt = parse_level(fmt, &level, &cont);
 	len = vscnprintf(text, sizeof(text), fmt, ap);
 
-	local_irq_save(flags);
-	if (in_printk && !oops_in_progress) {
-		local_irq_restore(flags);
-		return 0; /* recursion (a fault inside printk): drop rather than deadlock */
-	}
-	in_printk = true;
+	/* recursion (a fault inside printk) on this CPU: drop rather than deadlock */
+	recursed = spin_is_held(&printk_lock);
+	if (recursed && !oops_in_progress)
+		return 0;
+	if (recursed)
+		local_irq_save(flags);
+	else
+		spin_lock_irqsave(&printk_lock, flags);
 
 	/* only KERN_CONT continues an unfinished line: another message must not be glued on */
 	if (line_open && !cont) {
@@ -107,8 +109,10 @@ int vprintk(const char *fmt, va_list ap)
 		printk_emit(line_level, out, n);
 		n = 0;
 	}
-	in_printk = false;
-	local_irq_restore(flags);
+	if (recursed)
+		local_irq_restore(flags);
+	else
+		spin_unlock_irqrestore(&printk_lock, flags);
 	return len;
 }
 

@@ -1,243 +1,98 @@
 /*
- * The scheduler core, the same code in the kernel and on the host: the task list, the run
- * queue, wake-ups and kills, schedule(), and the life of a kthread from creation to join.
- * What differs per platform (picking when nobody is runnable, switching stacks, ending time
- * slices) is behind the hooks of sched-internal.h.
+ * The scheduler core, the same code in the kernel and on the host: schedule(), wake-ups
+ * and kills, the tick. What differs per platform (picking when nobody is runnable,
+ * switching stacks, ending time slices, IPIs) is behind the hooks of sched-internal.h; the
+ * fair queues are sched-fair.c, the placement and balancing between CPUs sched-balance.c,
+ * a task's life kthread.c.
  *
- * One CPU: the run queue and the task list are protected by disabling interrupts.
+ * A switch, as Linux's: __schedule() takes this CPU's queue lock with interrupts off,
+ * charges the leaving task, takes it off the queue if it goes to sleep, picks the next and
+ * switches with the lock held; the arriving task releases it in finish_task_switch() and
+ * only then clears the leaving task's on_cpu, the moment its stack is free.
  *
- * Fair picking, Linux's CFS in miniature. Each task's vruntime grows with the CPU time it
- * uses; the run queue is kept in vruntime order and its head, the task that has had least,
- * runs next. min_vruntime follows the least-served runnable task and never goes back. A
- * task that wakes from a sleep comes back at most SCHED_LATENCY_NS / 2 behind it: a flusher
- * or a writer whose IO has completed runs at once, ahead of tasks that use their whole
- * slices, but sleeping banks no credit with which to starve them afterwards. Without this
- * (a FIFO queue and 10 ms slices) a flusher woken beside 16 busy writers waited 190 ms for
- * the CPU while the dirty pages it should have been writing piled up.
- *
- * Life of a task: kthread_create() puts it on the task list, asleep; a wake-up queues it;
- * do_exit() marks it TASK_DEAD and switches away for good. Then exactly one side frees it,
- * never while its stack is in use: its joiner (kthread_join, after switched_out is set) or,
- * once detached, whoever sees it dead and switched out (finish_task_switch on the next
- * task's stack, or kthread_detach). The boot task (the kernel's idle task, the host's
- * "main") is on the task list too but never exits.
+ * A wake-up (try_to_wake_up()) holds the task's pi_lock. A task still on a queue (it has not
+ * reached schedule() yet, or is queued) only needs TASK_RUNNING, under its queue's lock, which
+ * __schedule() holds when it reads the state. A task off every queue may still be leaving
+ * its CPU: the waker waits for on_cpu to clear before placing it anywhere, so no task runs
+ * on two CPUs at once.
  */
 #include <cgwb/sched.h>
-#include <cgwb/wait.h>
-#include <cgwb/slab.h>
-#include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
 #include "sched-internal.h"
 
-static bool need_resched_flag;
-static LIST_HEAD(runqueue);
-static LIST_HEAD(all_tasks);
-static struct task_struct *switched_from; /* the task the current one was switched to from */
-static int next_pid;
-static unsigned int task_count;
-static DECLARE_WAIT_QUEUE_HEAD(task_exit_wq);
-
-/* ---------------------------------------------------------------- run queue */
-
-static u64 min_vruntime;
-static unsigned int nr_queued;
-
-static bool vruntime_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
-}
-
-/*
- * In vruntime order, after the tasks that have had as much: FIFO among equals. A preempted
- * task has had the most and belongs near the tail, a woken one near the head: the walk
- * starts from the nearer end, so neither costs a walk past hundreds of queued writers.
- */
-static void enqueue(struct task_struct *t)
-{
-	struct task_struct *pos, *head, *tail;
-
-	if (t->on_rq || (t->flags & PF_IDLE))
-		return;
-	t->on_rq = true;
-	nr_queued++;
-	if (list_empty(&runqueue)) {
-		list_add(&t->run_list, &runqueue);
-		return;
-	}
-	head = list_first_entry(&runqueue, struct task_struct, run_list);
-	tail = list_last_entry(&runqueue, struct task_struct, run_list);
-	if ((s64)(t->vruntime - head->vruntime) < (s64)(tail->vruntime - t->vruntime)) {
-		list_for_each_entry(pos, &runqueue, run_list) {
-			if (vruntime_before(t->vruntime, pos->vruntime)) {
-				list_add_tail(&t->run_list, &pos->run_list);
-				return;
-			}
-		}
-		list_add_tail(&t->run_list, &runqueue);
-		return;
-	}
-	list_for_each_entry_reverse(pos, &runqueue, run_list) {
-		if (!vruntime_before(t->vruntime, pos->vruntime)) {
-			list_add(&t->run_list, &pos->run_list);
-			return;
-		}
-	}
-	list_add(&t->run_list, &runqueue);
-}
-
-static void dequeue(struct task_struct *t)
-{
-	if (!t->on_rq)
-		return;
-	list_del_init(&t->run_list);
-	t->on_rq = false;
-	nr_queued--;
-}
-
-bool runqueue_empty(void)
-{
-	return list_empty(&runqueue);
-}
-
-struct task_struct *runqueue_pop(void)
-{
-	struct task_struct *t;
-
-	if (list_empty(&runqueue))
-		return NULL;
-	t = list_first_entry(&runqueue, struct task_struct, run_list);
-	dequeue(t);
-	return t;
-}
-
-/* The running task's vruntime including the time since it was switched in. */
-static u64 curr_vruntime(struct task_struct *curr, u64 now)
-{
-	return curr->vruntime + (now - curr->last_ran_ns);
-}
-
-/* min_vruntime moves up to the least-served of the running task and the queue's head. */
-static void update_min_vruntime(u64 now)
-{
-	struct task_struct *curr = current;
-	bool have = false;
-	u64 v = 0;
-
-	if (curr && !(curr->flags & PF_IDLE)) {
-		v = curr_vruntime(curr, now);
-		have = true;
-	}
-	if (!list_empty(&runqueue)) {
-		u64 head = list_first_entry(&runqueue, struct task_struct, run_list)->vruntime;
-
-		if (!have || vruntime_before(head, v))
-			v = head;
-		have = true;
-	}
-	if (have && vruntime_before(min_vruntime, v))
-		min_vruntime = v;
-}
-
-u64 sched_slice_ns(void)
-{
-	return max(SCHED_LATENCY_NS / (nr_queued + 1), SCHED_MIN_GRAN_NS);
-}
-
-bool sched_slice_expired(struct task_struct *curr, u64 now)
-{
-	if (list_empty(&runqueue)) {
-		curr->slice_start_ns = now; /* nobody waiting: a fresh slice */
-		return false;
-	}
-	return now - curr->slice_start_ns >= sched_slice_ns();
-}
-
-void set_need_resched(void)
-{
-	need_resched_flag = true;
-}
-
-bool need_resched(void)
-{
-	return need_resched_flag;
-}
-
 /* ---------------------------------------------------------------- switching */
 
-static void free_task(struct task_struct *t)
+/* On the stack switched to, interrupts off, rq's lock held since the switch began. */
+static void finish_task_switch(struct rq *rq)
 {
-	unsigned long flags = arch_local_irq_save();
+	struct task_struct *prev = rq->prev;
 
-	list_del(&t->tasks);
-	task_count--;
-	arch_local_irq_restore(flags);
-	arch_task_free(t);
-	kfree(t);
+	rq->prev = NULL;
+	if (prev)
+		__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	raw_spin_unlock(&rq->lock);
+	if (prev && prev->state == TASK_DEAD)
+		task_dead(prev);
 }
 
-/*
- * A dead task's joiner hears of it before the switch away: on the host, with no idle task,
- * the joiner may be the only task that can run next and the idle loop must see it runnable.
- * Nothing frees this stack before we have left it: the joiner only runs after the switch.
- */
-static void announce_exit(struct task_struct *t)
+/* Takes prev off the queue or keeps it runnable; rq's lock held. */
+static void put_prev_task(struct rq *rq, struct task_struct *prev, bool preempt)
 {
-	if (!(t->flags & PF_DETACHED)) {
-		t->switched_out = true;
-		__wake_up(&task_exit_wq, 0);
-	}
-}
-
-/* On the stack switched to, interrupts off: a detached dead task is freed here, off its stack. */
-static void finish_task_switch(void)
-{
-	struct task_struct *prev = switched_from;
-
-	if (prev && prev->state == TASK_DEAD && (prev->flags & PF_DETACHED)) {
-		prev->switched_out = true;
-		free_task(prev);
-	}
-}
-
-/*
- * preempt: the task did not ask to sleep (tick or wake-up preemption). It may be between
- * set_current_state() and its own schedule() call, so it stays runnable whatever its state;
- * only a voluntary schedule() takes a sleeping task off the run queue.
- */
-void __schedule(bool preempt)
-{
-	struct task_struct *prev = current, *next;
-	u64 now = ktime_get_ns();
-
-	prev->sum_exec_ns += now - prev->last_ran_ns;
-	if (!(prev->flags & PF_IDLE))
-		prev->vruntime += now - prev->last_ran_ns;
-	prev->last_ran_ns = now;
-	/* a wake-up while it ran may have queued it already: start from "not queued" */
-	dequeue(prev);
+	/*
+	 * preempt: the task did not ask to sleep. It may be between set_current_state() and its
+	 * own schedule() call, so it stays runnable whatever its state; only a voluntary
+	 * schedule() takes a sleeping task off the queue.
+	 */
 	if (prev->state == TASK_INTERRUPTIBLE && prev->sigkill)
 		prev->state = TASK_RUNNING;
-	if (prev->state == TASK_DEAD)
-		announce_exit(prev);
-	else if (preempt || prev->state == TASK_RUNNING)
-		enqueue(prev);
-	need_resched_flag = false;
-	update_min_vruntime(now);
-	next = pick_next_task();
+	if (prev->flags & PF_IDLE)
+		return;
+	if (preempt || prev->state == TASK_RUNNING)
+		enqueue_task(rq, prev);
+	else
+		prev->on_rq = false;
+}
+
+void __schedule(bool preempt)
+{
+	struct rq *rq = this_rq();
+	struct task_struct *prev = rq->curr, *next;
+	u64 now;
+
+	raw_spin_lock(&rq->lock);
+	update_curr(rq, ktime_get_ns());
+	put_prev_task(rq, prev, preempt);
+	WRITE_ONCE(rq->need_resched, false);
+	next = pick_next_task(rq);
 	/* the platform may have idled in pick_next_task: idle time is nobody's CPU time */
 	now = ktime_get_ns();
 	next->last_ran_ns = now;
 	next->slice_start_ns = now;
-	if (next == prev)
+	if (next == prev) {
+		raw_spin_unlock(&rq->lock);
 		return;
-
+	}
 	prev->nr_switches++;
-	switched_from = prev;
+	rq->nr_switches++;
+	next->on_cpu = true;
+	rq->curr = next;
+	rq->prev = prev;
 	__pcpu_hot_write(current_task, next);
 	arch_switch_to(prev, next);
-	arch_finish_switch(prev, switched_from);
-	finish_task_switch();
+	/* back on prev's stack, maybe on another CPU: the queue is the one switched from */
+	rq = this_rq();
+	arch_finish_switch(prev, rq->prev);
+	finish_task_switch(rq);
+}
+
+/* A new task's first steps on its own stack (before its function runs). */
+void schedule_tail(void)
+{
+	struct rq *rq = this_rq();
+
+	arch_finish_switch(current, rq->prev);
+	finish_task_switch(rq);
 }
 
 void schedule(void)
@@ -269,72 +124,123 @@ static void preempt_schedule(void)
 
 void preempt_check_resched(void)
 {
-	if (need_resched_flag && preempt_count() == 0 && !arch_irqs_disabled() && current)
+	if (need_resched() && preempt_count() == 0 && !arch_irqs_disabled() && current)
 		preempt_schedule();
 }
 
 void cond_resched(void)
 {
-	if (need_resched_flag && !in_atomic() && !arch_irqs_disabled())
+	if (need_resched() && !in_atomic() && !arch_irqs_disabled())
 		preempt_schedule();
 }
 
 /*
- * Give way to every task queued now; the caller stays runnable (as Linux's yield()): it
- * counts as having had as much CPU time as the last of them.
+ * Give way to every task queued on this CPU now; the caller stays runnable (as Linux's
+ * yield()): it counts as having had as much CPU time as the last of them.
  */
 void yield(void)
 {
 	unsigned long flags = arch_local_irq_save();
+	struct rq *rq = this_rq();
 
-	if (!list_empty(&runqueue)) {
-		u64 last = list_last_entry(&runqueue, struct task_struct, run_list)->vruntime;
+	raw_spin_lock(&rq->lock);
+	if (!list_empty(&rq->queue)) {
+		u64 last = list_last_entry(&rq->queue, struct task_struct, run_list)->vruntime;
 
-		if (vruntime_before(current->vruntime, last))
+		if ((s64)(current->vruntime - last) < 0)
 			current->vruntime = last;
 	}
+	raw_spin_unlock(&rq->lock);
 	arch_local_irq_restore(flags);
 	__set_current_state(TASK_RUNNING);
 	schedule();
 }
 
-/* ---------------------------------------------------------------- wake-ups and kills */
-
-/*
- * A task back from a sleep: at most half a latency period behind the least-served runnable
- * task, and it preempts the running one if that has had a wake-up granularity more. The
- * idle task always gives way (at the next interrupt exit).
- */
-static void place_woken(struct task_struct *t)
+/* The tick of this CPU, interrupts off: slices, then now and then a look at the others. */
+void scheduler_tick(void)
 {
-	struct task_struct *curr = current;
-	u64 now = ktime_get_ns(), floor;
+	struct rq *rq = this_rq();
+	struct task_struct *curr = rq->curr;
+	u64 now = ktime_get_ns();
 
-	update_min_vruntime(now);
-	floor = min_vruntime - SCHED_LATENCY_NS / 2;
-	if (vruntime_before(t->vruntime, floor))
-		t->vruntime = floor;
 	if (!curr)
 		return;
-	if (curr->flags & PF_IDLE)
-		need_resched_flag = true;
-	else if ((s64)(curr_vruntime(curr, now) - t->vruntime) > (s64)SCHED_WAKEUP_GRAN_NS)
-		need_resched_flag = true;
+	raw_spin_lock(&rq->lock);
+	update_curr(rq, now);
+	if (curr->flags & PF_IDLE) {
+		if (rq->nr_queued)
+			WRITE_ONCE(rq->need_resched, true);
+	} else if (sched_slice_expired(rq, curr, now)) {
+		WRITE_ONCE(rq->need_resched, true);
+	}
+	if (num_online_cpus() > 1 && now >= rq->next_balance_ns) {
+		rq->next_balance_ns = now + SCHED_BALANCE_INTERVAL_NS;
+		if (load_balance(rq, curr->flags & PF_IDLE) && (curr->flags & PF_IDLE))
+			WRITE_ONCE(rq->need_resched, true);
+	}
+	raw_spin_unlock(&rq->lock);
+}
+
+/* ---------------------------------------------------------------- wake-ups and kills */
+
+/* Still on a queue: running, or queued; it only needs to be runnable again. */
+static bool ttwu_runnable(struct task_struct *t)
+{
+	struct rq *rq = task_rq(t);
+	bool on;
+
+	raw_spin_lock(&rq->lock);
+	while (rq != task_rq(t)) { /* pulled to another queue meanwhile */
+		raw_spin_unlock(&rq->lock);
+		rq = task_rq(t);
+		raw_spin_lock(&rq->lock);
+	}
+	on = t->on_rq;
+	if (on)
+		t->state = TASK_RUNNING;
+	raw_spin_unlock(&rq->lock);
+	return on;
+}
+
+/*
+ * Off every queue. If it is still leaving its CPU, wait for that, unless that CPU is this one
+ * and the leaving is what runs this wake-up (the host's idle loop runs events on the stack of
+ * the task it switches away from): then it is queued here and picked again at once.
+ */
+static void ttwu_activate(struct task_struct *t)
+{
+	bool here = t->on_cpu && task_cpu(t) == raw_smp_processor_id();
+	unsigned int cpu;
+	struct rq *rq;
+
+	if (!here)
+		while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+			cpu_relax();
+	cpu = here ? task_cpu(t) : select_task_rq(t);
+	set_task_cpu(t, cpu);
+	rq = cpu_rq(cpu);
+	raw_spin_lock(&rq->lock);
+	t->state = TASK_RUNNING;
+	t->on_rq = true;
+	place_woken(rq, t);
+	enqueue_task(rq, t);
+	if (wakeup_preempt(rq, t))
+		resched_curr(rq);
+	raw_spin_unlock(&rq->lock);
 }
 
 bool wake_up_state(struct task_struct *t, long state)
 {
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags;
 	bool woken = false;
 
-	if (t->state & state) {
-		t->state = TASK_RUNNING;
-		if (t != current && !t->on_rq)
-			place_woken(t);
-		enqueue(t);
+	spin_lock_irqsave(&t->pi_lock, flags);
+	if (READ_ONCE(t->state) & state) {
+		if (!ttwu_runnable(t))
+			ttwu_activate(t);
 		woken = true;
 	}
-	arch_local_irq_restore(flags);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
 	return woken;
 }
 
@@ -359,160 +265,4 @@ void send_sig(int sig, struct task_struct *t)
 void send_sig_kill(struct task_struct *t)
 {
 	send_sig(SIGINT, t);
-}
-
-/* ---------------------------------------------------------------- life cycle */
-
-void sched_init_boot_task(struct task_struct *t, int pid, const char *comm, unsigned int flags)
-{
-	t->pid = pid;
-	next_pid = pid + 1;
-	strlcpy(t->comm, comm, sizeof(t->comm));
-	t->state = TASK_RUNNING;
-	t->flags = flags;
-	INIT_LIST_HEAD(&t->run_list);
-	t->last_ran_ns = t->slice_start_ns = ktime_get_ns();
-	task_init_defaults(t);
-	list_add_tail(&t->tasks, &all_tasks);
-	task_count++;
-	__pcpu_hot_write(current_task, t);
-}
-
-static struct task_struct *task_alloc(int (*fn)(void *), void *arg, const char *fmt, va_list ap)
-{
-	struct task_struct *t = kzalloc(sizeof(*t), GFP_KERNEL);
-	unsigned long flags;
-
-	if (!t)
-		return NULL;
-	vsnprintf(t->comm, sizeof(t->comm), fmt, ap);
-	t->fn = fn;
-	t->arg = arg;
-	t->state = TASK_UNINTERRUPTIBLE; /* not running until woken */
-	INIT_LIST_HEAD(&t->run_list);
-	task_init_defaults(t);
-	if (arch_task_init(t)) {
-		task_exit_hook(t);
-		kfree(t);
-		return NULL;
-	}
-	t->start_ns = ktime_get_ns();
-	flags = arch_local_irq_save();
-	t->pid = next_pid++;
-	t->vruntime = min_vruntime; /* a newcomer starts level with the least-served */
-	list_add_tail(&t->tasks, &all_tasks);
-	task_count++;
-	arch_local_irq_restore(flags);
-	return t;
-}
-
-struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
-{
-	struct task_struct *t;
-	va_list ap;
-
-	va_start(ap, fmt);
-	t = task_alloc(fn, arg, fmt, ap);
-	va_end(ap);
-	return t;
-}
-
-__noreturn void kthread_entry(void)
-{
-	struct task_struct *t = current;
-
-	arch_finish_switch(t, switched_from);
-	finish_task_switch();
-	arch_local_irq_enable();
-	do_exit(t->fn(t->arg));
-}
-
-__noreturn void do_exit(int code)
-{
-	struct task_struct *t = current;
-
-	if (!t->fn)
-		panic("the boot task %d (%s) cannot exit", t->pid, t->comm);
-	if (in_atomic())
-		panic("task %d (%s) exiting in atomic context, preempt_count %#x", t->pid, t->comm,
-		      preempt_count());
-	task_exit_hook(t);
-	/* whoever it wakes runs once this task is gone, never while it is still listed */
-	preempt_disable();
-	if (t->exit_notify)
-		t->exit_notify(t->exit_notify_arg, code);
-	arch_local_irq_disable();
-	preempt_enable_no_resched();
-	t->exit_code = code;
-	t->flags |= PF_EXITING;
-	t->state = TASK_DEAD;
-	__schedule(false);
-	panic("dead task %d rescheduled", t->pid);
-}
-
-int kthread_join(struct task_struct *t)
-{
-	int code;
-
-	BUG_ON(t->flags & PF_DETACHED);
-	BUG_ON(t == current);
-	wait_event(task_exit_wq, READ_ONCE(t->switched_out));
-	code = t->exit_code;
-	free_task(t);
-	return code;
-}
-
-int kthread_join_killable(struct task_struct *t, int *exit_code)
-{
-	if (wait_event_interruptible(task_exit_wq, READ_ONCE(t->switched_out))) {
-		kthread_detach(t);
-		return -EINTR;
-	}
-	*exit_code = kthread_join(t);
-	return 0;
-}
-
-void kthread_detach(struct task_struct *t)
-{
-	unsigned long flags = arch_local_irq_save();
-	bool already_gone;
-
-	t->flags |= PF_DETACHED;
-	already_gone = t->switched_out;
-	arch_local_irq_restore(flags);
-	if (already_gone)
-		free_task(t);
-}
-
-/* ---------------------------------------------------------------- the task table */
-
-void for_each_task(void (*fn)(struct task_struct *, void *), void *arg)
-{
-	unsigned long flags = arch_local_irq_save();
-	struct task_struct *t;
-
-	list_for_each_entry(t, &all_tasks, tasks)
-		fn(t, arg);
-	arch_local_irq_restore(flags);
-}
-
-/* The idle task is no process anybody can name (Linux's pid 0 is not in the pid hash). */
-struct task_struct *find_task_by_pid(int pid)
-{
-	unsigned long flags = arch_local_irq_save();
-	struct task_struct *t, *found = NULL;
-
-	list_for_each_entry(t, &all_tasks, tasks) {
-		if (t->pid == pid && t->state != TASK_DEAD && !(t->flags & PF_IDLE)) {
-			found = t;
-			break;
-		}
-	}
-	arch_local_irq_restore(flags);
-	return found;
-}
-
-unsigned int nr_tasks(void)
-{
-	return task_count;
 }

@@ -150,7 +150,10 @@ static s64 wb_held(const struct bdi_writeback *wb)
 	return wb->stat[WB_RECLAIMABLE] + wb->stat[WB_WRITEBACK];
 }
 
-/* Interrupts off. */
+/* A wb's counts and its pool's sum change together (irq-safe: completions move them). */
+static DEFINE_SPINLOCK(wb_stat_lock);
+
+/* wb_stat_lock held. */
 static void __wb_pool_leave(struct bdi_writeback *wb)
 {
 	struct wb_pool *pool = wb->pool;
@@ -165,7 +168,7 @@ void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
 {
 	unsigned long flags;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&wb_stat_lock, flags);
 	if (wb->pool && wb->pool != pool)
 		__wb_pool_leave(wb);
 	if (pool && !wb->pool && wb_held(wb)) {
@@ -173,14 +176,14 @@ void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
 		pool->pages += wb_held(wb);
 		pool->nr++;
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&wb_stat_lock, flags);
 }
 
 void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta)
 {
 	unsigned long flags;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&wb_stat_lock, flags);
 	s64 v = wb->stat[item] + delta;
 	if (WARN_ON_ONCE(v < 0))
 		v = 0;
@@ -192,7 +195,7 @@ void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta)
 	} else {
 		wb->stat[item] = v;
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&wb_stat_lock, flags);
 }
 
 void wb_wakeup(struct bdi_writeback *wb)

@@ -19,6 +19,7 @@
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
+#include <cgwb/smp.h>
 #include <cgwb/memcontrol.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/sched.h>
@@ -30,8 +31,8 @@
 
 unsigned long ratelimit_pages = 32;
 /* one CPU: Linux's per-CPU counters are single counters here */
-int bdp_ratelimits;
-int dirty_throttle_leaks;
+DEFINE_PER_CPU(int, bdp_ratelimits);
+DEFINE_PER_CPU(int, dirty_throttle_leaks);
 
 long long pos_ratio_polynom(unsigned long setpoint, unsigned long dirty, unsigned long limit)
 {
@@ -375,7 +376,7 @@ void balance_dirty_pages_ratelimited(struct address_space *mapping)
 	struct backing_dev_info *bdi = inode_to_bdi(inode);
 	struct bdi_writeback *wb = NULL;
 	unsigned long flags;
-	int ratelimit;
+	int ratelimit, *p;
 
 	if (!bdi_cap_writeback(bdi) || (mapping->flags & (1UL << AS_NO_ACCOUNT)))
 		return;
@@ -389,17 +390,19 @@ void balance_dirty_pages_ratelimited(struct address_space *mapping)
 		ratelimit = min(ratelimit, 32 >> (PAGE_SHIFT - 10));
 	/* many tasks dirtying a little each: this CPU's count makes one of them check */
 	local_irq_save(flags);
+	p = this_cpu_ptr(&bdp_ratelimits);
 	if (current->nr_dirtied >= ratelimit) {
-		bdp_ratelimits = 0;
-	} else if (bdp_ratelimits >= (int)ratelimit_pages) {
-		bdp_ratelimits = 0;
+		*p = 0;
+	} else if (*p >= (int)ratelimit_pages) {
+		*p = 0;
 		ratelimit = 0;
 	}
 	/* pages dirtied by tasks that exited before their check are charged here */
-	if (dirty_throttle_leaks > 0 && current->nr_dirtied < ratelimit) {
-		int n = min(dirty_throttle_leaks, ratelimit - current->nr_dirtied);
+	p = this_cpu_ptr(&dirty_throttle_leaks);
+	if (*p > 0 && current->nr_dirtied < ratelimit) {
+		int n = min(*p, ratelimit - current->nr_dirtied);
 
-		dirty_throttle_leaks -= n;
+		*p -= n;
 		current->nr_dirtied += n;
 	}
 	local_irq_restore(flags);
@@ -414,5 +417,5 @@ void writeback_set_ratelimit(void)
 
 	global_dirty_limits(&bg, &thresh);
 	global_wb_domain.dirty_limit = thresh;
-	ratelimit_pages = max(thresh / 32, 16UL); /* one CPU */
+	ratelimit_pages = max(thresh / (num_online_cpus() * 32), 16UL);
 }

@@ -45,7 +45,7 @@ static void account_page_dirtied(struct page *page, struct address_space *mappin
 	mem_cgroup_track_foreign_dirty(page, wb);
 	trace_writeback_dirty_folio(page, mapping);
 	current->nr_dirtied++;
-	bdp_ratelimits++;
+	this_cpu_inc(bdp_ratelimits);
 }
 
 /* A dirty page stops being dirty without being written (truncate). */
@@ -361,11 +361,7 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 /* Pages a task dirtied since its last throttling check are charged to the next dirtiers. */
 static void dirty_throttle_task_exit(struct task_struct *task)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	dirty_throttle_leaks += task->nr_dirtied;
-	local_irq_restore(flags);
+	this_cpu_add(dirty_throttle_leaks, task->nr_dirtied);
 }
 
 static const struct task_hooks dirty_throttle_task_hooks = { .exit = dirty_throttle_task_exit };

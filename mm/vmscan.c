@@ -260,14 +260,11 @@ static void shrink_lruvec(struct mem_cgroup *memcg, unsigned long nr_to_scan,
 			  unsigned long nr_to_free, gfp_t gfp, struct scan_result *sr)
 {
 	struct scan_result own = { 0 };
-	unsigned long flags;
 
 	shrink_active_list(memcg, max(nr_to_scan * 2, 32UL));
 	shrink_inactive_list(memcg, nr_to_scan, nr_to_free, gfp, false, &own);
-	local_irq_save(flags);
-	memcg->pgscan += own.scanned;
-	memcg->pgsteal += own.freed;
-	local_irq_restore(flags);
+	__atomic_add_fetch(&memcg->pgscan, own.scanned, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&memcg->pgsteal, own.freed, __ATOMIC_RELAXED);
 	sr->scanned += own.scanned;
 	sr->freed += own.freed;
 	sr->dirty += own.dirty;

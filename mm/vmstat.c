@@ -36,11 +36,7 @@ static const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 
 void mod_node_page_state(enum node_stat_item item, long delta)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	node_stat[item] += delta;
-	local_irq_restore(flags);
+	__atomic_add_fetch(&node_stat[item], delta, __ATOMIC_RELAXED);
 }
 
 long global_node_page_state_signed(enum node_stat_item item)
@@ -59,11 +55,7 @@ unsigned long global_node_page_state(enum node_stat_item item)
 
 void count_vm_events(enum vm_event_item item, unsigned long n)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	vm_events[item] += n;
-	local_irq_restore(flags);
+	__atomic_add_fetch(&vm_events[item], n, __ATOMIC_RELAXED);
 }
 
 unsigned long global_vm_event(enum vm_event_item item)

@@ -26,7 +26,8 @@ struct blkbench {
 	u64 rng, next_seq, nr_blocks;
 	wait_queue_head_t wq;
 	struct bb_slot *done[BB_MAX_DEPTH]; /* completed, not yet reused (ring) */
-	unsigned int done_head, done_tail;  /* under local_irq_save */
+	unsigned int done_head, done_tail;  /* under lock */
+	spinlock_t lock;                    /* irq-safe: completions on any CPU */
 	unsigned long errors;
 	int first_error;
 };
@@ -37,14 +38,14 @@ static void bb_endio(struct bio *bio)
 	struct blkbench *bb = slot->bb;
 	unsigned long flags;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&bb->lock, flags);
 	if (bio->bi_status) {
 		bb->errors++;
 		if (!bb->first_error)
 			bb->first_error = bio->bi_status;
 	}
 	bb->done[bb->done_tail++ % BB_MAX_DEPTH] = slot;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&bb->lock, flags);
 	bio_put(bio);
 	wake_up(&bb->wq);
 }
@@ -80,10 +81,10 @@ static struct bb_slot *bb_pop(struct blkbench *bb)
 	struct bb_slot *slot = NULL;
 	unsigned long flags;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&bb->lock, flags);
 	if (bb->done_head != bb->done_tail)
 		slot = bb->done[bb->done_head++ % BB_MAX_DEPTH];
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&bb->lock, flags);
 	return slot;
 }
 
@@ -182,6 +183,7 @@ static int cmd_blkbench(int argc, char **argv)
 	if (!bb.nr_blocks)
 		return sh_error("blkbench", "%s: smaller than one block", dev);
 	init_waitqueue_head(&bb.wq);
+	spin_lock_init(&bb.lock);
 	struct bb_slot *slots = kcalloc(bb.depth, sizeof(*slots), GFP_KERNEL);
 	int err = slots ? 0 : -ENOMEM;
 	for (unsigned int i = 0; i < bb.depth && !err; i++) {

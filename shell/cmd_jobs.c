@@ -94,26 +94,6 @@ static int cmd_jobs(int argc, char **argv)
 DEFINE_SHELL_CMD(jobs, "jobs", "jobs [-l|-p]", "list the background jobs", cmd_jobs,
 		 SHELL_CMD_SPECIAL);
 
-/* probe: signal 0, as POSIX: only whether the task exists and may be signalled. */
-static int kill_pid(int pid, bool probe)
-{
-	struct task_struct *t;
-	unsigned long flags;
-	int err = 0;
-
-	/* interrupts off: the task cannot exit and be freed between the lookup and the kill */
-	local_irq_save(flags);
-	t = find_task_by_pid(pid);
-	if (!t)
-		err = -ESRCH;
-	else if (t->flags & (PF_KTHREAD | PF_IDLE))
-		err = -EPERM; /* kernel threads serve everybody: not killable from the shell */
-	else if (!probe)
-		send_sig_kill(t);
-	local_irq_restore(flags);
-	return err;
-}
-
 /*
  * Index of the first PID, after "-s SIGNAL", "-SIGNAL" or "--" (-1: -s without a signal).
  * Every signal but 0 is a kill here; *probe says the signal was 0 (test, do not kill).
@@ -161,7 +141,7 @@ static int cmd_kill(int argc, char **argv)
 					  argv[i]);
 			continue;
 		}
-		err = kill_pid(pid, probe);
+		err = kill_pid(pid, probe ? 0 : SIGINT); /* signal 0, as POSIX: a probe */
 		if (err)
 			status = sh_error("kill", "%d: %s", pid, errstr(err));
 	}

@@ -13,13 +13,10 @@
 void mem_cgroup_mod_page_state(struct page *page, enum node_stat_item item, long delta)
 {
 	struct mem_cgroup *memcg = READ_ONCE(page->memcg);
-	unsigned long flags;
 
 	if (!memcg)
 		return; /* not charged: a page on its way into or out of the cache */
-	local_irq_save(flags);
-	memcg->stat[item] += delta;
-	local_irq_restore(flags);
+	__atomic_add_fetch(&memcg->stat[item], delta, __ATOMIC_RELAXED);
 }
 
 long memcg_page_state_local(struct mem_cgroup *memcg, enum node_stat_item item)
@@ -66,12 +63,8 @@ void memcg_stat_sum(struct mem_cgroup *memcg, struct memcg_stat_sums *sums)
 
 void memcg_stat_fold(struct mem_cgroup *memcg, struct mem_cgroup *parent)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
 	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
-		parent->stat[i] += memcg->stat[i];
-	parent->pgscan += memcg->pgscan;
-	parent->pgsteal += memcg->pgsteal;
-	local_irq_restore(flags);
+		__atomic_add_fetch(&parent->stat[i], READ_ONCE(memcg->stat[i]), __ATOMIC_RELAXED);
+	__atomic_add_fetch(&parent->pgscan, READ_ONCE(memcg->pgscan), __ATOMIC_RELAXED);
+	__atomic_add_fetch(&parent->pgsteal, READ_ONCE(memcg->pgsteal), __ATOMIC_RELAXED);
 }

@@ -56,13 +56,9 @@ void mem_cgroup_iter_break(struct mem_cgroup *root, struct mem_cgroup *prev)
 
 void memcg_memory_event(struct mem_cgroup *memcg, enum memcg_event_item event)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
 	do
-		memcg->events[event]++;
+		__atomic_add_fetch(&memcg->events[event], 1, __ATOMIC_RELAXED);
 	while ((memcg = parent_mem_cgroup(memcg)) && !mem_cgroup_is_root(memcg));
-	local_irq_restore(flags);
 }
 
 /* A smoothed dirty limit of the old size could let dirty pages overshoot the new one. */

@@ -7,6 +7,7 @@
 #define CGWB_FLEX_PROPORTIONS_H
 
 #include <cgwb/types.h>
+#include <cgwb/spinlock.h>
 
 #define FPROP_FRAC_SHIFT 10
 #define FPROP_FRAC_BASE (1UL << FPROP_FRAC_SHIFT)
@@ -14,6 +15,7 @@
 struct fprop_global {
 	s64 events; /* decayed sum of all events; starts at 1, never 0 */
 	unsigned int period;
+	spinlock_t lock; /* the global and every local of it (irq-safe: completions add) */
 };
 
 struct fprop_local {

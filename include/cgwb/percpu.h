@@ -78,5 +78,13 @@ static __always_inline struct task_struct *get_current(void)
 #define per_cpu(name, cpu) ((name)[cpu])
 #define per_cpu_ptr(ptr, cpu) (&(*(ptr))[cpu])
 #define this_cpu_ptr(ptr) per_cpu_ptr(ptr, raw_smp_processor_id())
+/* Add to this CPU's copy, safe against this CPU's interrupt handlers (<cgwb/irqflags.h>). */
+#define this_cpu_add(name, n)                              \
+	do {                                               \
+		unsigned long __f = arch_local_irq_save(); \
+		(name)[raw_smp_processor_id()] += (n);     \
+		arch_local_irq_restore(__f);               \
+	} while (0)
+#define this_cpu_inc(name) this_cpu_add(name, 1)
 
 #endif

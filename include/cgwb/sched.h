@@ -50,11 +50,15 @@ struct task_struct {
 	volatile long state;
 	unsigned int flags;
 	int exit_code;
-	bool sigkill;        /* kill requested (Ctrl-C, kill): sleeps return -EINTR */
-	u8 kill_signal;      /* SIGINT or SIGKILL (which no later kill masks); 0: none */
-	short oom_score_adj; /* OOM_SCORE_ADJ_MIN: never an OOM victim (the console shell) */
-	bool on_rq;
-	bool switched_out; /* dead and off the CPU: its stack may be freed */
+	bool sigkill;            /* kill requested (Ctrl-C, kill): sleeps return -EINTR */
+	u8 kill_signal;          /* SIGINT or SIGKILL (which no later kill masks); 0: none */
+	short oom_score_adj;     /* OOM_SCORE_ADJ_MIN: never an OOM victim (the console shell) */
+	bool on_rq;              /* runnable on a run queue: queued, or running (its rq's lock) */
+	bool on_cpu;             /* running, or still switching away (its stack is in use) */
+	bool switched_out;       /* dead and off the CPU: its stack may be freed */
+	unsigned int cpu;        /* the run queue it is on or last ran on */
+	unsigned long cpus_mask; /* the CPUs it may run on (cpumask_t) */
+	spinlock_t pi_lock;      /* serialises its wake-ups and moves between CPUs */
 
 	struct list_head run_list;
 	struct list_head tasks; /* all tasks, for ps */
@@ -179,9 +183,23 @@ static inline bool signal_pending(const struct task_struct *t)
 void send_sig(int sig, struct task_struct *task);
 void send_sig_kill(struct task_struct *task);
 
+/* The CPU the task runs or last ran on. */
+static inline unsigned int task_cpu(const struct task_struct *t)
+{
+	return READ_ONCE(t->cpu);
+}
+/*
+ * Let the task run only on the CPUs in mask (sched_setaffinity): -EINVAL if none of them is
+ * online. A task running elsewhere moves at its next switch.
+ */
+int set_cpus_allowed(struct task_struct *task, unsigned long mask);
+
 /* Task table. The callback runs with the task list locked and must not sleep. */
 void for_each_task(void (*fn)(struct task_struct *, void *), void *arg);
+/* Only stable while the task cannot exit (its own code, or a joiner that has not joined). */
 struct task_struct *find_task_by_pid(int pid);
+/* Signal a user task by pid (sig 0: only whether it exists): 0, -ESRCH or -EPERM. */
+int kill_pid(int pid, int sig);
 const char *task_state_name(const struct task_struct *t);
 unsigned int nr_tasks(void);
 

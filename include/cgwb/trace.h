@@ -23,6 +23,7 @@
 #define CGWB_TRACE_H
 
 #include <cgwb/types.h>
+#include <cgwb/spinlock.h>
 #include <cgwb/list.h>
 #include <cgwb/compiler.h>
 
@@ -80,6 +81,7 @@ struct trace_ring {
 	u64 head;         /* sequence number of the next write */
 	u64 tail;         /* sequence number of the oldest entry held */
 	u64 lost;         /* entries overwritten before anyone read them */
+	spinlock_t lock;  /* irq-safe: entries are written from interrupt handlers too */
 };
 
 /* 0 or -ENOMEM; an empty ring of nr entries (nr >= 1). */

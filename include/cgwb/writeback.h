@@ -239,12 +239,13 @@ void wb_bandwidth_estimate_start(struct bdi_writeback *wb);
 
 /*
  * Rate limiting of balance_dirty_pages() calls: a CPU that dirtied ratelimit_pages (max(16,
- * thresh / 32)) through any tasks makes the next dirtier check; pages dirtied by tasks that
- * exited before being checked are charged to the next dirtiers (dirty_throttle_leaks).
+ * thresh / (32 x online CPUs))) through any tasks makes the next dirtier there check; pages
+ * dirtied by tasks that exited before being checked are charged to the next dirtiers on the
+ * same CPU (dirty_throttle_leaks). Both counts are per CPU, as Linux's.
  */
 extern unsigned long ratelimit_pages;
-extern int bdp_ratelimits;
-extern int dirty_throttle_leaks;
+DECLARE_PER_CPU(int, bdp_ratelimits);
+DECLARE_PER_CPU(int, dirty_throttle_leaks);
 void writeback_set_ratelimit(void);
 void page_writeback_init(void);
 

@@ -12,6 +12,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/io.h>
 #include <cgwb/irqflags.h>
+#include <cgwb/jiffies.h>
 #include "x86.h"
 #include "acpi.h"
 
@@ -27,6 +28,11 @@
 #define ICR_INIT 0x500
 #define ICR_STARTUP 0x600
 #define LAPIC_LVT_TIMER 0x320
+#define LAPIC_TIMER_INIT 0x380
+#define LAPIC_TIMER_CUR 0x390
+#define LAPIC_TIMER_DIV 0x3e0
+#define LVT_TIMER_PERIODIC (1u << 17)
+#define TIMER_DIV_16 0x3
 #define LAPIC_LVT_LINT0 0x350
 #define LAPIC_LVT_LINT1 0x360
 #define LAPIC_LVT_ERROR 0x370
@@ -130,6 +136,37 @@ void apic_send_init(unsigned int apic_id)
 void apic_send_startup(unsigned int apic_id, unsigned int page)
 {
 	apic_send(apic_id, ICR_STARTUP | page);
+}
+
+static u32 lapic_timer_per_tick;
+
+/* The local timer's rate, measured against the TSC over a few milliseconds (boot CPU). */
+void lapic_timer_calibrate(unsigned int hz)
+{
+	u64 start;
+	u32 left;
+
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
+	lapic_write(LAPIC_TIMER_INIT, 0xffffffffu);
+	start = ktime_get_ns();
+	while (ktime_get_ns() - start < 5 * NSEC_PER_MSEC)
+		cpu_relax();
+	left = lapic_read(LAPIC_TIMER_CUR);
+	lapic_write(LAPIC_TIMER_INIT, 0);
+	lapic_timer_per_tick =
+		(u32)((0xffffffffu - left) * (u64)NSEC_PER_SEC / (5 * NSEC_PER_MSEC) / hz);
+	pr_info("apic: local timer %u counts per tick\n", lapic_timer_per_tick);
+}
+
+/* This CPU's periodic tick on LOCAL_TIMER_VECTOR (the CPUs other than the boot CPU). */
+void lapic_timer_start(void)
+{
+	if (!lapic_timer_per_tick)
+		return;
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, LOCAL_TIMER_VECTOR | LVT_TIMER_PERIODIC);
+	lapic_write(LAPIC_TIMER_INIT, lapic_timer_per_tick);
 }
 
 void apic_init(void)

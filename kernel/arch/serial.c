@@ -5,7 +5,7 @@
 #include <cgwb/types.h>
 #include <cgwb/io.h>
 #include <cgwb/printk.h>
-#include <cgwb/irqflags.h>
+#include <cgwb/spinlock.h>
 #include "x86.h"
 #include <cgwb/console.h>
 
@@ -55,14 +55,14 @@ void debugcon_write(const char *s, size_t n)
 }
 
 static bool rx_paused;
+static DEFINE_SPINLOCK(rx_lock); /* the receiver: its interrupt on one CPU, a reader on another */
 
 /*
  * Receive while the console has room. When it is full, stop taking bytes (receive interrupt
  * off): QEMU then holds further input back instead of it being lost.
  */
-static void serial_interrupt(void *data)
+static void serial_receive(void)
 {
-	(void)data;
 	while (inb(COM1 + UART_LSR) & LSR_DR) {
 		if (console_input_full()) {
 			rx_paused = true;
@@ -73,14 +73,30 @@ static void serial_interrupt(void *data)
 	}
 }
 
-/* The console made room again (called with interrupts off). */
+static void serial_interrupt(void *data)
+{
+	unsigned long flags;
+
+	(void)data;
+	spin_lock_irqsave(&rx_lock, flags);
+	serial_receive();
+	spin_unlock_irqrestore(&rx_lock, flags);
+}
+
+/* The console made room again. */
 void serial_rx_resume(void)
 {
-	if (!rx_paused)
+	unsigned long flags;
+
+	if (!READ_ONCE(rx_paused))
 		return;
-	rx_paused = false;
-	outb(COM1 + UART_IER, 0x01);
-	serial_interrupt(NULL);
+	spin_lock_irqsave(&rx_lock, flags);
+	if (rx_paused) {
+		rx_paused = false;
+		outb(COM1 + UART_IER, 0x01);
+		serial_receive();
+	}
+	spin_unlock_irqrestore(&rx_lock, flags);
 }
 
 void serial_enable_irq(void)
@@ -92,9 +108,6 @@ void serial_enable_irq(void)
 		return;
 	}
 	outb(COM1 + UART_IER, 0x01); /* received data available */
-	/* drain anything typed before now; interrupts off, or a byte could be read twice */
-	unsigned long flags;
-	local_irq_save(flags);
+	/* drain anything typed before now, under the lock, or a byte could be read twice */
 	serial_interrupt(NULL);
-	local_irq_restore(flags);
 }

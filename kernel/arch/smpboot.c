@@ -46,6 +46,12 @@ static void delay_ns(u64 ns)
 		cpu_relax();
 }
 
+/* The boot CPU's tick is the PIT's (clock.c); the others have their local timers. */
+static void local_timer_interrupt(void *unused)
+{
+	sched_tick();
+}
+
 /* The new CPU's first C code, on its idle task's stack, interrupts off. */
 __noreturn void start_secondary(unsigned int cpu)
 {
@@ -54,6 +60,7 @@ __noreturn void start_secondary(unsigned int cpu)
 	idt_load();
 	lapic_setup_this_cpu();
 	sched_init_secondary(cpu);
+	lapic_timer_start();
 	set_cpu_online(cpu, true);
 	cpu_idle_loop();
 }
@@ -109,6 +116,10 @@ void smp_init(void)
 	unsigned int self = lapic_id(), want = cpus_wanted(max(madt->nr_cpus, 1u)), cpu = 1;
 
 	cpu_apic_id[0] = self;
+	if (want > 1) {
+		lapic_timer_calibrate(HZ);
+		BUG_ON(register_vector(LOCAL_TIMER_VECTOR, local_timer_interrupt, NULL));
+	}
 	memcpy(trampoline_word(trampoline_start), trampoline_start,
 	       (size_t)(trampoline_end - trampoline_start));
 	*(u64 *)trampoline_word(trampoline_cr3) = (u64)(uintptr_t)boot_pml4;

@@ -1,12 +1,14 @@
 /* Flexible proportions (portable): see include/cgwb/flex_proportions.h. */
 #include <cgwb/flex_proportions.h>
-#include <cgwb/irqflags.h>
+#include <cgwb/spinlock.h>
 #include <cgwb/compiler.h>
 
 void fprop_global_init(struct fprop_global *p)
 {
 	p->events = 1;
 	p->period = 0;
+	spin_lock_init(&p->lock);
+	p->lock.name = "fprop_global";
 }
 
 void fprop_local_init(struct fprop_local *pl)
@@ -20,7 +22,7 @@ bool fprop_new_period(struct fprop_global *p, int nr)
 	unsigned long flags;
 	bool decayed = false;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&p->lock, flags);
 	if (p->events > 1) {
 		s64 events = p->events;
 		/* subtract what decays, so additions racing with this are kept */
@@ -30,7 +32,7 @@ bool fprop_new_period(struct fprop_global *p, int nr)
 		p->period += (unsigned int)nr;
 		decayed = true;
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&p->lock, flags);
 	return decayed;
 }
 
@@ -49,11 +51,11 @@ void fprop_add(struct fprop_global *p, struct fprop_local *pl, long nr)
 {
 	unsigned long flags;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&p->lock, flags);
 	fprop_reflect_period(p, pl);
 	pl->events += nr;
 	p->events += nr;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&p->lock, flags);
 }
 
 void fprop_fraction(struct fprop_global *p, struct fprop_local *pl, unsigned long *num,
@@ -62,11 +64,11 @@ void fprop_fraction(struct fprop_global *p, struct fprop_local *pl, unsigned lon
 	unsigned long flags;
 	s64 n, d;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&p->lock, flags);
 	fprop_reflect_period(p, pl);
 	n = pl->events;
 	d = p->events;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&p->lock, flags);
 	if (d <= n)
 		d = n ? n : 1;
 	*num = (unsigned long)max(n, 0LL);

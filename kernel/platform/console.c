@@ -19,6 +19,7 @@ static char input[INPUT_SIZE];
 static size_t in_head, in_tail; /* head: next write; tail: next read */
 static DECLARE_WAIT_QUEUE_HEAD(input_wait);
 static DEFINE_SPINLOCK(output_lock);
+static DEFINE_SPINLOCK(input_lock); /* the ring: the UART's interrupt and a reader on any CPU */
 static bool (*intr_handler)(void);
 
 void console_set_intr_handler(bool (*handler)(void))
@@ -28,12 +29,16 @@ void console_set_intr_handler(bool (*handler)(void))
 
 void console_receive_char(char c)
 {
+	unsigned long flags;
+
 	if (c == 0x03 && intr_handler && intr_handler())
 		return;
+	spin_lock_irqsave(&input_lock, flags);
 	if (in_head - in_tail < INPUT_SIZE) {
 		input[in_head % INPUT_SIZE] = c;
-		in_head++;
+		WRITE_ONCE(in_head, in_head + 1);
 	}
+	spin_unlock_irqrestore(&input_lock, flags);
 	wake_up(&input_wait);
 }
 
@@ -54,11 +59,11 @@ int console_getc(void)
 
 	if (wait_event_interruptible(input_wait, console_pending() > 0))
 		return -EINTR;
-	local_irq_save(flags);
+	spin_lock_irqsave(&input_lock, flags);
 	c = (unsigned char)input[in_tail % INPUT_SIZE];
-	in_tail++;
+	WRITE_ONCE(in_tail, in_tail + 1);
+	spin_unlock_irqrestore(&input_lock, flags);
 	serial_rx_resume();
-	local_irq_restore(flags);
 	return c;
 }
 

@@ -1,7 +1,7 @@
 /*
- * The kernel's side of the scheduler (the core is kernel/sched-core.c): the idle task that
- * halts the CPU, the stack switch, and the 1000 Hz tick that ends time slices and
- * preempts at interrupt exit.
+ * The kernel's side of the scheduler (the core is kernel/sched-*.c): one idle task per CPU
+ * that halts it, the stack switch, the tick that ends time slices, preemption at interrupt
+ * exit, and the reschedule IPI.
  */
 #include <cgwb/sched.h>
 #include <cgwb/bug.h>
@@ -11,14 +11,17 @@
 #include "../arch/x86.h"
 #include "../sched-internal.h"
 
-static struct task_struct idle_task;
+static struct task_struct boot_idle_task;
 static struct task_struct *idle_tasks[NR_CPUS];
 
-struct task_struct *pick_next_task(void)
+/* Nobody queued: before idling, pull work from a busier CPU. */
+struct task_struct *pick_next_task(struct rq *rq)
 {
-	struct task_struct *t = runqueue_pop();
+	struct task_struct *t = pick_next_fair(rq);
 
-	return t ? t : &idle_task;
+	if (!t && num_online_cpus() > 1 && load_balance(rq, true))
+		t = pick_next_fair(rq);
+	return t ? t : rq->idle;
 }
 
 void arch_switch_to(struct task_struct *prev, struct task_struct *next)
@@ -33,6 +36,16 @@ void arch_finish_switch(struct task_struct *self, struct task_struct *from)
 {
 }
 
+void arch_send_reschedule(unsigned int cpu)
+{
+	apic_send_ipi(cpu_to_apic_id(cpu), RESCHEDULE_VECTOR);
+}
+
+/* The IPI's work is done by interrupt exit, which sees need_resched. */
+static void reschedule_interrupt(void *unused)
+{
+}
+
 /* Interrupt exit with preemption allowed (called by do_interrupt, interrupts off). */
 void preempt_schedule_irq(void)
 {
@@ -40,28 +53,20 @@ void preempt_schedule_irq(void)
 		__schedule(true);
 }
 
-/* The timer interrupt: a task that used up its slice gives way to a runnable one. */
 void sched_tick(void)
 {
-	struct task_struct *t = current;
-	u64 now;
-
-	if (!t)
-		return;
-	if (t->flags & PF_IDLE) {
-		if (!runqueue_empty())
-			set_need_resched();
-		return;
-	}
-	now = ktime_get_ns();
-	if (sched_slice_expired(t, now))
-		set_need_resched();
+	if (current)
+		scheduler_tick();
 }
 
-/* The boot context becomes the idle task (pid 0). */
+/* The boot context becomes CPU 0's idle task (pid 0). */
 void sched_init(void)
 {
-	sched_init_boot_task(&idle_task, 0, "idle", PF_IDLE | PF_KTHREAD);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		sched_init_rq(cpu);
+	sched_init_boot_task(&boot_idle_task, 0, "idle", PF_IDLE | PF_KTHREAD);
+	idle_tasks[0] = &boot_idle_task;
+	BUG_ON(register_vector(RESCHEDULE_VECTOR, reschedule_interrupt, NULL));
 }
 
 /* A CPU about to start: its idle task, whose stack it starts on (the top is returned). */
@@ -75,26 +80,24 @@ void *sched_alloc_idle_stack(unsigned int cpu)
 		kfree(t);
 		return NULL;
 	}
-	snprintf(t->comm, sizeof(t->comm), "idle/%u", cpu);
-	t->flags = PF_IDLE | PF_KTHREAD;
 	idle_tasks[cpu] = t;
 	return (char *)t->stack + t->stack_size;
 }
 
-/* On the new CPU, interrupts off: the code running is its idle task. */
+/* On the new CPU, interrupts off: the code running becomes its idle task. */
 void sched_init_secondary(unsigned int cpu)
 {
-	__pcpu_hot_write(current_task, idle_tasks[cpu]);
+	char comm[TASK_COMM_LEN];
+
+	snprintf(comm, sizeof(comm), "idle/%u", cpu);
+	sched_init_boot_task(idle_tasks[cpu], 0, comm, PF_IDLE | PF_KTHREAD);
 }
 
 __noreturn void cpu_idle_loop(void)
 {
-	if (smp_processor_id() != 0)
-		for (;;)
-			safe_halt();
 	for (;;) {
 		arch_local_irq_disable();
-		if (runqueue_empty())
+		if (!need_resched())
 			safe_halt();
 		else
 			arch_local_irq_enable();

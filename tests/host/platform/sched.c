@@ -37,32 +37,41 @@ static __noreturn void deadlock(void)
 	panic("deadlock: every task is blocked and no timer is pending");
 }
 
-/* Interrupts off. The loop is the idle task: it runs events until somebody is runnable. */
-struct task_struct *pick_next_task(void)
+/*
+ * Interrupts off, rq's lock held. The loop is the idle task: it runs events until somebody
+ * is runnable, with the lock dropped, since the events wake tasks.
+ */
+struct task_struct *pick_next_task(struct rq *rq)
 {
 	for (;;) {
-		struct task_struct *t = runqueue_pop();
+		struct task_struct *t = pick_next_fair(rq);
 		bool pending;
 		u64 when;
 
 		if (t)
 			return t;
+		raw_spin_unlock(&rq->lock);
 		pending = host_next_event(&when);
 		if (pending && when <= ktime_get_ns()) {
 			host_run_events();
-			continue;
-		}
-		/* idle at this instant: the run-until-idle waiter's turn, before time moves */
-		if (idle_waiter) {
+		} else if (idle_waiter) {
+			/* idle at this instant: the run-until-idle waiter's turn, before time moves */
 			t = idle_waiter;
 			idle_waiter = NULL;
 			wake_up_process(t);
-			continue;
-		}
-		if (!pending)
+		} else if (!pending) {
 			deadlock();
-		host_clock_advance(when);
+		} else {
+			host_clock_advance(when);
+		}
+		raw_spin_lock(&rq->lock);
 	}
+}
+
+/* One CPU: nobody else to tell. */
+void arch_send_reschedule(unsigned int cpu)
+{
+	BUG_ON(cpu != 0);
 }
 
 void arch_switch_to(struct task_struct *prev, struct task_struct *next)
@@ -100,6 +109,7 @@ void host_sched_init(void)
 	main_task = (struct task_struct){ 0 };
 	host_fiber_init_main(&main_host);
 	main_task.platform = &main_host;
+	sched_init_rq(0);
 	sched_init_boot_task(&main_task, 1, "main", 0);
 }
 

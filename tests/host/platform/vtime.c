@@ -75,10 +75,10 @@ void host_consume_ns(u64 ns)
 		panic("host_consume_ns() in interrupt context");
 	while (ns) {
 		u64 now = host_now_ns();
-		u64 slice_end = current->slice_start_ns + sched_slice_ns();
+		u64 slice_end = current->slice_start_ns + sched_slice_ns(this_rq());
 
 		if (now >= slice_end) {
-			if (!sched_slice_expired(current, now))
+			if (!sched_slice_expired(this_rq(), current, now))
 				continue; /* nobody waiting: a fresh slice */
 			set_need_resched();
 			preempt_check_resched();
@@ -93,7 +93,7 @@ void host_consume_ns(u64 ns)
 		ns -= step;
 	}
 	/* the last piece may have ended the slice: the tick would preempt right here */
-	if (sched_slice_expired(current, host_now_ns())) {
+	if (sched_slice_expired(this_rq(), current, host_now_ns())) {
 		set_need_resched();
 		preempt_check_resched();
 	}
