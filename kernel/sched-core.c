@@ -181,6 +181,49 @@ void scheduler_tick(void)
 	raw_spin_unlock(&rq->lock);
 }
 
+/* ---------------------------------------------------------------- statistics (unlocked reads) */
+
+unsigned int nr_running(void)
+{
+	unsigned int n = 0, cpu;
+
+	for_each_online_cpu(cpu)
+	{
+		struct rq *rq = cpu_rq(cpu);
+		struct task_struct *curr = READ_ONCE(rq->curr);
+
+		n += READ_ONCE(rq->nr_queued) + (curr && !(curr->flags & PF_IDLE));
+	}
+	return n;
+}
+
+u64 nr_context_switches(void)
+{
+	u64 n = 0;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) n += READ_ONCE(cpu_rq(cpu)->nr_switches);
+	return n;
+}
+
+/* What its idle task has run, the current stretch included (0 on the host: no idle task). */
+u64 cpu_idle_time_ns(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *idle = rq->idle;
+	unsigned long flags;
+	u64 ns;
+
+	if (!idle)
+		return 0;
+	spin_lock_irqsave(&rq->lock, flags);
+	ns = idle->sum_exec_ns;
+	if (rq->curr == idle)
+		ns += ktime_get_ns() - idle->last_ran_ns;
+	spin_unlock_irqrestore(&rq->lock, flags);
+	return ns;
+}
+
 /* ---------------------------------------------------------------- wake-ups and kills */
 
 /* Still on a queue: running, or queued; it only needs to be runnable again. */

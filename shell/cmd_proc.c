@@ -12,6 +12,7 @@
 struct ps_row {
 	int pid;
 	char stat[4];
+	unsigned int cpu; /* PSR: where it runs or last ran */
 	u64 cpu_ns;
 	char cgroup[48];
 	char comm[TASK_COMM_LEN + 2];
@@ -34,6 +35,7 @@ static void ps_copy_row(struct task_struct *t, void *arg)
 	r->pid = t->pid;
 	strlcpy(r->stat, task_state_name(t), sizeof(r->stat));
 	r->cpu_ns = t->sum_exec_ns;
+	r->cpu = task_cpu(t);
 	if (t->cgroup)
 		cgroup_path(t->cgroup, r->cgroup, sizeof(r->cgroup));
 	else
@@ -56,19 +58,21 @@ static int cmd_ps(int argc, char **argv)
 		return sh_error("ps", "%s", errstr(-ENOMEM));
 	for_each_task(ps_copy_row, &tab)
 		;
-	sh_out("%5s %-4s %8s %-8s %s\n", "PID", "STAT", "TIME", "CGROUP", "COMMAND");
+	sh_out("%5s %-4s %3s %8s %-8s %s\n", "PID", "STAT", "PSR", "TIME", "CGROUP", "COMMAND");
 	for (unsigned int i = 0; i < tab.n; i++) {
 		struct ps_row *r = &tab.rows[i];
 		u64 secs = r->cpu_ns / NSEC_PER_SEC;
 		char time[24];
 
 		snprintf(time, sizeof(time), "%02llu:%02llu", secs / 60, secs % 60);
-		sh_out("%5d %-4s %8s %-8s %s\n", r->pid, r->stat, time, r->cgroup, r->comm);
+		sh_out("%5d %-4s %3u %8s %-8s %s\n", r->pid, r->stat, r->cpu, time, r->cgroup,
+		       r->comm);
 	}
 	kfree(tab.rows);
 	return 0;
 }
-DEFINE_SHELL_CMD(ps, "ps", "ps", "list the tasks: pid, state, CPU time, cgroup, command", cmd_ps, 0);
+DEFINE_SHELL_CMD(ps, "ps", "ps", "list the tasks: pid, state, CPU, CPU time, cgroup, command",
+		 cmd_ps, 0);
 
 static int cmd_dmesg(int argc, char **argv)
 {

@@ -75,6 +75,7 @@ struct task_struct *sh_task_create(int (*fn)(void *), void *data, const char *na
 		t->files[fd] = files[fd] ? get_file(files[fd]) : NULL;
 	cgroup_attach_task(cg ? cg : current->cgroup, t);
 	task_copy_fs(t, current);
+	t->cpus_mask = current->cpus_mask; /* as a fork: the CPUs taskset gave the shell */
 	return t;
 }
 

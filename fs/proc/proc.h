@@ -7,6 +7,7 @@ struct pseudo_node;
 void proc_meminfo_init(struct pseudo_node *root);
 void proc_vmstat_init(struct pseudo_node *root);
 void proc_misc_init(struct pseudo_node *root);
+void proc_cpus_init(struct pseudo_node *root);
 void proc_sys_vm_init(struct pseudo_node *root);
 
 #endif

@@ -21,5 +21,6 @@ void proc_init(void)
 	proc_meminfo_init(proc_root);
 	proc_vmstat_init(proc_root);
 	proc_misc_init(proc_root);
+	proc_cpus_init(proc_root);
 	proc_sys_vm_init(proc_root);
 }

@@ -202,5 +202,9 @@ struct task_struct *find_task_by_pid(int pid);
 int kill_pid(int pid, int sig);
 const char *task_state_name(const struct task_struct *t);
 unsigned int nr_tasks(void);
+/* /proc/stat: runnable tasks, switches on every CPU, a CPU's time in its idle task. */
+unsigned int nr_running(void);
+u64 nr_context_switches(void);
+u64 cpu_idle_time_ns(unsigned int cpu);
 
 #endif

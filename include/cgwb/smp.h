@@ -43,6 +43,10 @@ static inline unsigned int num_online_cpus(void)
 /* Only stable where the caller cannot migrate (preemption off); else a hint. */
 #define smp_processor_id() raw_smp_processor_id()
 
+struct seq_buf;
+/* /proc/cpuinfo's lines about cpu after "processor" (the platform's: vendor, model, clock). */
+void arch_show_cpuinfo(struct seq_buf *s, unsigned int cpu);
+
 /* The CPU is ready to run tasks (boot CPU at start-up, the others as they come up). */
 void set_cpu_online(unsigned int cpu, bool online);
 

@@ -39,6 +39,8 @@ cgexec -g G ps
 echo cgexec-fg=$?
 cgexec -g /G sleep 30 &
 job=$!
+# the job's task may still be starting on another CPU: wait until it runs in G
+until ps | grep -q ' /G  *sleep$'; do true; done
 ps
 kill $job
 wait $job
@@ -80,11 +82,11 @@ expect_line 'rmdir-A=0'
 expect_line 'gone=2'
 expect_output "rmdir: failed to remove 'A/B': Device or resource busy"
 # foreground, background and pipeline: the command runs as a task in /G
-expect_output '^ +[0-9]+ R +[0-9:]+ /G +ps$'
+expect_output '^ +[0-9]+ R +[0-9]+ +[0-9:]+ /G +ps$'
 expect_line 'cgexec-fg=0'
-expect_output '^ +[0-9]+ [SR] +[0-9:]+ /G +sleep$'
+expect_output '^ +[0-9]+ [SR] +[0-9]+ +[0-9:]+ /G +sleep$'
 expect_line 'cgexec-bg=130' # killed once ps has seen it: no race with its end
-expect_count 2 '^ +[0-9]+ R +[0-9:]+ /G +ps$'
+expect_count 2 '^ +[0-9]+ R +[0-9]+ +[0-9:]+ /G +ps$'
 expect_line '2'
 expect_line 'libcgroup-form'
 expect_line 'cgexec-libcgroup=0'

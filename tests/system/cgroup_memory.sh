@@ -58,7 +58,7 @@ while read -r v; do
 	n=$((n + 1))
 done < <(sed -n 's/^L-current=//p' "$OUT")
 [[ $n -ge 30 ]] || fail "only $n samples of L's memory.current"
-expect_output '^ +[0-9]+ [SRD] +[0-9:]+ /L +dd$'
+expect_output '^ +[0-9]+ [SRD] +[0-9]+ +[0-9:]+ /L +dd$'
 expect_line 'dd-status=0'
 peak=$(sed -n 's/^L-peak=//p' "$OUT")
 expect_num L-peak "$peak" -le $((2 << 20))

@@ -41,7 +41,7 @@ guest_script()
 	cat > "$T/script.sh"
 }
 
-# run_guest [--disk IMG[,OPTS]]... [--append ARGS] [--memory SIZE] [--timeout S]
+# run_guest [--disk IMG[,OPTS]]... [--append ARGS] [--memory SIZE] [--smp N] [--timeout S]
 #           [--stdin FILE] [--no-script] [--trace FILE [--trace-events LIST]]
 #           [-- extra qemu args]
 run_guest()
@@ -52,6 +52,7 @@ run_guest()
 		--disk) args+=(--disk "$2"); shift 2 ;;
 		--append) append="$append $2"; shift 2 ;;
 		--memory) args+=(--memory "$2"); shift 2 ;;
+		--smp) args+=(--smp "$2"); shift 2 ;;
 		--trace | --trace-events) args+=("$1" "$2"); shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
 		--stdin) stdin=$2; shift 2 ;;

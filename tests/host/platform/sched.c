@@ -11,6 +11,7 @@
 #include <cgwb/bug.h>
 #include "../../../kernel/sched-internal.h"
 #include "host_internal.h"
+#include <cgwb/seq_buf.h>
 
 static struct task_struct main_task;
 static struct host_task main_host;
@@ -129,4 +130,10 @@ void host_sched_exit(void)
 		;
 	__pcpu_hot_write(current_task, NULL);
 	idle_waiter = NULL;
+}
+
+/* The simulator's one CPU. */
+void arch_show_cpuinfo(struct seq_buf *s, unsigned int cpu)
+{
+	seq_printf(s, "vendor_id\t: cgwb\nmodel name\t: host simulator, virtual time\n");
 }
