@@ -1,6 +1,7 @@
 # Faults deliberately triggered at boot (cgwb.selftest=) are reported with the vector,
 # error code, RIP, CR2, registers and a symbolised backtrace; in test runs
 # (cgwb.panic=poweroff) QEMU then exits with the panic status 112.
+KERNEL_REPORTS_EXPECTED=1 # the faults, warnings and hung tasks asked for
 check_report()
 {
 	local what=$1 vector=$2 func=$3

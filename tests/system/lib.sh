@@ -35,6 +35,17 @@ skip()
 	echo "$*" > "$T/skipped"
 }
 
+# Every run's kernel log is free of the reports that mean a bug nobody asked for: a warning,
+# a task hung in uninterruptible sleep, a spinlock misused. A test that provokes them on
+# purpose (cgwb.selftest=) sets KERNEL_REPORTS_EXPECTED=1.
+check_kernel_reports()
+{
+	[[ ${KERNEL_REPORTS_EXPECTED:-0} -eq 1 || ! -f $LOG ]] && return 0
+	local report
+	report=$(grep -a -m1 -E 'WARNING: |INFO: task .* blocked for more than|spinlock .*: (recursive lock|unlock of an unlocked lock)|scheduling while atomic' "$LOG")
+	[[ -z $report ]] || fail "kernel report in the log: $report"
+}
+
 # The guest script, from stdin.
 guest_script()
 {
@@ -69,6 +80,7 @@ run_guest()
 	tr -d '\r' < "$T/out.raw" > "$OUT"
 	printf '%s\n' "${args[@]}" | awk 'prev == "--disk" { print } { prev = $0 }' > "$T/disks"
 	[[ -n ${DIALOG_CHILD:-} ]] || fsck_disks # a dialog checks in finish_guest
+	[[ -n ${DIALOG_CHILD:-} ]] || check_kernel_reports
 	return 0
 }
 
@@ -243,6 +255,7 @@ finish_guest()
 	STATUS=$(cat "$T/status" 2> /dev/null)
 	tr -d '\r' < "$T/out.raw" > "$OUT"
 	fsck_disks
+	check_kernel_reports
 }
 
 # Ctrl-C for the command running in the foreground: it must stop with status 130 and the
