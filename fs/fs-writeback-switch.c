@@ -5,10 +5,18 @@
  * ancestor's.
  *
  * Phase 1 (inode_switch_wbs, any context) marks the inode I_WB_SWITCH, pins it and queues a
- * context; phase 2 (a worker) moves each inode's dirty and writeback page counts from the
- * old wb to the new one, its list place (sorted into b_dirty by dirtied_when) and its wb
- * reference, then clears I_WB_SWITCH. I_WB_SWITCH keeps a second switch of the same inode
- * from being queued; isw_nr_in_flight bounds the queue and lets unmount wait for it.
+ * context behind an RCU grace period; phase 2 (a worker) moves each inode's dirty and
+ * writeback page counts from the old wb to the new one, its list place (sorted into b_dirty
+ * by dirtied_when) and its wb reference, then clears I_WB_SWITCH. I_WB_SWITCH keeps a second
+ * switch of the same inode from being queued; isw_nr_in_flight bounds the queue and lets
+ * unmount wait for it.
+ *
+ * The grace period, as Linux's: the page-count updaters that do not hold the i_pages lock
+ * (clearing dirty for IO, cancelling, redirtying) run inside unlocked_inode_to_wb_begin/end,
+ * an RCU read-side section that takes the lock only if it sees I_WB_SWITCH. By the time
+ * phase 2 runs, every such section that began before I_WB_SWITCH was visible has ended, and
+ * every later one takes the lock phase 2 holds while it moves the counts and i_wb: on any
+ * CPU, no update lands on the old wb after its counts moved.
  *
  * Lock order in phase 2: bdi->wb_switch_rwsem (read: no switch during sync_inodes_sb) ->
  * both wbs' list_lock, lower address first -> inode->i_lock -> the mapping's i_pages lock.
@@ -27,7 +35,7 @@
 
 struct inode_switch_wbs_context {
 	struct bdi_writeback *new_wb;
-	struct work_struct work;
+	struct rcu_work work;
 	unsigned int nr;
 	struct inode *inodes[]; /* NULL-terminated */
 };
@@ -127,7 +135,7 @@ out:
 static void inode_switch_wbs_work_fn(struct work_struct *work)
 {
 	struct inode_switch_wbs_context *isw =
-		container_of(work, struct inode_switch_wbs_context, work);
+		container_of(to_rcu_work(work), struct inode_switch_wbs_context, work);
 	struct bdi_writeback *new_wb = isw->new_wb;
 	struct backing_dev_info *bdi = new_wb->bdi;
 	struct bdi_writeback *old_wb = isw->inodes[0]->i_wb;
@@ -199,7 +207,7 @@ static struct inode_switch_wbs_context *isw_alloc(struct bdi_writeback *new_wb)
 		wb_put(new_wb);
 		return NULL;
 	}
-	INIT_WORK(&isw->work, inode_switch_wbs_work_fn);
+	INIT_RCU_WORK(&isw->work, inode_switch_wbs_work_fn);
 	isw->new_wb = new_wb;
 	__atomic_add_fetch(&isw_nr_in_flight, 1, __ATOMIC_SEQ_CST);
 	return isw;
@@ -213,19 +221,10 @@ static void isw_discard(struct inode_switch_wbs_context *isw)
 	__atomic_sub_fetch(&isw_nr_in_flight, 1, __ATOMIC_SEQ_CST);
 }
 
-/*
- * Linux queues phase 2 behind an RCU grace period (queue_rcu_work): some of its stat
- * updaters (clearing dirty for IO, redirtying, cancelling) run without the i_pages lock
- * and read i_wb inside an RCU section, and the grace period lets those that started before
- * I_WB_SWITCH was visible finish. None is needed here: every updater of a wb's page
- * counters (set dirty, clear dirty for IO, cancel, start and end of writeback) holds the
- * mapping's i_pages lock, which phase 2 holds while it moves the counts and changes i_wb,
- * and with one CPU and that lock taken with interrupts off nobody can be half way through
- * an update. No count lands on the old wb after it was moved, so the work may run at once.
- */
+/* Phase 2 once the updaters that missed I_WB_SWITCH are done (see the top). */
 static void isw_queue(struct inode_switch_wbs_context *isw)
 {
-	queue_work(bdi_wq, &isw->work);
+	queue_rcu_work(bdi_wq, &isw->work);
 }
 
 /* Switch one inode to the wb of memcg new_memcg_id (foreign owner, stale association). */

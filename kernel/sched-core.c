@@ -19,6 +19,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/rcupdate.h>
 #include "sched-internal.h"
 
 /* ---------------------------------------------------------------- switching */
@@ -60,6 +61,7 @@ void __schedule(bool preempt)
 	struct task_struct *prev = rq->curr, *next;
 	u64 now;
 
+	rcu_note_context_switch();
 	raw_spin_lock(&rq->lock);
 	update_curr(rq, ktime_get_ns());
 	put_prev_task(rq, prev, preempt);

@@ -142,6 +142,34 @@ static void __arm_delayed_work(struct workqueue_struct *wq, struct delayed_work 
 		mod_timer(&dwork->timer, jiffies + delay);
 }
 
+/* The grace period has passed: queue it, pending since queue_rcu_work() (any context). */
+static void rcu_work_rcufn(struct rcu_head *rcu)
+{
+	struct rcu_work *rwork = container_of(rcu, struct rcu_work, rcu);
+	struct workqueue_struct *wq = rwork->wq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	__queue_work_locked(wq, &rwork->work);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+bool queue_rcu_work(struct workqueue_struct *wq, struct rcu_work *rwork)
+{
+	unsigned long flags;
+	bool pending;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	pending = rwork->work.flags & WORK_PENDING;
+	rwork->work.flags |= WORK_PENDING;
+	spin_unlock_irqrestore(&wq->lock, flags);
+	if (pending)
+		return false;
+	rwork->wq = wq;
+	call_rcu(&rwork->rcu, rcu_work_rcufn);
+	return true;
+}
+
 bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
 {
 	unsigned long flags;

@@ -49,12 +49,13 @@ static void account_page_dirtied(struct page *page, struct address_space *mappin
 }
 
 /* A dirty page stops being dirty without being written (truncate). */
-static void account_page_cleaned(struct page *page, struct address_space *mapping)
+static void account_page_cleaned(struct page *page, struct address_space *mapping,
+				 struct bdi_writeback *wb)
 {
 	if (!mapping_can_writeback(mapping))
 		return;
 	mod_page_state(page, NR_FILE_DIRTY, -1);
-	wb_stat_mod(inode_to_wb(mapping->host), WB_RECLAIMABLE, -1);
+	wb_stat_mod(wb, WB_RECLAIMABLE, -1);
 }
 
 bool __set_page_dirty_nobuffers(struct address_space *mapping, struct page *page)
@@ -92,10 +93,15 @@ void redirty_page_for_writepage(struct writeback_control *wbc, struct page *page
 
 	wbc->pages_skipped++;
 	if (set_page_dirty(page) && mapping && mapping_can_writeback(mapping)) {
+		struct inode *inode = mapping->host;
+		struct wb_lock_cookie cookie;
+		struct bdi_writeback *wb = unlocked_inode_to_wb_begin(inode, &cookie);
+
 		/* not a new dirtying: undo the history counts set_page_dirty added */
 		current->nr_dirtied--;
 		mod_node_page_state(NR_DIRTIED, -1);
-		wb_stat_mod(inode_to_wb(mapping->host), WB_DIRTIED, -1);
+		wb_stat_mod(wb, WB_DIRTIED, -1);
+		unlocked_inode_to_wb_end(inode, &cookie);
 	}
 }
 
@@ -106,30 +112,34 @@ bool clear_page_dirty_for_io(struct page *page)
 	BUG_ON(!PageLocked(page));
 	if (!mapping || !mapping_can_writeback(mapping))
 		return TestClearPageDirty(page);
-	if (!TestClearPageDirty(page))
-		return false;
 	/* the DIRTY tag stays until set_page_writeback, so sync still finds the page */
-	unsigned long flags;
-	xa_lock_irqsave(&mapping->i_pages, flags);
-	mod_page_state(page, NR_FILE_DIRTY, -1);
-	wb_stat_mod(inode_to_wb(mapping->host), WB_RECLAIMABLE, -1);
-	xa_unlock_irqrestore(&mapping->i_pages, flags);
-	return true;
+	struct inode *inode = mapping->host;
+	struct wb_lock_cookie cookie;
+	struct bdi_writeback *wb = unlocked_inode_to_wb_begin(inode, &cookie);
+	bool cleared = TestClearPageDirty(page);
+
+	if (cleared) {
+		mod_page_state(page, NR_FILE_DIRTY, -1);
+		wb_stat_mod(wb, WB_RECLAIMABLE, -1);
+	}
+	unlocked_inode_to_wb_end(inode, &cookie);
+	return cleared;
 }
 
 void cancel_dirty_page(struct page *page)
 {
 	struct address_space *mapping = page->mapping;
-	unsigned long flags;
+	struct wb_lock_cookie cookie;
+	struct bdi_writeback *wb;
 
-	if (!mapping) {
+	if (!mapping || !mapping->host) {
 		ClearPageDirty(page);
 		return;
 	}
-	xa_lock_irqsave(&mapping->i_pages, flags);
+	wb = unlocked_inode_to_wb_begin(mapping->host, &cookie);
 	if (TestClearPageDirty(page))
-		account_page_cleaned(page, mapping);
-	xa_unlock_irqrestore(&mapping->i_pages, flags);
+		account_page_cleaned(page, mapping, wb);
+	unlocked_inode_to_wb_end(mapping->host, &cookie);
 }
 
 void set_page_writeback(struct page *page)

@@ -214,6 +214,35 @@ void inode_attach_wb(struct inode *inode, struct page *page);
 /* At eviction: drop the inode's wb reference. */
 void inode_detach_wb(struct inode *inode);
 
+/*
+ * A wb page-count update that does not hold the mapping's i_pages lock (clearing dirty for
+ * IO, cancelling, redirtying), as Linux: an RCU read-side section around it, and the lock
+ * taken only while a switch is pending (I_WB_SWITCH). A switch's second phase runs a grace
+ * period after I_WB_SWITCH was set and holds the lock while it moves the counts and i_wb,
+ * so no update lands on the old wb after its counts moved (fs/fs-writeback-switch.c).
+ */
+struct wb_lock_cookie {
+	bool locked;
+	unsigned long flags;
+};
+
+static inline struct bdi_writeback *unlocked_inode_to_wb_begin(struct inode *inode,
+							       struct wb_lock_cookie *cookie)
+{
+	rcu_read_lock();
+	cookie->locked = __atomic_load_n(&inode->i_state, __ATOMIC_ACQUIRE) & I_WB_SWITCH;
+	if (unlikely(cookie->locked))
+		xa_lock_irqsave(&inode->i_mapping->i_pages, cookie->flags);
+	return inode_to_wb(inode);
+}
+
+static inline void unlocked_inode_to_wb_end(struct inode *inode, struct wb_lock_cookie *cookie)
+{
+	if (unlikely(cookie->locked))
+		xa_unlock_irqrestore(&inode->i_mapping->i_pages, cookie->flags);
+	rcu_read_unlock();
+}
+
 /* The inodes on a wb's lists (mm/backing-dev.c), counted under its list_lock. */
 struct wb_lists {
 	unsigned long dirty, io, more_io, dirty_time;

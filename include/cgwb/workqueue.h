@@ -8,6 +8,7 @@
 
 #include <cgwb/timer.h>
 #include <cgwb/list.h>
+#include <cgwb/rcupdate.h>
 
 struct work_struct;
 struct workqueue_struct;
@@ -43,6 +44,17 @@ void destroy_workqueue(struct workqueue_struct *wq);
 
 /* Return false if the work was already pending. Callable from interrupt context. */
 bool queue_work(struct workqueue_struct *wq, struct work_struct *work);
+
+/* A work item queued once a grace period has passed (Linux's rcu_work). */
+struct rcu_work {
+	struct work_struct work;
+	struct rcu_head rcu;
+	struct workqueue_struct *wq;
+};
+#define INIT_RCU_WORK(rw, fn) INIT_WORK(&(rw)->work, (fn))
+#define to_rcu_work(w) container_of(w, struct rcu_work, work)
+/* false if it is pending already (waiting for the period or queued) */
+bool queue_rcu_work(struct workqueue_struct *wq, struct rcu_work *rwork);
 bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay);
 /* Queue or re-arm to run after delay (an earlier arming is replaced). */
 bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay);

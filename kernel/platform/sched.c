@@ -8,6 +8,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/smp.h>
+#include <cgwb/rcupdate.h>
 #include "../arch/x86.h"
 #include "../sched-internal.h"
 
@@ -55,8 +56,10 @@ void preempt_schedule_irq(void)
 
 void sched_tick(void)
 {
-	if (current)
-		scheduler_tick();
+	if (!current)
+		return;
+	scheduler_tick();
+	rcu_sched_clock_irq(current->flags & PF_IDLE);
 }
 
 /* The boot context becomes CPU 0's idle task (pid 0). */

@@ -44,10 +44,12 @@ ino_a=$(sed -n 's/^FA: .*Inode: \([0-9]*\).*/\1/p' "$OUT")
 	fail "missing figures: a0=$a0 a1=$a1 a2=$a2 b1=$b1 b2=$b2 f=$ino_f a=$ino_a"
 
 # Linux's rule: a rewrite is at least one foreign slot of history, at most five; the switch
-# needs nine, so A pays for two to nine of the twelve rewrites, then for none of the rest
+# needs nine, so A pays for two to nine of the twelve rewrites, then for none of the rest.
+# The switch lands a grace period and a worker's turn after the vote: on several CPUs the
+# next rewrite may start before it does, and A pays for that one too.
 mis=$((a1 - a0))
 expect_num "bytes charged to A for B's rewrites" "$mis" -ge $((16 << 20))
-expect_num "bytes charged to A for B's rewrites" "$mis" -le $((72 << 20))
+expect_num "bytes charged to A for B's rewrites" "$mis" -le $((80 << 20))
 expect_num "bytes charged to A after the switch" "$((a2 - a1))" -eq 0
 expect_num "B's io.stat wbytes for the last 3 rewrites" "$((b2 - b1))" -ge $((24 << 20))
 expect_num "all B's rewrites" "$((mis + b2))" -ge $((15 * (8 << 20)))

@@ -12,6 +12,7 @@
 #include "../../../kernel/sched-internal.h"
 #include "host_internal.h"
 #include <cgwb/seq_buf.h>
+#include <cgwb/rcupdate.h>
 
 static struct task_struct main_task;
 static struct host_task main_host;
@@ -52,6 +53,7 @@ struct task_struct *pick_next_task(struct rq *rq)
 		if (t)
 			return t;
 		raw_spin_unlock(&rq->lock);
+		rcu_note_context_switch(); /* idle: a quiescent state */
 		pending = host_next_event(&when);
 		if (pending && when <= ktime_get_ns()) {
 			host_run_events();
