@@ -31,13 +31,14 @@ void trace_record(struct trace_event *event, struct trace_entry *e)
 {
 	if (!READ_ONCE(tracing_on) || !trace_global.slots)
 		return;
-	/* both clocks read the monotonic nanosecond clock: one CPU, nothing to reconcile */
+	/* both clocks read the monotonic nanosecond clock: the TSC, one for every CPU */
 	e->ts_ns = ktime_get_ns();
 	e->event = event;
 	e->irqs_off = irqs_disabled();
 	e->need_resched = need_resched();
 	e->hardirq = in_interrupt();
 	e->preempt_depth = (u8)min(preempt_count() & 0xffff, 15);
+	e->cpu = (u8)raw_smp_processor_id();
 	if (current) {
 		e->pid = current->pid;
 		strlcpy(e->comm, current->comm, sizeof(e->comm));
@@ -140,7 +141,7 @@ void trace_print_line(struct seq_buf *s, const struct trace_entry *e)
 	/* Linux's print_trace_fmt(): comm right-aligned in 16, pid left-aligned in 7, CPU,
 	 * the five latency flags (irqs-off, need-resched, hardirq/softirq, preempt-depth,
 	 * migrate-disable), the timestamp in seconds and microseconds */
-	seq_printf(s, "%16s-%-7d [000] %c%c%c%c. %5llu.%06llu: %s: ", e->comm, e->pid,
+	seq_printf(s, "%16s-%-7d [%03u] %c%c%c%c. %5llu.%06llu: %s: ", e->comm, e->pid, e->cpu,
 		   e->irqs_off ? 'd' : '.', e->need_resched ? 'N' : '.', e->hardirq ? 'h' : '.',
 		   e->preempt_depth ? "0123456789abcdef"[e->preempt_depth] : '.', usecs / 1000000,
 		   usecs % 1000000, e->event->name);

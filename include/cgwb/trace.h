@@ -49,6 +49,7 @@ struct trace_entry {
 	 * and the preemption depth (a hex digit; spinlocks held count) */
 	bool irqs_off, need_resched, hardirq;
 	u8 preempt_depth;
+	u8 cpu; /* where it was written */
 	char comm[TRACE_COMM_LEN];
 	char name[TRACE_NAME_LEN];  /* the event's string field, if any */
 	u64 field[TRACE_NR_FIELDS]; /* the raw fields, in the event's own order */

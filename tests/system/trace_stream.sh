@@ -45,7 +45,7 @@ grep -q '^#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION$' "$T/trace"
 [[ $(tail -n 1 "$T/trace") == '# trace: 0 events lost' ]] ||
 	fail "last line: $(tail -n 1 "$T/trace")"
 grep -v '^#' "$T/trace" > "$T/lines"
-line='^ *.+-[0-9]+ +\[000\] [d.][N.][h.][0-9a-f.]\. +[0-9]+\.[0-9]{6}: '
+line='^ *.+-[0-9]+ +\[[0-9]{3}\] [d.][N.][h.][0-9a-f.]\. +[0-9]+\.[0-9]{6}: '
 bad=$(grep -Ev "$line($listed): " "$T/lines" | head -n 3)
 [[ -z $bad ]] || fail "lines not in Linux's format or of events not listed: $bad"
 # the bdev's metadata pages are dirtied too; the demo's data pages are dd's

@@ -58,7 +58,7 @@ sed -n '/^==trace-begin==$/,/^==trace-end==$/p' "$OUT" | sed '1d;$d' > "$T/trace
 grep -q '^# tracer: nop$' "$T/trace" || fail "no '# tracer: nop' header"
 grep -q '^#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION$' "$T/trace" ||
 	fail "no column header"
-line='^ *.+-[0-9]+ +\[000\] [d.][N.][h.][0-9a-f.]\. +[0-9]+\.[0-9]{6}: '
+line='^ *.+-[0-9]+ +\[[0-9]{3}\] [d.][N.][h.][0-9a-f.]\. +[0-9]+\.[0-9]{6}: '
 events='writeback_(queue|exec|start|written|write_inode)'
 grep -v '^#' "$T/trace" > "$T/lines"
 expect_num trace-lines "$(wc -l < "$T/lines")" -ge 10
