@@ -132,6 +132,10 @@ test: deps
 test-system: all
 	$(Q)tests/system/run $(T)
 
+# Minutes of concurrency on several CPUs (RCU torture, writeback churn); not in make test.
+stress: all
+	$(Q)scripts/stress/run
+
 bench: all bench-tools
 	$(Q)scripts/bench/run
 
@@ -158,7 +162,7 @@ format: deps
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all kernel iso deps run debug disk clean test test-system bench compare plot lint format
+.PHONY: all kernel iso deps run debug disk clean test test-system stress bench compare plot lint format
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)

@@ -72,6 +72,8 @@ static int kernel_init(void *unused)
 	register_shutdown_hook(&vfs_shutdown_hook);
 	pr_info("cmdline: %s\n", cmdline_full());
 	selftest_run(cmdline_get("cgwb.selftest"));
+	if (cmdline_get("cgwb.rcutorture"))
+		rcu_torture_run(cmdline_get("cgwb.rcutorture"));
 
 	if (boot_file_read("opt/cgwb/script", &script, &script_len))
 		script = NULL;

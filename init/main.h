@@ -5,5 +5,7 @@
 #include <cgwb/types.h>
 
 void kmain(u32 magic, u32 info);
+/* cgwb.rcutorture=SECONDS (init/rcu-torture.c): readers on every CPU against a writer. */
+void rcu_torture_run(const char *seconds);
 
 #endif

@@ -130,10 +130,20 @@ void preempt_check_resched(void)
 		preempt_schedule();
 }
 
+/* Outside any read-side section: a quiescent state too, as Linux's rcu_all_qs(). */
 void cond_resched(void)
 {
-	if (need_resched() && !in_atomic() && !arch_irqs_disabled())
+	unsigned long flags;
+
+	if (in_atomic() || arch_irqs_disabled())
+		return;
+	if (need_resched()) {
 		preempt_schedule();
+		return;
+	}
+	flags = arch_local_irq_save();
+	rcu_note_context_switch();
+	arch_local_irq_restore(flags);
 }
 
 /*
