@@ -20,6 +20,7 @@
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
 #include <cgwb/memcontrol.h>
+#include <cgwb/blk-cgroup.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/sched.h>
 #include <cgwb/bug.h>
@@ -403,8 +404,11 @@ void balance_dirty_pages_ratelimited(struct address_space *mapping)
 		current->nr_dirtied += n;
 	}
 	local_irq_restore(flags);
-	if (current->nr_dirtied >= ratelimit)
+	if (current->nr_dirtied >= ratelimit) {
 		balance_dirty_pages(wb, (unsigned long)current->nr_dirtied);
+		/* io.cost's delay for the group's IO debt, Linux's return-to-user throttle */
+		blkcg_maybe_throttle_current();
+	}
 	wb_put(wb);
 }
 
