@@ -234,6 +234,7 @@ void blkcg_maybe_throttle_current(void)
 {
 	struct blkcg *blkcg;
 	u64 delay = 0;
+	int token;
 
 	if (!blkcg_root || in_atomic())
 		return;
@@ -242,8 +243,10 @@ void blkcg_maybe_throttle_current(void)
 	/* at least a tick, at most 250 ms at a time, as Linux */
 	if (delay < NSEC_PER_SEC / HZ)
 		return;
+	token = io_schedule_prepare(); /* an IO stall for pressure stall information */
 	schedule_timeout_uninterruptible(
 		(long)(min(delay, 250 * NSEC_PER_MSEC) / (NSEC_PER_SEC / HZ)));
+	io_schedule_finish(token);
 }
 
 /* ---------------------------------------------------------------- io.stat's counters */

@@ -285,7 +285,7 @@ void blk_iocost_throttle(struct bio *bio)
 		iocg->wait_since = now.now;
 	iocg_kick_waitq(iocg, &now);
 	spin_unlock_irqrestore(&ioc->lock, flags);
-	wait_event(iocg->waitq, READ_ONCE(wait.committed));
+	io_wait_event(iocg->waitq, READ_ONCE(wait.committed));
 }
 
 /*

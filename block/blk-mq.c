@@ -83,6 +83,8 @@ static struct request *blk_mq_get_request(struct request_queue *q)
 	/* what is queued must get to the device, or nothing would ever be freed */
 	blk_mq_run_queue(q);
 	u64 wait_start = ktime_get_ns();
+	int token = io_schedule_prepare();
+
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
 		if (READ_ONCE(w.rq))
@@ -90,6 +92,7 @@ static struct request *blk_mq_get_request(struct request_queue *q)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	io_schedule_finish(token);
 	/* io.cost reads saturation from it */
 	spin_lock_irqsave(&q->lock, flags);
 	q->rq_wait_ns += ktime_get_ns() - wait_start;

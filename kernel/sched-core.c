@@ -28,6 +28,7 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/psi.h>
 #include "sched-internal.h"
 
 struct task_struct *current_task;
@@ -62,6 +63,8 @@ static void enqueue(struct task_struct *t)
 		return;
 	t->on_rq = true;
 	nr_queued++;
+	if (!(t->psi_flags & TSK_RUNNING))
+		psi_task_wake(t); /* woken or new: a preempted task is still running */
 	if (list_empty(&runqueue)) {
 		list_add(&t->run_list, &runqueue);
 		return;
@@ -223,6 +226,8 @@ void __schedule(bool preempt)
 		announce_exit(prev);
 	else if (preempt || prev->state == TASK_RUNNING)
 		enqueue(prev);
+	if (!prev->on_rq)
+		psi_task_sleep(prev, prev->state == TASK_DEAD);
 	need_resched_flag = false;
 	update_min_vruntime(now);
 	next = pick_next_task();
@@ -230,6 +235,7 @@ void __schedule(bool preempt)
 	now = ktime_get_ns();
 	next->last_ran_ns = now;
 	next->slice_start_ns = now;
+	psi_task_switch(prev, next); /* also when prev slept and was woken meanwhile */
 	if (next == prev)
 		return;
 

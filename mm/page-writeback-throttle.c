@@ -297,6 +297,7 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 	bool strictlimit = wb->bdi->capabilities & BDI_CAP_STRICTLIMIT;
 	unsigned long start_time = jiffies;
 	bool exceeded = false;
+	int token;
 
 	gdtc_init(gdtc, wb);
 	mdtc = mdtc_init(&mdtc_stor, wb, gdtc) ? &mdtc_stor : NULL;
@@ -357,8 +358,11 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 			task_ratelimit ? HZ * pages_dirtied / task_ratelimit : (unsigned long)pause,
 			pause, start_time);
 		WRITE_ONCE(wb->last_pause, pause);
+		/* an IO stall for pressure stall information: Linux's io_schedule_timeout() */
+		token = io_schedule_prepare();
 		__set_current_state(TASK_KILLABLE);
 		schedule_timeout(pause);
+		io_schedule_finish(token);
 		current->dirty_paused_when = now + (unsigned long)pause;
 		current->nr_dirtied = 0;
 		current->nr_dirtied_pause = nr_dirtied_pause;

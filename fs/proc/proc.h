@@ -8,5 +8,6 @@ void proc_meminfo_init(struct pseudo_node *root);
 void proc_vmstat_init(struct pseudo_node *root);
 void proc_misc_init(struct pseudo_node *root);
 void proc_sys_vm_init(struct pseudo_node *root);
+void proc_pressure_init(struct pseudo_node *root);
 
 #endif

@@ -22,4 +22,5 @@ void proc_init(void)
 	proc_vmstat_init(proc_root);
 	proc_misc_init(proc_root);
 	proc_sys_vm_init(proc_root);
+	proc_pressure_init(proc_root);
 }
