@@ -9,9 +9,10 @@
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 
+/* What Linux's io.* writes split on (strsep(" \t\n")). */
 bool io_conf_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+	return c == ' ' || c == '\t' || c == '\n';
 }
 
 const char *io_conf_skip_spaces(const char *s)
