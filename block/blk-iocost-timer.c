@@ -10,7 +10,8 @@
  *   moment it runs short (blk-iocost.c). Linux 5.10+ computes the donations of the whole
  *   tree at once; this is the rule Linux had before.
  * - Credit is not banked: a group's cursor never lags the disk's vtime by more than
- *   margins.target.
+ *   margins.target, unless it is waiting: a low-weight group's one large bio may cost it
+ *   more vtime than that, and it must be able to save up for it.
  * - vrate: the device is busy if requests waited for a slot more than 5 % of the period or
  *   completions missed the QoS latency targets more often than the percentile allows;
  *   then vrate goes down, the more so the longer it lasts. If the targets were met with
@@ -95,7 +96,8 @@ static int ioc_check_iocgs(struct ioc *ioc, struct ioc_now *now, u64 period_vtim
 		} else {
 			iocg_donate(iocg, period_vtime);
 		}
-		if ((s64)(now->vnow - iocg->vtime) > ioc->margins.target)
+		/* unused credit is not banked; a group that waits saves up for its next bio */
+		if (!busy && (s64)(now->vnow - iocg->vtime) > ioc->margins.target)
 			iocg->vtime = now->vnow - (u64)ioc->margins.target;
 		iocg->usage_vtime = 0;
 		iocg->short_of_budget = false;

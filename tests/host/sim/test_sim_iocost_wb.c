@@ -116,3 +116,62 @@ Test(sim_iocost_wb, without_io_cost_they_share_equally)
 	ratio = (double)r.bytes_b / (double)r.bytes_a;
 	cr_assert(ratio > 0.75 && ratio < 1.33, "b/a %.2f", ratio);
 }
+
+/*
+ * Eight groups of weights 100..800 at once: each one's bytes when the first ends are
+ * within 15 % of its weight's fraction. A weight-100 group's 1 MiB writeback bio costs it
+ * some 1.4 s of vtime: it must be able to save up for it while it waits (it once could
+ * not, and the five lightest groups wrote 1 MiB each).
+ */
+Test(sim_iocost_wb, eight_groups_share_by_weight)
+{
+	struct sim_config cfg = { .mem_mib = 512,
+				  .disk_mib = 700,
+				  .disk_bps = DISK_BPS,
+				  .disk_latency_ns = 50 * NSEC_PER_USEC };
+	struct sim_dd w[8];
+	struct task_struct *t[8];
+	char name[16], path[64], weight[16];
+	u64 bytes[8], sum = 0;
+	bool done = false;
+
+	sim_boot(&cfg);
+	iocost_setup();
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "g%d", i + 1);
+		sim_mkcg(name);
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/io.weight", name);
+		snprintf(weight, sizeof(weight), "%d", (i + 1) * 100);
+		cr_assert_eq(sim_echo(path, weight), 0);
+	}
+	for (int i = 0; i < 8; i++) {
+		memset(&w[i], 0, sizeof(w[i]));
+		snprintf(w[i].path, sizeof(w[i].path), "/mnt/g%d", i + 1);
+		w[i].bytes = 64 * MiB;
+		w[i].cpu_ns_per_page = 5000;
+		w[i].fsync = true;
+		snprintf(name, sizeof(name), "g%d", i + 1);
+		t[i] = sim_task_start(name, sim_dd_main, &w[i]);
+	}
+	while (!done) {
+		host_run_for(10 * NSEC_PER_MSEC);
+		for (int i = 0; i < 8; i++)
+			done |= w[i].done_ns != 0;
+	}
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "g%d", i + 1);
+		bytes[i] = sim_cg_value(name, "io.stat", "wbytes");
+		sum += bytes[i];
+	}
+	for (int i = 0; i < 8; i++) {
+		double r = (double)bytes[i] / (double)sum * 3600 / ((i + 1) * 100);
+
+		cr_log_info("g%d (weight %d): %llu MiB, share / weight's fraction %.2f", i + 1,
+			    (i + 1) * 100, bytes[i] / MiB, r);
+		cr_expect(r >= 0.85 && r <= 1.15, "g%d: share / fraction %.2f", i + 1, r);
+	}
+	for (int i = 0; i < 8; i++)
+		cr_assert_eq(kthread_join(t[i]), 0);
+	sim_assert_counters("after the writers");
+	sim_shutdown();
+}
