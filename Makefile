@@ -141,10 +141,12 @@ bench: all bench-tools
 
 # The workloads of examples/workloads/ on Debian's Linux and on cgwb, on the same QEMU
 # hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel,
-# POLICY=bandwidth cgwb's dirty-throttling policy.
+# POLICY=bandwidth cgwb's dirty-throttling policy, DRIVE="throttling.bps-write=33554432" more
+# -drive options for the workload disk of both kernels.
 N ?= 3
 compare: all
-	$(Q)KVER="$(KVER)" POLICY="$(POLICY)" scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
+	$(Q)KVER="$(KVER)" POLICY="$(POLICY)" COMPARE_DRIVE_OPTS="$(DRIVE)" \
+		scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
 
 # Figures of writeback from tracefs traces, cgwb's or Linux's (docs/plots.md):
 # make plot TRACE="a.trace b.trace" [OUT=dir]

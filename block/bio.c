@@ -221,13 +221,16 @@ static void submit_bio_wait_endio(struct bio *bio)
 int submit_bio_wait(struct bio *bio)
 {
 	struct completion done;
+	int token;
 
 	init_completion(&done);
 	bio->bi_private = &done;
 	bio->bi_end_io = submit_bio_wait_endio;
 	bio->bi_opf |= REQ_SYNC;
 	submit_bio(bio);
-	wait_for_completion(&done); /* a plugged bio is sent as we go to sleep */
+	token = io_schedule_prepare(); /* an IO wait for pressure stall information */
+	wait_for_completion(&done);    /* a plugged bio is sent as we go to sleep */
+	io_schedule_finish(token);
 	return bio->bi_status;
 }
 

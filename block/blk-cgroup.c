@@ -21,6 +21,8 @@
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include <cgwb/irqflags.h>
+#include <cgwb/jiffies.h>
 
 struct blkcg *blkcg_root;
 DEFINE_SPINLOCK(blkcg_lock);
@@ -83,6 +85,7 @@ struct blkcg_gq *blkg_alloc(struct blkcg *blkcg, struct throtl_data *td, struct 
 	INIT_LIST_HEAD(&blkg->blkcg_node);
 	INIT_LIST_HEAD(&blkg->td_node);
 	throtl_grp_init(&blkg->tg, td, parent ? &parent->tg : NULL);
+	iocg_early_init(&blkg->iocg);
 	return blkg;
 }
 
@@ -169,6 +172,7 @@ struct blkcg *blkcg_alloc(struct blkcg *parent)
 	INIT_LIST_HEAD(&blkcg->blkgs);
 	INIT_LIST_HEAD(&blkcg->cgwb_list);
 	blkcg->online_pin = 1; /* dropped when it goes offline */
+	blkcg->ioc_dfl_weight = CGROUP_WEIGHT_DFL;
 	if (!parent)
 		blkcg_root = blkcg;
 	return blkcg;
@@ -204,11 +208,45 @@ void blkcg_free(struct blkcg *blkcg)
 		list_move(&blkg->blkcg_node, &dead);
 	}
 	spin_unlock_irqrestore(&blkcg_lock, flags);
-	list_for_each_entry_safe(blkg, next, &dead, blkcg_node)
+	list_for_each_entry_safe(blkg, next, &dead, blkcg_node) {
+		iocg_exit(&blkg->iocg);
 		kfree(blkg);
+	}
 	if (blkcg == blkcg_root)
 		blkcg_root = NULL;
 	kfree(blkcg);
+}
+
+/* ---------------------------------------------------------------- io.cost's delay */
+/*
+ * io.cost charges IO that could not wait to its group as debt and, while the debt is
+ * large, asks the group's tasks to pause (Linux's blkcg_set_delay() and
+ * blkcg_maybe_throttle_current()). Linux keeps the delay per disk and makes only the
+ * tasks that issued such IO pay it on their way back to user space; cgwb keeps the latest
+ * per cgroup and makes every task of the group pay it where it dirties pages.
+ */
+void blkg_set_delay(struct blkcg_gq *blkg, u64 delay_ns)
+{
+	WRITE_ONCE(blkg->blkcg->delay_nsec, delay_ns);
+}
+
+void blkcg_maybe_throttle_current(void)
+{
+	struct blkcg *blkcg;
+	u64 delay = 0;
+	int token;
+
+	if (!blkcg_root || in_atomic())
+		return;
+	for (blkcg = task_blkcg(current); blkcg; blkcg = blkcg_parent(blkcg))
+		delay = max(delay, READ_ONCE(blkcg->delay_nsec));
+	/* at least a tick, at most 250 ms at a time, as Linux */
+	if (delay < NSEC_PER_SEC / HZ)
+		return;
+	token = io_schedule_prepare(); /* an IO stall for pressure stall information */
+	schedule_timeout_uninterruptible(
+		(long)(min(delay, 250 * NSEC_PER_MSEC) / (NSEC_PER_SEC / HZ)));
+	io_schedule_finish(token);
 }
 
 /* ---------------------------------------------------------------- io.stat's counters */

@@ -19,6 +19,7 @@
 
 #include <cgwb/blk-cgroup.h>
 #include "blk-throttle.h"
+#include "blk-iocost.h"
 
 struct blkcg_gq {
 	struct blkcg *blkcg;
@@ -29,6 +30,7 @@ struct blkcg_gq {
 	struct blkg_iostat iostat;   /* this group and its descendants, as io.stat shows */
 	bool online;                 /* new bios may enter it (blkcg_lock to change) */
 	struct throtl_grp tg;
+	struct ioc_gq iocg;
 };
 
 extern spinlock_t blkcg_lock;
@@ -36,6 +38,11 @@ extern spinlock_t blkcg_lock;
 static inline struct blkcg_gq *tg_to_blkg(struct throtl_grp *tg)
 {
 	return container_of(tg, struct blkcg_gq, tg);
+}
+
+static inline struct blkcg_gq *iocg_to_blkg(struct ioc_gq *iocg)
+{
+	return container_of(iocg, struct blkcg_gq, iocg);
 }
 
 /* The parent cgroup's blkcg (NULL for the root). */
@@ -61,6 +68,9 @@ void blkg_link(struct blkcg_gq *blkg);
 struct throtl_data *blk_throtl_td(struct gendisk *disk);
 /* The same without creating it: NULL if the disk never had IO or limits. */
 struct throtl_data *blk_throtl_td_lookup(struct gendisk *disk);
+
+/* blk-cgroup.c: the delay io.cost asks of the group's tasks for its debt (0: none). */
+void blkg_set_delay(struct blkcg_gq *blkg, u64 delay_ns);
 
 /* blk-cgroup.c: io.stat's counting of a bio leaving the throttler, in blkg and its ancestors. */
 void blkg_account_io(struct blkcg_gq *blkg, const struct bio *bio);

@@ -9,6 +9,7 @@
 #include <cgwb/jiffies.h>
 #include <cgwb/blk-cgroup.h>
 #include <cgwb/bug.h>
+#include "blk.h"
 
 static int bio_check_ro(struct bio *bio)
 {
@@ -84,5 +85,7 @@ void submit_bio(struct bio *bio)
 	bio_associate_blkcg(bio);
 	if (!(bio->bi_flags & BIO_THROTTLED) && blk_throtl_bio(bio))
 		return;
+	/* then io.cost, as Linux's rq_qos_throttle(): the submitter may wait for its budget */
+	blk_iocost_throttle(bio);
 	blk_mq_submit_bio(bio);
 }

@@ -82,6 +82,9 @@ static struct request *blk_mq_get_request(struct request_queue *q)
 
 	/* what is queued must get to the device, or nothing would ever be freed */
 	blk_mq_run_queue(q);
+	u64 wait_start = ktime_get_ns();
+	int token = io_schedule_prepare();
+
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
 		if (READ_ONCE(w.rq))
@@ -89,6 +92,11 @@ static struct request *blk_mq_get_request(struct request_queue *q)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	io_schedule_finish(token);
+	/* io.cost reads saturation from it */
+	spin_lock_irqsave(&q->lock, flags);
+	q->rq_wait_ns += ktime_get_ns() - wait_start;
+	spin_unlock_irqrestore(&q->lock, flags);
 	return w.rq;
 }
 
@@ -312,6 +320,7 @@ void blk_mq_end_request(struct request *rq, int status)
 	}
 	rq->status = status;
 	blk_account_io_done(rq, now);
+	blk_iocost_done(rq, now);
 	if (!blk_mq_retry_alone(q, rq, status))
 		bio = rq->bio;
 	blk_mq_free_request(q, rq);

@@ -6,6 +6,7 @@
  * work item's issuing.
  */
 #include "blk-cgroup.h"
+#include "blk.h"
 #include <cgwb/blkdev.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/bug.h>
@@ -315,6 +316,7 @@ void blk_throtl_dispatch_work_fn(struct work_struct *work)
 	list_for_each_entry_safe(bio, next, &ready, bi_list) {
 		list_del_init(&bio->bi_list);
 		blkcg_account_io(bio);
+		blk_iocost_throttle(bio);
 		blk_mq_submit_bio(bio);
 	}
 	blk_finish_plug(&plug);

@@ -38,6 +38,11 @@ bool blk_power_cut_allows(const struct request *rq);
 struct blk_plug *blk_current_plug(void);
 void blk_plug_add(struct blk_plug *plug, struct bio *bio);
 
+/* blk-iocost.c: io.cost's hooks. The issue of a bio (may sleep until its group's budget
+ * allows it), and a request's completion (q->lock held). */
+void blk_iocost_throttle(struct bio *bio);
+void blk_iocost_done(struct request *rq, u64 now_ns);
+
 /* blk-stat.c: called with q->lock held */
 void blk_account_io_start(struct request *rq);
 void blk_account_io_merge(struct request_queue *q, const struct bio *bio);

@@ -72,6 +72,7 @@ static int blkdev_rw_aligned(struct block_device *bdev, unsigned int opf, char *
 	struct blk_plug plug;
 	struct bio *bio = NULL;
 	sector_t sector = (sector_t)pos >> SECTOR_SHIFT;
+	int token;
 
 	init_completion(&b.done);
 	blk_start_plug(&plug);
@@ -95,7 +96,9 @@ static int blkdev_rw_aligned(struct block_device *bdev, unsigned int opf, char *
 		submit_bio(bio);
 	blk_finish_plug(&plug);
 	batch_put(&b, 0);
+	token = io_schedule_prepare(); /* an IO wait (Linux's blk_io_schedule()) */
 	wait_for_completion(&b.done);
+	io_schedule_finish(token);
 	return b.status;
 }
 

@@ -58,7 +58,7 @@ void lock_buffer(struct buffer_head *bh)
 {
 	/* the IO we wait for may sit in our own plug: schedule() sends it first */
 	if (test_set_buffer_locked(bh))
-		wait_event(*buffer_waitqueue(bh), !test_set_buffer_locked(bh));
+		io_wait_event(*buffer_waitqueue(bh), !test_set_buffer_locked(bh));
 }
 
 void unlock_buffer(struct buffer_head *bh)
@@ -72,7 +72,7 @@ void unlock_buffer(struct buffer_head *bh)
 void wait_on_buffer(struct buffer_head *bh)
 {
 	if (buffer_locked(bh))
-		wait_event(*buffer_waitqueue(bh), !buffer_locked(bh));
+		io_wait_event(*buffer_waitqueue(bh), !buffer_locked(bh));
 }
 
 void get_bh(struct buffer_head *bh)

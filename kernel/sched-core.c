@@ -20,6 +20,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
 #include <cgwb/rcupdate.h>
+#include <cgwb/psi.h>
 #include "sched-internal.h"
 
 /* ---------------------------------------------------------------- switching */
@@ -65,12 +66,15 @@ void __schedule(bool preempt)
 	raw_spin_lock(&rq->lock);
 	update_curr(rq, ktime_get_ns());
 	put_prev_task(rq, prev, preempt);
+	if (!prev->on_rq)
+		psi_task_sleep(prev, prev->state == TASK_DEAD);
 	WRITE_ONCE(rq->need_resched, false);
 	next = pick_next_task(rq);
 	/* the platform may have idled in pick_next_task: idle time is nobody's CPU time */
 	now = ktime_get_ns();
 	next->last_ran_ns = now;
 	next->slice_start_ns = now;
+	psi_task_switch(prev, next); /* also when prev slept and was woken meanwhile */
 	if (next == prev) {
 		raw_spin_unlock(&rq->lock);
 		return;
@@ -277,6 +281,8 @@ static void ttwu_activate(struct task_struct *t)
 	raw_spin_lock(&rq->lock);
 	t->state = TASK_RUNNING;
 	t->on_rq = true;
+	if (!(t->psi_flags & TSK_RUNNING))
+		psi_task_wake(t); /* woken or new */
 	place_woken(rq, t);
 	enqueue_task(rq, t);
 	if (wakeup_preempt(rq, t))

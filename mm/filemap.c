@@ -73,19 +73,25 @@ bool trylock_page(struct page *page)
 
 /*
  * The IO a page wait is for may sit in the waiter's own plug: schedule() sends it before
- * the waiter sleeps (blk-plug.c).
+ * the waiter sleeps (blk-plug.c). Page waits are IO waits for pressure stall information,
+ * as Linux's io_schedule() has them.
  */
 void lock_page(struct page *page)
 {
 	if (!trylock_page(page))
-		wait_event(*page_waitqueue(page), trylock_page(page));
+		io_wait_event(*page_waitqueue(page), trylock_page(page));
 }
 
 int lock_page_killable(struct page *page)
 {
+	int token, err;
+
 	if (trylock_page(page))
 		return 0;
-	return wait_event_killable(*page_waitqueue(page), trylock_page(page));
+	token = io_schedule_prepare();
+	err = wait_event_killable(*page_waitqueue(page), trylock_page(page));
+	io_schedule_finish(token);
+	return err;
 }
 
 void wake_up_page(struct page *page)
@@ -108,13 +114,13 @@ void unlock_page(struct page *page)
 void wait_on_page_locked(struct page *page)
 {
 	if (PageLocked(page))
-		wait_event(*page_waitqueue(page), !PageLocked(page));
+		io_wait_event(*page_waitqueue(page), !PageLocked(page));
 }
 
 void wait_on_page_writeback(struct page *page)
 {
 	if (PageWriteback(page))
-		wait_event(*page_waitqueue(page), !PageWriteback(page));
+		io_wait_event(*page_waitqueue(page), !PageWriteback(page));
 }
 
 /* ---------------------------------------------------------------- lookup and insertion */

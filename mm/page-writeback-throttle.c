@@ -21,6 +21,7 @@
 #include <cgwb/writeback.h>
 #include <cgwb/smp.h>
 #include <cgwb/memcontrol.h>
+#include <cgwb/blk-cgroup.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/sched.h>
 #include <cgwb/bug.h>
@@ -297,6 +298,7 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 	bool strictlimit = wb->bdi->capabilities & BDI_CAP_STRICTLIMIT;
 	unsigned long start_time = jiffies;
 	bool exceeded = false;
+	int token;
 
 	gdtc_init(gdtc, wb);
 	mdtc = mdtc_init(&mdtc_stor, wb, gdtc) ? &mdtc_stor : NULL;
@@ -357,8 +359,11 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 			task_ratelimit ? HZ * pages_dirtied / task_ratelimit : (unsigned long)pause,
 			pause, start_time);
 		WRITE_ONCE(wb->last_pause, pause);
+		/* an IO stall for pressure stall information: Linux's io_schedule_timeout() */
+		token = io_schedule_prepare();
 		__set_current_state(TASK_KILLABLE);
 		schedule_timeout(pause);
+		io_schedule_finish(token);
 		current->dirty_paused_when = now + (unsigned long)pause;
 		current->nr_dirtied = 0;
 		current->nr_dirtied_pause = nr_dirtied_pause;
@@ -406,8 +411,11 @@ void balance_dirty_pages_ratelimited(struct address_space *mapping)
 		current->nr_dirtied += n;
 	}
 	local_irq_restore(flags);
-	if (current->nr_dirtied >= ratelimit)
+	if (current->nr_dirtied >= ratelimit) {
 		balance_dirty_pages(wb, (unsigned long)current->nr_dirtied);
+		/* io.cost's delay for the group's IO debt, Linux's return-to-user throttle */
+		blkcg_maybe_throttle_current();
+	}
 	wb_put(wb);
 }
 

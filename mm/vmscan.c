@@ -19,6 +19,7 @@
 #include <cgwb/writeback.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/sched.h>
+#include <cgwb/psi.h>
 #include <cgwb/slab.h>
 #include <cgwb/mutex.h>
 #include <cgwb/bug.h>
@@ -362,9 +363,11 @@ static unsigned long shrink_caches(unsigned long nr)
 unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 {
 	struct scan_result sr = { 0 };
+	unsigned long pflags;
 
 	if (!reclaim_lock())
 		return 0;
+	psi_memstall_enter(&pflags); /* reclaim is a memory stall (pressure stall information) */
 	shrink_memcg_tree(root_mem_cgroup, scan_target(nr, lru_pages_tree(root_mem_cgroup)), nr,
 			  gfp, &sr);
 	if (sr.freed < nr && (gfp & __GFP_FS))
@@ -379,6 +382,7 @@ unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 		if (sr.freed < nr && gfpflags_allow_blocking(gfp))
 			reclaim_throttle_writeback();
 	}
+	psi_memstall_leave(&pflags);
 	return sr.freed;
 }
 
@@ -386,10 +390,13 @@ unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned lo
 {
 	unsigned long lru = lru_pages_tree(memcg);
 	struct scan_result sr = { 0 };
+	unsigned long pflags;
 
 	if (!lru || !reclaim_lock())
 		return 0;
+	psi_memstall_enter(&pflags);
 	shrink_memcg_tree(memcg, scan_target(nr, lru), nr, gfp, &sr);
+	psi_memstall_leave(&pflags);
 	mutex_unlock(&reclaim_mutex);
 	count_vm_events(PGSCAN, sr.scanned);
 	count_vm_events(PGSTEAL, sr.freed);

@@ -28,6 +28,7 @@ static struct cgroup *move_task(struct task_struct *task, struct cgroup *dst)
 	dst->refcount++;
 	dst->nr_tasks++;
 	task->cgroup = dst;
+	psi_task_move(task, cgroup_psi(dst));
 	if (old)
 		old->nr_tasks--;
 	for_each_subsys(ss, i) {
@@ -95,6 +96,7 @@ void cgroup_exit_task(struct task_struct *task)
 	if (cg)
 		cg->nr_tasks--;
 	task->cgroup = NULL;
+	psi_task_move(task, &psi_system); /* its last moments count machine-wide only */
 	spin_unlock_irqrestore(&css_set_lock, flags);
 	if (cg)
 		cgroup_put(cg);

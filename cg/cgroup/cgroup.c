@@ -106,6 +106,7 @@ void cgroup_put(struct cgroup *cg)
 		for (struct cgroup *a = parent; a; a = a->parent)
 			a->nr_dying_descendants--;
 		spin_unlock_irqrestore(&css_set_lock, flags);
+		psi_group_exit(&cg->psi);
 		kfree(cg);
 		cg = parent;
 	}
@@ -198,6 +199,7 @@ static struct cgroup *cgroup_alloc(struct cgroup *parent, const char *name)
 	cg->parent = parent;
 	cg->level = parent->level + 1;
 	cg->id = next_cgroup_id++;
+	psi_group_init(&cg->psi, cgroup_psi(parent));
 	return cg;
 }
 

@@ -136,6 +136,24 @@ static int stat_show(struct seq_buf *s, void *private)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- pressure */
+/* io.pressure, memory.pressure, cpu.pressure: Linux's core files, in every cgroup. */
+
+static int io_pressure_show(struct seq_buf *s, void *private)
+{
+	return psi_show(s, cgroup_psi(private), PSI_IO);
+}
+
+static int memory_pressure_show(struct seq_buf *s, void *private)
+{
+	return psi_show(s, cgroup_psi(private), PSI_MEM);
+}
+
+static int cpu_pressure_show(struct seq_buf *s, void *private)
+{
+	return psi_show(s, cgroup_psi(private), PSI_CPU);
+}
+
 /* ---------------------------------------------------------------- directories */
 
 static const struct cgroup_file {
@@ -150,6 +168,9 @@ static const struct cgroup_file {
 	{ "cgroup.subtree_control", 0644, subtree_control_show, subtree_control_store, false },
 	{ "cgroup.events", 0444, events_show, NULL, true },
 	{ "cgroup.stat", 0444, stat_show, NULL, false },
+	{ "io.pressure", 0444, io_pressure_show, NULL, false },
+	{ "memory.pressure", 0444, memory_pressure_show, NULL, false },
+	{ "cpu.pressure", 0444, cpu_pressure_show, NULL, false },
 };
 
 static int add_core_files(struct cgroup *cg)
@@ -199,7 +220,8 @@ void cgroup_remove_ss_files(struct cgroup *cg, struct cgroup_subsys *ss)
 	if (!cg->dir)
 		return;
 	scnprintf(prefix, sizeof(prefix), "%s.", ss->name);
-	pseudo_remove_prefixed(cg->dir, prefix);
+	/* io.pressure and memory.pressure are the core's, whatever the controllers */
+	pseudo_remove_prefixed_except(cg->dir, prefix, ".pressure");
 }
 
 /* The root's files, then the mount. */

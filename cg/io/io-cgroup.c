@@ -1,8 +1,8 @@
 /*
  * The io controller as the cgroup core sees it ("io" in cgroup.subtree_control): the life
- * of each io cgroup, kept by the block layer (block/blk-cgroup.c), and its files, io.max
- * and io.stat. io.max is not offered on the root: the root group is never limited
- * (cgroup v2).
+ * of each io cgroup, kept by the block layer (block/blk-cgroup.c), and its files: io.max
+ * and io.weight (not on the root: the root group is never limited), io.cost.qos and
+ * io.cost.model (on the root only: they configure disks), io.stat.
  */
 #include "io.h"
 #include <cgwb/backing-dev.h>
@@ -50,9 +50,19 @@ static int io_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *
 	struct blkcg *blkcg = css_to_blkcg(css);
 	int err = 0;
 
-	if (!blkcg_is_root(blkcg))
+	if (!blkcg_is_root(blkcg)) {
 		err = io_create_file(dir, "io.max", 0644, blkcg_io_max_show, blkcg_io_max_store,
 				     blkcg);
+		if (!err)
+			err = io_create_file(dir, "io.weight", 0644, blkcg_io_weight_show,
+					     blkcg_io_weight_store, blkcg);
+	} else {
+		err = io_create_file(dir, "io.cost.qos", 0644, blkcg_io_cost_qos_show,
+				     blkcg_io_cost_qos_store, blkcg);
+		if (!err)
+			err = io_create_file(dir, "io.cost.model", 0644, blkcg_io_cost_model_show,
+					     blkcg_io_cost_model_store, blkcg);
+	}
 	if (!err)
 		err = io_create_file(dir, "io.stat", 0444, blkcg_io_stat_show, NULL, blkcg);
 	return err;

@@ -14,29 +14,6 @@
 
 static const char *const io_max_keys[BLKCG_LIMIT_NR] = { "rbps", "wbps", "riops", "wiops" };
 
-static bool io_max_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n';
-}
-
-/* Copy the next whitespace-separated token of *pos into tok; 0 at the end, -EINVAL if long. */
-static int io_max_next_token(const char **pos, char *tok, size_t size)
-{
-	const char *p = *pos;
-	size_t len = 0;
-
-	while (io_max_space(*p))
-		p++;
-	while (*p && !io_max_space(*p)) {
-		if (len + 1 >= size)
-			return -EINVAL;
-		tok[len++] = *p++;
-	}
-	tok[len] = '\0';
-	*pos = p;
-	return (int)len;
-}
-
 static int io_max_parse_dev(const char *tok, struct io_max_conf *conf)
 {
 	char maj[16];
@@ -82,11 +59,11 @@ int io_max_parse(const char *buf, struct io_max_conf *conf)
 	int len, err;
 
 	memset(conf, 0, sizeof(*conf));
-	len = io_max_next_token(&buf, tok, sizeof(tok));
+	len = io_conf_next_token(&buf, tok, sizeof(tok));
 	if (len <= 0)
 		return -EINVAL;
 	err = io_max_parse_dev(tok, conf);
-	while (!err && (len = io_max_next_token(&buf, tok, sizeof(tok))) > 0)
+	while (!err && (len = io_conf_next_token(&buf, tok, sizeof(tok))) > 0)
 		err = io_max_parse_setting(tok, conf);
 	return err ? err : (len < 0 ? len : 0);
 }

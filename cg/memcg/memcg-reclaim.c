@@ -13,6 +13,7 @@
  * "max" counts each time a charge found it there and had to reclaim.
  */
 #include "memcg.h"
+#include <cgwb/psi.h>
 #include <cgwb/mm.h>
 #include <cgwb/vmscan.h>
 #include <cgwb/sched.h>
@@ -32,6 +33,16 @@ void memcg_reclaim_init(struct memcg_reclaim *r)
 bool memcg_writeback_pending(struct mem_cgroup *memcg)
 {
 	return memcg_page_state(memcg, NR_FILE_DIRTY) + memcg_page_state(memcg, NR_WRITEBACK);
+}
+
+/* Wait for writeback to clean pages at memory.max: a memory stall, as Linux counts it. */
+static void memcg_writeback_wait(void)
+{
+	unsigned long pflags;
+
+	psi_memstall_enter(&pflags);
+	msleep(MEMCG_WRITEBACK_WAIT_MS);
+	psi_memstall_leave(&pflags);
 }
 
 static bool stalled(const struct memcg_reclaim *r)
@@ -54,7 +65,7 @@ bool memcg_reclaim_round(struct mem_cgroup *memcg, unsigned long nr, gfp_t gfp,
 	if (memcg_writeback_pending(memcg)) {
 		if (!(gfp & __GFP_FS) || stalled(r))
 			return false;
-		msleep(MEMCG_WRITEBACK_WAIT_MS);
+		memcg_writeback_wait();
 		return true;
 	}
 	return r->retries-- > 0;
@@ -98,7 +109,7 @@ void memcg_keep_reserve(struct mem_cgroup *memcg, gfp_t gfp)
 		/* nothing will come free: the charge itself deals with the limit */
 		if (!memcg_writeback_pending(tight) || stalled(&r))
 			return;
-		msleep(MEMCG_WRITEBACK_WAIT_MS);
+		memcg_writeback_wait();
 	}
 }
 

@@ -9,5 +9,6 @@ void proc_vmstat_init(struct pseudo_node *root);
 void proc_misc_init(struct pseudo_node *root);
 void proc_cpus_init(struct pseudo_node *root);
 void proc_sys_vm_init(struct pseudo_node *root);
+void proc_pressure_init(struct pseudo_node *root);
 
 #endif

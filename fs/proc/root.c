@@ -23,4 +23,5 @@ void proc_init(void)
 	proc_misc_init(proc_root);
 	proc_cpus_init(proc_root);
 	proc_sys_vm_init(proc_root);
+	proc_pressure_init(proc_root);
 }

@@ -336,7 +336,20 @@ void pseudo_remove(struct pseudo_node *node)
 }
 
 /* Remove, one by one, the children of dir whose names start with prefix. */
+static bool pseudo_name_ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), m = suffix ? strlen(suffix) : 0;
+
+	return suffix && n >= m && !strcmp(name + n - m, suffix);
+}
+
 void pseudo_remove_prefixed(struct pseudo_node *dir, const char *prefix)
+{
+	pseudo_remove_prefixed_except(dir, prefix, NULL);
+}
+
+void pseudo_remove_prefixed_except(struct pseudo_node *dir, const char *prefix,
+				   const char *keep_suffix)
 {
 	size_t len = strlen(prefix);
 
@@ -345,7 +358,8 @@ void pseudo_remove_prefixed(struct pseudo_node *dir, const char *prefix)
 
 		mutex_lock(&pseudo_mutex);
 		list_for_each_entry(child, &dir->children, sibling) {
-			if (!strncmp(child->name, prefix, len)) {
+			if (!strncmp(child->name, prefix, len) &&
+			    !pseudo_name_ends_with(child->name, keep_suffix)) {
 				found = child;
 				pseudo_get(found);
 				break;

@@ -19,6 +19,8 @@ struct blkcg {
 	 * online, 1 per writeback context writing for it, 1 per child holding pins itself.
 	 */
 	int online_pin;
+	u32 ioc_dfl_weight; /* io.weight's default (block/blk-iocost-params.c) */
+	u64 delay_nsec; /* io.cost's delay of its tasks for debt (blkcg_maybe_throttle_current) */
 };
 
 extern struct blkcg *blkcg_root;
@@ -50,6 +52,13 @@ void bio_release_blkcg(struct bio *bio);
  */
 void blkcg_pin_online(struct blkcg *blkcg);
 void blkcg_unpin_online(struct blkcg *blkcg);
+
+/*
+ * Pause the current task for the delay io.cost set on its cgroup (or an ancestor) because
+ * of IO debt; a task calls it where it may sleep without holding anything (it dirties
+ * pages: balance_dirty_pages_ratelimited()).
+ */
+void blkcg_maybe_throttle_current(void);
 
 /* io.stat's wbytes of blkcg (and its descendants) on disk: 0 if it never wrote there. */
 u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk);

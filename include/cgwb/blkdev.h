@@ -12,6 +12,7 @@
 struct request_queue;
 struct gendisk;
 struct backing_dev_info;
+struct ioc;
 
 /* One request: merged bios for one contiguous range, handed to the driver as a unit. */
 struct request {
@@ -104,6 +105,8 @@ struct request_queue {
 	struct list_head retry_bios; /* bios of a failed merged request, to retry alone */
 	struct work_struct retry_work;
 	unsigned long nr_dispatched, nr_busy, nr_waits;
+	u64 rq_wait_ns;  /* time bios spent waiting for a free request, in all */
+	struct ioc *ioc; /* io.cost's controller of the disk, once configured */
 };
 
 struct gendisk {

@@ -19,6 +19,7 @@
 #include <cgwb/list.h>
 #include <cgwb/mutex.h>
 #include <cgwb/workqueue.h>
+#include <cgwb/psi.h>
 
 struct task_struct;
 struct cgroup;
@@ -84,7 +85,14 @@ struct cgroup {
 	struct pseudo_node *dir;           /* its directory under /sys/fs/cgroup */
 	unsigned int nr_descendants;       /* live ones (cgroup.stat) */
 	unsigned int nr_dying_descendants; /* removed but still referenced */
+	struct psi_group psi;              /* its pressure (the root's is psi_system) */
 };
+
+/* The pressure stall group of cg: its own, psi_system for the root (Linux's cgroup_psi()). */
+static inline struct psi_group *cgroup_psi(struct cgroup *cg)
+{
+	return cg->parent ? &cg->psi : &psi_system;
+}
 
 extern struct cgroup cgroup_root;
 extern struct cgroup_subsys *cgroup_subsys[CGROUP_SUBSYS_COUNT];

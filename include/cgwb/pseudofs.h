@@ -95,6 +95,9 @@ struct pseudo_node *pseudo_mkdir_p(struct pseudo_node *parent, const char *path)
 void pseudo_remove(struct pseudo_node *node);
 /* Remove the children of dir whose names start with prefix (a controller's "memory." files). */
 void pseudo_remove_prefixed(struct pseudo_node *dir, const char *prefix);
+/* The same, but for the names that end with keep_suffix (the cgroup core's "io.pressure"). */
+void pseudo_remove_prefixed_except(struct pseudo_node *dir, const char *prefix,
+				   const char *keep_suffix);
 /*
  * Give an existing directory mkdir/rmdir hooks, as pseudo_mkdir_ops does for a new one: how
  * a filesystem's root (pseudo_fs_register) gets them (cgroupfs). Before the first mount.

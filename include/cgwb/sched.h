@@ -90,6 +90,12 @@ struct task_struct {
 
 	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */
 
+	/* pressure stall information (kernel/psi.c) */
+	struct psi_group *psi_group; /* its cgroup's (NULL: psi_system) */
+	unsigned int psi_flags;      /* TSK_*: what it counts as there */
+	bool in_iowait;              /* sleeping for IO (io_schedule_prepare) */
+	bool in_memstall;            /* in psi_memstall_enter() */
+
 	/* dirty throttling (mm/page-writeback.c) */
 	int nr_dirtied;
 	int nr_dirtied_pause;
@@ -101,6 +107,8 @@ struct task_struct {
 	size_t stack_size;
 	void *platform;
 };
+
+struct psi_group;
 
 /* The task this CPU runs (per CPU, <cgwb/percpu.h>). */
 #define current get_current()
@@ -160,6 +168,29 @@ bool wake_up_state(struct task_struct *task, long state);
 	do {                                     \
 		WRITE_ONCE(current->state, (s)); \
 		smp_mb();                        \
+	} while (0)
+
+/*
+ * A sleep for IO (Linux's io_schedule()): pressure stall information counts it as an IO
+ * stall. token = io_schedule_prepare(); ...wait...; io_schedule_finish(token).
+ */
+static inline int io_schedule_prepare(void)
+{
+	int old = current->in_iowait;
+
+	current->in_iowait = true;
+	return old;
+}
+static inline void io_schedule_finish(int token)
+{
+	current->in_iowait = token;
+}
+/* wait_event() as an IO wait */
+#define io_wait_event(wq, cond)                    \
+	do {                                       \
+		int __tok = io_schedule_prepare(); \
+		wait_event(wq, cond);              \
+		io_schedule_finish(__tok);         \
 	} while (0)
 
 /* Sleep up to timeout jiffies in the current state; returns the jiffies left (0 = timed out). */

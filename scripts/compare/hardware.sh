@@ -5,7 +5,9 @@
 #   compare_hardware IMG   sets the array HW to the QEMU arguments for disk image IMG
 #   COMPARE_DISK_OPTS      how the disk is opened; benchmarks that boot cgwb through
 #                          scripts/run-qemu beside a Linux reference open theirs so too
-COMPARE_DISK_OPTS=cache=none,aio=threads
+#   COMPARE_DRIVE_OPTS     more -drive options, for both kernels (`make compare DRIVE=...`):
+#                          throttling.bps-write=33554432 makes the disk a 32 MB/s bottleneck
+COMPARE_DISK_OPTS=cache=none,aio=threads${COMPARE_DRIVE_OPTS:+,$COMPARE_DRIVE_OPTS}
 compare_hardware()
 {
 	HW=(-accel tcg -cpu qemu64 -smp 1 -m 512M -machine pc

@@ -1,0 +1,87 @@
+/*
+ * Pressure stall information (Linux's kernel/sched/psi.c): how much of the time tasks
+ * wait for the CPU, for memory (reclaim, memory.high/max throttling) and for IO (page,
+ * buffer and writeback waits, request slots, io.max and io.cost delays, dirty
+ * throttling pauses: what Linux counts through io_schedule()), machine-wide
+ * (/proc/pressure/{cpu,memory,io}) and per cgroup (cpu.pressure, memory.pressure,
+ * io.pressure), in Linux's format:
+ *
+ *   some avg10=0.00 avg60=0.00 avg300=0.00 total=0
+ *   full avg10=0.00 avg60=0.00 avg300=0.00 total=0
+ *
+ * "some": at least one task of the group stalled; "full": all of its non-idle tasks
+ * stalled at once (for the CPU: runnable, none running). avgN: the share of time over the
+ * last N seconds in percent, updated every 2 s; total: the stalled time in us.
+ */
+#ifndef CGWB_PSI_H
+#define CGWB_PSI_H
+
+#include <cgwb/types.h>
+#include <cgwb/list.h>
+
+struct task_struct;
+struct seq_buf;
+
+enum psi_res { PSI_IO, PSI_MEM, PSI_CPU, NR_PSI_RESOURCES };
+
+/* What a task counts as, in each group it belongs to (task->psi_flags). */
+enum psi_task_count {
+	NR_IOWAIT,
+	NR_MEMSTALL,
+	NR_RUNNING,
+	NR_ONCPU,
+	NR_MEMSTALL_RUNNING, /* in a memory stall but running (reclaiming) */
+	NR_PSI_TASK_COUNTS,
+};
+#define TSK_IOWAIT (1U << NR_IOWAIT)
+#define TSK_MEMSTALL (1U << NR_MEMSTALL)
+#define TSK_RUNNING (1U << NR_RUNNING)
+#define TSK_ONCPU (1U << NR_ONCPU)
+#define TSK_MEMSTALL_RUNNING (1U << NR_MEMSTALL_RUNNING)
+
+/* some/full per resource, and whether anything is going on at all */
+enum psi_states {
+	PSI_IO_SOME,
+	PSI_IO_FULL,
+	PSI_MEM_SOME,
+	PSI_MEM_FULL,
+	PSI_CPU_SOME,
+	PSI_CPU_FULL,
+	PSI_NONIDLE,
+	NR_PSI_STATES,
+};
+
+struct psi_group {
+	struct psi_group *parent; /* NULL: psi_system */
+	struct list_head node;    /* on the list of all groups (the averaging timer's) */
+	unsigned int tasks[NR_PSI_TASK_COUNTS];
+	unsigned int state_mask;
+	u64 state_start;
+	u64 total[NR_PSI_STATES]; /* ns in each state */
+	/* the running averages, fixed point (11 bits), and what they last saw */
+	unsigned long avg[NR_PSI_STATES - 1][3];
+	u64 avg_total[NR_PSI_STATES - 1];
+	u64 avg_last_update, avg_next_update;
+};
+
+/* The machine: the root of every group (the root cgroup's pressure files show it). */
+extern struct psi_group psi_system;
+
+/* A cgroup's group, below parent (psi_system for the root's children). */
+void psi_group_init(struct psi_group *group, struct psi_group *parent);
+void psi_group_exit(struct psi_group *group);
+/* The task now counts in group (cgroup moves, exit): its flags move with it. */
+void psi_task_move(struct task_struct *task, struct psi_group *group);
+/* The scheduler's hooks (kernel/sched-core.c, interrupts off). */
+void psi_task_wake(struct task_struct *task);
+void psi_task_sleep(struct task_struct *task, bool dead);
+void psi_task_switch(struct task_struct *prev, struct task_struct *next);
+
+/* A memory stall of the current task: reclaim, memory.high/max throttling. Nest. */
+void psi_memstall_enter(unsigned long *flags);
+void psi_memstall_leave(unsigned long *flags);
+
+/* One pressure file: 0. */
+int psi_show(struct seq_buf *s, struct psi_group *group, enum psi_res res);
+
+#endif
