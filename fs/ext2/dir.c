@@ -14,6 +14,7 @@
  * directory's i_rwsem (the VFS takes it for namespace operations).
  */
 #include "ext2.h"
+#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 
@@ -84,6 +85,11 @@ static int ext2_check_dir_block(struct inode *dir, struct buffer_head *bh, unsig
 	const char *why = NULL;
 	struct ext2_dir_entry_2 *de = NULL;
 
+	if (ext4_dirblock_csum_verify(dir, (const u8 *)bh->b_data, n, &why)) {
+		ext2_error(sb, "ext4_read_dirblock", "directory #%lu: block %lu: %s", dir->i_ino, n,
+			   why);
+		return -EIO;
+	}
 	while (off < size && !why) {
 		if (size - off < EXT2_DIR_REC_LEN(1)) {
 			why = "directory entry across blocks";

