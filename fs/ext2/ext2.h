@@ -455,6 +455,7 @@ u32 ext2_count_free_inodes(struct super_block *sb);
 
 /* inode.c */
 struct inode *ext2_iget(struct super_block *sb, unsigned long ino);
+struct inode *ext2_iget_special(struct super_block *sb, unsigned long ino);
 /* The on-disk inode inside its inode table block (*bhp, referenced), or an ERR_PTR. */
 struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
 				      struct buffer_head **bhp);

@@ -48,7 +48,8 @@ struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
 	struct buffer_head *bh;
 	u32 block;
 
-	if ((ino != EXT2_ROOT_INO && ino < sbi->s_first_ino) || ino > sbi->s_inodes_count || !ino) {
+	/* reserved inodes are refused by ext2_iget(), not here: ext4 reads its journal's */
+	if (ino > sbi->s_inodes_count || !ino) {
 		ext2_error(sb, __func__, "bad inode number: %lu", ino);
 		return ERR_PTR(-EIO);
 	}
@@ -175,7 +176,8 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 	return 0;
 }
 
-struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
+/* Any inode, reserved ones too (ext4's journal inode): callers know which they ask for. */
+struct inode *ext2_iget_special(struct super_block *sb, unsigned long ino)
 {
 	struct buffer_head *bh;
 	struct ext2_inode *raw;
@@ -209,6 +211,16 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 	ext2_set_inode_ops(inode);
 	unlock_new_inode(inode);
 	return inode;
+}
+
+/* An inode a directory entry may name: the root or a number past the reserved ones. */
+struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
+{
+	if (ino != EXT2_ROOT_INO && ino < EXT2_SB(sb)->s_first_ino) {
+		ext2_error(sb, "ext2_get_raw_inode", "bad inode number: %lu", ino);
+		return ERR_PTR(-EIO);
+	}
+	return ext2_iget_special(sb, ino);
 }
 
 static void ext2_fill_raw(struct inode *inode, struct ext2_inode *raw)

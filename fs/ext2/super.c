@@ -633,6 +633,9 @@ static int ext2_load_root(struct super_block *sb)
 	return sb->s_root ? 0 : -ENOMEM;
 }
 
+/* ext2_fill_super() replayed a journal: the mount starts over on the replayed image. */
+#define EXT2_FILL_AGAIN 1
+
 static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, bool ext4)
 {
 	struct ext2_sb_info *sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
@@ -678,6 +681,8 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, 
 	sb->s_op = &ext2_sops;
 	sb->s_iflags |= SB_I_CGROUPWB;
 	err = ext2_load_group_desc(sb);
+	if (!err && sbi->s_ext4 && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER))
+		return ext4_recover_journal(sb) ?: EXT2_FILL_AGAIN;
 	if (!err)
 		err = ext2_rsv_init(sb);
 	if (!err)
@@ -711,6 +716,13 @@ struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, cons
 	if (IS_ERR(sb))
 		return sb;
 	err = ext2_fill_super(sb, flags, data, fs_type == &ext4_fs_type);
+	if (err == EXT2_FILL_AGAIN) {
+		/* the journal was replayed: check the image it left from the start */
+		ext2_fill_failed(sb);
+		err = ext2_fill_super(sb, flags, data, fs_type == &ext4_fs_type);
+		if (err == EXT2_FILL_AGAIN)
+			err = -EIO; /* needs_recovery again: never loop */
+	}
 	if (err) {
 		ext2_fill_failed(sb);
 		deactivate_locked_super(sb);

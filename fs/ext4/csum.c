@@ -33,14 +33,24 @@ void ext4_init_csum_seed(struct super_block *sb)
 		sbi->s_csum_seed = crc32c(~0u, es->s_uuid, sizeof(es->s_uuid));
 }
 
+static u32 ext4_superblock_csum(const struct ext2_super_block *es)
+{
+	return crc32c(~0u, es, __builtin_offsetof(struct ext2_super_block, s_checksum));
+}
+
 bool ext4_superblock_csum_verify(struct super_block *sb)
 {
 	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
 
-	if (!ext4_has_metadata_csum(sb))
-		return true;
-	return le32_to_cpu(es->s_checksum) ==
-	       crc32c(~0u, es, __builtin_offsetof(struct ext2_super_block, s_checksum));
+	return !ext4_has_metadata_csum(sb) || le32_to_cpu(es->s_checksum) == ext4_superblock_csum(es);
+}
+
+void ext4_superblock_csum_set(struct super_block *sb)
+{
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+
+	if (ext4_has_metadata_csum(sb))
+		es->s_checksum = cpu_to_le32(ext4_superblock_csum(es));
 }
 
 bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, const void *gd)

@@ -184,6 +184,7 @@ loff_t ext4_max_size(unsigned int blkbits, bool huge_file);
 /* csum.c: each returns true when the checksum is right (or the image keeps none) */
 void ext4_init_csum_seed(struct super_block *sb);
 bool ext4_superblock_csum_verify(struct super_block *sb);
+void ext4_superblock_csum_set(struct super_block *sb);
 bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, const void *gd);
 /* The seed of an inode's checksums: the filesystem's, its number and its generation. */
 u32 ext4_inode_csum_seed(struct super_block *sb, unsigned long ino, u32 generation);
@@ -191,6 +192,9 @@ bool ext4_inode_csum_verify(struct super_block *sb, unsigned long ino, const u8 
 bool ext4_extent_block_csum_verify(struct inode *inode, const struct ext4_extent_header *eh);
 /* A directory block: a leaf with its tail, or an htree node (-EIO and why if bad). */
 int ext4_dirblock_csum_verify(struct inode *dir, const u8 *block, unsigned long n, const char **why);
+
+/* journal.c: replay the journal of a needs_recovery image, then clear the flag */
+int ext4_recover_journal(struct super_block *sb);
 
 /* extents.c */
 int ext4_ext_check_inode(struct inode *inode);

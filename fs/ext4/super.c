@@ -6,8 +6,8 @@
  * Policy, where Linux's ext4 has it and where this driver does not yet:
  *  - an unknown incompat feature refuses the mount; an unknown ro_compat one allows only a
  *    read-only mount (Linux's rules, and its messages);
- *  - a journal that needs recovery refuses the mount: nothing replays it yet, and reading
- *    the image without its journal would show an old state as if it were current;
+ *  - a journal that needs recovery is replayed first (journal.c), even for a read-only
+ *    mount, as Linux does; journals on another device are refused (journal_dev);
  *  - a read-write mount needs an image this driver can keep consistent: no journal, and
  *    no feature past ext2's. Anything else mounts read-only or not at all;
  *  - block numbers must fit in 32 bits (64bit images of less than 16 TiB at 4 KiB).
@@ -56,13 +56,12 @@ int ext4_check_features(struct super_block *sb, int flags)
 	u32 incompat = le32_to_cpu(es->s_feature_incompat);
 	u32 ro = le32_to_cpu(es->s_feature_ro_compat) & ~EXT4_FEATURE_RO_COMPAT_SUPP;
 
-	if (incompat & EXT3_FEATURE_INCOMPAT_RECOVER) {
-		ext2_msg(sb, KERN_ERR,
-			 "error: the journal needs recovery and journal replay is not supported "
-			 "yet (e2fsck replays it)");
+	if ((incompat & EXT3_FEATURE_INCOMPAT_RECOVER) &&
+	    !(le32_to_cpu(es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL)) {
+		ext2_msg(sb, KERN_ERR, "error: needs_recovery without a journal: run e2fsck");
 		return -EINVAL;
 	}
-	incompat &= ~EXT4_FEATURE_INCOMPAT_SUPP;
+	incompat &= ~(EXT4_FEATURE_INCOMPAT_SUPP | EXT3_FEATURE_INCOMPAT_RECOVER);
 	if (incompat) {
 		ext2_msg(sb, KERN_ERR,
 			 "error: couldn't mount because of unsupported optional features (%x)",
