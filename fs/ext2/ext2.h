@@ -484,6 +484,11 @@ int ext2_readdir(struct file *file, struct dir_context *ctx);
 u32 ext2_inode_by_name(struct inode *dir, const struct qstr *name, int *errp);
 struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *name,
 					 struct buffer_head **bhp);
+/* Directory block n, read and checked; ERR_PTR on a hole, a bad block or an IO error. */
+struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n);
+/* The live entry for name in a checked directory block of size bytes, or NULL. */
+struct ext2_dir_entry_2 *ext2_search_dir_block(struct buffer_head *bh, unsigned int size,
+					       const struct qstr *name);
 int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode);
 int ext2_delete_entry(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer_head *bh);
 int ext2_make_empty(struct inode *inode, struct inode *parent);

@@ -151,6 +151,31 @@ struct ext4_dx_tail {
 	__le32 dt_checksum;
 };
 
+/* htree: the root's info after "." and "..", and its hash versions */
+struct ext4_dx_root_info {
+	__le32 reserved_zero;
+	u8 hash_version;
+	u8 info_length; /* 8 */
+	u8 indirect_levels;
+	u8 unused_flags;
+};
+
+struct ext4_dx_entry {
+	__le32 hash; /* the first entry's place holds the count and limit */
+	__le32 block;
+};
+
+enum {
+	DX_HASH_LEGACY,
+	DX_HASH_HALF_MD4,
+	DX_HASH_TEA,
+	DX_HASH_LEGACY_UNSIGNED,
+	DX_HASH_HALF_MD4_UNSIGNED,
+	DX_HASH_TEA_UNSIGNED,
+};
+#define EXT2_FLAGS_UNSIGNED_HASH 0x0002 /* s_flags: names were hashed as unsigned chars */
+#define EXT4_HTREE_EOF_32BIT 0x7fffffffu
+
 /* ---------------------------------------------------------------- in memory */
 
 /* A run of blocks the filesystem's own metadata takes (block_validity.c). */
@@ -195,6 +220,19 @@ int ext4_dirblock_csum_verify(struct inode *dir, const u8 *block, unsigned long 
 
 /* journal.c: replay the journal of a needs_recovery image, then clear the flag */
 int ext4_recover_journal(struct super_block *sb);
+
+/* namei.c: lookups through an htree index */
+bool ext4_dir_is_indexed(struct inode *dir);
+/*
+ * The entry for name as ext2_find_entry() returns it, found through the index: NULL when
+ * the index says it is not there, ERR_PTR(-EOPNOTSUPP) when the index cannot be followed
+ * (logged; the caller scans the blocks instead, as Linux falls back on ERR_BAD_DX_DIR).
+ */
+struct ext2_dir_entry_2 *ext4_dx_find_entry(struct inode *dir, const struct qstr *name,
+					    struct buffer_head **bhp);
+
+/* hash.c: a name's htree hash (low bit clear), or -EINVAL for an unknown version */
+int ext4fs_dirhash(const char *name, int len, unsigned int version, const u32 seed[4], u32 *hash);
 
 /* extents.c */
 int ext4_ext_check_inode(struct inode *inode);
