@@ -51,12 +51,20 @@ static struct inode *ext4_get_journal_inode(struct super_block *sb)
 	return inode;
 }
 
-/* The superblock after replay: needs_recovery off, the checksum right, on disk now. */
+/*
+ * The superblock after replay: needs_recovery off, the free counts the replayed
+ * descriptors add up to (Linux keeps them in memory while mounted and writes them at
+ * umount, so after a crash the superblock's are stale), the checksum right, on disk now.
+ */
 static int ext4_mark_recovery_complete(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
 
-	sbi->s_es->s_feature_incompat &= ~cpu_to_le32(EXT3_FEATURE_INCOMPAT_RECOVER);
+	es->s_feature_incompat &= ~cpu_to_le32(EXT3_FEATURE_INCOMPAT_RECOVER);
+	es->s_free_blocks_count = cpu_to_le32(ext2_count_free_blocks(sb));
+	es->s_free_blocks_count_hi = 0;
+	es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
 	ext4_superblock_csum_set(sb);
 	mark_buffer_dirty(sbi->s_sbh);
 	return sync_dirty_buffer(sbi->s_sbh);

@@ -259,3 +259,22 @@ Test(ext4_journal, ext2_type_refuses_recovery)
 	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext2", SB_RDONLY, NULL), -EINVAL);
 	cr_expect(host_log_contains("unsupported optional features (2c4)"), "%s", host_log());
 }
+
+/*
+ * Linux keeps the free counts in memory and writes them to the superblock at umount: after
+ * a crash they are stale, and the replay sets them from the replayed descriptors.
+ */
+Test(ext4_journal, stale_superblock_counts_set_from_descriptors)
+{
+	char cmd[128];
+	const char *cmds[] = { cmd };
+
+	ext4t_make_image("-b 1024");
+	ext4t_set_super_value("free_blocks_count", "1234");
+	ext4t_set_super_value("free_inodes_count", "77");
+	snprintf(cmd, sizeof(cmd), "jw -b %ld %s", f5_block(0), new_data(1));
+	journal_run(true, cmds, 1);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	ext2t_umount();
+	expect_recovered();
+}
