@@ -126,14 +126,17 @@ static bool outside_system_zone(struct super_block *sb, unsigned int group, u32 
  * the group (checked at mount), so one group's layout answers; flex_bg images keep it
  * elsewhere, and a sorted list of runs (fs/ext4/block_validity.c) answers.
  */
-const char *ext2_block_pointer_problem(struct super_block *sb, u32 block)
+const char *ext2_block_pointer_problem(struct inode *inode, u32 block)
 {
+	struct super_block *sb = inode->i_sb;
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
 	if (!ext2_block_in_range(sb, block))
 		return "out of range";
 	if (sbi->s_system_zone)
-		return ext4_in_system_zone(sb, block, 1) ? "inside filesystem metadata" : NULL;
+		return ext4_in_system_zone(sb, block, 1, inode->i_ino) ? "inside filesystem "
+									 "metadata" :
+									 NULL;
 	if (!outside_system_zone(sb, (block - sbi->s_first_data_block) / sbi->s_blocks_per_group,
 				 block, 1))
 		return "inside filesystem metadata";

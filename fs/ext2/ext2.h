@@ -428,8 +428,8 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
 u32 ext2_count_free_blocks(struct super_block *sb);
 int ext2_check_descriptors(struct super_block *sb);
-/* Why a block pointer read from disk must not be followed ("out of range"...), or NULL. */
-const char *ext2_block_pointer_problem(struct super_block *sb, u32 block);
+/* Why a block pointer of inode read from disk must not be followed ("out of range"...), or NULL. */
+const char *ext2_block_pointer_problem(struct inode *inode, u32 block);
 
 /* bitmap.c */
 unsigned int ext2_find_next_zero_bit(const u8 *map, unsigned int size, unsigned int start);

@@ -166,7 +166,7 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 			   inode->i_ino, inode->i_mode, ei->i_flags, inode->i_size);
 		return -EIO;
 	}
-	if (ei->i_file_acl && ext2_block_pointer_problem(sb, ei->i_file_acl)) {
+	if (ei->i_file_acl && ext2_block_pointer_problem(inode, ei->i_file_acl)) {
 		ext2_error(sb, "ext2_iget", "inode %lu: bad extended attribute block %u",
 			   inode->i_ino, ei->i_file_acl);
 		return -EIO;

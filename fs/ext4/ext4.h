@@ -182,6 +182,7 @@ enum {
 struct ext4_system_zone {
 	u32 start;
 	u32 count;
+	u32 ino; /* the inode whose blocks these are (the journal's), 0 for metadata */
 };
 
 /* Checksums are kept on mounts of type ext4 (ext2's can only mount such an image read-only). */
@@ -250,6 +251,7 @@ int ext4_fill_inode(struct inode *inode, const u8 *raw);
 /* block_validity.c */
 int ext4_setup_system_zone(struct super_block *sb);
 void ext4_release_system_zone(struct super_block *sb);
-bool ext4_in_system_zone(struct super_block *sb, u32 start, u32 count);
+/* Does [start, start + count) meet metadata, or blocks another inode than ino owns? */
+bool ext4_in_system_zone(struct super_block *sb, u32 start, u32 count, unsigned long ino);
 
 #endif

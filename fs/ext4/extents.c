@@ -68,16 +68,17 @@ static const char *ext_header_problem(const struct ext4_extent_header *eh, unsig
 }
 
 /* A run of physical blocks a node points at must be data blocks of this filesystem. */
-static bool ext_run_valid(struct super_block *sb, u32 start, u32 len, u16 hi)
+static bool ext_run_valid(struct inode *inode, u32 start, u32 len, u16 hi)
 {
+	struct super_block *sb = inode->i_sb;
 	u64 last = (u64)start + len - 1;
 
 	if (hi || !len || last >= EXT2_SB(sb)->s_blocks_count || !ext2_block_in_range(sb, start))
 		return false;
-	return !EXT2_SB(sb)->s_system_zone || !ext4_in_system_zone(sb, start, len);
+	return !EXT2_SB(sb)->s_system_zone || !ext4_in_system_zone(sb, start, len, inode->i_ino);
 }
 
-static const char *ext_leaf_problem(struct super_block *sb, const struct ext4_extent_header *eh)
+static const char *ext_leaf_problem(struct inode *inode, const struct ext4_extent_header *eh)
 {
 	const struct ext4_extent *ex = ext_first(eh);
 	u64 next = 0; /* the first logical block the next extent may start at */
@@ -87,7 +88,7 @@ static const char *ext_leaf_problem(struct super_block *sb, const struct ext4_ex
 
 		if (lblk < next)
 			return "extents overlap or are out of order";
-		if (!ext_run_valid(sb, le32_to_cpu(ex->ee_start_lo), len,
+		if (!ext_run_valid(inode, le32_to_cpu(ex->ee_start_lo), len,
 				   le16_to_cpu(ex->ee_start_hi)))
 			return "invalid extent (physical blocks)";
 		next = (u64)lblk + len;
@@ -97,14 +98,14 @@ static const char *ext_leaf_problem(struct super_block *sb, const struct ext4_ex
 	return NULL;
 }
 
-static const char *ext_index_problem(struct super_block *sb, const struct ext4_extent_header *eh)
+static const char *ext_index_problem(struct inode *inode, const struct ext4_extent_header *eh)
 {
 	const struct ext4_extent_idx *ix = idx_first(eh);
 
 	for (unsigned int i = 0; i < le16_to_cpu(eh->eh_entries); i++, ix++) {
 		if (i && le32_to_cpu(ix->ei_block) <= le32_to_cpu(ix[-1].ei_block))
 			return "index entries out of order";
-		if (!ext_run_valid(sb, le32_to_cpu(ix->ei_leaf_lo), 1, le16_to_cpu(ix->ei_leaf_hi)))
+		if (!ext_run_valid(inode, le32_to_cpu(ix->ei_leaf_lo), 1, le16_to_cpu(ix->ei_leaf_hi)))
 			return "invalid index (physical block)";
 	}
 	return NULL;
@@ -119,7 +120,7 @@ static int ext_check(struct inode *inode, const struct ext4_extent_header *eh, u
 	if (!why && pblk && !ext4_extent_block_csum_verify(inode, eh))
 		why = "extent tree block checksum invalid";
 	if (!why)
-		why = depth ? ext_index_problem(sb, eh) : ext_leaf_problem(sb, eh);
+		why = depth ? ext_index_problem(inode, eh) : ext_leaf_problem(inode, eh);
 	if (!why)
 		return 0;
 	ext2_error(sb, "ext4_ext_check", "inode #%lu: extent tree %s %u: %s (depth %u)",

@@ -191,3 +191,16 @@ Test(ext4_corrupt, extents_out_of_order)
 	expect_bad_extent(sparse_leaf() * BS + 12 + 12, lblk, 4,
 			  "extents overlap or are out of order");
 }
+
+/* The journal's blocks are the filesystem's own: a file pointing there is corrupt. */
+Test(ext4_corrupt, extent_into_journal)
+{
+	unsigned long long jblock;
+	u8 start[4];
+
+	ext4t_make_image("-b 1024 -O ^metadata_csum");
+	cr_assert(ext2t_sh_number(&jblock, "debugfs -R 'bmap <8> 100' %s 2>/dev/null", ext2t_env.img));
+	memcpy(start, &(u32){ (u32)jblock }, 4);
+	expect_bad_extent(sparse_leaf() * BS + 12 + 12 + 8, start, 4,
+			  "invalid extent (physical blocks)");
+}
