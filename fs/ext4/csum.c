@@ -8,11 +8,11 @@
  * Each check answers true on an image without metadata_csum: the callers ask
  * unconditionally. The checksum fields themselves are hashed as zeros where they sit
  * inside the checksummed bytes (group descriptors, inodes), as e2fsprogs and Linux do.
- * Images with only the older gdt_csum (crc16 descriptor checksums) are mounted read-only,
- * as an unknown ro_compat feature, without checking them.
+ * Images with only the older gdt_csum (uninit_bg) have their descriptors checked by crc16.
  */
 #include "ext4.h"
 #include <cgwb/crc32c.h>
+#include <cgwb/crc16.h>
 #include <cgwb/string.h>
 
 #define EXT4_GOOD_OLD_INODE_SIZE 128
@@ -53,6 +53,25 @@ void ext4_superblock_csum_set(struct super_block *sb)
 		es->s_checksum = cpu_to_le32(ext4_superblock_csum(es));
 }
 
+/*
+ * gdt_csum, metadata_csum's predecessor: crc16 of the uuid, the group and the descriptor
+ * without its checksum field (the 64bit half only when the image is 64bit).
+ */
+static bool ext4_gdt_csum_verify(struct super_block *sb, unsigned int group, const u8 *gd)
+{
+	unsigned int off = __builtin_offsetof(struct ext4_group_desc, bg_checksum);
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+	unsigned int size = EXT2_SB(sb)->s_desc_size;
+	__le32 le_group = cpu_to_le32(group);
+	u16 crc = crc16(0xffff, es->s_uuid, sizeof(es->s_uuid));
+
+	crc = crc16(crc, &le_group, sizeof(le_group));
+	crc = crc16(crc, gd, off);
+	if (ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_64BIT) && size > off + 2)
+		crc = crc16(crc, gd + off + 2, size - off - 2);
+	return crc == get_le16(gd + off);
+}
+
 bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, const void *gd)
 {
 	unsigned int off = __builtin_offsetof(struct ext4_group_desc, bg_checksum);
@@ -62,7 +81,9 @@ bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, con
 	u32 crc;
 
 	if (!ext4_has_metadata_csum(sb))
-		return true;
+		return !EXT2_SB(sb)->s_ext4 ||
+		       !ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM) ||
+		       ext4_gdt_csum_verify(sb, group, gd);
 	crc = crc32c(EXT2_SB(sb)->s_csum_seed, &le_group, sizeof(le_group));
 	crc = crc32c(crc, gd, off);
 	crc = crc32c(crc, &zero, sizeof(zero));

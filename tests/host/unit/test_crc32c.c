@@ -1,6 +1,7 @@
-/* CRC-32C against the published check values (RFC 3720's iSCSI vectors, "123456789"). */
+/* CRC-32C against the published check values (RFC 3720's iSCSI vectors, "123456789"), and CRC-16. */
 #include <criterion/criterion.h>
 #include <cgwb/crc32c.h>
+#include <cgwb/crc16.h>
 #include <string.h>
 
 static u32 standard_crc32c(const void *data, size_t len)
@@ -34,4 +35,11 @@ Test(crc32c, chaining)
 
 	for (size_t cut = 0; cut <= n; cut++)
 		cr_expect_eq(crc32c(crc32c(~0u, s, cut), s + cut, n - cut), crc32c(~0u, s, n));
+}
+
+/* CRC-16 (Linux's crc16) against the catalogue's check values of its two usual starts. */
+Test(crc16, check_values)
+{
+	cr_expect_eq(crc16(0, "123456789", 9), 0xBB3D);      /* CRC-16/ARC */
+	cr_expect_eq(crc16(0xffff, "123456789", 9), 0x4B37); /* CRC-16/MODBUS */
 }

@@ -98,6 +98,14 @@ Test(ext4_corrupt, group_descriptor_checksum)
 	expect_log("group descriptor 1: checksum invalid");
 }
 
+Test(ext4_corrupt, gdt_csum_descriptor_checksum)
+{
+	ext4t_make_image("-b 1024 -O ^metadata_csum,uninit_bg");
+	flip(2 * BS + 64 + 0x0e); /* group 1's free inodes count */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), -EIO);
+	expect_log("group descriptor 1: checksum invalid");
+}
+
 Test(ext4_corrupt, inode_checksum)
 {
 	ext4t_make_image("-b 1024");

@@ -151,3 +151,15 @@ Test(ext4_read, ext2_image_as_ext4)
 	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/f", 3, 200000), 0);
 	ext2t_umount();
 }
+
+/* Older ext4 images: uninit_bg (gdt_csum, crc16 descriptors) instead of metadata_csum. */
+Test(ext4_read, uninit_bg_image)
+{
+	ext4t_make_image("-b 1024 -O ^metadata_csum,uninit_bg");
+	cr_assert_eq(ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q uninit_bg", ext2t_env.img), 0);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	ext4t_check_tree();
+	ext4t_check_sparse();
+	ext2t_umount();
+	ext2t_fsck_clean();
+}
