@@ -97,6 +97,9 @@ _Static_assert(sizeof(struct ext4_group_desc) == 64, "ext4_group_desc is 64 byte
 #define EXT4_INODE_CHECKSUM_LO 0x7C /* __le16 l_i_checksum_lo */
 #define EXT4_INODE_EXTRA_ISIZE 0x80 /* __le16 i_extra_isize: bytes used past 128 */
 #define EXT4_INODE_CHECKSUM_HI 0x82 /* __le16 i_checksum_hi, if i_extra_isize >= 4 */
+#define EXT4_INODE_CTIME_EXTRA 0x84 /* __le32 each: epoch bits (2), nanoseconds (30) */
+#define EXT4_INODE_MTIME_EXTRA 0x88
+#define EXT4_INODE_ATIME_EXTRA 0x8C
 
 /* Extents: a tree whose root is i_block (60 bytes: a header and 4 entries). */
 #define EXT4_EXT_MAGIC 0xF30A

@@ -163,3 +163,24 @@ Test(ext4_read, uninit_bg_image)
 	ext2t_umount();
 	ext2t_fsck_clean();
 }
+
+/* Nanoseconds and the seconds past 2038 live in the inode's extra space. */
+Test(ext4_read, extra_timestamps)
+{
+	struct kstat st;
+
+	ext4t_make_image("-b 1024 -O ^has_journal");
+	/* mtime: 0x5fef0ec0 + epoch 1 (2^32 s later, in 2157), 123456789 ns (in that order:
+	 * debugfs's "mtime" rewrites the extra field too) */
+	cr_assert_eq(ext2t_sh("debugfs -w -R 'sif /f1 mtime 0x5fef0ec0' %s > /dev/null 2>&1",
+			      ext2t_env.img),
+		     0);
+	cr_assert_eq(ext2t_sh("debugfs -w -R 'sif /f1 mtime_extra %u' %s > /dev/null 2>&1",
+			      123456789u << 2 | 1, ext2t_env.img),
+		     0);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_assert_eq(vfs_lstat(EXT2T_MNT "/f1", &st), 0);
+	cr_expect_eq(st.mtime.tv_sec, 0x5fef0ec0LL + (1LL << 32));
+	cr_expect_eq(st.mtime.tv_nsec, 123456789);
+	ext2t_umount();
+}
