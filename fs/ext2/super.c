@@ -248,7 +248,7 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 
 	buf->f_type = EXT2_SUPER_MAGIC;
 	buf->f_bsize = (long)sb->s_blocksize;
-	buf->f_blocks = sbi->s_blocks_count - ext2_overhead_blocks(sb);
+	buf->f_blocks = sbi->s_blocks_count - (ext4_overhead_blocks(sb) ?: ext2_overhead_blocks(sb));
 	mutex_lock_nopreempt(&sbi->s_lock);
 	buf->f_bfree = ext2_count_free_blocks(sb);
 	buf->f_ffree = ext2_count_free_inodes(sb);

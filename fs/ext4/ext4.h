@@ -209,6 +209,8 @@ int ext4_load_super(struct super_block *sb);
 /* What is wrong with group's descriptor as ext4 sees it (checksum, 64-bit parts), or NULL. */
 const char *ext4_group_desc_problem(struct super_block *sb, unsigned int group, const void *gd);
 loff_t ext4_max_size(unsigned int blkbits, bool huge_file);
+/* Blocks statfs does not count on a type ext4 mount (s_overhead_clusters), or 0. */
+u32 ext4_overhead_blocks(struct super_block *sb);
 
 /* csum.c: each returns true when the checksum is right (or the image keeps none) */
 void ext4_init_csum_seed(struct super_block *sb);

@@ -132,6 +132,19 @@ int ext4_load_super(struct super_block *sb)
 }
 
 /*
+ * statfs's overhead as Linux's ext4 counts it: what mke2fs recorded (s_overhead_clusters:
+ * metadata, reserved descriptor blocks, the journal), if it did and it is believable; 0
+ * otherwise, and the caller counts ext2's way.
+ */
+u32 ext4_overhead_blocks(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 overhead = le32_to_cpu(sbi->s_es->s_overhead_clusters);
+
+	return sbi->s_ext4 && overhead < sbi->s_blocks_count ? overhead : 0;
+}
+
+/*
  * Extent-mapped files address 2^32 - 1 logical blocks; without huge_file, i_blocks counts
  * 512-byte sectors in 32 bits, which is the lower limit with 1 KiB blocks.
  */

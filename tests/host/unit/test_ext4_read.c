@@ -184,3 +184,34 @@ Test(ext4_read, extra_timestamps)
 	cr_expect_eq(st.mtime.tv_nsec, 123456789);
 	ext2t_umount();
 }
+
+/* df as Linux's ext4 says it: the overhead mke2fs recorded, the descriptors' free counts. */
+Test(ext4_read, statfs_as_linux)
+{
+	unsigned long long blocks, overhead, free_blocks, free_inodes;
+	struct kstatfs st;
+	struct path p;
+
+	ext4t_make_image("-b 1024");
+	cr_assert(ext2t_sh_number(&blocks,
+				  "dumpe2fs -h %s 2>/dev/null | sed -n 's/^Block count: *//p'",
+				  ext2t_env.img));
+	cr_assert(ext2t_sh_number(&overhead,
+				  "dumpe2fs -h %s 2>/dev/null | sed -n 's/^Overhead clusters: "
+				  "*//p'",
+				  ext2t_env.img));
+	cr_assert(ext2t_sh_number(&free_blocks,
+				  "dumpe2fs -h %s 2>/dev/null | sed -n 's/^Free blocks: *//p'",
+				  ext2t_env.img));
+	cr_assert(ext2t_sh_number(&free_inodes,
+				  "dumpe2fs -h %s 2>/dev/null | sed -n 's/^Free inodes: *//p'",
+				  ext2t_env.img));
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_assert_eq(kern_path(EXT2T_MNT, LOOKUP_FOLLOW, &p), 0);
+	cr_assert_eq(vfs_statfs(&p, &st), 0);
+	path_put(&p);
+	cr_expect_eq(st.f_blocks, blocks - overhead);
+	cr_expect_eq(st.f_bfree, free_blocks);
+	cr_expect_eq(st.f_ffree, free_inodes);
+	ext2t_umount();
+}
