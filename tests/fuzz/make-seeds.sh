@@ -44,7 +44,10 @@ cp -a "$tmp/src" "$tmp/src-ext4"
 for i in $(seq 0 5); do # six 1 KiB pieces with holes between: more extents than the inode holds
 	printf 'piece %d\n' "$i" | dd of="$tmp/src-ext4/sparse" bs=1024 seek=$((i * 3)) conv=notrunc status=none
 done
-mkdir "$tmp/src-ext4/hashed"
+mkdir "$tmp/src-ext4/hashed" "$tmp/src-ext4/deep"
+# 3000 names for one inode: a directory whose index needs a level of nodes (1 KiB blocks)
+: > "$tmp/src-ext4/deep/target"
+for i in $(seq 3000); do ln "$tmp/src-ext4/deep/target" "$tmp/src-ext4/deep/link-with-a-name-long-enough-$i"; done
 for i in $(seq 50); do : > "$tmp/src-ext4/hashed/a-much-longer-entry-name-than-the-others-$i"; done
 # the filesystem sizes fit the fuzzer's 256 KiB disk
 make_image ext2 b1024-i128.img 128k -b 1024 -I 128
