@@ -7,10 +7,12 @@
  *
  * As Linux, the replay writes to the device even for a read-only mount: the alternative,
  * reading an image whose last transactions are only in the journal, shows an old state as
- * if it were current. Journals on another device (journal_dev) are refused at mount.
+ * if it were current. Journals on another device (journal_dev) are refused at mount, and
+ * so is recovery on a read-only device, as Linux refuses it (without its noload).
  */
 #include "ext4.h"
 #include <cgwb/jbd2.h>
+#include <cgwb/blkdev.h>
 #include <cgwb/errno.h>
 
 /* Journal block n -> the device block: the journal inode's block map or extents. */
@@ -72,10 +74,18 @@ static int ext4_mark_recovery_complete(struct super_block *sb)
 
 int ext4_recover_journal(struct super_block *sb)
 {
-	struct inode *inode = ext4_get_journal_inode(sb);
+	struct inode *inode;
 	journal_t *journal;
 	int err;
 
+	if (bdev_read_only(sb->s_bdev)) {
+		/* as Linux: reading the image without its last transactions would mislead */
+		ext2_msg(sb, KERN_ERR,
+			 "error: the journal needs recovery and the device is read-only: cannot "
+			 "proceed");
+		return -EROFS;
+	}
+	inode = ext4_get_journal_inode(sb);
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
 	journal = jbd2_journal_init(sb->s_bdev, (unsigned int)sb->s_blocksize,

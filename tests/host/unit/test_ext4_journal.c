@@ -17,6 +17,7 @@
 #include "host.h"
 #include "test_ext2.h"
 #include "test_ext4.h"
+#include "filedisk.h"
 
 #define BS 1024
 #define F5_SEED 105 /* /f5: 65536 bytes of ext4t's tree */
@@ -277,4 +278,23 @@ Test(ext4_journal, stale_superblock_counts_set_from_descriptors)
 	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
 	ext2t_umount();
 	expect_recovered();
+}
+
+/* Recovery writes: on a read-only device the mount is refused, the image untouched. */
+Test(ext4_journal, read_only_device_refused)
+{
+	char cmd[128];
+	const char *cmds[] = { cmd };
+	struct gendisk *disk;
+
+	ext4t_make_image("-b 1024");
+	snprintf(cmd, sizeof(cmd), "jw -b %ld %s", f5_block(0), new_data(1));
+	journal_run(true, cmds, 1);
+	cr_assert_eq(ext2t_sh("cp %s %s/before.img", ext2t_env.img, ext2t_env.dir), 0);
+	disk = filedisk_add("vda", ext2t_env.img, true, NULL);
+	cr_assert_not_null(disk);
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", SB_RDONLY, NULL), -EROFS);
+	cr_expect(host_log_contains("the journal needs recovery and the device is read-only"), "%s",
+		  host_log());
+	cr_expect_eq(ext2t_sh("cmp -s %s %s/before.img", ext2t_env.img, ext2t_env.dir), 0);
 }
