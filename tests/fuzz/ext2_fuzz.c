@@ -16,21 +16,4 @@
 #include <cgwb/bug.h>
 #include "fuzz_fs.h"
 
-#define DISK_BYTES (256u << 10) /* longer inputs are refused, shorter zero-padded */
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_fs_boot(DISK_BYTES);
-	BUG_ON(ext2_init());
-	return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_fs_one_input(data, size, "ext2");
-}
+FUZZ_FS_TARGET("ext2", (256u << 10), ext2_init)

@@ -17,21 +17,4 @@
 #include <cgwb/bug.h>
 #include "fuzz_fs.h"
 
-#define DISK_BYTES (2u << 20) /* longer inputs are refused, shorter zero-padded */
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_fs_boot(DISK_BYTES);
-	BUG_ON(ext4_init());
-	return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_fs_one_input(data, size, "ext4");
-}
+FUZZ_FS_TARGET("ext4", (2u << 20), ext4_init)

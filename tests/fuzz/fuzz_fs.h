@@ -31,4 +31,21 @@ void fuzz_fs_change_things(void);
  */
 int fuzz_fs_one_input(const u8 *data, size_t size, const char *type);
 
+/* A harness's two entry points: a disk of disk_bytes, register() types, inputs as type. */
+#define FUZZ_FS_TARGET(type, disk_bytes, register_types)              \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size); \
+	int LLVMFuzzerInitialize(int *argc, char ***argv);            \
+	int LLVMFuzzerInitialize(int *argc, char ***argv)             \
+	{                                                             \
+		(void)argc;                                           \
+		(void)argv;                                           \
+		fuzz_fs_boot(disk_bytes);                             \
+		BUG_ON(register_types());                             \
+		return 0;                                             \
+	}                                                             \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)  \
+	{                                                             \
+		return fuzz_fs_one_input(data, size, type);           \
+	}
+
 #endif
