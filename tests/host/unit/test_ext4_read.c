@@ -19,6 +19,7 @@
 #include "host.h"
 #include "test_ext2.h"
 #include "test_ext4.h"
+#include "filedisk.h"
 
 static void setup(void)
 {
@@ -213,5 +214,22 @@ Test(ext4_read, statfs_as_linux)
 	cr_expect_eq(st.f_blocks, blocks - overhead);
 	cr_expect_eq(st.f_bfree, free_blocks);
 	cr_expect_eq(st.f_ffree, free_inodes);
+	ext2t_umount();
+}
+
+/* An extent maps a whole run at once: a cold sequential read goes in readahead-sized requests. */
+Test(ext4_read, cold_read_in_large_requests)
+{
+	struct filedisk_stats st;
+	const u64 size = 3 << 20; /* /f7 */
+
+	ext4t_make_image("-b 4096");
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	filedisk_reset_stats(ext2t_env.disk);
+	cr_assert_eq(ext2t_check_pattern(EXT2T_MNT "/f7", 107, size), 0);
+	filedisk_get_stats(ext2t_env.disk, &st);
+	cr_expect_geq(st.max_request_bytes, 128 << 10, "largest read request %u bytes",
+		      st.max_request_bytes);
+	cr_expect_leq(st.reads, size / (64 << 10) + 20, "%lu read requests for 3 MiB", st.reads);
 	ext2t_umount();
 }
