@@ -28,7 +28,7 @@ all: deps kernel iso
 # (docs/architecture.md, "Layout"); drivers/virtio/, the one mixed folder, names its exception.
 
 # every file portable
-PORTABLE_DIRS := kernel kernel/lib mm fs fs/ext2 fs/proc fs/pseudo fs/ramfs fs/sysfs block \
+PORTABLE_DIRS := kernel kernel/lib mm fs fs/ext2 fs/ext4 fs/jbd2 fs/proc fs/pseudo fs/ramfs fs/sysfs block \
 	cg/cgroup cg/memcg cg/io shell/lang
 # every file kernel-only
 KERNEL_ONLY_DIRS := boot init kernel/platform kernel/arch drivers/pci shell

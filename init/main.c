@@ -19,6 +19,7 @@
 #include <cgwb/console.h>
 #include <cgwb/reboot.h>
 #include <cgwb/ext2.h>
+#include <cgwb/ext4.h>
 #include <cgwb/pci.h>
 #include <cgwb/virtio.h>
 #include <cgwb/bug.h>
@@ -63,6 +64,7 @@ static int kernel_init(void *unused)
 	vfs_init();
 	cgroup_fs_init();
 	ext2_init();
+	ext4_init();
 	virtio_blk_init();
 	virtio_console_init();
 	pci_init();

@@ -14,6 +14,7 @@
  * allocation reads its bitmap before taking it and searches with preemption off.
  */
 #include "ext2.h"
+#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/irqflags.h>
 
@@ -28,13 +29,29 @@ struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int
 		return NULL;
 	if (bhp)
 		*bhp = sbi->s_group_desc[block];
-	return (struct ext2_group_desc *)sbi->s_group_desc[block]->b_data + offset;
+	/* ext4's 64bit descriptors are longer; their first 32 bytes are ext2's */
+	return (struct ext2_group_desc *)(sbi->s_group_desc[block]->b_data +
+					  offset * sbi->s_desc_size);
 }
 
 static bool range_in_group(struct super_block *sb, unsigned int group, u32 start, u32 len)
 {
 	return start >= ext2_group_first_block(sb, group) && len && start + len - 1 >= start &&
 	       start + len - 1 <= ext2_group_last_block(sb, group);
+}
+
+/*
+ * Where a group's metadata may lie: inside the group, or with flex_bg anywhere after the
+ * primary descriptors (a flex group's bitmaps and tables are packed into its first group).
+ */
+static bool range_for_group(struct super_block *sb, unsigned int group, u32 start, u32 len)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (!ext4_has_feature_flex_bg(sb))
+		return range_in_group(sb, group, start, len);
+	return start > sbi->s_first_data_block + sbi->s_gdb_count && len &&
+	       start + len - 1 >= start && start + len - 1 < sbi->s_blocks_count;
 }
 
 /* Every group's bitmaps and inode table must lie inside the group (checked at mount). */
@@ -47,16 +64,23 @@ int ext2_check_descriptors(struct super_block *sb)
 		const char *what = NULL;
 		u32 where = 0;
 
-		if (!range_in_group(sb, g, le32_to_cpu(gd->bg_block_bitmap), 1))
+		const char *ext4_why = ext4_group_desc_problem(sb, g, gd);
+
+		if (ext4_why) {
+			ext2_msg(sb, KERN_ERR, "error: group descriptor %u: %s", g, ext4_why);
+			return -EIO;
+		}
+		if (!range_for_group(sb, g, le32_to_cpu(gd->bg_block_bitmap), 1))
 			what = "block bitmap", where = le32_to_cpu(gd->bg_block_bitmap);
-		else if (!range_in_group(sb, g, le32_to_cpu(gd->bg_inode_bitmap), 1))
+		else if (!range_for_group(sb, g, le32_to_cpu(gd->bg_inode_bitmap), 1))
 			what = "inode bitmap", where = le32_to_cpu(gd->bg_inode_bitmap);
-		else if (!range_in_group(sb, g, le32_to_cpu(gd->bg_inode_table), sbi->s_itb_per_group))
+		else if (!range_for_group(sb, g, le32_to_cpu(gd->bg_inode_table),
+					  sbi->s_itb_per_group))
 			what = "inode table", where = le32_to_cpu(gd->bg_inode_table);
 		if (what) {
 			ext2_msg(sb, KERN_ERR,
-				 "error: group descriptor %u: %s at block %u is not in the group",
-				 g, what, where);
+				 "error: group descriptor %u: %s at block %u is not in the %s", g,
+				 what, where, ext4_has_feature_flex_bg(sb) ? "filesystem" : "group");
 			return -EIO;
 		}
 	}
@@ -99,14 +123,20 @@ static bool outside_system_zone(struct super_block *sb, unsigned int group, u32 
  * extended attribute blocks) must lie inside the filesystem and outside its metadata
  * (superblock and descriptor copies, bitmaps, inode tables), or following it would read
  * garbage as data or, worse, write data over metadata. ext2 keeps a group's metadata inside
- * the group (checked at mount), so one group's layout answers.
+ * the group (checked at mount), so one group's layout answers; flex_bg images keep it
+ * elsewhere, and a sorted list of runs (fs/ext4/block_validity.c) answers.
  */
-const char *ext2_block_pointer_problem(struct super_block *sb, u32 block)
+const char *ext2_block_pointer_problem(struct inode *inode, u32 block)
 {
+	struct super_block *sb = inode->i_sb;
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
 	if (!ext2_block_in_range(sb, block))
 		return "out of range";
+	if (sbi->s_system_zone)
+		return ext4_in_system_zone(sb, block, 1, inode->i_ino) ? "inside filesystem "
+									 "metadata" :
+									 NULL;
 	if (!outside_system_zone(sb, (block - sbi->s_first_data_block) / sbi->s_blocks_per_group,
 				 block, 1))
 		return "inside filesystem metadata";

@@ -11,6 +11,7 @@
  * outside the filesystem is corruption, reported with the inode and logical block, -EIO.
  */
 #include "ext2.h"
+#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 
@@ -87,7 +88,7 @@ static int ext2_get_branch(struct inode *inode, sector_t iblock, int depth,
 	chain[0].bh = NULL;
 	while (chain[level].key) {
 		u32 key = chain[level].key;
-		const char *problem = ext2_block_pointer_problem(sb, key);
+		const char *problem = ext2_block_pointer_problem(inode, key);
 		if (problem)
 			return bad_block(inode, iblock, key, depth - 1 - level, problem);
 		if (++level == depth)
@@ -117,7 +118,7 @@ static unsigned long mapped_run(struct inode *inode, const struct ext2_step *las
 	unsigned long n = 1;
 
 	while (n < max && last->p[n] == last->key + n &&
-	       !ext2_block_pointer_problem(inode->i_sb, last->p[n]))
+	       !ext2_block_pointer_problem(inode, last->p[n]))
 		n++;
 	return n;
 }
@@ -135,7 +136,7 @@ static u32 ext2_find_goal(struct inode *inode, sector_t iblock, const struct ext
 	if (ei->i_next_alloc_goal && iblock == (sector_t)ei->i_next_alloc_block + 1)
 		return ei->i_next_alloc_goal + 1;
 	for (u32 *p = step->p; p > start;) {
-		if (*--p && !ext2_block_pointer_problem(inode->i_sb, *p))
+		if (*--p && !ext2_block_pointer_problem(inode, *p))
 			return *p;
 	}
 	if (step->bh)
@@ -282,6 +283,8 @@ int ext2_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblock
 
 	*new = false;
 	*bno = 0;
+	if (ei->i_flags & EXT4_EXTENTS_FL)
+		return ext4_get_blocks(inode, iblock, maxblocks, bno, flags);
 	if (!depth)
 		return -EFBIG;
 	maxblocks = min(maxblocks, (unsigned long)left + 1);

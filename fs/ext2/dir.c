@@ -14,6 +14,7 @@
  * directory's i_rwsem (the VFS takes it for namespace operations).
  */
 #include "ext2.h"
+#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 
@@ -84,6 +85,11 @@ static int ext2_check_dir_block(struct inode *dir, struct buffer_head *bh, unsig
 	const char *why = NULL;
 	struct ext2_dir_entry_2 *de = NULL;
 
+	if (ext4_dirblock_csum_verify(dir, (const u8 *)bh->b_data, n, &why)) {
+		ext2_error(sb, "ext4_read_dirblock", "directory #%lu: block %lu: %s", dir->i_ino, n,
+			   why);
+		return -EIO;
+	}
 	while (off < size && !why) {
 		if (size - off < EXT2_DIR_REC_LEN(1)) {
 			why = "directory entry across blocks";
@@ -114,8 +120,7 @@ static int ext2_check_dir_block(struct inode *dir, struct buffer_head *bh, unsig
 	return -EIO;
 }
 
-/* Directory block n, read and checked; ERR_PTR on a hole, a bad block or an IO error. */
-static struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n)
+struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n)
 {
 	struct super_block *sb = dir->i_sb;
 	struct buffer_head *bh;
@@ -183,9 +188,20 @@ static bool ext2_match(const struct qstr *name, const struct ext2_dir_entry_2 *d
 	return de->inode && de->name_len == name->len && !memcmp(name->name, de->name, name->len);
 }
 
+struct ext2_dir_entry_2 *ext2_search_dir_block(struct buffer_head *bh, unsigned int size,
+					       const struct qstr *name)
+{
+	for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off)))
+		if (ext2_match(name, dirent_at(bh, off)))
+			return dirent_at(bh, off);
+	return NULL;
+}
+
 /*
  * The entry for name (its block in *bhp, referenced), NULL if there is none, or an ERR_PTR.
- * The search starts where the last one hit: lookups in one directory tend to cluster.
+ * An indexed directory of an ext4 mount is searched through its index (fs/ext4/namei.c)
+ * unless the index cannot be followed. Otherwise the search starts where the last one
+ * hit: lookups in one directory tend to cluster.
  */
 struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *name,
 					 struct buffer_head **bhp)
@@ -197,19 +213,25 @@ struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *n
 
 	if (nblocks <= 0)
 		return nblocks < 0 ? ERR_PTR(nblocks) : NULL;
+	if (ext4_dir_is_indexed(dir)) {
+		struct ext2_dir_entry_2 *de = ext4_dx_find_entry(dir, name, bhp);
+
+		if (!IS_ERR(de) || PTR_ERR(de) != -EOPNOTSUPP)
+			return de;
+	}
 	start = ei->i_dir_start_lookup < (unsigned long)nblocks ? ei->i_dir_start_lookup : 0;
 	for (long i = 0; i < nblocks; i++) {
 		unsigned long n = (start + (unsigned long)i) % (unsigned long)nblocks;
 		struct buffer_head *bh = ext2_dir_bread(dir, n);
+		struct ext2_dir_entry_2 *de;
 
 		if (IS_ERR(bh))
 			return (struct ext2_dir_entry_2 *)bh;
-		for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
-			if (ext2_match(name, dirent_at(bh, off))) {
-				ei->i_dir_start_lookup = (u32)n;
-				*bhp = bh;
-				return dirent_at(bh, off);
-			}
+		de = ext2_search_dir_block(bh, size, name);
+		if (de) {
+			ei->i_dir_start_lookup = (u32)n;
+			*bhp = bh;
+			return de;
 		}
 		brelse(bh);
 	}

@@ -166,13 +166,32 @@ struct ext2_super_block {
 	__le32 s_last_orphan;
 	__le32 s_hash_seed[4];
 	u8 s_def_hash_version;
-	u8 s_reserved_char_pad;
-	__le16 s_reserved_word_pad;
+	u8 s_jnl_backup_type;
+	__le16 s_desc_size; /* 64bit: bytes per group descriptor */
 	__le32 s_default_mount_opts;
 	__le32 s_first_meta_bg;
-	/* ext4's fields from here; ext2 keeps only the error record (e2fsck and dumpe2fs read it) */
-	__le32 s_unused_ext4[35]; /* s_mkfs_time .. s_snapshot_list */
-	__le32 s_error_count;     /* errors ever recorded (0x194) */
+	/* ext4's fields from here (fs/ext4/ reads them; ext2 keeps the error record) */
+	__le32 s_mkfs_time;
+	__le32 s_jnl_blocks[17]; /* the journal inode's i_block, i_size_high and i_size */
+	__le32 s_blocks_count_hi;
+	__le32 s_r_blocks_count_hi;
+	__le32 s_free_blocks_count_hi;
+	__le16 s_min_extra_isize;
+	__le16 s_want_extra_isize;
+	__le32 s_flags;
+	__le16 s_raid_stride;
+	__le16 s_mmp_update_interval;
+	__le32 s_mmp_block[2];
+	__le32 s_raid_stripe_width;
+	u8 s_log_groups_per_flex;
+	u8 s_checksum_type;
+	__le16 s_reserved_pad;
+	__le32 s_kbytes_written[2];
+	__le32 s_snapshot_inum;
+	__le32 s_snapshot_id;
+	__le32 s_snapshot_r_blocks_count[2];
+	__le32 s_snapshot_list;
+	__le32 s_error_count; /* errors ever recorded (0x194) */
 	__le32 s_first_error_time;
 	__le32 s_first_error_ino;
 	__le32 s_first_error_block_lo, s_first_error_block_hi;
@@ -183,8 +202,30 @@ struct ext2_super_block {
 	__le32 s_last_error_line;
 	__le32 s_last_error_block_lo, s_last_error_block_hi;
 	u8 s_last_error_func[32];
-	__le32 s_reserved[128];
+	u8 s_mount_opts[64];
+	__le32 s_usr_quota_inum;
+	__le32 s_grp_quota_inum;
+	__le32 s_overhead_clusters;
+	__le32 s_backup_bgs[2];
+	u8 s_encrypt_algos[4];
+	u8 s_encrypt_pw_salt[16];
+	__le32 s_lpf_ino;
+	__le32 s_prj_quota_inum;
+	__le32 s_checksum_seed; /* the csum_seed feature's: crc32c(~0, s_uuid) otherwise */
+	__le32 s_reserved[98];
+	__le32 s_checksum; /* crc32c(~0, the superblock before this field) */
 };
+_Static_assert(__builtin_offsetof(struct ext2_super_block, s_blocks_count_hi) == 0x150, "ext4's "
+											"fields "
+											"sit where "
+											"e2fsprogs "
+											"reads "
+											"them");
+_Static_assert(__builtin_offsetof(struct ext2_super_block, s_checksum_seed) == 0x270, "s_checksum_"
+										      "seed sits "
+										      "where "
+										      "e2fsprogs "
+										      "reads it");
 _Static_assert(__builtin_offsetof(struct ext2_super_block, s_error_count) == 0x194, "s_error_count "
 										    "sits where "
 										    "e2fsprogs "
@@ -254,6 +295,8 @@ struct ext2_xattr_header {
 };
 
 /* ---------------------------------------------------------------- in memory */
+struct ext4_system_zone;
+
 struct ext2_sb_info {
 	struct buffer_head *s_sbh;     /* the block holding the superblock */
 	struct ext2_super_block *s_es; /* in s_sbh */
@@ -283,6 +326,12 @@ struct ext2_sb_info {
 	u64 s_commits_done;    /* under s_commit_lock */
 	int s_commit_err;      /* the last commit's status; under s_commit_lock */
 	u8 **s_rsv_map;        /* per group: blocks in files' windows (reserve.c); s_lock */
+	/* ext4 (fs/ext4/): set at mount, constant afterwards */
+	bool s_ext4;              /* mounted as type ext4: its features may be read */
+	unsigned int s_desc_size; /* bytes per group descriptor: 32, or 64+ with 64bit */
+	u32 s_csum_seed;          /* metadata_csum: crc32c(~0, uuid) or s_checksum_seed */
+	struct ext4_system_zone *s_system_zone; /* flex_bg: sorted metadata runs */
+	unsigned int s_system_zone_count;
 };
 
 struct ext2_inode_info {
@@ -298,9 +347,10 @@ struct ext2_inode_info {
 	/* the reservation window (reserve.c): bits [start, end) of group; under s_lock */
 	u32 i_rsv_group;
 	u32 i_rsv_start, i_rsv_end;
-	u32 i_rsv_size; /* the next window's size, in blocks */
-	bool i_new;     /* never written: write the whole on-disk inode */
-	bool i_loaded;  /* read or created: eviction may free what it owns */
+	u32 i_rsv_size;  /* the next window's size, in blocks */
+	u32 i_csum_seed; /* metadata_csum: seed of this inode's blocks' checksums */
+	bool i_new;      /* never written: write the whole on-disk inode */
+	bool i_loaded;   /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
 };
@@ -367,6 +417,9 @@ bool ext2_group_has_super(struct super_block *sb, unsigned int group);
 /* blocks at the start of group taken by the superblock and descriptor copies */
 u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group);
 void ext2_set_large_file(struct super_block *sb);
+/* The mount of both types, "ext2" and "ext4" (fs/ext4/super.c): fs_type tells them apart. */
+struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, const char *dev_name,
+			       void *data);
 
 /* balloc.c */
 struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int group,
@@ -375,8 +428,8 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
 u32 ext2_count_free_blocks(struct super_block *sb);
 int ext2_check_descriptors(struct super_block *sb);
-/* Why a block pointer read from disk must not be followed ("out of range"...), or NULL. */
-const char *ext2_block_pointer_problem(struct super_block *sb, u32 block);
+/* Why a block pointer of inode read from disk must not be followed ("out of range"...), or NULL. */
+const char *ext2_block_pointer_problem(struct inode *inode, u32 block);
 
 /* bitmap.c */
 unsigned int ext2_find_next_zero_bit(const u8 *map, unsigned int size, unsigned int start);
@@ -402,6 +455,7 @@ u32 ext2_count_free_inodes(struct super_block *sb);
 
 /* inode.c */
 struct inode *ext2_iget(struct super_block *sb, unsigned long ino);
+struct inode *ext2_iget_special(struct super_block *sb, unsigned long ino);
 /* The on-disk inode inside its inode table block (*bhp, referenced), or an ERR_PTR. */
 struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
 				      struct buffer_head **bhp);
@@ -430,6 +484,11 @@ int ext2_readdir(struct file *file, struct dir_context *ctx);
 u32 ext2_inode_by_name(struct inode *dir, const struct qstr *name, int *errp);
 struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *name,
 					 struct buffer_head **bhp);
+/* Directory block n, read and checked; ERR_PTR on a hole, a bad block or an IO error. */
+struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n);
+/* The live entry for name in a checked directory block of size bytes, or NULL. */
+struct ext2_dir_entry_2 *ext2_search_dir_block(struct buffer_head *bh, unsigned int size,
+					       const struct qstr *name);
 int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode);
 int ext2_delete_entry(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer_head *bh);
 int ext2_make_empty(struct inode *inode, struct inode *parent);

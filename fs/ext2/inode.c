@@ -7,6 +7,7 @@
  * was, except for an inode that is new, whose whole slot is cleared first.
  */
 #include "ext2.h"
+#include "../ext4/ext4.h"
 #include <cgwb/jiffies.h>
 #include <cgwb/writeback.h>
 #include <cgwb/slab.h>
@@ -47,7 +48,8 @@ struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
 	struct buffer_head *bh;
 	u32 block;
 
-	if ((ino != EXT2_ROOT_INO && ino < sbi->s_first_ino) || ino > sbi->s_inodes_count || !ino) {
+	/* reserved inodes are refused by ext2_iget(), not here: ext4 reads its journal's */
+	if (ino > sbi->s_inodes_count || !ino) {
 		ext2_error(sb, __func__, "bad inode number: %lu", ino);
 		return ERR_PTR(-EIO);
 	}
@@ -156,13 +158,15 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 		ext2_error(sb, "ext2_iget", "inode %lu: deleted inode referenced", inode->i_ino);
 		return -EIO;
 	}
-	if (!ext2_valid_mode(inode->i_mode) || (ei->i_flags & EXT4_EXTENTS_FL) ||
-	    inode->i_size < 0 || (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
+	/* extents: fs/ext4/inode.c checks them on type ext4 mounts; ext2 has none */
+	if (!ext2_valid_mode(inode->i_mode) ||
+	    ((ei->i_flags & EXT4_EXTENTS_FL) && !EXT2_SB(sb)->s_ext4) || inode->i_size < 0 ||
+	    (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
 		ext2_error(sb, "ext2_iget", "inode %lu: corrupt (mode %o, flags %#x, size %lld)",
 			   inode->i_ino, inode->i_mode, ei->i_flags, inode->i_size);
 		return -EIO;
 	}
-	if (ei->i_file_acl && ext2_block_pointer_problem(sb, ei->i_file_acl)) {
+	if (ei->i_file_acl && ext2_block_pointer_problem(inode, ei->i_file_acl)) {
 		ext2_error(sb, "ext2_iget", "inode %lu: bad extended attribute block %u",
 			   inode->i_ino, ei->i_file_acl);
 		return -EIO;
@@ -172,7 +176,8 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 	return 0;
 }
 
-struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
+/* Any inode, reserved ones too (ext4's journal inode): callers know which they ask for. */
+struct inode *ext2_iget_special(struct super_block *sb, unsigned long ino)
 {
 	struct buffer_head *bh;
 	struct ext2_inode *raw;
@@ -188,7 +193,11 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 		iget_failed(inode);
 		return ERR_PTR(PTR_ERR(raw));
 	}
-	err = ext2_fill_inode(inode, raw);
+	err = ext4_check_raw_inode(sb, ino, (const u8 *)raw);
+	if (!err)
+		err = ext2_fill_inode(inode, raw);
+	if (!err)
+		err = ext4_fill_inode(inode, (const u8 *)raw);
 	brelse(bh);
 	if (err) {
 		/* i_nlink must not say "unlinked": eviction would free what it does not own */
@@ -202,6 +211,16 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 	ext2_set_inode_ops(inode);
 	unlock_new_inode(inode);
 	return inode;
+}
+
+/* An inode a directory entry may name: the root or a number past the reserved ones. */
+struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
+{
+	if (ino != EXT2_ROOT_INO && ino < EXT2_SB(sb)->s_first_ino) {
+		ext2_error(sb, "ext2_get_raw_inode", "bad inode number: %lu", ino);
+		return ERR_PTR(-EIO);
+	}
+	return ext2_iget_special(sb, ino);
 }
 
 static void ext2_fill_raw(struct inode *inode, struct ext2_inode *raw)

@@ -7,6 +7,7 @@
  * them under s_lock) and are copied into the on-disk superblock whenever it is written.
  */
 #include "ext2.h"
+#include "../ext4/ext4.h"
 #include <cgwb/blkdev.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/slab.h>
@@ -14,6 +15,12 @@
 #include <cgwb/errno.h>
 
 #define EXT2_DFL_MAX_MNT_COUNT 20
+
+/* Messages name the type the image was mounted as, as Linux's two drivers do. */
+static const char *ext2_fs_name(struct super_block *sb)
+{
+	return EXT2_SB(sb) && EXT2_SB(sb)->s_ext4 ? "EXT4-fs" : "EXT2-fs";
+}
 
 void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...)
 {
@@ -24,8 +31,8 @@ void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	/* printk takes the level from its format, so the level goes into the format */
-	snprintf(line_fmt, sizeof(line_fmt), "%sEXT2-fs (%%s): %%s\n", level);
-	printk(line_fmt, sb->s_id, buf);
+	snprintf(line_fmt, sizeof(line_fmt), "%s%%s (%%s): %%s\n", level);
+	printk(line_fmt, ext2_fs_name(sb), sb->s_id, buf);
 }
 
 /* The on-disk error record e2fsck and dumpe2fs show: a count, the first and the last. */
@@ -58,7 +65,7 @@ void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	printk(KERN_ERR "EXT2-fs error (device %s): %s: %s\n", sb->s_id, func, buf);
+	printk(KERN_ERR "%s error (device %s): %s: %s\n", ext2_fs_name(sb), sb->s_id, func, buf);
 	if (!sbi || !sbi->s_es)
 		return;
 	sbi->s_mount_state |= EXT2_ERROR_FS;
@@ -194,6 +201,7 @@ static void ext2_release_sbi(struct super_block *sb)
 	if (!sbi)
 		return;
 	ext2_rsv_destroy(sb);
+	ext4_release_system_zone(sb);
 	for (unsigned int i = 0; sbi->s_group_desc && i < sbi->s_gdb_count; i++)
 		brelse(sbi->s_group_desc[i]);
 	kfree(sbi->s_group_desc);
@@ -240,7 +248,7 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 
 	buf->f_type = EXT2_SUPER_MAGIC;
 	buf->f_bsize = (long)sb->s_blocksize;
-	buf->f_blocks = sbi->s_blocks_count - ext2_overhead_blocks(sb);
+	buf->f_blocks = sbi->s_blocks_count - (ext4_overhead_blocks(sb) ?: ext2_overhead_blocks(sb));
 	mutex_lock_nopreempt(&sbi->s_lock);
 	buf->f_bfree = ext2_count_free_blocks(sb);
 	buf->f_ffree = ext2_count_free_inodes(sb);
@@ -419,6 +427,8 @@ static int ext2_check_features(struct super_block *sb, int flags)
 
 	if (le32_to_cpu(es->s_rev_level) == EXT2_GOOD_OLD_REV)
 		return 0; /* revision 0 has no feature fields: whatever is there means nothing */
+	if (EXT2_SB(sb)->s_ext4)
+		return ext4_check_features(sb, flags);
 	if (incompat) {
 		ext2_msg(sb, KERN_ERR,
 			 "error: couldn't mount because of unsupported optional features (%x)",
@@ -497,7 +507,14 @@ static void ext2_init_sbi(struct super_block *sb)
 	sbi->s_itb_per_group = sbi->s_inodes_per_block ? DIV_ROUND_UP(sbi->s_inodes_per_group,
 								      sbi->s_inodes_per_block) :
 							 0;
-	sbi->s_desc_per_block = (unsigned int)(sb->s_blocksize / sizeof(struct ext2_group_desc));
+	sbi->s_desc_size = ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_64BIT) && !old ?
+				   le16_to_cpu(es->s_desc_size) :
+				   (unsigned int)sizeof(struct ext2_group_desc);
+	/* a bad s_desc_size is refused by ext4_load_super() before any descriptor is read */
+	sbi->s_desc_per_block = sbi->s_desc_size >= sizeof(struct ext2_group_desc) &&
+						sbi->s_desc_size <= sb->s_blocksize ?
+					(unsigned int)(sb->s_blocksize / sbi->s_desc_size) :
+					1;
 	sbi->s_addr_per_block_bits = (unsigned int)ilog2(ext2_addr_per_block(sb));
 	sbi->s_groups_count = sbi->s_blocks_count > sbi->s_first_data_block &&
 					      sbi->s_blocks_per_group ?
@@ -592,6 +609,8 @@ static int ext2_load_group_desc(struct super_block *sb)
 		}
 	}
 	err = ext2_check_descriptors(sb);
+	if (!err)
+		err = ext4_setup_system_zone(sb);
 	return err ? err : ext2_check_group_counts(sb);
 }
 
@@ -614,7 +633,10 @@ static int ext2_load_root(struct super_block *sb)
 	return sb->s_root ? 0 : -ENOMEM;
 }
 
-static int ext2_fill_super(struct super_block *sb, int flags, const char *opts)
+/* ext2_fill_super() replayed a journal: the mount starts over on the replayed image. */
+#define EXT2_FILL_AGAIN 1
+
+static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, bool ext4)
 {
 	struct ext2_sb_info *sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	unsigned int offset;
@@ -622,6 +644,7 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts)
 
 	if (!sbi)
 		return -ENOMEM;
+	sbi->s_ext4 = ext4;
 	mutex_init(&sbi->s_lock);
 	mutex_init(&sbi->s_commit_lock);
 	sb->s_fs_info = sbi;
@@ -644,11 +667,22 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts)
 		err = ext2_check_features(sb, flags);
 	if (err)
 		return err;
+	if (sbi->s_ext4)
+		err = ext4_load_super(sb);
+	if (err)
+		return err;
 	sb->s_magic = EXT2_SUPER_MAGIC;
 	sb->s_maxbytes = ext2_max_size(sb->s_blocksize_bits);
+	if (ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
+		sb->s_maxbytes =
+			max(sb->s_maxbytes,
+			    ext4_max_size(sb->s_blocksize_bits,
+					  ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_HUGE_FILE)));
 	sb->s_op = &ext2_sops;
 	sb->s_iflags |= SB_I_CGROUPWB;
 	err = ext2_load_group_desc(sb);
+	if (!err && sbi->s_ext4 && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER))
+		return ext4_recover_journal(sb) ?: EXT2_FILL_AGAIN;
 	if (!err)
 		err = ext2_rsv_init(sb);
 	if (!err)
@@ -672,8 +706,8 @@ static void ext2_fill_failed(struct super_block *sb)
 	invalidate_bdev(sb->s_bdev);
 }
 
-static struct super_block *ext2_mount(struct file_system_type *fs_type, int flags,
-				      const char *dev_name, void *data)
+struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, const char *dev_name,
+			       void *data)
 {
 	struct super_block *sb;
 	int err;
@@ -681,7 +715,14 @@ static struct super_block *ext2_mount(struct file_system_type *fs_type, int flag
 	sb = sget_bdev(fs_type, flags, dev_name);
 	if (IS_ERR(sb))
 		return sb;
-	err = ext2_fill_super(sb, flags, data);
+	err = ext2_fill_super(sb, flags, data, fs_type == &ext4_fs_type);
+	if (err == EXT2_FILL_AGAIN) {
+		/* the journal was replayed: check the image it left from the start */
+		ext2_fill_failed(sb);
+		err = ext2_fill_super(sb, flags, data, fs_type == &ext4_fs_type);
+		if (err == EXT2_FILL_AGAIN)
+			err = -EIO; /* needs_recovery again: never loop */
+	}
 	if (err) {
 		ext2_fill_failed(sb);
 		deactivate_locked_super(sb);

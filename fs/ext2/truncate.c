@@ -89,7 +89,7 @@ static int free_tree(struct ext2_free_run *run, u32 *slot, struct buffer_head *s
 
 	if (!block)
 		return 0;
-	problem = ext2_block_pointer_problem(sb, block);
+	problem = ext2_block_pointer_problem(inode, block);
 	if (problem) {
 		/* never freed: freeing metadata would hand it out again */
 		ext2_error(sb, "ext2_truncate_blocks", "inode %lu: %s block %u %s, dropped",

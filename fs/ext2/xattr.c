@@ -17,7 +17,7 @@ void ext2_xattr_delete_inode(struct inode *inode)
 		return;
 	ei->i_file_acl = 0;
 	mark_inode_dirty(inode);
-	if (ext2_block_pointer_problem(sb, block)) {
+	if (ext2_block_pointer_problem(inode, block)) {
 		ext2_error(sb, __func__, "inode %lu: bad extended attribute block %u", inode->i_ino,
 			   block);
 		return;

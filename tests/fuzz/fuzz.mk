@@ -3,6 +3,7 @@
 # instrumentation, AddressSanitizer and UBSan, and linked once per target:
 #
 #   ext2       tests/fuzz/ext2_fuzz.c       mount, walk and change corrupt ext2 images
+#   ext4       tests/fuzz/ext4_fuzz.c       mount and walk corrupt ext4 images
 #   shell      tests/fuzz/shell_fuzz.c      the shell's lexer, parser, expansion, arithmetic
 #   pseudo     tests/fuzz/pseudo_fuzz.c     writes to every writable cgroup, /proc and /sys file
 #   virtqueue  tests/fuzz/virtqueue_fuzz.c  a misbehaving device filling the used ring
@@ -21,7 +22,8 @@
 #                                then a table of executions, coverage, seconds and crashes
 #                                (not part of make test: about an hour and a half here)
 #   make fuzz-merge              minimise the finds of build/fuzz/corpus into the committed
-#                                seeds (all targets but ext2, whose seeds are generated)
+#                                seeds (all targets but ext2 and ext4, whose seeds are
+#                                generated)
 #   build/fuzz/TARGET-fuzz FILE  replays one input
 
 FUZZ_BUILD := $(BUILD)/fuzz
@@ -31,6 +33,7 @@ FUZZ_LONG_RUNS ?= 1000000
 FUZZ_SMOKE_RUNS ?= 2000
 # the quick targets run more in the same few seconds
 FUZZ_SMOKE_RUNS_ext2 := 3000
+FUZZ_SMOKE_RUNS_ext4 := 2000
 FUZZ_SMOKE_RUNS_shell := 20000
 FUZZ_SMOKE_RUNS_virtqueue := 20000
 FUZZ_SMOKE_RUNS_pseudo := 5000
@@ -38,8 +41,8 @@ FUZZ_SMOKE_RUNS_cgroup := 3000
 FUZZ_SMOKE_RUNS_limits := 20000
 FUZZ_SMOKE_RUNS_tracefs := 5000
 fuzz_smoke_runs = $(or $(FUZZ_SMOKE_RUNS_$(1)),$(FUZZ_SMOKE_RUNS))
-FUZZ_TARGETS := ext2 shell pseudo virtqueue cgroup limits tracefs
-FUZZ_MERGE_TARGETS := $(filter-out ext2,$(FUZZ_TARGETS))
+FUZZ_TARGETS := ext2 ext4 shell pseudo virtqueue cgroup limits tracefs
+FUZZ_MERGE_TARGETS := $(filter-out ext2 ext4,$(FUZZ_TARGETS))
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform \
 	$(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link -fno-omit-frame-pointer \
@@ -50,21 +53,22 @@ FUZZ_LIB_SRCS := $(PORTABLE_SRCS) $(wildcard tests/host/platform/*.c)
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_BUILD)/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_HARNESS_OBJS := $(patsubst %,$(FUZZ_BUILD)/tests/fuzz/%_fuzz.c.o,$(FUZZ_TARGETS))
 # what the harnesses share, linked into each
-FUZZ_COMMON_OBJS := $(FUZZ_BUILD)/tests/fuzz/fuzz_files.c.o
+FUZZ_COMMON_OBJS := $(FUZZ_BUILD)/tests/fuzz/fuzz_files.c.o $(FUZZ_BUILD)/tests/fuzz/fuzz_fs.c.o
 FUZZ_SEEDS := $(FUZZ_BUILD)/seeds
 # Leak checks stay off: the kernel allocates from its own arena, and the platform's task
 # stacks are meant to live as long as the process.
 FUZZ_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# An ext2 input is the start of an image of the harness's 256 KiB disk; the other targets
-# take libFuzzer's default (the longest seed, at least 4 KiB).
+# An ext2 input is the start of an image of the harness's 256 KiB disk, an ext4 one of its
+# 2 MiB disk; the other targets take libFuzzer's default (the longest seed, at least 4 KiB).
 FUZZ_MAX_LEN_ext2 := 262144
+FUZZ_MAX_LEN_ext4 := 2097152
 fuzz_args = -timeout=10 $(if $(FUZZ_MAX_LEN_$(1)),-max_len=$(FUZZ_MAX_LEN_$(1))) \
 	-artifact_prefix=$(FUZZ_BUILD)/crashes/ -print_final_stats=1
 # The machine is shared: fuzzing runs niced, one process, never -jobs/-workers.
 FUZZ_NICE ?= nice -n 15
 
-# The seeds of a target: the committed corpus, and for ext2 the generated images.
-fuzz_seed_dirs = $(wildcard tests/fuzz/corpus/$(1)) $(if $(filter ext2,$(1)),$(FUZZ_SEEDS))
+# The seeds of a target: the committed corpus, and for ext2 and ext4 the generated images.
+fuzz_seed_dirs = $(wildcard tests/fuzz/corpus/$(1)) $(if $(filter ext2 ext4,$(1)),$(FUZZ_SEEDS)/$(1))
 
 $(FUZZ_BUILD)/%.c.o: %.c
 	@mkdir -p $(dir $@)

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <cgwb/fs.h>
 #include <cgwb/ext2.h>
+#include <cgwb/ext4.h>
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
 #include <cgwb/vmscan.h>
@@ -25,6 +26,7 @@ void ext2t_boot(size_t mem_mib)
 	storage_init();
 	vfs_init();
 	cr_assert_eq(ext2_init(), 0);
+	cr_assert_eq(ext4_init(), 0);
 	strcpy(ext2t_env.dir, "/tmp/ext2t.XXXXXX");
 	cr_assert_not_null(mkdtemp(ext2t_env.dir));
 	snprintf(ext2t_env.img, sizeof(ext2t_env.img), "%s/disk.img", ext2t_env.dir);

@@ -1,0 +1,170 @@
+/*
+ * The ext4 filesystem type: what a mount checks of an ext4 image before fs/ext2/'s mount
+ * goes on with it (features, the checksum seed and the superblock's checksum, 64-bit
+ * geometry), and the type's registration.
+ *
+ * Policy, where Linux's ext4 has it and where this driver does not yet:
+ *  - an unknown incompat feature refuses the mount; an unknown ro_compat one allows only a
+ *    read-only mount (Linux's rules, and its messages);
+ *  - a journal that needs recovery is replayed first (journal.c), even for a read-only
+ *    mount, as Linux does; journals on another device are refused (journal_dev);
+ *  - a read-write mount needs an image this driver can keep consistent: no journal, and
+ *    no feature past ext2's. Anything else mounts read-only or not at all;
+ *  - block numbers must fit in 32 bits (64bit images of less than 16 TiB at 4 KiB).
+ */
+#include "ext4.h"
+#include <cgwb/errno.h>
+
+#define EXT4_BAD(sb, ...)                                                          \
+	({                                                                         \
+		ext2_msg(sb, KERN_ERR, "error: corrupt superblock: " __VA_ARGS__); \
+		-EIO;                                                              \
+	})
+
+/* What a read-write mount would have to maintain and this driver cannot yet. */
+static u32 ext4_unwritable(struct super_block *sb, u32 *ro_compat)
+{
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+
+	*ro_compat = le32_to_cpu(es->s_feature_ro_compat) & ~EXT2_FEATURE_RO_COMPAT_SUPP;
+	return le32_to_cpu(es->s_feature_incompat) & ~EXT2_FEATURE_INCOMPAT_SUPP;
+}
+
+static int ext4_check_writable(struct super_block *sb)
+{
+	u32 ro, incompat = ext4_unwritable(sb, &ro);
+
+	if (le32_to_cpu(EXT2_SB(sb)->s_es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL) {
+		ext2_msg(sb, KERN_ERR,
+			 "error: writing through the journal is not supported yet: mount "
+			 "read-only");
+		return -EROFS;
+	}
+	if (incompat || ro) {
+		ext2_msg(sb, KERN_ERR,
+			 "error: writing features incompat %x ro_compat %x is not supported yet: "
+			 "mount read-only",
+			 incompat, ro);
+		return -EROFS;
+	}
+	return 0;
+}
+
+int ext4_check_features(struct super_block *sb, int flags)
+{
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+	u32 incompat = le32_to_cpu(es->s_feature_incompat);
+	u32 ro = le32_to_cpu(es->s_feature_ro_compat) & ~EXT4_FEATURE_RO_COMPAT_SUPP;
+
+	if ((incompat & EXT3_FEATURE_INCOMPAT_RECOVER) &&
+	    !(le32_to_cpu(es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL)) {
+		ext2_msg(sb, KERN_ERR, "error: needs_recovery without a journal: run e2fsck");
+		return -EINVAL;
+	}
+	incompat &= ~(EXT4_FEATURE_INCOMPAT_SUPP | EXT3_FEATURE_INCOMPAT_RECOVER);
+	if (incompat) {
+		ext2_msg(sb, KERN_ERR,
+			 "error: couldn't mount because of unsupported optional features (%x)",
+			 incompat);
+		return -EINVAL;
+	}
+	if (flags & SB_RDONLY)
+		return 0;
+	if (ro) {
+		ext2_msg(sb, KERN_ERR,
+			 "error: couldn't mount RDWR because of unsupported optional features (%x)",
+			 ro);
+		return -EROFS;
+	}
+	return ext4_check_writable(sb);
+}
+
+/* 64bit: descriptors of s_desc_size bytes, and (here) block counts that fit in 32 bits. */
+static int ext4_check_64bit(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+
+	if (!ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_64BIT))
+		return 0;
+	if (sbi->s_desc_size < EXT4_MIN_DESC_SIZE_64BIT || sbi->s_desc_size > EXT4_MAX_DESC_SIZE ||
+	    !is_power_of_2(sbi->s_desc_size))
+		return EXT4_BAD(sb, "group descriptor size %u", sbi->s_desc_size);
+	if (es->s_blocks_count_hi || es->s_r_blocks_count_hi || es->s_free_blocks_count_hi) {
+		ext2_msg(sb, KERN_ERR, "error: filesystems of 2^32 blocks or more are not supported");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const char *ext4_group_desc_problem(struct super_block *sb, unsigned int group, const void *gd)
+{
+	const struct ext4_group_desc *d = gd;
+
+	if (!EXT2_SB(sb)->s_ext4)
+		return NULL;
+	if (!ext4_group_desc_csum_verify(sb, group, gd))
+		return "checksum invalid";
+	if (EXT2_SB(sb)->s_desc_size >= EXT4_MIN_DESC_SIZE_64BIT &&
+	    (d->bg_block_bitmap_hi || d->bg_inode_bitmap_hi || d->bg_inode_table_hi))
+		return "metadata above block 2^32";
+	return NULL;
+}
+
+/* The ext4 side of a mount, after ext2's geometry and feature checks, before descriptors. */
+int ext4_load_super(struct super_block *sb)
+{
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+
+	if (ext4_has_metadata_csum(sb)) {
+		if (es->s_checksum_type != EXT4_CRC32C_CHKSUM) {
+			ext2_msg(sb, KERN_ERR, "error: unknown checksum algorithm %u",
+				 es->s_checksum_type);
+			return -EINVAL;
+		}
+		if (!ext4_superblock_csum_verify(sb)) {
+			ext2_msg(sb, KERN_ERR, "error: invalid superblock checksum, run e2fsck");
+			return -EIO;
+		}
+		ext4_init_csum_seed(sb);
+	}
+	return ext4_check_64bit(sb);
+}
+
+/*
+ * statfs's overhead as Linux's ext4 counts it: what mke2fs recorded (s_overhead_clusters:
+ * metadata, reserved descriptor blocks, the journal), if it did and it is believable; 0
+ * otherwise, and the caller counts ext2's way.
+ */
+u32 ext4_overhead_blocks(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 overhead = le32_to_cpu(sbi->s_es->s_overhead_clusters);
+
+	return sbi->s_ext4 && overhead < sbi->s_blocks_count ? overhead : 0;
+}
+
+/*
+ * Extent-mapped files address 2^32 - 1 logical blocks; without huge_file, i_blocks counts
+ * 512-byte sectors in 32 bits, which is the lower limit with 1 KiB blocks.
+ */
+loff_t ext4_max_size(unsigned int blkbits, bool huge_file)
+{
+	u64 blocks = 0xffffffffULL;
+
+	if (!huge_file)
+		blocks = min(blocks, 0xffffffffULL >> (blkbits - SECTOR_SHIFT));
+	return (loff_t)(blocks << blkbits);
+}
+
+struct file_system_type ext4_fs_type = {
+	.name = "ext4",
+	.mount = ext2_mount,
+	.kill_sb = kill_block_super,
+	.requires_dev = true,
+};
+
+int ext4_init(void)
+{
+	return register_filesystem(&ext4_fs_type);
+}

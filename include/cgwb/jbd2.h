@@ -1,0 +1,146 @@
+/*
+ * jbd2, the journal of ext4 (fs/jbd2/): its on-disk format and, so far, what a mount
+ * needs of it: loading a journal and replaying what a crash left in it (docs/ext4.md).
+ *
+ * Everything in the journal is big-endian, unlike the filesystem around it. The journal
+ * is a ring of blocks from s_first to s_maxlen - 1 (journal blocks, mapped to the device
+ * by the owner's bmap): transactions of a descriptor block (tags naming the filesystem
+ * blocks whose copies follow), the copies, more descriptors, revoke blocks (filesystem
+ * blocks earlier transactions must not replay), and a commit block.
+ */
+#ifndef CGWB_JBD2_H
+#define CGWB_JBD2_H
+
+#include <cgwb/types.h>
+
+struct block_device;
+struct buffer_head;
+
+#define JBD2_MAGIC_NUMBER 0xc03b3998U
+
+/* h_blocktype */
+#define JBD2_DESCRIPTOR_BLOCK 1
+#define JBD2_COMMIT_BLOCK 2
+#define JBD2_SUPERBLOCK_V1 3
+#define JBD2_SUPERBLOCK_V2 4
+#define JBD2_REVOKE_BLOCK 5
+#define JBD2_FC_BLOCK 6
+
+typedef struct journal_header_s {
+	u32 h_magic;
+	u32 h_blocktype;
+	u32 h_sequence; /* the transaction */
+} journal_header_t;
+
+/* Descriptor tags (journal_tag_bytes() says which and how long); t_flags: */
+#define JBD2_FLAG_ESCAPE 1    /* the copy's first 4 bytes were the magic: put it back */
+#define JBD2_FLAG_SAME_UUID 2 /* no 16-byte uuid after this tag */
+#define JBD2_FLAG_DELETED 4
+#define JBD2_FLAG_LAST_TAG 8
+
+typedef struct journal_block_tag3_s { /* csum_v3 */
+	u32 t_blocknr;
+	u32 t_flags;
+	u32 t_blocknr_high; /* 64bit only */
+	u32 t_checksum;     /* crc32c(seed, sequence, the copy) */
+} journal_block_tag3_t;
+
+typedef struct journal_block_tag_s { /* without csum_v3 */
+	u32 t_blocknr;
+	u16 t_checksum; /* csum_v2: the low 16 bits of the same crc32c */
+	u16 t_flags;
+	u32 t_blocknr_high; /* 64bit only */
+} journal_block_tag_t;
+
+/* The last 4 bytes of descriptor and revoke blocks with csum_v2/v3. */
+struct jbd2_journal_block_tail {
+	u32 t_checksum; /* crc32c(seed, the block with this field zero) */
+};
+
+typedef struct jbd2_journal_revoke_header_s {
+	journal_header_t r_header;
+	u32 r_count; /* bytes used in the block, this header included */
+} jbd2_journal_revoke_header_t;
+
+struct commit_header {
+	u32 h_magic;
+	u32 h_blocktype;
+	u32 h_sequence;
+	u8 h_chksum_type;
+	u8 h_chksum_size;
+	u8 h_padding[2];
+	u32 h_chksum[8]; /* csum_v2/v3: [0] = crc32c(seed, the block with it zero) */
+	u64 h_commit_sec;
+	u32 h_commit_nsec;
+};
+
+typedef struct journal_superblock_s {
+	journal_header_t s_header;
+	u32 s_blocksize;
+	u32 s_maxlen;   /* journal blocks */
+	u32 s_first;    /* the first block of the log */
+	u32 s_sequence; /* the first transaction expected in the log */
+	u32 s_start;    /* its first block; 0: the journal is empty (clean) */
+	s32 s_errno;
+	u32 s_feature_compat;
+	u32 s_feature_incompat;
+	u32 s_feature_ro_compat;
+	u8 s_uuid[16];
+	u32 s_nr_users;
+	u32 s_dynsuper;
+	u32 s_max_transaction;
+	u32 s_max_trans_data;
+	u8 s_checksum_type;
+	u8 s_padding2[3];
+	u32 s_num_fc_blks;
+	u32 s_padding[41];
+	u32 s_checksum; /* csum_v2/v3: crc32c(~0, this block with the field zero) */
+	u8 s_users[16 * 48];
+} journal_superblock_t;
+_Static_assert(sizeof(journal_superblock_t) == 1024, "the journal superblock is 1 KiB");
+
+#define JBD2_FEATURE_COMPAT_CHECKSUM 0x1 /* v1 commit checksums: not checked */
+#define JBD2_FEATURE_INCOMPAT_REVOKE 0x1
+#define JBD2_FEATURE_INCOMPAT_64BIT 0x2
+#define JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT 0x4
+#define JBD2_FEATURE_INCOMPAT_CSUM_V2 0x8
+#define JBD2_FEATURE_INCOMPAT_CSUM_V3 0x10
+#define JBD2_FEATURE_INCOMPAT_FAST_COMMIT 0x20
+#define JBD2_KNOWN_INCOMPAT_FEATURES                                          \
+	(JBD2_FEATURE_INCOMPAT_REVOKE | JBD2_FEATURE_INCOMPAT_64BIT |         \
+	 JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT | JBD2_FEATURE_INCOMPAT_CSUM_V2 | \
+	 JBD2_FEATURE_INCOMPAT_CSUM_V3)
+
+/* A journal's block n -> the device block holding it (0, or -errno). */
+typedef int (*jbd2_bmap_t)(void *owner, u32 n, u64 *pblock);
+
+typedef struct journal_s {
+	struct block_device *j_dev;
+	unsigned int j_blocksize;
+	u32 j_total_len; /* blocks the owner gave the journal */
+	jbd2_bmap_t j_bmap;
+	void *j_owner;
+	const char *j_devname; /* for messages */
+	struct buffer_head *j_sb_buffer;
+	journal_superblock_t *j_superblock; /* in j_sb_buffer */
+	u32 j_first, j_last;                /* the log: [j_first, j_last) */
+	u32 j_incompat;
+	u32 j_csum_seed;            /* csum_v2/v3: crc32c(~0, s_uuid) */
+	u32 j_transaction_sequence; /* the next transaction's id after load */
+	/* what the last recovery did (tests and messages) */
+	u32 j_replayed_transactions, j_replayed_blocks, j_revoked_blocks;
+} journal_t;
+
+/* A journal of len blocks of size blocksize on bdev, mapped by bmap; NULL without memory. */
+journal_t *jbd2_journal_init(struct block_device *bdev, unsigned int blocksize, u32 len,
+			     jbd2_bmap_t bmap, void *owner, const char *devname);
+void jbd2_journal_destroy(journal_t *journal);
+/*
+ * Read and check the journal superblock; if the log is not empty, replay it (committed
+ * transactions, less what later ones revoked) onto the device and wait for the writes;
+ * then mark the journal empty. 0, or -errno with the reason logged (nothing replayed on
+ * a bad superblock; a log cut short by damage is replayed up to the damage, as Linux).
+ */
+int jbd2_journal_load(journal_t *journal);
+
+#endif

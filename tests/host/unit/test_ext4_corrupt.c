@@ -1,0 +1,214 @@
+/*
+ * Corrupt ext4 images: one byte changed where only a checksum can tell (the superblock, a
+ * group descriptor, an inode, an extent tree block, a directory leaf, an htree root) must
+ * fail the mount or the read with -EIO and a message saying which checksum, never return
+ * data; and on an image without metadata_csum, extent trees whose structure is wrong (a
+ * bad magic, extents pointing into the inode table or outside the disk, out of order) are
+ * refused by the checks of every node.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <cgwb/fs.h>
+#include <cgwb/errno.h>
+#include "host.h"
+#include "test_ext2.h"
+#include "test_ext4.h"
+
+#define BS 1024
+
+static void setup(void)
+{
+	ext2t_boot(64);
+}
+
+static void teardown(void)
+{
+	ext2t_shutdown();
+}
+
+TestSuite(ext4_corrupt, .init = setup, .fini = teardown);
+
+static void flip(long offset)
+{
+	u8 b;
+
+	ext2t_peek(offset, &b, 1);
+	b ^= 0x5a;
+	ext2t_poke(offset, &b, 1);
+}
+
+/* A number a shell pipeline over debugfs's output prints. */
+static long debugfs_number(const char *request, const char *filter)
+{
+	unsigned long long v;
+
+	cr_assert(ext2t_sh_number(&v, "debugfs -R '%s' %s 2>/dev/null | %s", request, ext2t_env.img,
+				  filter),
+		  "debugfs %s | %s", request, filter);
+	return (long)v;
+}
+
+/* Byte offset of path's on-disk inode. */
+static long inode_offset(const char *path)
+{
+	char req[96];
+	long block, off;
+
+	snprintf(req, sizeof(req), "imap %s", path);
+	block = debugfs_number(req, "sed -n 's/.*located at block \\([0-9]*\\),.*/\\1/p'");
+	off = debugfs_number(req, "sed -n 's/.*offset \\(0x[0-9a-f]*\\).*/\\1/p' | "
+				  "xargs printf '%d\\n'");
+	return block * BS + off;
+}
+
+/* The block holding logical block 0 of path. */
+static long first_block(const char *path)
+{
+	char req[96];
+
+	snprintf(req, sizeof(req), "bmap %s 0", path);
+	return debugfs_number(req, "cat");
+}
+
+/* The extent tree block /sparse's root points at (" 0/ 1 1/ 1 0 - N LEAF N"). */
+static long sparse_leaf(void)
+{
+	return debugfs_number("ex /sparse", "awk 'NR==2 {print $8}'");
+}
+
+static void expect_log(const char *what)
+{
+	cr_expect(host_log_contains(what), "no \"%s\" in:\n%s", what, host_log());
+}
+
+Test(ext4_corrupt, superblock_checksum)
+{
+	ext4t_make_image("-b 1024");
+	flip(1024 + 0x78); /* s_volume_name */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), -EIO);
+	expect_log("invalid superblock checksum");
+}
+
+Test(ext4_corrupt, group_descriptor_checksum)
+{
+	ext4t_make_image("-b 1024");
+	flip(2 * BS + 64 + 0x0e); /* group 1's free inodes count */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), -EIO);
+	expect_log("group descriptor 1: checksum invalid");
+}
+
+Test(ext4_corrupt, gdt_csum_descriptor_checksum)
+{
+	ext4t_make_image("-b 1024 -O ^metadata_csum,uninit_bg");
+	flip(2 * BS + 64 + 0x0e); /* group 1's free inodes count */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), -EIO);
+	expect_log("group descriptor 1: checksum invalid");
+}
+
+Test(ext4_corrupt, inode_checksum)
+{
+	ext4t_make_image("-b 1024");
+	flip(inode_offset("/f5") + 0x10); /* i_mtime */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_expect_eq(ext2t_size(EXT2T_MNT "/f5"), -EIO);
+	expect_log("inode #");
+	expect_log("checksum invalid");
+	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/f4", 104, 4097), 0);
+	ext2t_umount();
+}
+
+Test(ext4_corrupt, extent_block_checksum)
+{
+	static u8 buf[4096];
+	ssize_t got;
+
+	ext4t_make_image("-b 1024");
+	flip(sparse_leaf() * BS + 1000); /* an unused slot: only the checksum covers it */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_expect_eq(ext2t_read(EXT2T_MNT "/sparse", 0, buf, sizeof(buf), &got), -EIO);
+	expect_log("extent tree block checksum invalid");
+	ext2t_umount();
+}
+
+Test(ext4_corrupt, directory_leaf_checksum)
+{
+	ext4t_make_image("-b 1024");
+	flip(first_block("/dir") * BS + BS - 20); /* slack of the last entry, before the tail */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_expect_eq(ext2t_count_entries(EXT2T_MNT "/dir"), -EIO);
+	expect_log("directory leaf block checksum invalid");
+	ext2t_umount();
+}
+
+Test(ext4_corrupt, htree_root_checksum)
+{
+	ext4t_make_image("-b 1024");
+	flip(first_block("/big") * BS + 40); /* the second dx entry's hash */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_expect_eq(ext2t_count_entries(EXT2T_MNT "/big"), -EIO, "%s", host_log());
+	expect_log("htree block checksum invalid");
+	ext2t_umount();
+}
+
+/* Without checksums, the structure checks are what stands between the disk and a read. */
+static void expect_bad_extent(long offset, const void *bytes, size_t len, const char *why)
+{
+	static u8 buf[4096];
+	ssize_t got;
+
+	ext2t_poke(offset, bytes, len);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_expect_eq(ext2t_read(EXT2T_MNT "/sparse", 65536, buf, sizeof(buf), &got), -EIO);
+	expect_log(why);
+	ext2t_umount();
+}
+
+Test(ext4_corrupt, extent_bad_magic)
+{
+	static const u8 bad[2] = { 0x0b, 0xf3 };
+
+	ext4t_make_image("-b 1024 -O ^metadata_csum");
+	expect_bad_extent(sparse_leaf() * BS, bad, 2, "invalid magic");
+}
+
+Test(ext4_corrupt, extent_into_metadata)
+{
+	u8 start[4] = { 5, 0, 0, 0 }; /* block 5: group descriptors / reserved GDT blocks */
+
+	ext4t_make_image("-b 1024 -O ^metadata_csum");
+	/* the leaf's second extent (logical 64, the chunk read) starts at block 5 */
+	expect_bad_extent(sparse_leaf() * BS + 12 + 12 + 8, start, 4,
+			  "invalid extent (physical blocks)");
+}
+
+Test(ext4_corrupt, extent_out_of_range)
+{
+	u8 start[4] = { 0, 0, 0, 0x40 }; /* far past the 32 MiB disk */
+
+	ext4t_make_image("-b 1024 -O ^metadata_csum");
+	expect_bad_extent(sparse_leaf() * BS + 12 + 12 + 8, start, 4,
+			  "invalid extent (physical blocks)");
+}
+
+Test(ext4_corrupt, extents_out_of_order)
+{
+	u8 lblk[4] = { 0, 0, 0, 0 }; /* the second extent at logical 0, as the first */
+
+	ext4t_make_image("-b 1024 -O ^metadata_csum");
+	expect_bad_extent(sparse_leaf() * BS + 12 + 12, lblk, 4,
+			  "extents overlap or are out of order");
+}
+
+/* The journal's blocks are the filesystem's own: a file pointing there is corrupt. */
+Test(ext4_corrupt, extent_into_journal)
+{
+	unsigned long long jblock;
+	u8 start[4];
+
+	ext4t_make_image("-b 1024 -O ^metadata_csum");
+	cr_assert(ext2t_sh_number(&jblock, "debugfs -R 'bmap <8> 100' %s 2>/dev/null", ext2t_env.img));
+	memcpy(start, &(u32){ (u32)jblock }, 4);
+	expect_bad_extent(sparse_leaf() * BS + 12 + 12 + 8, start, 4,
+			  "invalid extent (physical blocks)");
+}
