@@ -505,14 +505,29 @@ static void wait_sb_inodes(struct super_block *sb)
 	list_splice_init(&sb->s_inodes_wb, &sync_list);
 	while (!list_empty(&sync_list)) {
 		struct inode *inode = list_first_entry(&sync_list, struct inode, i_wb_list);
+		struct inode *pinned;
+		bool busy;
 
+		if (!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK)) {
+			list_move_tail(&inode->i_wb_list, &sb->s_inodes_wb);
+			continue;
+		}
+		/*
+		 * Pinned under the list lock, so it cannot be freed meanwhile; but i_lock ranks
+		 * before this lock (i_lock, then i_pages, then this list: the switch and the start
+		 * of writeback), so only tried: when taken, let its holder go on and try again.
+		 */
+		pinned = igrab_trylock(inode, &busy);
+		if (busy) {
+			spin_unlock_irqrestore(&sb->s_inode_wblist_lock, flags);
+			cpu_relax();
+			spin_lock_irqsave(&sb->s_inode_wblist_lock, flags);
+			continue;
+		}
 		/* back on the sb list: it stays there until its writeback ends */
 		list_move_tail(&inode->i_wb_list, &sb->s_inodes_wb);
-		if (!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK))
-			continue;
-		/* taken under the list lock: an inode on the list cannot be freed meanwhile */
-		inode = igrab(inode);
 		spin_unlock_irqrestore(&sb->s_inode_wblist_lock, flags);
+		inode = pinned;
 		if (inode) {
 			filemap_fdatawait_range(inode->i_mapping, 0, LLONG_MAX);
 			iput(inode);

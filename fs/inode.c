@@ -111,15 +111,15 @@ static void inode_lru_list_add(struct inode *inode)
 {
 	struct super_block *sb = inode->i_sb;
 
-	spin_lock(&sb->s_inode_list_lock);
+	spin_lock(&sb->s_inode_lru_lock);
 	if (list_empty(&inode->i_lru)) {
 		list_add(&inode->i_lru, &sb->s_inode_lru);
 		sb->s_nr_inodes_unused++;
 	}
-	spin_unlock(&sb->s_inode_list_lock);
+	spin_unlock(&sb->s_inode_lru_lock);
 }
 
-/* s_inode_list_lock held. */
+/* s_inode_lru_lock held. */
 static void __inode_lru_list_del(struct inode *inode)
 {
 	if (!list_empty(&inode->i_lru)) {
@@ -130,9 +130,9 @@ static void __inode_lru_list_del(struct inode *inode)
 
 static void inode_lru_list_del(struct inode *inode)
 {
-	spin_lock(&inode->i_sb->s_inode_list_lock);
+	spin_lock(&inode->i_sb->s_inode_lru_lock);
 	__inode_lru_list_del(inode);
-	spin_unlock(&inode->i_sb->s_inode_list_lock);
+	spin_unlock(&inode->i_sb->s_inode_lru_lock);
 }
 
 /* A new reference. i_lock held. */
@@ -296,16 +296,35 @@ void ihold(struct inode *inode)
 	spin_unlock(&inode->i_lock);
 }
 
+/* i_lock held. */
+static struct inode *__igrab(struct inode *inode)
+{
+	if (inode->i_state & (I_FREEING | I_WILL_FREE))
+		return NULL;
+	__iget(inode);
+	return inode;
+}
+
+struct inode *igrab_trylock(struct inode *inode, bool *busy)
+{
+	struct inode *got;
+
+	*busy = !spin_trylock(&inode->i_lock);
+	if (*busy)
+		return NULL;
+	got = __igrab(inode);
+	spin_unlock(&inode->i_lock);
+	return got;
+}
+
 struct inode *igrab(struct inode *inode)
 {
+	struct inode *got;
+
 	spin_lock(&inode->i_lock);
-	if (inode->i_state & (I_FREEING | I_WILL_FREE)) {
-		spin_unlock(&inode->i_lock);
-		return NULL;
-	}
-	__iget(inode);
+	got = __igrab(inode);
 	spin_unlock(&inode->i_lock);
-	return inode;
+	return got;
 }
 
 int generic_drop_inode(struct inode *inode)
@@ -414,7 +433,7 @@ int evict_inodes(struct super_block *sb)
 			busy++;
 		} else if (!(inode->i_state & (I_NEW | I_FREEING | I_WILL_FREE))) {
 			inode->i_state |= I_FREEING;
-			__inode_lru_list_del(inode);
+			inode_lru_list_del(inode);
 			list_add(&inode->i_lru, &dispose);
 		}
 		spin_unlock(&inode->i_lock);
@@ -443,7 +462,7 @@ static unsigned long prune_icache_sb(struct super_block *sb, unsigned long nr)
 	unsigned long scan = nr, freed = 0;
 	LIST_HEAD(freeable);
 
-	spin_lock(&sb->s_inode_list_lock);
+	spin_lock(&sb->s_inode_lru_lock);
 	while (scan-- && !list_empty(&sb->s_inode_lru)) {
 		struct inode *inode = list_last_entry(&sb->s_inode_lru, struct inode, i_lru);
 
@@ -466,9 +485,9 @@ static unsigned long prune_icache_sb(struct super_block *sb, unsigned long nr)
 			inode->i_count++;
 			__inode_lru_list_del(inode);
 			spin_unlock(&inode->i_lock);
-			spin_unlock(&sb->s_inode_list_lock);
+			spin_unlock(&sb->s_inode_lru_lock);
 			inode_drop_pages(inode);
-			spin_lock(&sb->s_inode_list_lock);
+			spin_lock(&sb->s_inode_lru_lock);
 			continue;
 		}
 		inode->i_state |= I_FREEING;
@@ -477,7 +496,7 @@ static unsigned long prune_icache_sb(struct super_block *sb, unsigned long nr)
 		spin_unlock(&inode->i_lock);
 		freed++;
 	}
-	spin_unlock(&sb->s_inode_list_lock);
+	spin_unlock(&sb->s_inode_lru_lock);
 	dispose_list(&freeable);
 	return freed;
 }

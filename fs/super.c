@@ -99,6 +99,8 @@ struct super_block *alloc_super(struct file_system_type *type, int flags)
 	sb->s_inode_list_lock.name = "sb->s_inode_list_lock";
 	INIT_LIST_HEAD(&sb->s_inodes);
 	INIT_LIST_HEAD(&sb->s_inode_lru);
+	spin_lock_init(&sb->s_inode_lru_lock);
+	sb->s_inode_lru_lock.name = "sb->s_inode_lru_lock";
 	spin_lock_init(&sb->s_inode_wblist_lock);
 	sb->s_inode_wblist_lock.name = "sb->s_inode_wblist_lock";
 	INIT_LIST_HEAD(&sb->s_inodes_wb);

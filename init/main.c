@@ -24,6 +24,7 @@
 #include <cgwb/virtio.h>
 #include <cgwb/bug.h>
 #include <cgwb/shell.h>
+#include <cgwb/lockdep.h>
 #include "main.h"
 #include "selftest.h"
 #include "trace-boot.h"
@@ -87,6 +88,8 @@ static int kernel_init(void *unused)
 void kmain(u32 magic, u32 info)
 {
 	setup_arch(magic, info);
+	if (cmdline_get("lockdep"))
+		lockdep_enable();
 	cgroup_register_subsys(&memory_cgrp_subsys);
 	cgroup_register_subsys(&io_cgrp_subsys);
 	cgroup_init();

@@ -1,6 +1,7 @@
 /* Ticket spinlocks (see include/cgwb/spinlock.h): portable, also used by host tests. */
 #include <cgwb/spinlock.h>
 #include <cgwb/bug.h>
+#include <cgwb/lockdep.h>
 
 static const char *lock_name(const spinlock_t *lock)
 {
@@ -21,12 +22,14 @@ void raw_spin_lock(spinlock_t *lock)
 	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
 	WRITE_ONCE(lock->owner_cpu, (s16)raw_smp_processor_id());
+	lock_acquired_hook(lock, false);
 }
 
 void raw_spin_unlock(spinlock_t *lock)
 {
 	if (unlikely(!spin_is_locked(lock)))
 		panic("spinlock %s: unlock of an unlocked lock", lock_name(lock));
+	lock_release_hook(lock);
 	WRITE_ONCE(lock->owner_cpu, -1);
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1), __ATOMIC_RELEASE);
 }
@@ -47,6 +50,7 @@ bool spin_trylock(spinlock_t *lock)
 	if (__atomic_compare_exchange_n(&lock->next, &owner, (u16)(owner + 1), false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		WRITE_ONCE(lock->owner_cpu, (s16)raw_smp_processor_id());
+		lock_acquired_hook(lock, true);
 		return true;
 	}
 	preempt_enable_no_resched();

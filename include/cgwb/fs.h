@@ -171,6 +171,7 @@ struct super_block {
 	spinlock_t s_inode_list_lock;
 	struct list_head s_inodes;    /* every inode of this superblock */
 	struct list_head s_inode_lru; /* unused, clean inodes: reclaimable */
+	spinlock_t s_inode_lru_lock;  /* the LRU and its count; taken inside i_lock */
 	unsigned long s_nr_inodes_unused;
 	spinlock_t s_inode_wblist_lock; /* s_inodes_wb; irq-safe: writeback completion uses it */
 	struct list_head s_inodes_wb;   /* inodes with pages under writeback (sync waits) */
@@ -346,6 +347,11 @@ void iget_failed(struct inode *inode);
 void ihold(struct inode *inode);
 void iput(struct inode *inode);
 struct inode *igrab(struct inode *inode);
+/*
+ * igrab() without waiting for i_lock, for a caller holding a lock that ranks after it (the
+ * sb's writeback list): NULL with *busy set when i_lock is taken.
+ */
+struct inode *igrab_trylock(struct inode *inode, bool *busy);
 void insert_inode_hash(struct inode *inode);
 void remove_inode_hash(struct inode *inode);
 void clear_nlink(struct inode *inode);

@@ -53,4 +53,7 @@ size_t log_buf_len(void);
  */
 void printk_emit(int level, const char *line, size_t len);
 
+/* The calling stack, as a symbolised backtrace (the kernel's; the host prints a note). */
+void dump_stack(void);
+
 #endif

@@ -19,21 +19,25 @@ typedef struct spinlock {
 	u16 owner; /* the ticket being served */
 	u16 next;  /* the next ticket to hand out */
 	s16 owner_cpu;
-	const char *name;
+	s16 class_id;     /* the lock validator's class (kernel/lockdep.c); 0: not looked up */
+	const char *name; /* and its key: locks of one name are one class */
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED(n)                                    \
-	{                                                          \
-		.owner = 0, .next = 0, .owner_cpu = -1, .name = #n \
+#define __SPIN_LOCK_UNLOCKED(n)                                                   \
+	{                                                                         \
+		.owner = 0, .next = 0, .owner_cpu = -1, .class_id = 0, .name = #n \
 	}
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
-static inline void spin_lock_init(spinlock_t *lock)
+static inline void __spin_lock_init(spinlock_t *lock, const char *name)
 {
 	lock->owner = lock->next = 0;
 	lock->owner_cpu = -1;
-	lock->name = "spinlock";
+	lock->class_id = 0;
+	lock->name = name;
 }
+/* Named after the expression, as Linux keys a class by its initialisation. */
+#define spin_lock_init(lock) __spin_lock_init((lock), #lock)
 
 void raw_spin_lock(spinlock_t *lock);
 void raw_spin_unlock(spinlock_t *lock);

@@ -133,6 +133,11 @@ void show_backtrace(u64 rbp)
 	}
 }
 
+void dump_stack(void)
+{
+	show_backtrace((u64)(uintptr_t)__builtin_frame_address(0));
+}
+
 void dump_regs_and_backtrace(const struct pt_regs *r)
 {
 	print_symbol(LOGLEVEL_EMERG, "RIP: %016llx ", r->rip);

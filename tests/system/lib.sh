@@ -57,7 +57,7 @@ guest_script()
 #           [-- extra qemu args]
 run_guest()
 {
-	local args=() stdin=/dev/null timeout=60 script=1 append="cgwb.panic=poweroff"
+	local args=() stdin=/dev/null timeout=60 script=1 append="cgwb.panic=poweroff lockdep"
 	while [[ $# -gt 0 ]]; do
 		case $1 in
 		--disk) args+=(--disk "$2"); shift 2 ;;

@@ -7,6 +7,7 @@
 #include <cgwb/fs.h>
 #include <cgwb/workqueue.h>
 #include <cgwb/bug.h>
+#include <cgwb/lockdep.h>
 #include "host_internal.h"
 
 #ifdef __SANITIZE_ADDRESS__
@@ -35,6 +36,7 @@ void host_platform_init(size_t mem_bytes)
 {
 	if (state != HOST_DOWN)
 		panic("host: host_platform_init() runs once per process");
+	lockdep_enable(); /* every host test runs under the lock validator */
 	host_log_init();
 	host_clock_reset();
 	host_mem_init(mem_bytes);
@@ -53,6 +55,8 @@ void host_platform_init(size_t mem_bytes)
 
 void host_platform_exit(void)
 {
+	if (lockdep_reports())
+		panic("host: the lock validator reported (see the log above)");
 	if (state != HOST_UP)
 		return;
 	state = HOST_GONE;
