@@ -57,7 +57,6 @@ void ioc_refresh_margins(struct ioc *ioc)
 {
 	u64 vrate = ioc->vtime_base_rate;
 
-	ioc->margins.min = (s64)(ioc->period_us * MARGIN_MIN_PCT / 100 * vrate);
 	ioc->margins.target = (s64)(ioc->period_us * MARGIN_TARGET_PCT / 100 * vrate);
 }
 

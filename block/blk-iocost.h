@@ -41,7 +41,6 @@ struct blkcg_gq;
 #define IOC_MIN_PERIOD 1000U
 #define IOC_MAX_PERIOD 1000000U
 /* a group's vtime is kept at most this far (% of a period) behind the disk's: its credit */
-#define MARGIN_MIN_PCT 10
 #define MARGIN_TARGET_PCT 50
 /* if requests waited for a slot this much of the period, the device is saturated */
 #define RQ_WAIT_BUSY_PCT 5
@@ -84,7 +83,7 @@ struct ioc_params {
 };
 
 struct ioc_margins {
-	s64 min, target;
+	s64 target; /* the most credit a group keeps: half a period of vtime */
 };
 
 /* Per disk. */
@@ -111,7 +110,6 @@ struct ioc {
 	/* this period's completions, for the QoS control */
 	u32 nr_met[2], nr_missed[2];
 	u64 rq_wait_ns;
-	struct ioc *next; /* on the list of every ioc */
 };
 
 /* A snapshot of wall and virtual time. */

@@ -10,7 +10,9 @@
 #         faster than the flusher starts writing them, weighs little): `alone_pm`, its rate
 #         over the same write's with io.cost off, per mille; weight 25: `low_alone_pm`
 #   isolation: weight 400 writes 64 MiB alone, then again while weight 25 writes 96 MiB:
-#         `heavy_ratio_pm`, its rate beside over alone, per mille
+#         `heavy_ratio_pm`, its rate beside over alone, per mille; then, while weight 25
+#         still writes, `psi_busy_avg10_x100` (its io.pressure some avg10 x 100) and
+#         `psi_idle_total` (an idle group's io.pressure some total)
 # Times from `date +%s%N` where date has %N, else /proc/uptime (10 ms steps).
 cg=/sys/fs/cgroup
 bps=${IOCOST_BPS:-33554432}
@@ -137,12 +139,24 @@ write w400 64
 heavy_alone_ms=$(ms w400)
 rm -f /mnt/w400
 sync
+mkdir -p $cg/idle
 write w25 96 &
 write w400 64
 heavy_beside_ms=$(ms w400)
+# pressure while weight 25 still writes, held back by io.cost; the idle group's
+echo "w25 io.pressure:"
+cat $cg/w25/io.pressure
+echo "idle io.pressure:"
+cat $cg/idle/io.pressure
+read some a10 rest < $cg/w25/io.pressure
+a10=${a10#avg10=}
+frac=${a10#*.}
+psi_busy_avg10_x100=$((${a10%.*} * 100 + ${frac#0}))
+read some a10 a60 a300 total < $cg/idle/io.pressure
+psi_idle_total=${total#total=}
 wait
 heavy_ratio_pm=$((heavy_alone_ms * 1000 / heavy_beside_ms))
 rm -f /mnt/w25 /mnt/w400
 sync
 cat $cg/io.stat
-echo "RESULT w2_ratio_pm=$w2_ratio_pm w8_max_err_pm=$w8_max_err_pm alone_pm=$alone_pm low_alone_pm=$low_alone_pm heavy_ratio_pm=$heavy_ratio_pm"
+echo "RESULT w2_ratio_pm=$w2_ratio_pm w8_max_err_pm=$w8_max_err_pm alone_pm=$alone_pm low_alone_pm=$low_alone_pm heavy_ratio_pm=$heavy_ratio_pm psi_busy_avg10_x100=$psi_busy_avg10_x100 psi_idle_total=$psi_idle_total"

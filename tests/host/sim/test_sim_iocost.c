@@ -390,3 +390,31 @@ Test(iocost_sim, debt_of_metadata_is_paid_and_the_share_holds)
 	cr_assert(blkcg_iocost_stat(blkcg_of(a->cg), disk, &st));
 	cr_assert_gt(st.usage_us, 0);
 }
+
+/*
+ * io.max and io.cost together, as in Linux: a bio passes io.max first, then io.cost. a
+ * (weight 300) is held to 8 MiB/s by io.max, far below its weight's share: it keeps its
+ * limit exactly, and b (weight 100) gets the rest of the disk through a's donation.
+ */
+Test(iocost_sim, io_max_and_io_cost_together)
+{
+	struct cgroup *ca;
+	struct writer *a, *b;
+	double ra, rb;
+
+	iocost_enable(DISK_BPS, QOS_LAT);
+	ca = mkgroup(&cgroup_root, "a", 300);
+	conf(blkcg_io_max_store, blkcg_of(ca), "254:0 wbps=8388608");
+	a = writer_start(ca, 12 * NSEC_PER_SEC);
+	b = writer_start(mkgroup(&cgroup_root, "b", 100), 12 * NSEC_PER_SEC);
+	writer_go(a);
+	writer_go(b);
+	run_and_measure(8);
+	ra = rate_since_mark(a, 8);
+	rb = rate_since_mark(b, 8);
+	cr_assert(ra >= 0.95 * 8 * MiB && ra <= 1.05 * 8 * MiB, "a at its io.max: %.2f MiB/s",
+		  ra / MiB);
+	cr_assert_geq(rb, 0.85 * (DISK_BPS - 8 * MiB), "b takes what a cannot use: %.1f MiB/s",
+		      rb / MiB);
+	writers_join();
+}
