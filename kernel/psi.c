@@ -1,5 +1,6 @@
 /*
- * Pressure stall information (Linux's kernel/sched/psi.c), on one run queue.
+ * Pressure stall information (Linux's kernel/sched/psi.c), one set of counts per group for
+ * all CPUs (docs/psi.md says what that changes).
  *
  * The problem: tell how much of the time a group's tasks could not make progress for
  * want of the CPU, memory or IO, so that an operator (or a test) sees who waits.
