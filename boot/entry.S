@@ -4,14 +4,10 @@
  * which uses 4 KiB pages so that page 0 stays unmapped and NULL dereferences fault), enters
  * long mode and calls kmain(magic, info) on the boot stack.
  */
+#include "long-mode.inc"
 #define PTE_P 0x1
 #define PTE_W 0x2
 #define PTE_PS 0x80
-#define CR0_PG 0x80000000
-#define CR4_PAE 0x20
-#define MSR_EFER 0xC0000080
-#define EFER_LME 0x100
-#define EFER_NXE 0x800
 #define BOOT_STACK_SIZE 16384
 
 	.section .text.boot, "ax"
@@ -75,18 +71,7 @@ _start32:
 	cmpl $512, %ecx
 	jb 3b
 
-	movl %cr4, %eax
-	orl $CR4_PAE, %eax
-	movl %eax, %cr4
-	movl $boot_pml4, %eax
-	movl %eax, %cr3
-	movl $MSR_EFER, %ecx
-	rdmsr
-	orl $(EFER_LME | EFER_NXE), %eax
-	wrmsr
-	movl %cr0, %eax
-	orl $CR0_PG, %eax
-	movl %eax, %cr0
+	enter_long_mode $boot_pml4
 
 	lgdt boot_gdt_desc
 	ljmp $0x08, $start64

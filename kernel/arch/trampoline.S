@@ -5,14 +5,9 @@
  * PAE and long mode with the boot CPU's page tables (which identity-map this page), and
  * jumps to start_secondary(cpu) on the stack it was given.
  */
+#include "../../boot/long-mode.inc"
 #define TRAMPOLINE_BASE 0x8000
 #define T(x) ((x) - trampoline_start + TRAMPOLINE_BASE)
-#define CR0_PE 0x1
-#define CR0_PG 0x80000000
-#define CR4_PAE 0x20
-#define MSR_EFER 0xC0000080
-#define EFER_LME 0x100
-#define EFER_NXE 0x800
 
 	.section .rodata
 	.globl trampoline_start, trampoline_end, trampoline_cr3, trampoline_stack
@@ -36,18 +31,7 @@ tramp_protected:
 	movw %ax, %ds
 	movw %ax, %es
 	movw %ax, %ss
-	movl %cr4, %eax
-	orl $CR4_PAE, %eax
-	movl %eax, %cr4
-	movl T(trampoline_cr3), %eax
-	movl %eax, %cr3
-	movl $MSR_EFER, %ecx
-	rdmsr
-	orl $(EFER_LME | EFER_NXE), %eax
-	wrmsr
-	movl %cr0, %eax
-	orl $CR0_PG, %eax
-	movl %eax, %cr0
+	enter_long_mode T(trampoline_cr3)
 	ljmpl $0x18, $T(tramp_long)
 
 	.code64
