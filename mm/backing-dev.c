@@ -25,6 +25,8 @@ void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
 	wb->last_old_flush = jiffies;
 	spin_lock_init(&wb->list_lock);
 	wb->list_lock.name = "wb->list_lock";
+	spin_lock_init(&wb->stat_lock);
+	wb->stat_lock.name = "wb->stat_lock";
 	INIT_LIST_HEAD(&wb->b_dirty);
 	INIT_LIST_HEAD(&wb->b_io);
 	INIT_LIST_HEAD(&wb->b_more_io);
@@ -150,10 +152,13 @@ static s64 wb_held(const struct bdi_writeback *wb)
 	return wb->stat[WB_RECLAIMABLE] + wb->stat[WB_WRITEBACK];
 }
 
-/* A wb's counts and its pool's sum change together (irq-safe: completions move them). */
-static DEFINE_SPINLOCK(wb_stat_lock);
+/*
+ * A wb's counts change under its own stat_lock; while it counts in a policy's pool, the
+ * pool's sum changes with them, under wb_pool_lock inside it (wb->pool changes under both).
+ */
+static DEFINE_SPINLOCK(wb_pool_lock);
 
-/* wb_stat_lock held. */
+/* wb->stat_lock and wb_pool_lock held. */
 static void __wb_pool_leave(struct bdi_writeback *wb)
 {
 	struct wb_pool *pool = wb->pool;
@@ -168,7 +173,8 @@ void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&wb_stat_lock, flags);
+	spin_lock_irqsave(&wb->stat_lock, flags);
+	spin_lock(&wb_pool_lock);
 	if (wb->pool && wb->pool != pool)
 		__wb_pool_leave(wb);
 	if (pool && !wb->pool && wb_held(wb)) {
@@ -176,26 +182,29 @@ void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
 		pool->pages += wb_held(wb);
 		pool->nr++;
 	}
-	spin_unlock_irqrestore(&wb_stat_lock, flags);
+	spin_unlock(&wb_pool_lock);
+	spin_unlock_irqrestore(&wb->stat_lock, flags);
 }
 
 void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&wb_stat_lock, flags);
+	spin_lock_irqsave(&wb->stat_lock, flags);
 	s64 v = wb->stat[item] + delta;
 	if (WARN_ON_ONCE(v < 0))
 		v = 0;
 	if (wb->pool && item <= WB_WRITEBACK) {
+		spin_lock(&wb_pool_lock);
 		wb->pool->pages += v - wb->stat[item];
 		wb->stat[item] = v;
 		if (!wb_held(wb))
 			__wb_pool_leave(wb);
+		spin_unlock(&wb_pool_lock);
 	} else {
 		wb->stat[item] = v;
 	}
-	spin_unlock_irqrestore(&wb_stat_lock, flags);
+	spin_unlock_irqrestore(&wb->stat_lock, flags);
 }
 
 void wb_wakeup(struct bdi_writeback *wb)

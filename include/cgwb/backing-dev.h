@@ -74,7 +74,8 @@ struct bdi_writeback {
 	struct list_head b_dirty_time; /* only lazy timestamps dirty */
 	struct list_head b_attached;   /* clean inodes still owned (cgwbs only) */
 
-	s64 stat[NR_WB_STAT_ITEMS];     /* exact counters (one CPU) */
+	s64 stat[NR_WB_STAT_ITEMS];     /* exact counters, under stat_lock */
+	spinlock_t stat_lock;           /* irq-safe: IO completions move them */
 	unsigned long writeback_inodes; /* inodes with pages under writeback */
 
 	unsigned long bw_time_stamp; /* bandwidth estimation checkpoints */
