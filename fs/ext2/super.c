@@ -344,6 +344,10 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 		sb->s_flags |= SB_RDONLY;
 		return err;
 	}
+	/* type ext4 mounts ext4 features read-only: writing them needs what the mount checks */
+	err = sbi->s_ext4 ? ext4_check_features(sb, *flags) : 0;
+	if (err)
+		return err;
 	if (ro_unknown) {
 		ext2_msg(sb, KERN_ERR,
 			 "couldn't remount RDWR because of unsupported optional features (%x)",

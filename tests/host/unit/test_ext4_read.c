@@ -233,3 +233,47 @@ Test(ext4_read, cold_read_in_large_requests)
 	cr_expect_leq(st.reads, size / (64 << 10) + 20, "%lu read requests for 3 MiB", st.reads);
 	ext2t_umount();
 }
+
+/* 128-byte inodes: no extra space, the checksum's low half only. */
+Test(ext4_read, small_inodes)
+{
+	ext4t_make_image("-b 1024 -I 128");
+	cr_assert_eq(ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q 'Inode size:.*128'",
+			      ext2t_env.img),
+		     0);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	ext4t_check_tree();
+	ext4t_check_sparse();
+	ext2t_umount();
+}
+
+/* metadata_csum_seed: the seed kept in the superblock, so the uuid can change alone. */
+Test(ext4_read, csum_seed_after_uuid_change)
+{
+	ext4t_make_image("-b 1024 -O metadata_csum_seed");
+	cr_assert_eq(ext2t_sh("tune2fs -U 76543210-89ab-cdef-0123-456789abcdef %s > /dev/null 2>&1",
+			      ext2t_env.img),
+		     0);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	ext4t_check_tree();
+	ext2t_umount();
+}
+
+/* A read-only ext4 mount cannot become read-write by remount: the mount's checks apply. */
+Test(ext4_read, remount_rw_refused)
+{
+	struct path p;
+	int flags = 0;
+
+	ext4t_make_image("-b 1024 -O "
+			 "^has_journal,^metadata_csum,^huge_file,^dir_nlink,^extra_isize");
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_assert_eq(kern_path(EXT2T_MNT, LOOKUP_FOLLOW, &p), 0);
+	cr_expect_eq(p.mnt->mnt_sb->s_op->remount_fs(p.mnt->mnt_sb, &flags, NULL), -EROFS);
+	cr_expect(p.mnt->mnt_sb->s_flags & SB_RDONLY);
+	path_put(&p);
+	cr_expect(host_log_contains("writing features incompat 2c0 ro_compat 0 is not supported "
+				    "yet"),
+		  "%s", host_log());
+	ext2t_umount();
+}
