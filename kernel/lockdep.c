@@ -166,30 +166,57 @@ static void report(enum lockdep_report what, const char *a, const char *b)
 	dump_stack();
 }
 
+/*
+ * Nothing new to learn: the class is known, its interrupt state seen, and every order from
+ * the held classes to it recorded already. Read without graph_lock: bits are only ever set,
+ * and a stale zero only sends the caller the slow way.
+ */
+static bool acquire_is_known(const struct held_locks *h, s16 id, bool trylock, bool hardirq,
+			     bool irqs_on)
+{
+	const struct lock_class *c = &classes[id];
+
+	if (!id || (hardirq && !READ_ONCE(c->in_hardirq)) ||
+	    (!hardirq && irqs_on && !READ_ONCE(c->with_irqs_on)))
+		return false;
+	for (unsigned int i = 0; !trylock && i < min(h->depth, (unsigned int)LOCKDEP_MAX_HELD); i++) {
+		unsigned int held = (unsigned int)h->class_id[i];
+
+		if (held && held != (unsigned int)id &&
+		    !(READ_ONCE(after[held][id / 64]) & (1ULL << (id % 64))))
+			return false;
+	}
+	return true;
+}
+
 void lock_acquired_hook(struct spinlock *lock, bool trylock)
 {
 	enum lockdep_report what = REPORT_NONE;
 	const char *a = NULL, *b = NULL;
 	struct held_locks *h;
 	unsigned long flags;
-	bool irqs_on;
+	bool irqs_on, hardirq;
 	s16 id;
 
 	if (!READ_ONCE(lockdep_on))
 		return;
 	irqs_on = !arch_irqs_disabled(); /* while holding it: _irqsave forms have them off */
+	hardirq = in_interrupt();
 	flags = arch_local_irq_save();
 	h = this_cpu_ptr(&held_locks);
-	if (!graph_lock_take()) {
-		arch_local_irq_restore(flags);
-		return;
+	id = READ_ONCE(lock->class_id);
+	if (!acquire_is_known(h, id, trylock, hardirq, irqs_on)) {
+		if (!graph_lock_take()) {
+			arch_local_irq_restore(flags);
+			return;
+		}
+		id = class_of(lock);
+		if (id && READ_ONCE(lockdep_on))
+			what = check_acquire(h, (unsigned int)id, trylock, hardirq, irqs_on, &a, &b);
+		if (what != REPORT_NONE)
+			WRITE_ONCE(lockdep_on, false);
+		graph_lock_drop();
 	}
-	id = class_of(lock);
-	if (id && READ_ONCE(lockdep_on))
-		what = check_acquire(h, (unsigned int)id, trylock, in_interrupt(), irqs_on, &a, &b);
-	if (what != REPORT_NONE)
-		WRITE_ONCE(lockdep_on, false);
-	graph_lock_drop();
 	if (h->depth < LOCKDEP_MAX_HELD)
 		h->class_id[h->depth] = id;
 	h->depth++;
