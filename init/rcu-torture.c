@@ -114,6 +114,9 @@ void rcu_torture_run(const char *seconds)
 	tasks[n] = kthread_run(torture_writer, NULL, "rcu_writer");
 	if (tasks[n])
 		n++;
+	/* in short sleeps, not one long join: a wait of minutes is no hung task */
+	while (ktime_get_ns() < torture_end_ns)
+		msleep(100);
 	for (unsigned int i = 0; i < n; i++)
 		kthread_join(tasks[i]);
 	synchronize_rcu();
