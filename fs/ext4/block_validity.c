@@ -67,8 +67,11 @@ static int zone_extend(struct super_block *sb, const struct ext4_system_zone *ru
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	unsigned int n = sbi->s_system_zone_count;
-	struct ext4_system_zone *z = kvmalloc((size_t)(n + nr) * sizeof(*z), GFP_KERNEL);
+	struct ext4_system_zone *z;
 
+	if (!nr)
+		return 0; /* an empty journal (a corrupt size) adds nothing */
+	z = kvmalloc((size_t)(n + nr) * sizeof(*z), GFP_KERNEL);
 	if (!z)
 		return -ENOMEM;
 	memcpy(z, sbi->s_system_zone, n * sizeof(*z));
