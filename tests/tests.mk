@@ -21,6 +21,7 @@ HOST_UNIT_BIN := $(HOST_BUILD)/unit-tests
 
 # Sanitizer reports must fail the test they happen in (UBSan would only print and go on).
 HOST_TEST_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/host/lsan.supp \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # The machine is shared: at most two tests at a time. A test hung for five minutes of real
 # time fails instead of stalling the run (the longest simulation, 128 tenants, takes about
