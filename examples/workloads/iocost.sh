@@ -1,4 +1,4 @@
-# io.cost, the iocost workload (issue 24's acceptance): the disk is made the bottleneck
+# io.cost's shares, work conservation and pressure: the disk is made the bottleneck
 # (QEMU's throttling.bps-write on the drive, IOCOST_BPS bytes/s, 32 MB/s by default) and
 # io.cost's model is set to it, with latency targets for vrate (the same lines for Linux
 # and cgwb). Each writer is dd bs=1M conv=fsync from a shell moved into its group.
