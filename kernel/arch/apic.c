@@ -5,7 +5,7 @@
  * through their local APICs (inter-processor interrupts, IPIs).
  *
  * Vectors: 32 + GSI for IOAPIC lines (GSI < 24), 64..223 for MSI, 0xec each CPU's local
- * timer, 0xfb and 0xfd the function-call and reschedule IPIs, 255 spurious.
+ * timer, 0xfd the reschedule IPI, 255 spurious.
  */
 #include <cgwb/types.h>
 #include <cgwb/errno.h>

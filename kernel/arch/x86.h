@@ -146,7 +146,6 @@ void apic_send_startup(unsigned int apic_id, unsigned int page);
 void lapic_timer_calibrate(unsigned int hz);
 void lapic_timer_start(void);
 #define LOCAL_TIMER_VECTOR 0xec
-#define CALL_FUNCTION_VECTOR 0xfb
 #define RESCHEDULE_VECTOR 0xfd
 
 #endif
