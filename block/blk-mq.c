@@ -51,9 +51,11 @@ static void blk_mq_free_request(struct request_queue *q, struct request *rq)
 	rq->rq_flags = 0;
 	if (!list_empty(&q->rq_wait.head)) {
 		struct rq_waiter *w = list_first_entry(&q->rq_wait.head, struct rq_waiter, wq.entry);
+		struct task_struct *task = w->wq.task;
+		/* once w->rq is set the waiter may return without sleeping: w is its stack */
 		list_del_init(&w->wq.entry);
-		WRITE_ONCE(w->rq, rq);
-		wake_up_process(w->wq.task);
+		smp_store_release(&w->rq, rq);
+		wake_up_process(task);
 		return;
 	}
 	list_add(&rq->queuelist, &q->free_requests);
@@ -87,7 +89,7 @@ static struct request *blk_mq_get_request(struct request_queue *q)
 
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (READ_ONCE(w.rq))
+		if (smp_load_acquire(&w.rq))
 			break;
 		schedule();
 	}
@@ -216,13 +218,18 @@ void blk_mq_run_queue(struct request_queue *q)
 			break; /* for good: the test that cut the power kills the machine */
 		rq->rq_flags |= RQF_STARTED;
 		rq->start_ns = ktime_get_ns();
+		/*
+		 * Off the list before the driver has it: another CPU may take its completion
+		 * (and link it into its own list) before queue_rq even returns.
+		 */
+		list_del_init(&rq->queuelist);
 		int err = q->ops->queue_rq(q, rq);
 		if (err == -EBUSY) {
 			rq->rq_flags &= ~RQF_STARTED;
+			list_add(&rq->queuelist, &q->dispatch);
 			q->nr_busy++;
 			break;
 		}
-		list_del_init(&rq->queuelist);
 		if (err) {
 			list_add_tail(&rq->queuelist, &failed);
 			continue;
