@@ -132,6 +132,19 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
 	return max(wb_measured_bandwidth(wb, jiffies), 1UL);
 }
 
+/*
+ * Linux's max_pause, at no more than the wb's io.max write rate: avg_write_bandwidth starts
+ * at 100 MB/s and takes seconds to learn a slow wb, and meanwhile its dirtiers, held at
+ * the cap, would wake every jiffy or two to look again (a tenant at 1 MiB/s some 800 times
+ * a second beside 31 others: the CPU their checks cost is what the others lose).
+ */
+static long bandwidth_max_pause(struct dirty_throttle_control *pdtc)
+{
+	unsigned long bw = READ_ONCE(pdtc->wb->avg_write_bandwidth);
+
+	return dirty_max_pause(min(bw, wb_write_limit(pdtc->wb)), pdtc->wb_dirty);
+}
+
 long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
 			 unsigned long task_ratelimit, unsigned long dirty_ratelimit,
 			 int *nr_dirtied_pause)
@@ -171,6 +184,7 @@ static const struct dirty_policy_param bandwidth_params[] = {
 const struct dirty_policy dirty_policy_bandwidth = {
 	.name = "bandwidth",
 	.wb_limits = bandwidth_wb_limits,
+	.max_pause = bandwidth_max_pause,
 	.min_pause = wb_bw_cap_min_pause,
 	.write_bandwidth = bandwidth_write_bandwidth,
 	.params = bandwidth_params,

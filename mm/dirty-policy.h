@@ -54,6 +54,11 @@ struct dirty_policy {
 	 */
 	void (*position)(struct dirty_throttle_control *pdtc);
 	/*
+	 * The longest pause when the policy governs: a dirtier held at the limit
+	 * (task_ratelimit 0) sleeps that long before it looks again. NULL: wb_max_pause().
+	 */
+	long (*max_pause)(struct dirty_throttle_control *pdtc);
+	/*
 	 * The pause target when the policy governs (wb_min_pause()'s contract, with the
 	 * domain's figures at hand in pdtc). NULL: Linux's.
 	 */

@@ -85,6 +85,8 @@ void wb_position_ratio(struct dirty_throttle_control *dtc);
 unsigned long dirty_poll_interval(unsigned long dirty, unsigned long thresh);
 /* Longest sleep that cannot let the wb's dirty pool run dry. */
 long wb_max_pause(struct bdi_writeback *wb, unsigned long wb_dirty);
+/* The same at a write bandwidth of bw pages/s. */
+long dirty_max_pause(unsigned long bw, unsigned long wb_dirty);
 /* Shortest sleep worth taking, and the pages to dirty before the next check. */
 long wb_min_pause(struct bdi_writeback *wb, long max_pause, unsigned long task_ratelimit,
 		  unsigned long dirty_ratelimit, int *nr_dirtied_pause);

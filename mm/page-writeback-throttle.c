@@ -116,13 +116,18 @@ unsigned long dirty_poll_interval(unsigned long dirty, unsigned long thresh)
 	return 1;
 }
 
-/* Sleep at most 1/8 of the time the device needs for the wb's dirty pages (safety 8). */
-long wb_max_pause(struct bdi_writeback *wb, unsigned long wb_dirty)
+/* Sleep at most 1/8 of the time writing wb_dirty pages at bw pages/s takes (safety 8). */
+long dirty_max_pause(unsigned long bw, unsigned long wb_dirty)
 {
-	unsigned long bw = READ_ONCE(wb->avg_write_bandwidth);
 	unsigned long t = wb_dirty / (1 + bw / roundup_pow_of_two(1 + HZ / 8)) + 1;
 
 	return (long)min(t, (unsigned long)MAX_PAUSE);
+}
+
+/* Linux's: at the wb's estimated write bandwidth. */
+long wb_max_pause(struct bdi_writeback *wb, unsigned long wb_dirty)
+{
+	return dirty_max_pause(READ_ONCE(wb->avg_write_bandwidth), wb_dirty);
 }
 
 /*
@@ -343,7 +348,10 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		dirty_ratelimit = READ_ONCE(wb->dirty_ratelimit);
 		task_ratelimit = (unsigned long)((u64)dirty_ratelimit * sdtc->pos_ratio >>
 						 RATELIMIT_CALC_SHIFT);
-		max_pause = wb_max_pause(wb, sdtc->wb_dirty);
+		if (sdtc == pdtc && policy->max_pause)
+			max_pause = policy->max_pause(pdtc);
+		else
+			max_pause = wb_max_pause(wb, sdtc->wb_dirty);
 		if (sdtc == pdtc && policy->min_pause)
 			min_pause = policy->min_pause(pdtc, max_pause, task_ratelimit,
 						      dirty_ratelimit, &nr_dirtied_pause);
