@@ -1,6 +1,8 @@
 # The virtual hardware of `make compare`, written once for both kernels (sourced by
-# scripts/compare/run): one CPU of TCG, 512 MiB, a pc machine, and the workload disk as
-# virtio-blk-pci on a raw image, opened without the host's page cache.
+# scripts/compare/run): $SMP CPUs of TCG (1 unless set; multi-threaded TCG for more),
+# 512 MiB, a pc machine, and the workload disk as virtio-blk-pci on a raw image, opened
+# without the host's page cache. scripts/run-qemu reads the same $SMP, so a benchmark run
+# with SMP=2 boots cgwb and its Linux reference on two CPUs each.
 #
 #   compare_hardware IMG   sets the array HW to the QEMU arguments for disk image IMG
 #   COMPARE_DISK_OPTS      how the disk is opened; benchmarks that boot cgwb through
@@ -10,7 +12,9 @@
 COMPARE_DISK_OPTS=cache=none,aio=threads${COMPARE_DRIVE_OPTS:+,$COMPARE_DRIVE_OPTS}
 compare_hardware()
 {
-	HW=(-accel tcg -cpu qemu64 -smp 1 -m 512M -machine pc
+	local smp=${SMP:-1} accel=tcg
+	[[ $smp -gt 1 ]] && accel=tcg,thread=multi
+	HW=(-accel "$accel" -cpu qemu64 -smp "$smp" -m 512M -machine pc
 		-nodefaults -no-user-config -display none -vga none -net none -no-reboot
 		-serial stdio
 		-drive "if=none,id=vd0,format=raw,file=$1,$COMPARE_DISK_OPTS"
