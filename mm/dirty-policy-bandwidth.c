@@ -133,16 +133,18 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
 }
 
 /*
- * Linux's max_pause, at no more than the wb's io.max write rate: avg_write_bandwidth starts
- * at 100 MB/s and takes seconds to learn a slow wb, and meanwhile its dirtiers, held at
- * the cap, would wake every jiffy or two to look again (a tenant at 1 MiB/s some 800 times
- * a second beside 31 others: the CPU their checks cost is what the others lose).
+ * At the cap, a slow wb's dirtier sleeps at least BW_CAP_MIN_PAUSE (dirty-policy.h). Linux's max_pause comes
+ * from avg_write_bandwidth, which starts at 100 MB/s and takes seconds to learn a slow wb:
+ * meanwhile the dirtiers it holds would wake every jiffy or two to look again (a tenant at
+ * 1 MiB/s some 800 times a second beside 31 others, and the CPU their checks cost is what
+ * the others lose). Longer sleeps at the cap would make the dirty ratelimit, estimated
+ * from the pauses, overshoot its bandwidth.
  */
-static long bandwidth_max_pause(struct dirty_throttle_control *pdtc)
+static long bandwidth_pause_at_limit(struct dirty_throttle_control *pdtc, long max_pause)
 {
-	unsigned long bw = READ_ONCE(pdtc->wb->avg_write_bandwidth);
-
-	return dirty_max_pause(min(bw, wb_write_limit(pdtc->wb)), pdtc->wb_dirty);
+	if (wb_write_limit(pdtc->wb) == ULONG_MAX)
+		return max_pause;
+	return max(max_pause, (long)BW_CAP_MIN_PAUSE);
 }
 
 long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
@@ -184,7 +186,7 @@ static const struct dirty_policy_param bandwidth_params[] = {
 const struct dirty_policy dirty_policy_bandwidth = {
 	.name = "bandwidth",
 	.wb_limits = bandwidth_wb_limits,
-	.max_pause = bandwidth_max_pause,
+	.pause_at_limit = bandwidth_pause_at_limit,
 	.min_pause = wb_bw_cap_min_pause,
 	.write_bandwidth = bandwidth_write_bandwidth,
 	.params = bandwidth_params,

@@ -54,10 +54,10 @@ struct dirty_policy {
 	 */
 	void (*position)(struct dirty_throttle_control *pdtc);
 	/*
-	 * The longest pause when the policy governs: a dirtier held at the limit
-	 * (task_ratelimit 0) sleeps that long before it looks again. NULL: wb_max_pause().
+	 * How long a dirtier the policy holds at its limit (task_ratelimit 0) sleeps before it
+	 * looks again, given Linux's max_pause. NULL: max_pause.
 	 */
-	long (*max_pause)(struct dirty_throttle_control *pdtc);
+	long (*pause_at_limit)(struct dirty_throttle_control *pdtc, long max_pause);
 	/*
 	 * The pause target when the policy governs (wb_min_pause()'s contract, with the
 	 * domain's figures at hand in pdtc). NULL: Linux's.
@@ -96,6 +96,8 @@ long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
 			 unsigned long task_ratelimit, unsigned long dirty_ratelimit,
 			 int *nr_dirtied_pause);
 
+/* The shortest sleep of a dirtier the bandwidth policy holds at the cap of a slow wb. */
+#define BW_CAP_MIN_PAUSE (HZ / 50)
 /* The fixed policy's limit per cgroup wb (mm/dirty-policy-fixed.c). */
 extern unsigned int dirty_fixed_kbytes;
 
