@@ -1,4 +1,7 @@
-/* Deliberate faults for the system tests of the error-reporting paths (cgwb.selftest=). */
+/*
+ * Deliberate faults for the system tests of the error-reporting paths, and checks of what
+ * only a running machine shows (cgwb.selftest=).
+ */
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
 #include <cgwb/bug.h>
@@ -68,6 +71,8 @@ void selftest_run(const char *what)
 		selftest_hung();
 	else if (!strcmp(what, "warn"))
 		WARN_ON_ONCE(what != NULL);
+	else if (!strcmp(what, "tlb-shootdown"))
+		selftest_tlb_shootdown();
 	else
 		pr_err("selftest: unknown trigger '%s'\n", what);
 }

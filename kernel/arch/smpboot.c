@@ -117,6 +117,7 @@ void smp_init(void)
 
 	cpu_apic_id[0] = self;
 	if (want > 1) {
+		tlb_init();
 		lapic_timer_calibrate(HZ);
 		BUG_ON(register_vector(LOCAL_TIMER_VECTOR, local_timer_interrupt, NULL));
 	}

@@ -76,17 +76,18 @@ static u64 find_room(unsigned long nr_pages, struct list_head **before)
 	return VMALLOC_END - at >= need ? at : 0;
 }
 
+/* The pages go only once no CPU can reach them through a stale TLB entry. */
 static void unmap_area(struct vm_area *a, unsigned long mapped)
 {
 	for (unsigned long i = 0; i < mapped; i++) {
-		u64 va = a->start + ((u64)i << PAGE_SHIFT);
-		u64 *pte = vmap_pte(va, false);
+		u64 *pte = vmap_pte(a->start + ((u64)i << PAGE_SHIFT), false);
 
 		BUG_ON(!pte || !(*pte & PTE_P));
 		*pte = 0;
-		invlpg(va);
-		__free_page(a->pages[i]);
 	}
+	flush_tlb_kernel_range(a->start, a->start + ((u64)mapped << PAGE_SHIFT));
+	for (unsigned long i = 0; i < mapped; i++)
+		__free_page(a->pages[i]);
 }
 
 static int map_area(struct vm_area *a)

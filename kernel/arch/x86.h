@@ -146,6 +146,13 @@ void apic_send_startup(unsigned int apic_id, unsigned int page);
 void lapic_timer_calibrate(unsigned int hz);
 void lapic_timer_start(void);
 #define LOCAL_TIMER_VECTOR 0xec
+#define INVALIDATE_TLB_VECTOR 0xfc
 #define RESCHEDULE_VECTOR 0xfd
+/*
+ * tlb.c: drop the kernel's translations of [start, end) on every online CPU, waiting until
+ * all have (interrupts on); tlb_init() before the other CPUs start.
+ */
+void flush_tlb_kernel_range(u64 start, u64 end);
+void tlb_init(void);
 
 #endif

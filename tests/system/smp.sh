@@ -1,6 +1,6 @@
 # Several CPUs: two are started and listed (nproc, /proc/cpuinfo, /proc/stat), taskset pins
 # a command (ps shows it on that CPU) and refuses what is no CPU list or mask, nr_cpus=N
-# starts fewer.
+# starts fewer; vfree() shoots down the other CPUs' translations.
 guest_script <<'GUEST'
 echo nproc=$(nproc)
 echo processors=$(grep -c '^processor' /proc/cpuinfo)
@@ -43,3 +43,14 @@ run_guest --smp 2 --append nr_cpus=1
 expect_status 0
 expect_log 'smp: 1 of 1 CPUs running'
 expect_line 'nproc=1'
+
+# vfree() takes its translations from the other CPUs before its pages and address are
+# reused (a CPU that read the area reads the new page there, not the freed one).
+guest_script <<'GUEST'
+echo shootdown-checked
+poweroff 0
+GUEST
+run_guest --smp 2 --append cgwb.selftest=tlb-shootdown
+expect_status 0
+expect_line 'shootdown-checked'
+expect_log 'selftest: tlb-shootdown: ok'
