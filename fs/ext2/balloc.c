@@ -14,7 +14,6 @@
  * allocation reads its bitmap before taking it and searches with preemption off.
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/irqflags.h>
 
@@ -48,7 +47,7 @@ static bool range_for_group(struct super_block *sb, unsigned int group, u32 star
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
-	if (!ext4_has_feature_flex_bg(sb))
+	if (!ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_FLEX_BG))
 		return range_in_group(sb, group, start, len);
 	return start > sbi->s_first_data_block + sbi->s_gdb_count && len &&
 	       start + len - 1 >= start && start + len - 1 < sbi->s_blocks_count;
@@ -64,10 +63,10 @@ int ext2_check_descriptors(struct super_block *sb)
 		const char *what = NULL;
 		u32 where = 0;
 
-		const char *ext4_why = ext4_group_desc_problem(sb, g, gd);
+		const char *why = sbi->s_family ? sbi->s_family->group_desc_problem(sb, g, gd) : NULL;
 
-		if (ext4_why) {
-			ext2_msg(sb, KERN_ERR, "error: group descriptor %u: %s", g, ext4_why);
+		if (why) {
+			ext2_msg(sb, KERN_ERR, "error: group descriptor %u: %s", g, why);
 			return -EIO;
 		}
 		if (!range_for_group(sb, g, le32_to_cpu(gd->bg_block_bitmap), 1))
@@ -80,7 +79,10 @@ int ext2_check_descriptors(struct super_block *sb)
 		if (what) {
 			ext2_msg(sb, KERN_ERR,
 				 "error: group descriptor %u: %s at block %u is not in the %s", g,
-				 what, where, ext4_has_feature_flex_bg(sb) ? "filesystem" : "group");
+				 what, where,
+				 ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_FLEX_BG) ? "filesyste"
+											"m" :
+											"group");
 			return -EIO;
 		}
 	}
@@ -134,9 +136,10 @@ const char *ext2_block_pointer_problem(struct inode *inode, u32 block)
 	if (!ext2_block_in_range(sb, block))
 		return "out of range";
 	if (sbi->s_system_zone)
-		return ext4_in_system_zone(sb, block, 1, inode->i_ino) ? "inside filesystem "
-									 "metadata" :
-									 NULL;
+		return sbi->s_family->in_system_zone(sb, block, 1, inode->i_ino) ? "inside "
+										   "filesystem "
+										   "metadata" :
+										   NULL;
 	if (!outside_system_zone(sb, (block - sbi->s_first_data_block) / sbi->s_blocks_per_group,
 				 block, 1))
 		return "inside filesystem metadata";

@@ -14,7 +14,6 @@
  * directory's i_rwsem (the VFS takes it for namespace operations).
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 
@@ -82,10 +81,11 @@ static int ext2_check_dir_block(struct inode *dir, struct buffer_head *bh, unsig
 {
 	struct super_block *sb = dir->i_sb;
 	unsigned int size = (unsigned int)sb->s_blocksize, off = 0;
+	const struct ext2_family_ops *family = ext2_family(sb);
 	const char *why = NULL;
 	struct ext2_dir_entry_2 *de = NULL;
 
-	if (ext4_dirblock_csum_verify(dir, (const u8 *)bh->b_data, n, &why)) {
+	if (family && family->dirblock_csum_verify(dir, (const u8 *)bh->b_data, n, &why)) {
 		ext2_error(sb, "ext4_read_dirblock", "directory #%lu: block %lu: %s", dir->i_ino, n,
 			   why);
 		return -EIO;
@@ -213,8 +213,8 @@ struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *n
 
 	if (nblocks <= 0)
 		return nblocks < 0 ? ERR_PTR(nblocks) : NULL;
-	if (ext4_dir_is_indexed(dir)) {
-		struct ext2_dir_entry_2 *de = ext4_dx_find_entry(dir, name, bhp);
+	if (ext2_family(dir->i_sb)) {
+		struct ext2_dir_entry_2 *de = ext2_family(dir->i_sb)->dx_find_entry(dir, name, bhp);
 
 		if (!IS_ERR(de) || PTR_ERR(de) != -EOPNOTSUPP)
 			return de;

@@ -82,6 +82,10 @@ static inline void le32_add_cpu(__le32 *v, int d)
 #define EXT3_FEATURE_INCOMPAT_RECOVER 0x0004
 #define EXT3_FEATURE_INCOMPAT_JOURNAL_DEV 0x0008
 #define EXT2_FEATURE_INCOMPAT_META_BG 0x0010
+/* ext4's incompat bits the shared code reads (descriptor size, flex_bg layout, file size) */
+#define EXT4_FEATURE_INCOMPAT_EXTENTS 0x0040
+#define EXT4_FEATURE_INCOMPAT_64BIT 0x0080
+#define EXT4_FEATURE_INCOMPAT_FLEX_BG 0x0200
 
 /* What this driver understands; compat features need no support by definition. */
 #define EXT2_FEATURE_INCOMPAT_SUPP EXT2_FEATURE_INCOMPAT_FILETYPE
@@ -296,6 +300,7 @@ struct ext2_xattr_header {
 
 /* ---------------------------------------------------------------- in memory */
 struct ext4_system_zone;
+struct ext2_family_ops;
 
 struct ext2_sb_info {
 	struct buffer_head *s_sbh;     /* the block holding the superblock */
@@ -327,7 +332,7 @@ struct ext2_sb_info {
 	int s_commit_err;      /* the last commit's status; under s_commit_lock */
 	u8 **s_rsv_map;        /* per group: blocks in files' windows (reserve.c); s_lock */
 	/* ext4 (fs/ext4/): set at mount, constant afterwards */
-	bool s_ext4;              /* mounted as type ext4: its features may be read */
+	const struct ext2_family_ops *s_family; /* what type ext4 adds; NULL for type ext2 */
 	unsigned int s_desc_size; /* bytes per group descriptor: 32, or 64+ with 64bit */
 	u32 s_csum_seed;          /* metadata_csum: crc32c(~0, uuid) or s_checksum_seed */
 	struct ext4_system_zone *s_system_zone; /* flex_bg: sorted metadata runs */
@@ -358,6 +363,47 @@ struct ext2_inode_info {
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
 {
 	return sb->s_fs_info;
+}
+
+/*
+ * What a member of the family adds to this driver, filled in by its type at mount
+ * (fs/ext4/super.c for ext4; NULL for type ext2). The shared code asks through this table
+ * where an image may have that member's features, and only here: fs/ext4/ calls ext2's
+ * helpers, never the reverse. Every member is set when the table is.
+ */
+struct ext2_family_ops {
+	/* mount and remount: the features this type accepts for flags (SB_RDONLY or not) */
+	int (*check_features)(struct super_block *sb, int flags);
+	/* after ext2's geometry, before descriptors: checksum seed, 64-bit, s_maxbytes */
+	int (*load_super)(struct super_block *sb);
+	/* why a group's descriptor is bad beyond ext2's range checks, or NULL */
+	const char *(*group_desc_problem)(struct super_block *sb, unsigned int group, const void *gd);
+	/* the descriptors are loaded and checked (the system zone is built here) */
+	int (*load_descriptors)(struct super_block *sb);
+	/* needs_recovery: replay the journal; the mount then starts over */
+	int (*recover)(struct super_block *sb);
+	void (*release)(struct super_block *sb);
+	/* blocks statfs does not count, or 0 to count ext2's way */
+	u32 (*overhead_blocks)(struct super_block *sb);
+	/* does [start, start + count) meet metadata or blocks another inode than ino owns? */
+	bool (*in_system_zone)(struct super_block *sb, u32 start, u32 count, unsigned long ino);
+	/* the raw inode before ext2 reads it (extra size, checksum), and what it adds after */
+	int (*check_raw_inode)(struct super_block *sb, unsigned long ino, const u8 *raw);
+	int (*fill_inode)(struct inode *inode, const u8 *raw);
+	/* ext2_get_blocks() of an inode that is not block-mapped (EXT4_EXTENTS_FL) */
+	int (*get_blocks)(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
+			  int flags);
+	/* a directory block's checksum: 0, or -EIO and why */
+	int (*dirblock_csum_verify)(struct inode *dir, const u8 *block, unsigned long n,
+				    const char **why);
+	/* a lookup through an index, or ERR_PTR(-EOPNOTSUPP) to scan the blocks */
+	struct ext2_dir_entry_2 *(*dx_find_entry)(struct inode *dir, const struct qstr *name,
+						  struct buffer_head **bhp);
+};
+
+static inline const struct ext2_family_ops *ext2_family(struct super_block *sb)
+{
+	return EXT2_SB(sb)->s_family;
 }
 
 static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
@@ -417,9 +463,10 @@ bool ext2_group_has_super(struct super_block *sb, unsigned int group);
 /* blocks at the start of group taken by the superblock and descriptor copies */
 u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group);
 void ext2_set_large_file(struct super_block *sb);
-/* The mount of both types, "ext2" and "ext4" (fs/ext4/super.c): fs_type tells them apart. */
-struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, const char *dev_name,
-			       void *data);
+/* The mount of a family member: ops is what its type adds (NULL for ext2 itself). */
+struct super_block *ext2_mount_family(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data,
+				      const struct ext2_family_ops *ops);
 
 /* balloc.c */
 struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int group,

@@ -7,7 +7,6 @@
  * was, except for an inode that is new, whose whole slot is cleared first.
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/jiffies.h>
 #include <cgwb/writeback.h>
 #include <cgwb/slab.h>
@@ -160,7 +159,7 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 	}
 	/* extents: fs/ext4/inode.c checks them on type ext4 mounts; ext2 has none */
 	if (!ext2_valid_mode(inode->i_mode) ||
-	    ((ei->i_flags & EXT4_EXTENTS_FL) && !EXT2_SB(sb)->s_ext4) || inode->i_size < 0 ||
+	    ((ei->i_flags & EXT4_EXTENTS_FL) && !EXT2_SB(sb)->s_family) || inode->i_size < 0 ||
 	    (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
 		ext2_error(sb, "ext2_iget", "inode %lu: corrupt (mode %o, flags %#x, size %lld)",
 			   inode->i_ino, inode->i_mode, ei->i_flags, inode->i_size);
@@ -182,6 +181,7 @@ struct inode *ext2_iget_special(struct super_block *sb, unsigned long ino)
 	struct buffer_head *bh;
 	struct ext2_inode *raw;
 	struct inode *inode = iget_locked(sb, ino);
+	const struct ext2_family_ops *family = ext2_family(sb);
 	int err;
 
 	if (!inode)
@@ -193,11 +193,11 @@ struct inode *ext2_iget_special(struct super_block *sb, unsigned long ino)
 		iget_failed(inode);
 		return ERR_PTR(PTR_ERR(raw));
 	}
-	err = ext4_check_raw_inode(sb, ino, (const u8 *)raw);
+	err = family ? family->check_raw_inode(sb, ino, (const u8 *)raw) : 0;
 	if (!err)
 		err = ext2_fill_inode(inode, raw);
-	if (!err)
-		err = ext4_fill_inode(inode, (const u8 *)raw);
+	if (!err && family)
+		err = family->fill_inode(inode, (const u8 *)raw);
 	brelse(bh);
 	if (err) {
 		/* i_nlink must not say "unlinked": eviction would free what it does not own */

@@ -7,7 +7,6 @@
  * them under s_lock) and are copied into the on-disk superblock whenever it is written.
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/blkdev.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/slab.h>
@@ -19,7 +18,7 @@
 /* Messages name the type the image was mounted as, as Linux's two drivers do. */
 static const char *ext2_fs_name(struct super_block *sb)
 {
-	return EXT2_SB(sb) && EXT2_SB(sb)->s_ext4 ? "EXT4-fs" : "EXT2-fs";
+	return EXT2_SB(sb) && EXT2_SB(sb)->s_family ? "EXT4-fs" : "EXT2-fs";
 }
 
 void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...)
@@ -201,7 +200,8 @@ static void ext2_release_sbi(struct super_block *sb)
 	if (!sbi)
 		return;
 	ext2_rsv_destroy(sb);
-	ext4_release_system_zone(sb);
+	if (sbi->s_family)
+		sbi->s_family->release(sb);
 	for (unsigned int i = 0; sbi->s_group_desc && i < sbi->s_gdb_count; i++)
 		brelse(sbi->s_group_desc[i]);
 	kfree(sbi->s_group_desc);
@@ -245,10 +245,11 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 	struct super_block *sb = dentry->d_sb;
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	u32 reserved = le32_to_cpu(sbi->s_es->s_r_blocks_count);
+	u32 overhead = sbi->s_family ? sbi->s_family->overhead_blocks(sb) : 0;
 
 	buf->f_type = EXT2_SUPER_MAGIC;
 	buf->f_bsize = (long)sb->s_blocksize;
-	buf->f_blocks = sbi->s_blocks_count - (ext4_overhead_blocks(sb) ?: ext2_overhead_blocks(sb));
+	buf->f_blocks = sbi->s_blocks_count - (overhead ?: ext2_overhead_blocks(sb));
 	mutex_lock_nopreempt(&sbi->s_lock);
 	buf->f_bfree = ext2_count_free_blocks(sb);
 	buf->f_ffree = ext2_count_free_inodes(sb);
@@ -345,7 +346,7 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 		return err;
 	}
 	/* type ext4 mounts ext4 features read-only: writing them needs what the mount checks */
-	err = sbi->s_ext4 ? ext4_check_features(sb, *flags) : 0;
+	err = sbi->s_family ? sbi->s_family->check_features(sb, *flags) : 0;
 	if (err)
 		return err;
 	if (ro_unknown) {
@@ -431,8 +432,8 @@ static int ext2_check_features(struct super_block *sb, int flags)
 
 	if (le32_to_cpu(es->s_rev_level) == EXT2_GOOD_OLD_REV)
 		return 0; /* revision 0 has no feature fields: whatever is there means nothing */
-	if (EXT2_SB(sb)->s_ext4)
-		return ext4_check_features(sb, flags);
+	if (EXT2_SB(sb)->s_family)
+		return EXT2_SB(sb)->s_family->check_features(sb, flags);
 	if (incompat) {
 		ext2_msg(sb, KERN_ERR,
 			 "error: couldn't mount because of unsupported optional features (%x)",
@@ -514,7 +515,7 @@ static void ext2_init_sbi(struct super_block *sb)
 	sbi->s_desc_size = ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_64BIT) && !old ?
 				   le16_to_cpu(es->s_desc_size) :
 				   (unsigned int)sizeof(struct ext2_group_desc);
-	/* a bad s_desc_size is refused by ext4_load_super() before any descriptor is read */
+	/* a bad s_desc_size is refused by the family's load_super before any descriptor is read */
 	sbi->s_desc_per_block = sbi->s_desc_size >= sizeof(struct ext2_group_desc) &&
 						sbi->s_desc_size <= sb->s_blocksize ?
 					(unsigned int)(sb->s_blocksize / sbi->s_desc_size) :
@@ -613,8 +614,8 @@ static int ext2_load_group_desc(struct super_block *sb)
 		}
 	}
 	err = ext2_check_descriptors(sb);
-	if (!err)
-		err = ext4_setup_system_zone(sb);
+	if (!err && sbi->s_family)
+		err = sbi->s_family->load_descriptors(sb);
 	return err ? err : ext2_check_group_counts(sb);
 }
 
@@ -640,7 +641,8 @@ static int ext2_load_root(struct super_block *sb)
 /* ext2_fill_super() replayed a journal: the mount starts over on the replayed image. */
 #define EXT2_FILL_AGAIN 1
 
-static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, bool ext4)
+static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
+			   const struct ext2_family_ops *ops)
 {
 	struct ext2_sb_info *sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	unsigned int offset;
@@ -648,7 +650,7 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, 
 
 	if (!sbi)
 		return -ENOMEM;
-	sbi->s_ext4 = ext4;
+	sbi->s_family = ops;
 	mutex_init(&sbi->s_lock);
 	mutex_init(&sbi->s_commit_lock);
 	sb->s_fs_info = sbi;
@@ -671,22 +673,17 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, 
 		err = ext2_check_features(sb, flags);
 	if (err)
 		return err;
-	if (sbi->s_ext4)
-		err = ext4_load_super(sb);
+	sb->s_maxbytes = ext2_max_size(sb->s_blocksize_bits);
+	if (ops)
+		err = ops->load_super(sb); /* may raise s_maxbytes (extents) */
 	if (err)
 		return err;
 	sb->s_magic = EXT2_SUPER_MAGIC;
-	sb->s_maxbytes = ext2_max_size(sb->s_blocksize_bits);
-	if (ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
-		sb->s_maxbytes =
-			max(sb->s_maxbytes,
-			    ext4_max_size(sb->s_blocksize_bits,
-					  ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_HUGE_FILE)));
 	sb->s_op = &ext2_sops;
 	sb->s_iflags |= SB_I_CGROUPWB;
 	err = ext2_load_group_desc(sb);
-	if (!err && sbi->s_ext4 && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER))
-		return ext4_recover_journal(sb) ?: EXT2_FILL_AGAIN;
+	if (!err && ops && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER))
+		return ops->recover(sb) ?: EXT2_FILL_AGAIN;
 	if (!err)
 		err = ext2_rsv_init(sb);
 	if (!err)
@@ -710,8 +707,9 @@ static void ext2_fill_failed(struct super_block *sb)
 	invalidate_bdev(sb->s_bdev);
 }
 
-struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, const char *dev_name,
-			       void *data)
+struct super_block *ext2_mount_family(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data,
+				      const struct ext2_family_ops *ops)
 {
 	struct super_block *sb;
 	int err;
@@ -719,11 +717,11 @@ struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, cons
 	sb = sget_bdev(fs_type, flags, dev_name);
 	if (IS_ERR(sb))
 		return sb;
-	err = ext2_fill_super(sb, flags, data, fs_type == &ext4_fs_type);
+	err = ext2_fill_super(sb, flags, data, ops);
 	if (err == EXT2_FILL_AGAIN) {
 		/* the journal was replayed: check the image it left from the start */
 		ext2_fill_failed(sb);
-		err = ext2_fill_super(sb, flags, data, fs_type == &ext4_fs_type);
+		err = ext2_fill_super(sb, flags, data, ops);
 		if (err == EXT2_FILL_AGAIN)
 			err = -EIO; /* needs_recovery again: never loop */
 	}
@@ -734,6 +732,12 @@ struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, cons
 	}
 	sb->s_flags |= SB_ACTIVE;
 	return sb;
+}
+
+static struct super_block *ext2_mount(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data)
+{
+	return ext2_mount_family(fs_type, flags, dev_name, data, NULL);
 }
 
 static struct file_system_type ext2_fs_type = {

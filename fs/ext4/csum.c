@@ -81,7 +81,7 @@ bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, con
 	u32 crc;
 
 	if (!ext4_has_metadata_csum(sb))
-		return !EXT2_SB(sb)->s_ext4 ||
+		return !EXT2_SB(sb)->s_family ||
 		       !ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM) ||
 		       ext4_gdt_csum_verify(sb, group, gd);
 	crc = crc32c(EXT2_SB(sb)->s_csum_seed, &le_group, sizeof(le_group));

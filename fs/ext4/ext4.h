@@ -28,10 +28,7 @@
 #define EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE 0x0040
 #define EXT4_FEATURE_RO_COMPAT_METADATA_CSUM 0x0400
 
-#define EXT4_FEATURE_INCOMPAT_EXTENTS 0x0040
-#define EXT4_FEATURE_INCOMPAT_64BIT 0x0080
 #define EXT4_FEATURE_INCOMPAT_MMP 0x0100
-#define EXT4_FEATURE_INCOMPAT_FLEX_BG 0x0200
 #define EXT4_FEATURE_INCOMPAT_CSUM_SEED 0x2000
 
 /*
@@ -191,7 +188,7 @@ struct ext4_system_zone {
 /* Checksums are kept on mounts of type ext4 (ext2's can only mount such an image read-only). */
 static inline bool ext4_has_metadata_csum(struct super_block *sb)
 {
-	return EXT2_SB(sb)->s_ext4 && ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
+	return EXT2_SB(sb)->s_family && ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
 }
 
 static inline bool ext4_has_feature_flex_bg(struct super_block *sb)
@@ -200,7 +197,6 @@ static inline bool ext4_has_feature_flex_bg(struct super_block *sb)
 }
 
 /* ---------------------------------------------------------------- shared functions */
-extern struct file_system_type ext4_fs_type;
 
 /* super.c */
 /* Features and geometry of an ext4 image at mount: 0, or -errno with the reason logged. */
@@ -208,9 +204,6 @@ int ext4_check_features(struct super_block *sb, int flags);
 int ext4_load_super(struct super_block *sb);
 /* What is wrong with group's descriptor as ext4 sees it (checksum, 64-bit parts), or NULL. */
 const char *ext4_group_desc_problem(struct super_block *sb, unsigned int group, const void *gd);
-loff_t ext4_max_size(unsigned int blkbits, bool huge_file);
-/* Blocks statfs does not count on a type ext4 mount (s_overhead_clusters), or 0. */
-u32 ext4_overhead_blocks(struct super_block *sb);
 
 /* csum.c: each returns true when the checksum is right (or the image keeps none) */
 void ext4_init_csum_seed(struct super_block *sb);
@@ -228,11 +221,11 @@ int ext4_dirblock_csum_verify(struct inode *dir, const u8 *block, unsigned long 
 int ext4_recover_journal(struct super_block *sb);
 
 /* namei.c: lookups through an htree index */
-bool ext4_dir_is_indexed(struct inode *dir);
 /*
  * The entry for name as ext2_find_entry() returns it, found through the index: NULL when
- * the index says it is not there, ERR_PTR(-EOPNOTSUPP) when the index cannot be followed
- * (logged; the caller scans the blocks instead, as Linux falls back on ERR_BAD_DX_DIR).
+ * the index says it is not there, ERR_PTR(-EOPNOTSUPP) when the directory is not indexed
+ * or the index cannot be followed (logged; the caller scans the blocks instead, as Linux
+ * falls back on ERR_BAD_DX_DIR).
  */
 struct ext2_dir_entry_2 *ext4_dx_find_entry(struct inode *dir, const struct qstr *name,
 					    struct buffer_head **bhp);

@@ -20,7 +20,7 @@ int ext4_check_raw_inode(struct super_block *sb, unsigned long ino, const u8 *ra
 {
 	unsigned int size = EXT2_SB(sb)->s_inode_size, extra;
 
-	if (!EXT2_SB(sb)->s_ext4 || size <= EXT4_GOOD_OLD_INODE_SIZE)
+	if (size <= EXT4_GOOD_OLD_INODE_SIZE)
 		goto csum;
 	extra = raw_le16(raw, EXT4_INODE_EXTRA_ISIZE);
 	if (EXT4_GOOD_OLD_INODE_SIZE + extra > size || (extra & 3)) {
@@ -73,8 +73,6 @@ int ext4_fill_inode(struct inode *inode, const u8 *raw)
 	struct ext2_inode_info *ei = EXT2_I(inode);
 	struct super_block *sb = inode->i_sb;
 
-	if (!EXT2_SB(sb)->s_ext4)
-		return 0;
 	ei->i_csum_seed = ext4_inode_csum_seed(sb, inode->i_ino, inode->i_generation);
 	ext4_inode_times(inode, raw);
 	if (ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_HUGE_FILE)) {

@@ -27,11 +27,11 @@ struct dx_frame {
 	unsigned int count;
 };
 
-bool ext4_dir_is_indexed(struct inode *dir)
+static bool ext4_dir_is_indexed(struct inode *dir)
 {
 	struct super_block *sb = dir->i_sb;
 
-	return EXT2_SB(sb)->s_ext4 && (EXT2_I(dir)->i_flags & EXT2_INDEX_FL) &&
+	return (EXT2_I(dir)->i_flags & EXT2_INDEX_FL) &&
 	       (le32_to_cpu(EXT2_SB(sb)->s_es->s_feature_compat) & EXT2_FEATURE_COMPAT_DIR_INDEX);
 }
 
@@ -164,7 +164,11 @@ struct ext2_dir_entry_2 *ext4_dx_find_entry(struct inode *dir, const struct qstr
 	unsigned int levels = 0, size = (unsigned int)dir->i_sb->s_blocksize;
 	struct ext2_dir_entry_2 *de = NULL;
 	u32 hash = 0;
-	int err = dx_probe(dir, name, frames, &levels, &hash);
+	int err;
+
+	if (!ext4_dir_is_indexed(dir))
+		return ERR_PTR(-EOPNOTSUPP);
+	err = dx_probe(dir, name, frames, &levels, &hash);
 
 	while (!err) {
 		unsigned long n;

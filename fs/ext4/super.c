@@ -101,8 +101,6 @@ const char *ext4_group_desc_problem(struct super_block *sb, unsigned int group, 
 {
 	const struct ext4_group_desc *d = gd;
 
-	if (!EXT2_SB(sb)->s_ext4)
-		return NULL;
 	if (!ext4_group_desc_csum_verify(sb, group, gd))
 		return "checksum invalid";
 	if (EXT2_SB(sb)->s_desc_size >= EXT4_MIN_DESC_SIZE_64BIT &&
@@ -111,10 +109,29 @@ const char *ext4_group_desc_problem(struct super_block *sb, unsigned int group, 
 	return NULL;
 }
 
+/*
+ * Extent-mapped files address 2^32 - 1 logical blocks; without huge_file, i_blocks counts
+ * 512-byte sectors in 32 bits, which is the lower limit with 1 KiB blocks.
+ */
+static loff_t ext4_max_size(unsigned int blkbits, bool huge_file)
+{
+	u64 blocks = 0xffffffffULL;
+
+	if (!huge_file)
+		blocks = min(blocks, 0xffffffffULL >> (blkbits - SECTOR_SHIFT));
+	return (loff_t)(blocks << blkbits);
+}
+
 /* The ext4 side of a mount, after ext2's geometry and feature checks, before descriptors. */
 int ext4_load_super(struct super_block *sb)
 {
 	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+
+	if (ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
+		sb->s_maxbytes =
+			max(sb->s_maxbytes,
+			    ext4_max_size(sb->s_blocksize_bits,
+					  ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_HUGE_FILE)));
 
 	if (ext4_has_metadata_csum(sb)) {
 		if (es->s_checksum_type != EXT4_CRC32C_CHKSUM) {
@@ -136,30 +153,40 @@ int ext4_load_super(struct super_block *sb)
  * metadata, reserved descriptor blocks, the journal), if it did and it is believable; 0
  * otherwise, and the caller counts ext2's way.
  */
-u32 ext4_overhead_blocks(struct super_block *sb)
+static u32 ext4_overhead_blocks(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	u32 overhead = le32_to_cpu(sbi->s_es->s_overhead_clusters);
 
-	return sbi->s_ext4 && overhead < sbi->s_blocks_count ? overhead : 0;
+	return overhead < sbi->s_blocks_count ? overhead : 0;
 }
 
-/*
- * Extent-mapped files address 2^32 - 1 logical blocks; without huge_file, i_blocks counts
- * 512-byte sectors in 32 bits, which is the lower limit with 1 KiB blocks.
- */
-loff_t ext4_max_size(unsigned int blkbits, bool huge_file)
+/* What type ext4 adds to fs/ext2/'s driver: the one place ext2 reaches ext4. */
+static const struct ext2_family_ops ext4_family_ops = {
+	.check_features = ext4_check_features,
+	.load_super = ext4_load_super,
+	.group_desc_problem = ext4_group_desc_problem,
+	.load_descriptors = ext4_setup_system_zone,
+	.recover = ext4_recover_journal,
+	.release = ext4_release_system_zone,
+	.overhead_blocks = ext4_overhead_blocks,
+	.in_system_zone = ext4_in_system_zone,
+	.check_raw_inode = ext4_check_raw_inode,
+	.fill_inode = ext4_fill_inode,
+	.get_blocks = ext4_get_blocks,
+	.dirblock_csum_verify = ext4_dirblock_csum_verify,
+	.dx_find_entry = ext4_dx_find_entry,
+};
+
+static struct super_block *ext4_mount(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data)
 {
-	u64 blocks = 0xffffffffULL;
-
-	if (!huge_file)
-		blocks = min(blocks, 0xffffffffULL >> (blkbits - SECTOR_SHIFT));
-	return (loff_t)(blocks << blkbits);
+	return ext2_mount_family(fs_type, flags, dev_name, data, &ext4_family_ops);
 }
 
-struct file_system_type ext4_fs_type = {
+static struct file_system_type ext4_fs_type = {
 	.name = "ext4",
-	.mount = ext2_mount,
+	.mount = ext4_mount,
 	.kill_sb = kill_block_super,
 	.requires_dev = true,
 };
