@@ -283,7 +283,7 @@ int ext2_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblock
 	*new = false;
 	*bno = 0;
 	if (ei->i_flags & EXT4_EXTENTS_FL)
-		return ext2_family(inode->i_sb)->get_blocks(inode, iblock, maxblocks, bno, flags);
+		return ext2_family(inode->i_sb)->get_blocks(inode, iblock, maxblocks, bno, flags, new);
 	if (!depth)
 		return -EFBIG;
 	maxblocks = min(maxblocks, (unsigned long)left + 1);

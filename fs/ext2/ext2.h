@@ -336,6 +336,7 @@ struct ext2_sb_info {
 	unsigned int s_desc_size; /* bytes per group descriptor: 32, or 64+ with 64bit */
 	u32 s_csum_seed;          /* metadata_csum: crc32c(~0, uuid) or s_checksum_seed */
 	struct ext4_system_zone *s_system_zone; /* flex_bg: sorted metadata runs */
+	spinlock_t s_sb_csum_lock; /* the superblock's checksum is taken on a stable buffer */
 	unsigned int s_system_zone_count;
 };
 
@@ -392,13 +393,36 @@ struct ext2_family_ops {
 	int (*fill_inode)(struct inode *inode, const u8 *raw);
 	/* ext2_get_blocks() of an inode that is not block-mapped (EXT4_EXTENTS_FL) */
 	int (*get_blocks)(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
-			  int flags);
+			  int flags, bool *new);
+	/* ext2_truncate_blocks() of such an inode */
+	int (*truncate_blocks)(struct inode *inode, loff_t size);
 	/* a directory block's checksum: 0, or -EIO and why */
 	int (*dirblock_csum_verify)(struct inode *dir, const u8 *block, unsigned long n,
 				    const char **why);
 	/* a lookup through an index, or ERR_PTR(-EOPNOTSUPP) to scan the blocks */
 	struct ext2_dir_entry_2 *(*dx_find_entry)(struct inode *dir, const struct qstr *name,
 						  struct buffer_head **bhp);
+
+	/* writing: each keeps what the member adds to a piece of metadata right */
+	/* the superblock's buffer is about to be marked dirty (its checksum) */
+	void (*super_csum_set)(struct super_block *sb);
+	/* the mount becomes writable (mount or remount): what must be done before any write */
+	int (*make_writable)(struct super_block *sb);
+	/* group's descriptor changed, and the bitmaps given (NULL: unchanged): checksums */
+	void (*group_csum_set)(struct super_block *sb, unsigned int group,
+			       struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap);
+	/* inode number ino was taken from its group's bitmap (bg_itable_unused) */
+	void (*inode_taken)(struct super_block *sb, unsigned int group, u32 bit);
+	/* a new inode: its flags (extents) and in-memory fields before it is first written */
+	void (*init_inode)(struct inode *inode, struct inode *dir);
+	/* the raw inode ext2 has filled: the fields past its 128 bytes, the checksum */
+	void (*write_raw_inode)(struct inode *inode, u8 *raw, bool new);
+	/* bytes at the end of each directory leaf block that are not entries (a tail) */
+	unsigned int (*dir_tail_len)(struct super_block *sb);
+	/* a directory leaf block changed (or is new: its tail is made): its checksum */
+	void (*dirblock_csum_set)(struct inode *dir, struct buffer_head *bh, bool new);
+	/* add an entry through dir's index: 0, -errno, or 1 if dir has none (ext2's scan adds) */
+	int (*dx_add_entry)(struct inode *dir, const struct qstr *name, struct inode *inode);
 };
 
 static inline const struct ext2_family_ops *ext2_family(struct super_block *sb)
@@ -459,6 +483,8 @@ static inline bool ext2_inode_is_fast_symlink(struct inode *inode)
 __printf(3, 4) void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...);
 __printf(3, 4) void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...);
 void ext2_write_super(struct super_block *sb);
+/* The superblock's buffer changed: its checksum (ext4), then dirty. */
+void ext2_sb_dirty(struct super_block *sb);
 bool ext2_group_has_super(struct super_block *sb, unsigned int group);
 /* blocks at the start of group taken by the superblock and descriptor copies */
 u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group);
@@ -475,6 +501,9 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
 u32 ext2_count_free_blocks(struct super_block *sb);
 int ext2_check_descriptors(struct super_block *sb);
+/* group's descriptor changed, and the bitmaps given (NULL: not): checksums, all dirty */
+void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_head *block_bitmap,
+		      struct buffer_head *inode_bitmap);
 /* Why a block pointer of inode read from disk must not be followed ("out of range"...), or NULL. */
 const char *ext2_block_pointer_problem(struct inode *inode, u32 block);
 

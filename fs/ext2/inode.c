@@ -257,6 +257,7 @@ static int __ext2_write_inode(struct inode *inode, bool sync)
 	struct buffer_head *bh;
 	struct ext2_inode *raw;
 	int err = 0;
+	bool new;
 
 	if (sb->s_flags & SB_RDONLY)
 		return 0;
@@ -266,10 +267,13 @@ static int __ext2_write_inode(struct inode *inode, bool sync)
 	if (S_ISREG(inode->i_mode) && inode->i_size > 0x7fffffffLL)
 		ext2_set_large_file(sb);
 	mutex_lock(&ei->truncate_mutex); /* a consistent block map and i_blocks */
-	if (ei->i_new)
+	new = ei->i_new;
+	if (new)
 		memset(raw, 0, EXT2_SB(sb)->s_inode_size);
 	ei->i_new = false;
 	ext2_fill_raw(inode, raw);
+	if (EXT2_SB(sb)->s_family)
+		EXT2_SB(sb)->s_family->write_raw_inode(inode, (u8 *)raw, new);
 	mutex_unlock(&ei->truncate_mutex);
 	mark_buffer_dirty(bh);
 	if (sync) {

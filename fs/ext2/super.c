@@ -72,7 +72,7 @@ void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...)
 		return;
 	sbi->s_es->s_state |= cpu_to_le16(EXT2_ERROR_FS);
 	ext2_save_error_info(sb, func);
-	mark_buffer_dirty(sbi->s_sbh);
+	ext2_sb_dirty(sb);
 	if (sbi->s_errors == EXT2_ERRORS_PANIC && sbi->s_errors_panic_asked)
 		panic("EXT2-fs (device %s): panic forced after error", sb->s_id);
 	if (sbi->s_errors != EXT2_ERRORS_CONTINUE && sb->s_root) {
@@ -100,9 +100,16 @@ static void ext2_check_bdev_write_error(struct super_block *sb, const char *func
 	sbi->s_bdev_wb_err_seen = READ_ONCE(bdev_mapping(sb->s_bdev)->wb_err_count);
 }
 
-static void ext2_sb_dirty(struct super_block *sb)
+void ext2_sb_dirty(struct super_block *sb)
 {
-	mark_buffer_dirty(EXT2_SB(sb)->s_sbh);
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (sbi->s_family) {
+		spin_lock(&sbi->s_sb_csum_lock);
+		sbi->s_family->super_csum_set(sb);
+		spin_unlock(&sbi->s_sb_csum_lock);
+	}
+	mark_buffer_dirty(sbi->s_sbh);
 }
 
 static bool is_power_of(unsigned int n, unsigned int base)
@@ -158,7 +165,7 @@ static int ext2_commit_super(struct super_block *sb, bool sync)
 	es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
 	es->s_wtime = cpu_to_le32((u32)ktime_get_real_seconds());
 	mutex_unlock_nopreempt(&sbi->s_lock);
-	mark_buffer_dirty(sbi->s_sbh);
+	ext2_sb_dirty(sb);
 	return sync ? sync_dirty_buffer(sbi->s_sbh) : 0;
 }
 
@@ -266,7 +273,10 @@ static int ext2_setup_super(struct super_block *sb)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_super_block *es = sbi->s_es;
 	s16 max_mnt = (s16)le16_to_cpu(es->s_max_mnt_count);
+	int err = sbi->s_family ? sbi->s_family->make_writable(sb) : 0;
 
+	if (err)
+		return err;
 	if (!(sbi->s_mount_state & EXT2_VALID_FS))
 		ext2_msg(sb, KERN_WARNING,
 			 "warning: mounting unchecked fs, running e2fsck is recommended");
@@ -349,7 +359,7 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 	err = sbi->s_family ? sbi->s_family->check_features(sb, *flags) : 0;
 	if (err)
 		return err;
-	if (ro_unknown) {
+	if (ro_unknown && !sbi->s_family) {
 		ext2_msg(sb, KERN_ERR,
 			 "couldn't remount RDWR because of unsupported optional features (%x)",
 			 ro_unknown);
@@ -532,10 +542,10 @@ static void ext2_init_sbi(struct super_block *sb)
 }
 
 /* A repaired descriptor reaches the disk only on a read-write mount. */
-static void ext2_gd_dirty(struct super_block *sb, struct buffer_head *gdbh)
+static void ext2_gd_dirty(struct super_block *sb, unsigned int group)
 {
 	if (!(sb->s_flags & SB_RDONLY))
-		mark_buffer_dirty(gdbh);
+		ext2_group_dirty(sb, group, NULL, NULL);
 }
 
 /* Free bits in the bitmap at block among the first size, or -EIO. */
@@ -560,8 +570,7 @@ static int ext2_check_group_counts(struct super_block *sb)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
 	for (unsigned int g = 0; g < sbi->s_groups_count; g++) {
-		struct buffer_head *gdbh;
-		struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, &gdbh);
+		struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
 		u32 blocks = ext2_group_last_block(sb, g) - ext2_group_first_block(sb, g) + 1;
 		u32 fb = le16_to_cpu(gd->bg_free_blocks_count),
 		    fi = le16_to_cpu(gd->bg_free_inodes_count);
@@ -576,7 +585,7 @@ static int ext2_check_group_counts(struct super_block *sb)
 				   "bitmap says %d",
 				   g, fb, blocks, n);
 			gd->bg_free_blocks_count = cpu_to_le16((u16)n);
-			ext2_gd_dirty(sb, gdbh);
+			ext2_gd_dirty(sb, g);
 		}
 		if (fi > sbi->s_inodes_per_group) {
 			n = count_free_in_bitmap(sb, le32_to_cpu(gd->bg_inode_bitmap),
@@ -588,7 +597,7 @@ static int ext2_check_group_counts(struct super_block *sb)
 				   "bitmap says %d",
 				   g, fi, sbi->s_inodes_per_group, n);
 			gd->bg_free_inodes_count = cpu_to_le16((u16)n);
-			ext2_gd_dirty(sb, gdbh);
+			ext2_gd_dirty(sb, g);
 		}
 	}
 	return 0;
@@ -653,6 +662,7 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 	sbi->s_family = ops;
 	mutex_init(&sbi->s_lock);
 	mutex_init(&sbi->s_commit_lock);
+	spin_lock_init(&sbi->s_sb_csum_lock);
 	sb->s_fs_info = sbi;
 	sbi->s_sbh = ext2_read_sb_block(sb, &offset);
 	if (IS_ERR(sbi->s_sbh)) {

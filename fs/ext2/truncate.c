@@ -143,6 +143,8 @@ int ext2_truncate_blocks(struct inode *inode, loff_t size)
 
 	if (!ext2_has_block_map(inode))
 		return 0;
+	if (ei->i_flags & EXT4_EXTENTS_FL)
+		return ext2_family(inode->i_sb)->truncate_blocks(inode, size);
 	ext2_discard_reservation(inode);
 	mutex_lock(&ei->truncate_mutex);
 	for (u64 i = from; i < EXT2_NDIR_BLOCKS; i++) {

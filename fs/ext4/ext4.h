@@ -32,9 +32,9 @@
 #define EXT4_FEATURE_INCOMPAT_CSUM_SEED 0x2000
 
 /*
- * What a mount of type "ext4" reads. Writing is ext2's: an image with more than ext2's
- * features (EXT2_FEATURE_*_SUPP) or with a journal mounts read-only until the write side
- * of these features exists. needs_recovery is refused by its own check (no replay yet).
+ * What a mount of type "ext4" reads, and writes when the image has no journal (an image
+ * with one mounts read-only until the journal's write side exists). needs_recovery has
+ * the journal replayed at mount (journal.c).
  */
 #define EXT4_FEATURE_INCOMPAT_SUPP                                        \
 	(EXT2_FEATURE_INCOMPAT_FILETYPE | EXT4_FEATURE_INCOMPAT_EXTENTS | \
@@ -185,7 +185,7 @@ struct ext4_system_zone {
 	u32 ino; /* the inode whose blocks these are (the journal's), 0 for metadata */
 };
 
-/* Checksums are kept on mounts of type ext4 (ext2's can only mount such an image read-only). */
+/* Checksums are kept on mounts of type ext4 (ext2's refuses an image with them). */
 static inline bool ext4_has_metadata_csum(struct super_block *sb)
 {
 	return EXT2_SB(sb)->s_family && ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
@@ -210,6 +210,15 @@ void ext4_init_csum_seed(struct super_block *sb);
 bool ext4_superblock_csum_verify(struct super_block *sb);
 void ext4_superblock_csum_set(struct super_block *sb);
 bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, const void *gd);
+void ext4_group_desc_csum_set(struct super_block *sb, unsigned int group, void *gd);
+/* A bitmap's checksum into its descriptor gd (before the descriptor's own is set). */
+void ext4_bitmap_csum_set(struct super_block *sb, void *gd, const u8 *bitmap, bool inodes);
+void ext4_inode_csum_set(struct super_block *sb, unsigned long ino, u8 *raw);
+void ext4_extent_block_csum_set(struct inode *inode, struct ext4_extent_header *eh);
+void ext4_dx_csum_set(struct inode *dir, u8 *block);
+void ext4_dirblock_csum_set(struct inode *dir, struct buffer_head *bh, bool new);
+/* The checksum tail at the end of each directory leaf: 12 bytes, or 0 without metadata_csum. */
+unsigned int ext4_dir_tail_len(struct super_block *sb);
 /* The seed of an inode's checksums: the filesystem's, its number and its generation. */
 u32 ext4_inode_csum_seed(struct super_block *sb, unsigned long ino, u32 generation);
 bool ext4_inode_csum_verify(struct super_block *sb, unsigned long ino, const u8 *raw);
@@ -230,21 +239,37 @@ int ext4_recover_journal(struct super_block *sb);
 struct ext2_dir_entry_2 *ext4_dx_find_entry(struct inode *dir, const struct qstr *name,
 					    struct buffer_head **bhp);
 
+/* Add name through dir's index: 0, -errno, or 1 when dir has none (ext2 adds it). */
+int ext4_dx_add_entry(struct inode *dir, const struct qstr *name, struct inode *inode);
+
 /* hash.c: a name's htree hash (low bit clear), or -EINVAL for an unknown version */
 int ext4fs_dirhash(const char *name, int len, unsigned int version, const u32 seed[4], u32 *hash);
 
 /* extents.c */
 int ext4_ext_check_inode(struct inode *inode);
 int ext4_ext_map_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno);
-/* ext2_get_blocks() of an extent-mapped inode (flags as there). */
+int ext4_ext_is_unwritten(struct inode *inode, u32 lblk);
+
+/* extents_alloc.c: ext2_get_blocks() of an extent-mapped inode (flags as there) */
 int ext4_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
-		    int flags);
+		    int flags, bool *new);
+
+/* extents_truncate.c: free every block mapping data at or past byte size */
+int ext4_ext_truncate(struct inode *inode, loff_t size);
+
+/* balloc.c */
+int ext4_init_uninit_groups(struct super_block *sb);
+void ext4_group_csum_set(struct super_block *sb, unsigned int group,
+			 struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap);
+void ext4_inode_taken(struct super_block *sb, unsigned int group, u32 bit);
 
 /* inode.c */
 /* The on-disk inode before it is believed: its extra size, its checksum. */
 int ext4_check_raw_inode(struct super_block *sb, unsigned long ino, const u8 *raw);
 /* What ext4 adds to an inode ext2_iget() has filled: i_blocks' high bits, the extent root. */
 int ext4_fill_inode(struct inode *inode, const u8 *raw);
+void ext4_init_inode(struct inode *inode, struct inode *dir);
+void ext4_write_raw_inode(struct inode *inode, u8 *raw, bool new);
 
 /* block_validity.c */
 int ext4_setup_system_zone(struct super_block *sb);

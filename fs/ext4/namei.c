@@ -194,3 +194,19 @@ struct ext2_dir_entry_2 *ext4_dx_find_entry(struct inode *dir, const struct qstr
 	dx_release(frames);
 	return err ? ERR_PTR(err) : de;
 }
+
+/*
+ * Adding a name: an unindexed directory is ext2's to scan (1). Names are not yet added
+ * through an index: the index must not go stale, so the directory refuses new names.
+ */
+int ext4_dx_add_entry(struct inode *dir, const struct qstr *name, struct inode *inode)
+{
+	(void)name;
+	(void)inode;
+	if (!ext4_dir_is_indexed(dir))
+		return 1;
+	ext2_msg(dir->i_sb, KERN_ERR,
+		 "error: directory #%lu: adding to an indexed directory is not supported yet",
+		 dir->i_ino);
+	return -EOPNOTSUPP;
+}

@@ -8,8 +8,8 @@
  *    read-only mount (Linux's rules, and its messages);
  *  - a journal that needs recovery is replayed first (journal.c), even for a read-only
  *    mount, as Linux does; journals on another device are refused (journal_dev);
- *  - a read-write mount needs an image this driver can keep consistent: no journal, and
- *    no feature past ext2's. Anything else mounts read-only or not at all;
+ *  - a read-write mount needs an image without a journal (the journal's write side is
+ *    missing); every feature read is kept right when writing;
  *  - block numbers must fit in 32 bits (64bit images of less than 16 TiB at 4 KiB).
  */
 #include "ext4.h"
@@ -21,30 +21,13 @@
 		-EIO;                                                              \
 	})
 
-/* What a read-write mount would have to maintain and this driver cannot yet. */
-static u32 ext4_unwritable(struct super_block *sb, u32 *ro_compat)
-{
-	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
-
-	*ro_compat = le32_to_cpu(es->s_feature_ro_compat) & ~EXT2_FEATURE_RO_COMPAT_SUPP;
-	return le32_to_cpu(es->s_feature_incompat) & ~EXT2_FEATURE_INCOMPAT_SUPP;
-}
-
+/* A read-write mount keeps every feature it reads right, but has no journal writer yet. */
 static int ext4_check_writable(struct super_block *sb)
 {
-	u32 ro, incompat = ext4_unwritable(sb, &ro);
-
 	if (le32_to_cpu(EXT2_SB(sb)->s_es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL) {
 		ext2_msg(sb, KERN_ERR,
 			 "error: writing through the journal is not supported yet: mount "
 			 "read-only");
-		return -EROFS;
-	}
-	if (incompat || ro) {
-		ext2_msg(sb, KERN_ERR,
-			 "error: writing features incompat %x ro_compat %x is not supported yet: "
-			 "mount read-only",
-			 incompat, ro);
 		return -EROFS;
 	}
 	return 0;
@@ -176,6 +159,16 @@ static const struct ext2_family_ops ext4_family_ops = {
 	.get_blocks = ext4_get_blocks,
 	.dirblock_csum_verify = ext4_dirblock_csum_verify,
 	.dx_find_entry = ext4_dx_find_entry,
+	.truncate_blocks = ext4_ext_truncate,
+	.super_csum_set = ext4_superblock_csum_set,
+	.make_writable = ext4_init_uninit_groups,
+	.group_csum_set = ext4_group_csum_set,
+	.inode_taken = ext4_inode_taken,
+	.init_inode = ext4_init_inode,
+	.write_raw_inode = ext4_write_raw_inode,
+	.dir_tail_len = ext4_dir_tail_len,
+	.dirblock_csum_set = ext4_dirblock_csum_set,
+	.dx_add_entry = ext4_dx_add_entry,
 };
 
 static struct super_block *ext4_mount(struct file_system_type *fs_type, int flags,
