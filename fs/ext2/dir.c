@@ -312,7 +312,7 @@ static struct ext2_dir_entry_2 *ext2_find_room(struct buffer_head *bh, unsigned 
 }
 
 /* A new, empty block at the end of the directory (one unused entry spanning it). */
-static struct buffer_head *ext2_dir_append_block(struct inode *dir)
+struct buffer_head *ext2_dir_append_block(struct inode *dir)
 {
 	unsigned long n = (unsigned long)(dir->i_size >> dir->i_sb->s_blocksize_bits);
 	struct buffer_head *bh;
@@ -336,6 +336,18 @@ static struct buffer_head *ext2_dir_append_block(struct inode *dir)
 	dir->i_size += (loff_t)bh->b_size;
 	mark_inode_dirty(dir);
 	return bh;
+}
+
+int ext2_add_entry_to_block(struct inode *dir, struct buffer_head *bh, const struct qstr *name,
+			    struct inode *inode)
+{
+	struct ext2_dir_entry_2 *de =
+		ext2_find_room(bh, ext2_dir_space(dir), name, EXT2_DIR_REC_LEN(name->len));
+
+	if (IS_ERR_OR_NULL(de))
+		return de ? (int)PTR_ERR(de) : -ENOSPC;
+	ext2_fill_entry(dir, bh, de, name, inode);
+	return 0;
 }
 
 int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode)

@@ -566,6 +566,11 @@ struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n);
 struct ext2_dir_entry_2 *ext2_search_dir_block(struct buffer_head *bh, unsigned int size,
 					       const struct qstr *name);
 int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode);
+/* name -> inode into leaf block bh if it has room: 0, -ENOSPC, or -EEXIST. */
+int ext2_add_entry_to_block(struct inode *dir, struct buffer_head *bh, const struct qstr *name,
+			    struct inode *inode);
+/* A new empty leaf at the end of dir (its tail made), the size grown; ERR_PTR on failure. */
+struct buffer_head *ext2_dir_append_block(struct inode *dir);
 int ext2_delete_entry(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer_head *bh);
 int ext2_make_empty(struct inode *inode, struct inode *parent);
 int ext2_empty_dir(struct inode *inode);

@@ -230,3 +230,58 @@ Test(ext4_write, journalled_image_still_read_only)
 	ext4t_make_image("");
 	cr_assert_eq(ext4t_mount(0), -EROFS);
 }
+
+static void name_of(char *buf, size_t size, unsigned int i)
+{
+	snprintf(buf, size, EXT2T_MNT "/big/added_name_%05u_with_some_length", i);
+}
+
+/*
+ * The hashed directory (1 KiB blocks, e2fsck -D indexed it) takes 4000 more names: leaves
+ * split, the root fills and moves into a node, nodes split. Every name is then found
+ * through the index, e2fsck checks the index (pass 2 verifies each leaf's hash range),
+ * and half the names removed leave it right.
+ */
+Test(ext4_write, htree_insert)
+{
+	const unsigned int added = 4000;
+	unsigned long long levels = 0;
+	char path[96];
+
+	ext4t_make_image(nojournal_opts[0]);
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	for (unsigned int i = 0; i < added; i++) {
+		name_of(path, sizeof(path), i);
+		cr_assert_eq(ext2t_write_pattern(path, i, 0, i % 5), 0, "%s: %s", path, host_log());
+	}
+	for (unsigned int i = 0; i < added; i += 7) {
+		name_of(path, sizeof(path), i);
+		cr_expect_eq(ext2t_check_pattern(path, i, i % 5), 0, "%s", path);
+	}
+	cr_expect_eq(ext2t_count_entries(EXT2T_MNT "/big"), DIR_ENTRIES + added + 2);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	cr_assert(ext2t_sh_number(&levels,
+				  "debugfs -R 'htree /big' %s 2>/dev/null | "
+				  "awk '/Indirect levels:/ {print $3}'",
+				  ext2t_env.img));
+	cr_expect_eq(levels, 1, "the index did not grow a level of nodes");
+	cr_expect_eq(ext2t_sh("debugfs -R 'stat /big' %s 2>/dev/null | grep -q 'Flags: 0x81000'",
+			      ext2t_env.img),
+		     0, "the directory lost its index flag");
+
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	for (unsigned int i = 0; i < added; i += 2) {
+		name_of(path, sizeof(path), i);
+		cr_assert_eq(do_unlink(path), 0, "%s", path);
+	}
+	for (unsigned int i = 1; i < added; i += 2) {
+		name_of(path, sizeof(path), i);
+		cr_expect_eq(ext2t_check_pattern(path, i, i % 5), 0, "%s", path);
+	}
+	cr_assert_eq(do_rename(EXT2T_MNT "/f1", EXT2T_MNT "/big/moved_in"), 0);
+	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/big/moved_in", 101, 1), 0);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	expect_dump_pattern("/big/moved_in", 101, 1);
+}
