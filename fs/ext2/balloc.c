@@ -99,10 +99,10 @@ void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_
 	if (family)
 		family->group_csum_set(sb, group, block_bitmap, inode_bitmap);
 	if (block_bitmap)
-		mark_buffer_dirty(block_bitmap);
+		ext2_dirty_metadata(sb, block_bitmap);
 	if (inode_bitmap)
-		mark_buffer_dirty(inode_bitmap);
-	mark_buffer_dirty(gdbh);
+		ext2_dirty_metadata(sb, inode_bitmap);
+	ext2_dirty_metadata(sb, gdbh);
 }
 
 /* Sum of the groups' free blocks. s_lock held (or a consistent snapshot is not needed). */

@@ -199,7 +199,7 @@ static int ext2_init_pointer_block(struct inode *inode, u32 block, unsigned int 
 		((u32 *)bh->b_data)[slot + i] = first + (u32)i;
 	set_buffer_uptodate(bh);
 	unlock_buffer(bh);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(inode->i_sb, bh);
 	brelse(bh);
 	return 0;
 }
@@ -227,7 +227,7 @@ static int ext2_splice_branch(struct inode *inode, const unsigned int *offsets,
 			chain[n].p[i] = a->data + (u32)i;
 	}
 	if (chain[n].bh)
-		mark_buffer_dirty(chain[n].bh);
+		ext2_dirty_metadata(inode->i_sb, chain[n].bh);
 	return 0;
 }
 

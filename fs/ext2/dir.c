@@ -84,7 +84,7 @@ static void ext2_dir_block_dirty(struct inode *dir, struct buffer_head *bh, bool
 
 	if (family)
 		family->dirblock_csum_set(dir, bh, new);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(dir->i_sb, bh);
 }
 
 /* Number of blocks of a directory, whose size must be a whole number of blocks. */

@@ -337,6 +337,13 @@ struct ext2_sb_info {
 	u32 s_csum_seed;          /* metadata_csum: crc32c(~0, uuid) or s_checksum_seed */
 	struct ext4_system_zone *s_system_zone; /* flex_bg: sorted metadata runs */
 	spinlock_t s_sb_csum_lock; /* the superblock's checksum is taken on a stable buffer */
+	/* ext4 with a journal (fs/ext4/ext4_jbd2.c) */
+	struct journal_s *s_journal; /* NULL: no journal, or not written through */
+	struct inode *s_journal_inode;
+	unsigned int s_commit_interval_ms; /* commit=, in seconds on the command line */
+	bool s_data_writeback;             /* data=writeback (else ordered) */
+	spinlock_t s_journal_inodes_lock;
+	struct list_head s_journal_inodes; /* inodes changed in the running transaction */
 	unsigned int s_system_zone_count;
 };
 
@@ -353,10 +360,11 @@ struct ext2_inode_info {
 	/* the reservation window (reserve.c): bits [start, end) of group; under s_lock */
 	u32 i_rsv_group;
 	u32 i_rsv_start, i_rsv_end;
-	u32 i_rsv_size;  /* the next window's size, in blocks */
-	u32 i_csum_seed; /* metadata_csum: seed of this inode's blocks' checksums */
-	bool i_new;      /* never written: write the whole on-disk inode */
-	bool i_loaded;   /* read or created: eviction may free what it owns */
+	u32 i_rsv_size;                  /* the next window's size, in blocks */
+	u32 i_csum_seed;                 /* metadata_csum: seed of this inode's blocks' checksums */
+	struct list_head i_journal_list; /* ext4 with a journal: changed since the last commit */
+	bool i_new;                      /* never written: write the whole on-disk inode */
+	bool i_loaded;                   /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
 };
@@ -423,6 +431,25 @@ struct ext2_family_ops {
 	void (*dirblock_csum_set)(struct inode *dir, struct buffer_head *bh, bool new);
 	/* add an entry through dir's index: 0, -errno, or 1 if dir has none (ext2's scan adds) */
 	int (*dx_add_entry)(struct inode *dir, const struct qstr *name, struct inode *inode);
+
+	/* the journal (each a no-op, or ext2's way, on an image without one) */
+	/* a mount option ext2 does not know: 0 taken, or -EINVAL */
+	int (*parse_option)(struct super_block *sb, const char *opt, size_t len);
+	/* an atomic change begins and ends (nested per task): ext2_journal_start/stop() */
+	int (*journal_start)(struct super_block *sb);
+	void (*journal_stop)(struct super_block *sb);
+	/* a metadata buffer changed (under a handle): to the journal, or dirty */
+	void (*dirty_metadata)(struct super_block *sb, struct buffer_head *bh);
+	/* a metadata block is freed: the journal must not write the buffer */
+	void (*forget)(struct super_block *sb, struct buffer_head *bh);
+	/* mark_inode_dirty(): the inode goes into its buffer at the next commit */
+	void (*dirty_inode)(struct inode *inode);
+	/* the inode leaves the cache (under a handle): it goes into its buffer now */
+	void (*evict_inode)(struct inode *inode);
+	/* fsync, sync, write_inode(WB_SYNC_ALL): 1 if there is no journal, else the commit's error */
+	int (*force_commit)(struct super_block *sb);
+	/* the mount becomes read-only or goes: the last commit, the journal empty */
+	int (*make_readonly)(struct super_block *sb);
 };
 
 static inline const struct ext2_family_ops *ext2_family(struct super_block *sb)
@@ -485,6 +512,25 @@ __printf(3, 4) void ext2_msg(struct super_block *sb, const char *level, const ch
 void ext2_write_super(struct super_block *sb);
 /* The superblock's buffer changed: its checksum (ext4), then dirty. */
 void ext2_sb_dirty(struct super_block *sb);
+/*
+ * The journal's share of the shared code (ext4 with a journal; otherwise plain): a handle
+ * around each change (0 or -EROFS), metadata buffers dirtied and freed through it.
+ */
+int ext2_journal_start(struct super_block *sb);
+void ext2_journal_stop(struct super_block *sb);
+void ext2_dirty_metadata(struct super_block *sb, struct buffer_head *bh);
+/* bforget() of a metadata block being freed */
+void ext2_forget_metadata(struct super_block *sb, struct buffer_head *bh);
+/* A change as one handle: the value of call, or the start's error. */
+#define EXT2_JOURNALLED(sb, call)                   \
+	({                                          \
+		int __err = ext2_journal_start(sb); \
+		if (!__err) {                       \
+			__err = (call);             \
+			ext2_journal_stop(sb);      \
+		}                                   \
+		__err;                              \
+	})
 bool ext2_group_has_super(struct super_block *sb, unsigned int group);
 /* blocks at the start of group taken by the superblock and descriptor copies */
 u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group);
@@ -538,6 +584,9 @@ struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
 int ext2_write_inode(struct inode *inode, struct writeback_control *wbc);
 void ext2_evict_inode(struct inode *inode);
 int ext2_setattr(struct dentry *dentry, struct iattr *attr);
+/* The in-memory inode into its on-disk buffer, now (dirtied through the journal, if any). */
+int ext2_update_inode(struct inode *inode);
+void ext2_dirty_inode(struct inode *inode, int flags);
 void ext2_set_inode_ops(struct inode *inode);
 void ext2_set_dir_changed(struct inode *dir);
 struct inode *ext2_alloc_inode(struct super_block *sb);

@@ -30,6 +30,7 @@ struct inode *ext2_alloc_inode(struct super_block *sb)
 	if (!ei)
 		return NULL;
 	mutex_init(&ei->truncate_mutex);
+	INIT_LIST_HEAD(&ei->i_journal_list);
 	return &ei->vfs_inode;
 }
 
@@ -275,7 +276,7 @@ static int __ext2_write_inode(struct inode *inode, bool sync)
 	if (EXT2_SB(sb)->s_family)
 		EXT2_SB(sb)->s_family->write_raw_inode(inode, (u8 *)raw, new);
 	mutex_unlock(&ei->truncate_mutex);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(sb, bh);
 	if (sync) {
 		err = sync_dirty_buffer(bh);
 		if (err)
@@ -285,9 +286,34 @@ static int __ext2_write_inode(struct inode *inode, bool sync)
 	return err;
 }
 
+/* The inode into its buffer now (the journal's flush at a commit, and eviction). */
+int ext2_update_inode(struct inode *inode)
+{
+	return __ext2_write_inode(inode, false);
+}
+
+/*
+ * With a journal the inode reaches its buffer at the next commit (it is on the running
+ * transaction's list since mark_inode_dirty()): a sync write is a commit.
+ */
 int ext2_write_inode(struct inode *inode, struct writeback_control *wbc)
 {
+	struct super_block *sb = inode->i_sb;
+
+	if (EXT2_SB(sb)->s_journal) {
+		int err = wbc->sync_mode == WB_SYNC_ALL ? ext2_family(sb)->force_commit(sb) : 0;
+
+		return err < 0 ? err : 0;
+	}
 	return __ext2_write_inode(inode, wbc->sync_mode == WB_SYNC_ALL);
+}
+
+/* mark_inode_dirty() of a journalled inode: the running transaction takes note. */
+void ext2_dirty_inode(struct inode *inode, int flags)
+{
+	(void)flags;
+	if (EXT2_SB(inode->i_sb)->s_journal)
+		ext2_family(inode->i_sb)->dirty_inode(inode);
 }
 
 /*
@@ -295,7 +321,23 @@ int ext2_write_inode(struct inode *inode, struct writeback_control *wbc)
  * back: blocks, extended attribute block, and its number (after the inode is written with
  * its deletion time, which e2fsck expects of a free inode).
  */
+static void __ext2_evict_inode(struct inode *inode);
+
+/* Eviction is one handle with a journal: the inode's last state, its freeing if unlinked. */
 void ext2_evict_inode(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	bool journalled = EXT2_SB(sb)->s_journal && EXT2_I(inode)->i_loaded;
+	int err = journalled ? ext2_journal_start(sb) : -EROFS;
+
+	if (!err)
+		ext2_family(sb)->evict_inode(inode);
+	__ext2_evict_inode(inode);
+	if (!err)
+		ext2_journal_stop(sb);
+}
+
+static void __ext2_evict_inode(struct inode *inode)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
 
@@ -330,7 +372,14 @@ static int ext2_setsize(struct inode *inode, loff_t size)
 	return ext2_truncate_blocks(inode, size);
 }
 
+static int __ext2_setattr(struct dentry *dentry, struct iattr *attr);
+
 int ext2_setattr(struct dentry *dentry, struct iattr *attr)
+{
+	return EXT2_JOURNALLED(dentry->d_inode->i_sb, __ext2_setattr(dentry, attr));
+}
+
+static int __ext2_setattr(struct dentry *dentry, struct iattr *attr)
 {
 	struct inode *inode = dentry->d_inode;
 	int err = 0;

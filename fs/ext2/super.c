@@ -100,6 +100,40 @@ static void ext2_check_bdev_write_error(struct super_block *sb, const char *func
 	sbi->s_bdev_wb_err_seen = READ_ONCE(bdev_mapping(sb->s_bdev)->wb_err_count);
 }
 
+int ext2_journal_start(struct super_block *sb)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	return family ? family->journal_start(sb) : 0;
+}
+
+void ext2_journal_stop(struct super_block *sb)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (family)
+		family->journal_stop(sb);
+}
+
+void ext2_dirty_metadata(struct super_block *sb, struct buffer_head *bh)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (family)
+		family->dirty_metadata(sb, bh);
+	else
+		mark_buffer_dirty(bh);
+}
+
+void ext2_forget_metadata(struct super_block *sb, struct buffer_head *bh)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (family)
+		family->forget(sb, bh);
+	bforget(bh);
+}
+
 void ext2_sb_dirty(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
@@ -183,6 +217,12 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 
 	if (sb->s_flags & SB_RDONLY)
 		return 0;
+	if (wait && sbi->s_family) {
+		/* a journal: its commit makes the metadata stable (1: there is none) */
+		err = sbi->s_family->force_commit(sb);
+		if (err < 0)
+			return err;
+	}
 	if (wait) {
 		/* bitmaps and inode tables first: a failure there must mark this superblock */
 		sync_blockdev(sb->s_bdev);
@@ -225,6 +265,8 @@ static void ext2_put_super(struct super_block *sb)
 	if (!sbi)
 		return;
 	if (!(sb->s_flags & SB_RDONLY)) {
+		if (sbi->s_family && sbi->s_family->make_readonly(sb))
+			ext2_msg(sb, KERN_ERR, "error: the journal's last commit failed");
 		sync_blockdev(sb->s_bdev);
 		ext2_check_bdev_write_error(sb, __func__); /* "clean" only if it is */
 		sbi->s_es->s_state = cpu_to_le16(sbi->s_mount_state);
@@ -312,14 +354,15 @@ static int ext2_parse_options(struct super_block *sb, const char *opts)
 			if (len == 7 + strlen(behaviours[i]) && !strncmp(opts, "errors=", 7) &&
 			    !strncmp(opts + 7, behaviours[i], len - 7))
 				b = i;
-		if (!b) {
+		if (b) {
+			sbi->s_errors = (u16)b;
+			sbi->s_errors_panic_asked = b == EXT2_ERRORS_PANIC;
+		} else if (!sbi->s_family || sbi->s_family->parse_option(sb, opts, len)) {
 			ext2_msg(sb, KERN_ERR,
 				 "error: unrecognized mount option \"%.*s\" or missing value",
 				 (int)len, opts);
 			return -EINVAL;
 		}
-		sbi->s_errors = (u16)b;
-		sbi->s_errors_panic_asked = b == EXT2_ERRORS_PANIC;
 		opts += len;
 		if (*opts == ',')
 			opts++;
@@ -349,6 +392,9 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 	if ((*flags & SB_RDONLY) == (sb->s_flags & SB_RDONLY))
 		return 0;
 	if (*flags & SB_RDONLY) {
+		err = sbi->s_family ? sbi->s_family->make_readonly(sb) : 0;
+		if (err)
+			return err;
 		sync_blockdev(sb->s_bdev);
 		sbi->s_es->s_state = cpu_to_le16(sbi->s_mount_state);
 		err = ext2_commit_super(sb, true);
@@ -374,6 +420,7 @@ static const struct super_operations ext2_sops = {
 	.alloc_inode = ext2_alloc_inode,
 	.destroy_inode = ext2_destroy_inode,
 	.write_inode = ext2_write_inode,
+	.dirty_inode = ext2_dirty_inode,
 	.evict_inode = ext2_evict_inode,
 	.put_super = ext2_put_super,
 	.sync_fs = ext2_sync_fs,

@@ -228,6 +228,21 @@ int ext4_dirblock_csum_verify(struct inode *dir, const u8 *block, unsigned long 
 
 /* journal.c: replay the journal of a needs_recovery image, then clear the flag */
 int ext4_recover_journal(struct super_block *sb);
+/* The journal inode, checked; its block n -> the device block (jbd2's bmap). */
+struct inode *ext4_get_journal_inode(struct super_block *sb);
+int ext4_journal_bmap(void *owner, u32 n, u64 *pblock);
+
+/* ext4_jbd2.c: writing through the journal (the family's journal hooks) */
+int ext4_journal_start(struct super_block *sb);
+void ext4_journal_stop(struct super_block *sb);
+void ext4_dirty_metadata(struct super_block *sb, struct buffer_head *bh);
+void ext4_forget(struct super_block *sb, struct buffer_head *bh);
+void ext4_dirty_inode(struct inode *inode);
+void ext4_evict_inode(struct inode *inode);
+int ext4_force_commit(struct super_block *sb);
+int ext4_parse_option(struct super_block *sb, const char *opt, size_t len);
+int ext4_journal_start_rw(struct super_block *sb);
+int ext4_journal_stop_rw(struct super_block *sb);
 
 /* namei.c: lookups through an htree index */
 /*

@@ -67,7 +67,7 @@ static void ext_node_dirty(struct inode *inode, struct ext4_ext_path *p)
 		return;
 	}
 	ext4_extent_block_csum_set(inode, p->hdr);
-	mark_buffer_dirty(p->bh);
+	ext2_dirty_metadata(inode->i_sb, p->bh);
 }
 
 static bool ext_node_full(const struct ext4_extent_header *eh)
@@ -138,7 +138,7 @@ static int ext4_ext_grow_indepth(struct inode *inode)
 	memcpy(ext_first(eh), ext_first(root), n * sizeof(struct ext4_extent));
 	eh->eh_entries = cpu_to_le16((u16)n);
 	ext4_extent_block_csum_set(inode, eh);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(inode->i_sb, bh);
 	brelse(bh);
 	ix.ei_block = cpu_to_le32(n ? ext_key(root, 0) : 0);
 	ix.ei_leaf_lo = cpu_to_le32(pblk);
@@ -188,7 +188,7 @@ static int ext4_ext_split(struct inode *inode, struct ext4_ext_path *path, unsig
 	memcpy(ext_first(neh), &ext_first(eh)[keep], (n - keep) * sizeof(struct ext4_extent));
 	neh->eh_entries = cpu_to_le16((u16)(n - keep));
 	ext4_extent_block_csum_set(inode, neh);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(inode->i_sb, bh);
 	brelse(bh);
 	eh->eh_entries = cpu_to_le16((u16)keep);
 	ext_node_dirty(inode, &path[level]);

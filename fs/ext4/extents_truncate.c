@@ -24,7 +24,7 @@ static void ext_forget(struct super_block *sb, u32 block, u32 count)
 		if (!bh)
 			continue;
 		wait_on_buffer(bh);
-		bforget(bh);
+		ext2_forget_metadata(sb, bh);
 	}
 }
 
@@ -77,13 +77,13 @@ static int ext_rm_child(struct inode *inode, struct ext4_extent_header *eh, unsi
 	left = ext_rm_node(inode, (void *)bh->b_data, from);
 	if (left > 0) {
 		ext4_extent_block_csum_set(inode, (void *)bh->b_data);
-		mark_buffer_dirty(bh);
+		ext2_dirty_metadata(inode->i_sb, bh);
 		brelse(bh);
 		return left;
 	}
 	if (left == 0) {
 		wait_on_buffer(bh);
-		bforget(bh);
+		ext2_forget_metadata(inode->i_sb, bh);
 		ext2_free_blocks(inode, pblk, 1);
 	} else {
 		brelse(bh);
@@ -155,7 +155,7 @@ static int ext_pull_up(struct inode *inode)
 			continue;
 		}
 		wait_on_buffer(bh[i]);
-		bforget(bh[i]);
+		ext2_forget_metadata(inode->i_sb, bh[i]);
 		ext2_free_blocks(inode, pblk, 1);
 	}
 	if (err)

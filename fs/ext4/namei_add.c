@@ -40,7 +40,7 @@ static struct ext4_dx_countlimit *dx_countlimit(struct dx_frame *f)
 static void dx_dirty(struct inode *dir, struct buffer_head *bh)
 {
 	ext4_dx_csum_set(dir, (u8 *)bh->b_data);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(dir->i_sb, bh);
 }
 
 /* (hash, block) into frame f right after the entry followed; f has room. */
@@ -210,9 +210,9 @@ static int dx_split_leaf(struct inode *dir, struct dx_frame *root, struct dx_fra
 	dx_pack(nbh, copy, map + split, (unsigned int)n - split, space);
 	dx_pack(bh, copy, map, split, space);
 	ext4_dirblock_csum_set(dir, nbh, false);
-	mark_buffer_dirty(nbh);
+	ext2_dirty_metadata(dir->i_sb, nbh);
 	ext4_dirblock_csum_set(dir, bh, false);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(dir->i_sb, bh);
 	dx_insert_block(dir, f, hash2, (u32)((dir->i_size >> dir->i_sb->s_blocksize_bits) - 1));
 out:
 	brelse(nbh);

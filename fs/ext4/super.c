@@ -21,13 +21,14 @@
 		-EIO;                                                              \
 	})
 
-/* A read-write mount keeps every feature it reads right, but has no journal writer yet. */
+/* A read-write mount keeps every feature it reads right; its journal is inside the fs. */
 static int ext4_check_writable(struct super_block *sb)
 {
-	if (le32_to_cpu(EXT2_SB(sb)->s_es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL) {
-		ext2_msg(sb, KERN_ERR,
-			 "error: writing through the journal is not supported yet: mount "
-			 "read-only");
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+
+	if ((le32_to_cpu(es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL) &&
+	    !es->s_journal_inum) {
+		ext2_msg(sb, KERN_ERR, "error: external journals are not supported: mount read-only");
 		return -EROFS;
 	}
 	return 0;
@@ -144,6 +145,12 @@ static u32 ext4_overhead_blocks(struct super_block *sb)
 	return overhead < sbi->s_blocks_count ? overhead : 0;
 }
 
+/* Before the first write: uninitialised groups made real (in place), then the journal. */
+static int ext4_make_writable(struct super_block *sb)
+{
+	return ext4_init_uninit_groups(sb) ?: ext4_journal_start_rw(sb);
+}
+
 /* What type ext4 adds to fs/ext2/'s driver: the one place ext2 reaches ext4. */
 static const struct ext2_family_ops ext4_family_ops = {
 	.check_features = ext4_check_features,
@@ -161,7 +168,7 @@ static const struct ext2_family_ops ext4_family_ops = {
 	.dx_find_entry = ext4_dx_find_entry,
 	.truncate_blocks = ext4_ext_truncate,
 	.super_csum_set = ext4_superblock_csum_set,
-	.make_writable = ext4_init_uninit_groups,
+	.make_writable = ext4_make_writable,
 	.group_csum_set = ext4_group_csum_set,
 	.inode_taken = ext4_inode_taken,
 	.init_inode = ext4_init_inode,
@@ -169,6 +176,15 @@ static const struct ext2_family_ops ext4_family_ops = {
 	.dir_tail_len = ext4_dir_tail_len,
 	.dirblock_csum_set = ext4_dirblock_csum_set,
 	.dx_add_entry = ext4_dx_add_entry,
+	.parse_option = ext4_parse_option,
+	.journal_start = ext4_journal_start,
+	.journal_stop = ext4_journal_stop,
+	.dirty_metadata = ext4_dirty_metadata,
+	.forget = ext4_forget,
+	.dirty_inode = ext4_dirty_inode,
+	.evict_inode = ext4_evict_inode,
+	.force_commit = ext4_force_commit,
+	.make_readonly = ext4_journal_stop_rw,
 };
 
 static struct super_block *ext4_mount(struct file_system_type *fs_type, int flags,

@@ -224,13 +224,6 @@ Test(ext4_write, remount_read_write)
 	expect_dump_pattern("/after_remount", 5, 2u << 20);
 }
 
-/* An image with a journal still mounts read-write only when the journal writer exists. */
-Test(ext4_write, journalled_image_still_read_only)
-{
-	ext4t_make_image("");
-	cr_assert_eq(ext4t_mount(0), -EROFS);
-}
-
 static void name_of(char *buf, size_t size, unsigned int i)
 {
 	snprintf(buf, size, EXT2T_MNT "/big/added_name_%05u_with_some_length", i);
@@ -284,4 +277,114 @@ Test(ext4_write, htree_insert)
 	ext2t_umount();
 	ext2t_fsck_clean();
 	expect_dump_pattern("/big/moved_in", 101, 1);
+}
+
+/* ---------------------------------------------------------------- with a journal */
+
+static const char *const journal_opts[] = { "-b 1024", "-b 4096" };
+
+ParameterizedTestParameters(ext4_write, journalled)
+{
+	static int index[] = { 0, 1 };
+
+	return cr_make_param_array(int, index, 2);
+}
+
+static int fsync_path(const char *path)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	int err;
+
+	if (IS_ERR(f))
+		return (int)PTR_ERR(f);
+	err = vfs_fsync(f, 0);
+	fput(f);
+	return err;
+}
+
+/* The same round of changes as without a journal, through it; umount leaves it empty. */
+ParameterizedTest(int *opt, ext4_write, journalled)
+{
+	char path[64];
+
+	ext4t_make_image(journal_opts[*opt]);
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q needs_recovery", ext2t_env.img),
+		     0, "a live journal must say needs_recovery on disk");
+	for (unsigned int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), EXT2T_MNT "/new%u", i);
+		cr_assert_eq(ext2t_write_pattern(path, 200 + i, 0, 70000u * i + 1), 0, "%s", path);
+	}
+	cr_assert_eq(fsync_path(EXT2T_MNT "/new3"), 0);
+	cr_assert_eq(do_mkdir(EXT2T_MNT "/d1", 0755), 0);
+	cr_assert_eq(do_rename(EXT2T_MNT "/new2", EXT2T_MNT "/d1/renamed"), 0);
+	cr_assert_eq(do_unlink(EXT2T_MNT "/f6"), 0);
+	cr_assert_eq(do_unlink(EXT2T_MNT "/sparse"), 0);
+	cr_assert_eq(do_truncate(EXT2T_MNT "/f7", 100000), 0);
+	for (unsigned int i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), EXT2T_MNT "/big/j%03u", i);
+		cr_assert_eq(ext2t_write_pattern(path, i, 0, 10), 0, "%s", path);
+	}
+	ext2t_umount();
+	ext2t_fsck_clean();
+	cr_expect_neq(ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q needs_recovery", ext2t_env.img),
+		      0, "umount left needs_recovery");
+	for (unsigned int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), i == 2 ? "/d1/renamed" : "/new%u", i);
+		expect_dump_pattern(path, 200 + i, 70000u * i + 1);
+	}
+	expect_dump_pattern("/f7", 107, 100000);
+	expect_dump_pattern("/big/j299", 299, 10);
+}
+
+/*
+ * A crash after a commit and before its checkpoint, made on the host: the image after an
+ * fsync, with every block the journal logged put back as it was before the transaction.
+ * e2fsck -fy replays the log (then -fn is clean and the file is whole), and so does our
+ * own mount.
+ */
+Test(ext4_write, journal_replays_after_crash)
+{
+	char before[100], crash[100], ours[100];
+	unsigned long long logged = 0;
+
+	ext4t_make_image("-b 1024");
+	snprintf(before, sizeof(before), "%s/before.img", ext2t_env.dir);
+	snprintf(crash, sizeof(crash), "%s/crash.img", ext2t_env.dir);
+	snprintf(ours, sizeof(ours), "%s/ours.img", ext2t_env.dir);
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(fsync_path(EXT2T_MNT "/f1"), 0); /* everything so far checkpointed */
+	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, before), 0);
+	cr_assert_eq(do_mkdir(EXT2T_MNT "/crashdir", 0755), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/crashdir/file", 42, 0, 100000), 0);
+	cr_assert_eq(fsync_path(EXT2T_MNT "/crashdir/file"), 0);
+	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0);
+	/* the logged blocks back to their old contents: the checkpoint never happened */
+	cr_assert_eq(ext2t_sh("debugfs -R 'logdump -a' %s 2>/dev/null | "
+			      "sed -n 's/.*FS block \\([0-9]*\\) logged at.*/\\1/p' | sort -u > "
+			      "%s/logged",
+			      crash, ext2t_env.dir),
+		     0);
+	cr_assert(ext2t_sh_number(&logged, "wc -l < %s/logged", ext2t_env.dir));
+	cr_assert_gt(logged, 3, "the journal holds no transaction");
+	cr_assert_eq(ext2t_sh("while read b; do dd if=%s of=%s bs=1024 skip=$b seek=$b count=1 "
+			      "conv=notrunc status=none; done < %s/logged",
+			      before, crash, ext2t_env.dir),
+		     0);
+	cr_assert_eq(ext2t_sh("cp %s %s", crash, ours), 0);
+	cr_assert_eq(ext2t_sh("e2fsck -fy %s > %s/replay.log 2>&1; e2fsck -fn %s > %s/after.log "
+			      "2>&1",
+			      crash, ext2t_env.dir, crash, ext2t_env.dir),
+		     0, "e2fsck -fn after e2fsck's replay is not clean");
+	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", crash);
+	expect_dump_pattern("/crashdir/file", 42, 100000);
+	ext2t_umount();
+	/* our replay of the same crash */
+	cr_assert_eq(ext2t_sh("cp %s %s", ours, ext2t_env.img), 0);
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_expect(host_log_contains("recovery complete: 1 transactions"), "%s", host_log());
+	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/crashdir/file", 42, 100000), 0);
+	ext2t_umount();
+	ext2t_env.check_img[0] = 0;
+	ext2t_fsck_clean();
 }
