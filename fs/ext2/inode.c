@@ -330,11 +330,11 @@ void ext2_evict_inode(struct inode *inode)
 	bool journalled = EXT2_SB(sb)->s_journal && EXT2_I(inode)->i_loaded;
 	int err = journalled ? ext2_journal_start(sb) : -EROFS;
 
-	if (!err)
-		ext2_family(sb)->evict_inode(inode);
 	__ext2_evict_inode(inode);
-	if (!err)
+	if (!err) {
+		ext2_family(sb)->evict_inode(inode); /* after: freeing it dirtied it again */
 		ext2_journal_stop(sb);
+	}
 }
 
 static void __ext2_evict_inode(struct inode *inode)

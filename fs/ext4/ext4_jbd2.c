@@ -74,8 +74,8 @@ void ext4_dirty_inode(struct inode *inode)
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
 	struct ext2_inode_info *ei = EXT2_I(inode);
 
-	if (!ei->i_loaded)
-		return; /* being read or made: its first write is the creator's */
+	if (!ei->i_loaded || (READ_ONCE(inode->i_state) & I_FREEING))
+		return; /* being read or made (its creator writes it), or evicted (eviction does) */
 	spin_lock(&sbi->s_journal_inodes_lock);
 	if (list_empty(&ei->i_journal_list))
 		list_add_tail(&ei->i_journal_list, &sbi->s_journal_inodes);
@@ -96,7 +96,11 @@ static bool ext4_take_journal_inode(struct super_block *sb, struct inode *inode)
 	return was;
 }
 
-/* Under the eviction's handle: the inode's last state into its buffer, off the list. */
+/*
+ * Under the eviction's handle, after ext2's share of it: the inode off the list for good
+ * (it is freed next), and a linked one's last state into its buffer (an unlinked one was
+ * written with its deletion time already).
+ */
 void ext4_evict_inode(struct inode *inode)
 {
 	if (ext4_take_journal_inode(inode->i_sb, inode) && inode->i_nlink)

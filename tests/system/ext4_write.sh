@@ -2,8 +2,11 @@
 # image (extents, flex_bg, metadata_csum, 64bit, a hashed directory) mounted read-write; the
 # guest copies files (new extent-mapped files), makes a directory, adds 300 names to the
 # hashed directory and removes half of them, renames, links, truncates, removes a file with
-# an extent index level, and umounts. Then the host: the harness's e2fsck -fn (every disk)
-# and debugfs reading back each file the guest wrote, byte for byte.
+# an extent index level, and umounts. Then the host: e2fsck -fn and debugfs reading back
+# each file the guest wrote, byte for byte. A second image (vdb) keeps its journal: the
+# guest writes through it (data=writeback, commit=1 on the command line), syncs and powers
+# off (which unmounts it); on the host the journal is empty, needs_recovery clear, e2fsck
+# -fn clean and the files read back. (ext4_power_cut cuts the power instead.)
 PATH=$PATH:/usr/sbin:/sbin
 src=$T/tree
 mkdir -p "$src/dir/sub" "$src/big"
@@ -18,6 +21,7 @@ mke2fs -q -F -t ext4 -O ^has_journal -b 1024 -d "$src" "$T/a.img" 32M > /dev/nul
 	fail "mke2fs"
 e2fsck -fyD "$T/a.img" > /dev/null 2>&1 # index /big
 debugfs -R 'htree /big' "$T/a.img" 2>&1 | grep -q 'Number of entries' || fail "/big is not hashed"
+mke2fs -q -F -t ext4 -b 4096 -d "$src" "$T/b.img" 64M > /dev/null 2>&1 || fail "mke2fs b"
 
 guest_script <<'GUEST'
 mkdir /tmp/w
@@ -36,20 +40,31 @@ truncate -s 100000 /tmp/w/large
 sha256sum /tmp/w/copy-of-large /tmp/w/newdir/medium2 /tmp/w/big/added-name-300
 umount /tmp/w
 echo umount=$?
+mkdir /tmp/j
+mount -t ext4 -o data=writeback,commit=1 /dev/vdb /tmp/j
+echo mount-j=$?
+cp /tmp/j/large /tmp/j/jcopy
+mkdir /tmp/j/jdir
+cp /tmp/j/dir/sub/medium /tmp/j/jdir/medium
+for i in $(seq 1 200); do echo $i > /tmp/j/big/jname-$i; done
+rm /tmp/j/sparse
+sync
+echo synced
 poweroff 0
 GUEST
-run_guest --disk "$T/a.img" --timeout 180
+run_guest --disk "$T/a.img" --disk "$T/b.img" --timeout 180
 expect_status 0
-for l in mount=0 umount=0; do
+for l in mount=0 umount=0 mount-j=0 synced; do
 	expect_line "$l"
 done
 expect_line "$(sha256sum < "$src/large" | cut -d' ' -f1)  /tmp/w/copy-of-large"
 expect_line "$(sha256sum < "$src/dir/sub/medium" | cut -d' ' -f1)  /tmp/w/newdir/medium2"
 
-# the host reads back what the guest wrote (the harness ran e2fsck -fn already)
+# the host reads back what the guest wrote
+e2fsck -fn "$T/a.img" > "$T/fsck-a.log" 2>&1 || fail "e2fsck -fn a.img: $(tail -n 3 "$T/fsck-a.log")"
 same()
 {
-	debugfs -R "dump $1 $T/dumped" "$T/a.img" > /dev/null 2>&1
+	debugfs -R "dump $1 $T/dumped" "${img:-$T/a.img}" > /dev/null 2>&1
 	cmp -s "$T/dumped" "$2" || fail "debugfs: $1 differs from $2"
 }
 same /copy-of-large "$src/large"
@@ -73,3 +88,13 @@ debugfs -R 'htree /big' "$T/a.img" 2>&1 | grep -q 'Number of entries' ||
 # live entries only: a removed name first in its block stays, with inode 0
 [[ $(debugfs -R 'ls -l /big' "$T/a.img" 2> /dev/null | awk '$1 != 0 && $NF ~ /^added-name-/' | wc -l) -eq 150 ]] ||
 	fail "/big does not hold the 150 names left"
+
+# vdb: unmounted at power-off (the harness's e2fsck -fn checked it): the journal is empty
+dumpe2fs -h "$T/b.img" 2> /dev/null | grep -q needs_recovery && fail "vdb still needs recovery"
+dumpe2fs -h "$T/b.img" 2> /dev/null | grep -q '^Journal start: *0$' || fail "vdb's journal is not empty"
+img=$T/b.img
+same /jcopy "$src/large"
+same /jdir/medium "$src/dir/sub/medium"
+echo 200 > "$T/want"
+same /big/jname-200 "$T/want"
+debugfs -R 'stat /sparse' "$T/b.img" 2>&1 | grep -q 'File not found' || fail "vdb: /sparse is still there"
