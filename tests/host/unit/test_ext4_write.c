@@ -337,18 +337,34 @@ ParameterizedTest(int *opt, ext4_write, journalled)
 	expect_dump_pattern("/big/j299", 299, 10);
 }
 
+ParameterizedTestParameters(ext4_write, journal_replays_after_crash)
+{
+	static int csum_v3[] = { 0, 1 };
+
+	return cr_make_param_array(int, csum_v3, 2);
+}
+
 /*
  * A crash after a commit and before its checkpoint, made on the host: the image after an
  * fsync, with every block the journal logged put back as it was before the transaction.
  * e2fsck -fy replays the log (then -fn is clean and the file is whole), and so does our
- * own mount.
+ * own mount. Without journal checksums, and with csum_v3 and 64-bit tags (set by debugfs
+ * `jo -c`), whose every tag, descriptor and commit block checksum both replays check.
  */
-Test(ext4_write, journal_replays_after_crash)
+ParameterizedTest(int *csum_v3, ext4_write, journal_replays_after_crash)
 {
 	char before[100], crash[100], ours[100];
 	unsigned long long logged = 0;
 
 	ext4t_make_image("-b 1024");
+	if (*csum_v3) {
+		cr_assert_eq(ext2t_sh("printf 'jo -c\\njc\\n' | debugfs -w -f - %s >/dev/null 2>&1",
+				      ext2t_env.img),
+			     0);
+		cr_assert_eq(ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q journal_checksum_v3",
+				      ext2t_env.img),
+			     0, "debugfs did not turn csum_v3 on");
+	}
 	snprintf(before, sizeof(before), "%s/before.img", ext2t_env.dir);
 	snprintf(crash, sizeof(crash), "%s/crash.img", ext2t_env.dir);
 	snprintf(ours, sizeof(ours), "%s/ours.img", ext2t_env.dir);
