@@ -20,6 +20,7 @@
 #include <cgwb/jbd2.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/string.h>
+#include <cgwb/vmalloc.h>
 #include <cgwb/errno.h>
 
 #define EXT4_DEF_COMMIT_INTERVAL_MS 5000
@@ -197,22 +198,74 @@ static int ext4_set_recover_flag(struct super_block *sb, bool on)
 	return sync_dirty_buffer(sbi->s_sbh);
 }
 
+/*
+ * The journal's blocks, mapped once: the journal inode is not kept (a reference held
+ * through umount would make it a busy inode), and its map never changes while mounted.
+ */
+struct ext4_journal_map {
+	u32 len;
+	u32 pblk[];
+};
+
+static int ext4_journal_map_bmap(void *owner, u32 n, u64 *pblock)
+{
+	const struct ext4_journal_map *map = owner;
+
+	if (WARN_ON_ONCE(n >= map->len))
+		return -EIO;
+	*pblock = map->pblk[n];
+	return 0;
+}
+
+static struct ext4_journal_map *ext4_map_journal(struct super_block *sb)
+{
+	struct inode *inode = ext4_get_journal_inode(sb);
+	struct ext4_journal_map *map;
+	u32 len;
+	int err = 0;
+
+	if (IS_ERR(inode))
+		return (struct ext4_journal_map *)inode;
+	len = (u32)(inode->i_size >> inode->i_blkbits);
+	map = kvmalloc(sizeof(*map) + (size_t)len * sizeof(u32), GFP_KERNEL);
+	if (!map)
+		err = -ENOMEM;
+	for (u32 n = 0; !err && n < len;) {
+		bool new;
+		u32 bno;
+		int got = ext2_get_blocks(inode, n, len - n, &bno, 0, &new);
+
+		if (got <= 0) {
+			ext2_msg(sb, KERN_ERR, "error: journal inode: block %u unmapped (%d)", n, got);
+			err = got ? got : -EIO;
+		}
+		for (int i = 0; i < got; i++)
+			map->pblk[n++] = bno + (u32)i;
+	}
+	iput(inode);
+	if (err) {
+		kvfree(map);
+		return ERR_PTR(err);
+	}
+	map->len = len;
+	return map;
+}
+
 /* A read-write mount of an image with a journal: load it, start kjournald2. */
 int ext4_journal_start_rw(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
-	struct inode *inode;
+	struct ext4_journal_map *map;
 	journal_t *j;
 	int err;
 
 	if (!(le32_to_cpu(sbi->s_es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
 		return 0;
-	inode = ext4_get_journal_inode(sb);
-	if (IS_ERR(inode))
-		return (int)PTR_ERR(inode);
-	j = jbd2_journal_init(sb->s_bdev, (unsigned int)sb->s_blocksize,
-			      (u32)(inode->i_size >> inode->i_blkbits), ext4_journal_bmap, inode,
-			      sb->s_id);
+	map = ext4_map_journal(sb);
+	if (IS_ERR(map))
+		return (int)PTR_ERR(map);
+	j = jbd2_journal_init(sb->s_bdev, (unsigned int)sb->s_blocksize, map->len,
+			      ext4_journal_map_bmap, map, sb->s_id);
 	err = j ? jbd2_journal_load(j) : -ENOMEM;
 	if (!err)
 		err = sync_blockdev(sb->s_bdev); /* what the mount wrote in place, before the log */
@@ -223,12 +276,11 @@ int ext4_journal_start_rw(struct super_block *sb)
 	if (err) {
 		ext2_msg(sb, KERN_ERR, "error: cannot start the journal (%d)", err);
 		jbd2_journal_destroy(j);
-		iput(inode);
+		kvfree(map);
 		return err;
 	}
 	spin_lock_init(&sbi->s_journal_inodes_lock);
 	INIT_LIST_HEAD(&sbi->s_journal_inodes);
-	sbi->s_journal_inode = inode;
 	WRITE_ONCE(sbi->s_journal, j);
 	return ext4_set_recover_flag(sb, true);
 }
@@ -244,9 +296,8 @@ int ext4_journal_stop_rw(struct super_block *sb)
 		return 0;
 	err = jbd2_journal_stop_thread(j);
 	WRITE_ONCE(sbi->s_journal, NULL);
+	kvfree(j->j_owner);
 	jbd2_journal_destroy(j);
-	iput(sbi->s_journal_inode);
-	sbi->s_journal_inode = NULL;
 	if (err)
 		return err; /* needs_recovery stays: the journal is what e2fsck will replay */
 	return ext4_set_recover_flag(sb, false);
