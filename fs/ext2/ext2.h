@@ -338,7 +338,7 @@ struct ext2_sb_info {
 	struct ext4_system_zone *s_system_zone; /* flex_bg: sorted metadata runs */
 	spinlock_t s_sb_csum_lock; /* the superblock's checksum is taken on a stable buffer */
 	/* ext4 with a journal (fs/ext4/ext4_jbd2.c) */
-	struct journal_s *s_journal; /* NULL: no journal, or not written through */
+	struct journal_s *s_journal;       /* NULL: no journal, or not written through */
 	unsigned int s_commit_interval_ms; /* commit=, in seconds on the command line */
 	bool s_data_writeback;             /* data=writeback (else ordered) */
 	spinlock_t s_journal_inodes_lock;

@@ -236,7 +236,8 @@ static struct ext4_journal_map *ext4_map_journal(struct super_block *sb)
 		int got = ext2_get_blocks(inode, n, len - n, &bno, 0, &new);
 
 		if (got <= 0) {
-			ext2_msg(sb, KERN_ERR, "error: journal inode: block %u unmapped (%d)", n, got);
+			ext2_msg(sb, KERN_ERR, "error: journal inode: block %u unmapped (%d)", n,
+				 got);
 			err = got ? got : -EIO;
 		}
 		for (int i = 0; i < got; i++)
