@@ -100,14 +100,22 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
 
 	(void)file;
 	(void)fsdata;
+	/* a handle from here to write_end: blocks and i_size in one transaction (the page's
+	 * lock is taken after it, so a commit writing data pages never waits for a handle) */
+	err = ext2_journal_start(inode->i_sb);
+	if (err)
+		return err;
 	page = find_or_create_page(mapping, (pgoff_t)(pos >> PAGE_SHIFT), mapping->gfp_mask);
-	if (IS_ERR(page))
+	if (IS_ERR(page)) {
+		ext2_journal_stop(inode->i_sb);
 		return (int)PTR_ERR(page);
+	}
 	err = ext2_prepare_write(inode, page, from, from + len);
 	if (err) {
 		unlock_page(page);
 		put_page(page);
 		ext2_write_failed(inode, pos + len);
+		ext2_journal_stop(inode->i_sb);
 		return err;
 	}
 	*pagep = page;
@@ -133,6 +141,7 @@ static int ext2_write_end(struct file *file, struct address_space *mapping, loff
 	}
 	unlock_page(page);
 	put_page(page);
+	ext2_journal_stop(inode->i_sb);
 	return (int)copied;
 }
 

@@ -14,7 +14,6 @@
  * allocation reads its bitmap before taking it and searches with preemption off.
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/irqflags.h>
 
@@ -48,7 +47,7 @@ static bool range_for_group(struct super_block *sb, unsigned int group, u32 star
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
-	if (!ext4_has_feature_flex_bg(sb))
+	if (!ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_FLEX_BG))
 		return range_in_group(sb, group, start, len);
 	return start > sbi->s_first_data_block + sbi->s_gdb_count && len &&
 	       start + len - 1 >= start && start + len - 1 < sbi->s_blocks_count;
@@ -64,10 +63,10 @@ int ext2_check_descriptors(struct super_block *sb)
 		const char *what = NULL;
 		u32 where = 0;
 
-		const char *ext4_why = ext4_group_desc_problem(sb, g, gd);
+		const char *why = sbi->s_family ? sbi->s_family->group_desc_problem(sb, g, gd) : NULL;
 
-		if (ext4_why) {
-			ext2_msg(sb, KERN_ERR, "error: group descriptor %u: %s", g, ext4_why);
+		if (why) {
+			ext2_msg(sb, KERN_ERR, "error: group descriptor %u: %s", g, why);
 			return -EIO;
 		}
 		if (!range_for_group(sb, g, le32_to_cpu(gd->bg_block_bitmap), 1))
@@ -80,11 +79,30 @@ int ext2_check_descriptors(struct super_block *sb)
 		if (what) {
 			ext2_msg(sb, KERN_ERR,
 				 "error: group descriptor %u: %s at block %u is not in the %s", g,
-				 what, where, ext4_has_feature_flex_bg(sb) ? "filesystem" : "group");
+				 what, where,
+				 ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_FLEX_BG) ? "filesyste"
+											"m" :
+											"group");
 			return -EIO;
 		}
 	}
 	return 0;
+}
+
+void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_head *block_bitmap,
+		      struct buffer_head *inode_bitmap)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+	struct buffer_head *gdbh;
+
+	ext2_get_group_desc(sb, group, &gdbh);
+	if (family)
+		family->group_csum_set(sb, group, block_bitmap, inode_bitmap);
+	if (block_bitmap)
+		ext2_dirty_metadata(sb, block_bitmap);
+	if (inode_bitmap)
+		ext2_dirty_metadata(sb, inode_bitmap);
+	ext2_dirty_metadata(sb, gdbh);
 }
 
 /* Sum of the groups' free blocks. s_lock held (or a consistent snapshot is not needed). */
@@ -102,10 +120,17 @@ static u32 group_size(struct super_block *sb, unsigned int group)
 	return ext2_group_last_block(sb, group) - ext2_group_first_block(sb, group) + 1;
 }
 
-/* Is [start, start+len) clear of the group's own metadata (superblock copy, GDT, bitmaps, inode table)? */
+/*
+ * Is [start, start+len) clear of the group's own metadata (superblock copy, GDT, bitmaps,
+ * inode table)? With a system zone (flex_bg: any group's metadata may be here) it answers.
+ */
 static bool outside_system_zone(struct super_block *sb, unsigned int group, u32 start, u32 len)
 {
 	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (sbi->s_system_zone)
+		return !sbi->s_family->in_system_zone(sb, start, len, 0);
 	u32 first = ext2_group_first_block(sb, group);
 	u32 end = start + len;
 	u32 itable = le32_to_cpu(gd->bg_inode_table);
@@ -134,9 +159,10 @@ const char *ext2_block_pointer_problem(struct inode *inode, u32 block)
 	if (!ext2_block_in_range(sb, block))
 		return "out of range";
 	if (sbi->s_system_zone)
-		return ext4_in_system_zone(sb, block, 1, inode->i_ino) ? "inside filesystem "
-									 "metadata" :
-									 NULL;
+		return sbi->s_family->in_system_zone(sb, block, 1, inode->i_ino) ? "inside "
+										   "filesystem "
+										   "metadata" :
+										   NULL;
 	if (!outside_system_zone(sb, (block - sbi->s_first_data_block) / sbi->s_blocks_per_group,
 				 block, 1))
 		return "inside filesystem metadata";
@@ -163,6 +189,8 @@ static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned in
 		return NULL;
 	}
 	map = (const u8 *)bh->b_data;
+	if (ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_FLEX_BG))
+		return bh; /* its metadata may be in another group: the system zone guards it */
 	if (ext2_test_bit(map, block - first) &&
 	    ext2_test_bit(map, le32_to_cpu(gd->bg_inode_bitmap) - first) &&
 	    ext2_find_next_zero_bit(map, itable - first + EXT2_SB(sb)->s_itb_per_group,
@@ -181,8 +209,7 @@ static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned 
 			  struct buffer_head *bh, u32 goal_bit, bool whole, unsigned long *count,
 			  int *errp)
 {
-	struct buffer_head *gdbh;
-	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, &gdbh);
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
 	u32 size = group_size(sb, group);
 	u32 first = ext2_group_first_block(sb, group);
 	unsigned long want = *count;
@@ -202,9 +229,8 @@ static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned 
 		*errp = -EIO;
 		return 0;
 	}
-	mark_buffer_dirty(bh);
 	le16_add_cpu(&gd->bg_free_blocks_count, -(int)want);
-	mark_buffer_dirty(gdbh);
+	ext2_group_dirty(sb, group, bh, NULL);
 	*count = want;
 	return first + (u32)bit;
 }
@@ -286,8 +312,8 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 static unsigned long free_in_group(struct super_block *sb, unsigned int group, u32 block,
 				   unsigned long count)
 {
-	struct buffer_head *gdbh, *bh;
-	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, &gdbh);
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
+	struct buffer_head *bh;
 	u32 bit = block - ext2_group_first_block(sb, group);
 	unsigned long freed = 0;
 
@@ -307,10 +333,9 @@ static unsigned long free_in_group(struct super_block *sb, unsigned int group, u
 		ext2_clear_bit((u8 *)bh->b_data, bit + (u32)i);
 		freed++;
 	}
-	mark_buffer_dirty(bh);
-	brelse(bh);
 	le16_add_cpu(&gd->bg_free_blocks_count, (int)freed);
-	mark_buffer_dirty(gdbh);
+	ext2_group_dirty(sb, group, bh, NULL);
+	brelse(bh);
 	return freed;
 }
 

@@ -11,7 +11,6 @@
  * outside the filesystem is corruption, reported with the inode and logical block, -EIO.
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 
@@ -200,7 +199,7 @@ static int ext2_init_pointer_block(struct inode *inode, u32 block, unsigned int 
 		((u32 *)bh->b_data)[slot + i] = first + (u32)i;
 	set_buffer_uptodate(bh);
 	unlock_buffer(bh);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(inode->i_sb, bh);
 	brelse(bh);
 	return 0;
 }
@@ -228,7 +227,7 @@ static int ext2_splice_branch(struct inode *inode, const unsigned int *offsets,
 			chain[n].p[i] = a->data + (u32)i;
 	}
 	if (chain[n].bh)
-		mark_buffer_dirty(chain[n].bh);
+		ext2_dirty_metadata(inode->i_sb, chain[n].bh);
 	return 0;
 }
 
@@ -284,7 +283,7 @@ int ext2_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblock
 	*new = false;
 	*bno = 0;
 	if (ei->i_flags & EXT4_EXTENTS_FL)
-		return ext4_get_blocks(inode, iblock, maxblocks, bno, flags);
+		return ext2_family(inode->i_sb)->get_blocks(inode, iblock, maxblocks, bno, flags, new);
 	if (!depth)
 		return -EFBIG;
 	maxblocks = min(maxblocks, (unsigned long)left + 1);

@@ -7,14 +7,16 @@
  * Every block is checked when read: an entry that is too short for its name, misaligned,
  * crosses the block end or names an inode past the last one is corruption (-EIO, logged
  * with the directory's inode number and the offset). Hashed (dir_index) directories are
- * read as the linear directories they also are; any change clears EXT2_INDEX_FL so that
- * the stale index is never trusted again (e2fsck rebuilds it if asked).
+ * read as the linear directories they also are; on a type ext2 mount any change clears
+ * EXT2_INDEX_FL so that the stale index is never trusted again (e2fsck rebuilds it if
+ * asked). A type ext4 mount keeps the index (its dx_add_entry adds through it; removals
+ * leave it right) and the checksum tail at the end of each leaf (dir_tail_len bytes that
+ * are not entries).
  *
  * Directory blocks are metadata buffers in the block device's cache. Callers hold the
  * directory's i_rwsem (the VFS takes it for namespace operations).
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 
@@ -62,8 +64,27 @@ static unsigned int rec_len(const struct ext2_dir_entry_2 *de)
 void ext2_set_dir_changed(struct inode *dir)
 {
 	dir->i_mtime = dir->i_ctime = current_time(dir);
-	EXT2_I(dir)->i_flags &= ~EXT2_INDEX_FL;
+	if (!ext2_family(dir->i_sb))
+		EXT2_I(dir)->i_flags &= ~EXT2_INDEX_FL;
 	mark_inode_dirty(dir);
+}
+
+/* The bytes of a leaf block entries may use: the checksum tail is not theirs. */
+static unsigned int ext2_dir_space(struct inode *dir)
+{
+	const struct ext2_family_ops *family = ext2_family(dir->i_sb);
+
+	return (unsigned int)dir->i_sb->s_blocksize - (family ? family->dir_tail_len(dir->i_sb) : 0);
+}
+
+/* A leaf block changed (new: just made, its tail too): its checksum, then dirty. */
+static void ext2_dir_block_dirty(struct inode *dir, struct buffer_head *bh, bool new)
+{
+	const struct ext2_family_ops *family = ext2_family(dir->i_sb);
+
+	if (family)
+		family->dirblock_csum_set(dir, bh, new);
+	ext2_dirty_metadata(dir->i_sb, bh);
 }
 
 /* Number of blocks of a directory, whose size must be a whole number of blocks. */
@@ -82,10 +103,11 @@ static int ext2_check_dir_block(struct inode *dir, struct buffer_head *bh, unsig
 {
 	struct super_block *sb = dir->i_sb;
 	unsigned int size = (unsigned int)sb->s_blocksize, off = 0;
+	const struct ext2_family_ops *family = ext2_family(sb);
 	const char *why = NULL;
 	struct ext2_dir_entry_2 *de = NULL;
 
-	if (ext4_dirblock_csum_verify(dir, (const u8 *)bh->b_data, n, &why)) {
+	if (family && family->dirblock_csum_verify(dir, (const u8 *)bh->b_data, n, &why)) {
 		ext2_error(sb, "ext4_read_dirblock", "directory #%lu: block %lu: %s", dir->i_ino, n,
 			   why);
 		return -EIO;
@@ -213,8 +235,8 @@ struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *n
 
 	if (nblocks <= 0)
 		return nblocks < 0 ? ERR_PTR(nblocks) : NULL;
-	if (ext4_dir_is_indexed(dir)) {
-		struct ext2_dir_entry_2 *de = ext4_dx_find_entry(dir, name, bhp);
+	if (ext2_family(dir->i_sb)) {
+		struct ext2_dir_entry_2 *de = ext2_family(dir->i_sb)->dx_find_entry(dir, name, bhp);
 
 		if (!IS_ERR(de) || PTR_ERR(de) != -EOPNOTSUPP)
 			return de;
@@ -270,7 +292,7 @@ static void ext2_fill_entry(struct inode *dir, struct buffer_head *bh, struct ex
 	memcpy(de->name, name->name, name->len);
 	de->file_type = ext2_type_by_mode(dir, inode->i_mode);
 	de->inode = cpu_to_le32((u32)inode->i_ino);
-	mark_buffer_dirty(bh);
+	ext2_dir_block_dirty(dir, bh, false);
 }
 
 /* A room for an entry needing reclen bytes in block bh, or NULL; -EEXIST if name is there. */
@@ -290,7 +312,7 @@ static struct ext2_dir_entry_2 *ext2_find_room(struct buffer_head *bh, unsigned 
 }
 
 /* A new, empty block at the end of the directory (one unused entry spanning it). */
-static struct buffer_head *ext2_dir_append_block(struct inode *dir)
+struct buffer_head *ext2_dir_append_block(struct inode *dir)
 {
 	unsigned long n = (unsigned long)(dir->i_size >> dir->i_sb->s_blocksize_bits);
 	struct buffer_head *bh;
@@ -307,18 +329,31 @@ static struct buffer_head *ext2_dir_append_block(struct inode *dir)
 	}
 	lock_buffer(bh);
 	memset(bh->b_data, 0, bh->b_size);
-	dirent_at(bh, 0)->rec_len = cpu_to_le16((u16)bh->b_size);
+	dirent_at(bh, 0)->rec_len = cpu_to_le16((u16)ext2_dir_space(dir));
 	set_buffer_uptodate(bh);
 	unlock_buffer(bh);
-	mark_buffer_dirty(bh);
+	ext2_dir_block_dirty(dir, bh, true);
 	dir->i_size += (loff_t)bh->b_size;
 	mark_inode_dirty(dir);
 	return bh;
 }
 
+int ext2_add_entry_to_block(struct inode *dir, struct buffer_head *bh, const struct qstr *name,
+			    struct inode *inode)
+{
+	struct ext2_dir_entry_2 *de =
+		ext2_find_room(bh, ext2_dir_space(dir), name, EXT2_DIR_REC_LEN(name->len));
+
+	if (IS_ERR_OR_NULL(de))
+		return de ? (int)PTR_ERR(de) : -ENOSPC;
+	ext2_fill_entry(dir, bh, de, name, inode);
+	return 0;
+}
+
 int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode)
 {
-	unsigned int size = (unsigned int)dir->i_sb->s_blocksize;
+	const struct ext2_family_ops *family = ext2_family(dir->i_sb);
+	unsigned int size = ext2_dir_space(dir);
 	unsigned int reclen = EXT2_DIR_REC_LEN(name->len);
 	long nblocks = ext2_dir_blocks(dir);
 	struct ext2_dir_entry_2 *de = NULL;
@@ -328,6 +363,15 @@ int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inod
 		return (int)nblocks;
 	if (!name->len || name->len > EXT2_NAME_LEN)
 		return name->len ? -ENAMETOOLONG : -EINVAL;
+	if (family) {
+		int err = family->dx_add_entry(dir, name, inode);
+
+		if (err <= 0) {
+			if (!err)
+				ext2_set_dir_changed(dir);
+			return err;
+		}
+	}
 	for (long n = 0; n < nblocks && !de; n++) {
 		bh = ext2_dir_bread(dir, (unsigned long)n);
 		if (IS_ERR(bh))
@@ -363,7 +407,7 @@ int ext2_delete_entry(struct inode *dir, struct ext2_dir_entry_2 *de, struct buf
 	if (prev)
 		prev->rec_len = cpu_to_le16((u16)(rec_len(prev) + rec_len(de)));
 	de->inode = 0;
-	mark_buffer_dirty(bh);
+	ext2_dir_block_dirty(dir, bh, false);
 	ext2_set_dir_changed(dir);
 	return 0;
 }
@@ -385,10 +429,10 @@ int ext2_make_empty(struct inode *inode, struct inode *parent)
 	de = dirent_at(bh, EXT2_DIR_REC_LEN(1));
 	de->inode = cpu_to_le32((u32)parent->i_ino);
 	de->name_len = 2;
-	de->rec_len = cpu_to_le16((u16)(bh->b_size - EXT2_DIR_REC_LEN(1)));
+	de->rec_len = cpu_to_le16((u16)(ext2_dir_space(inode) - EXT2_DIR_REC_LEN(1)));
 	memcpy(de->name, "..", 2);
 	de->file_type = ext2_type_by_mode(inode, S_IFDIR);
-	mark_buffer_dirty(bh);
+	ext2_dir_block_dirty(inode, bh, false);
 	brelse(bh);
 	return 0;
 }
@@ -433,10 +477,10 @@ void ext2_set_link(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer
 {
 	de->inode = cpu_to_le32((u32)inode->i_ino);
 	de->file_type = ext2_type_by_mode(dir, inode->i_mode);
-	mark_buffer_dirty(bh);
+	ext2_dir_block_dirty(dir, bh, false);
 	if (update_times) {
 		ext2_set_dir_changed(dir);
-	} else {
+	} else if (!ext2_family(dir->i_sb)) {
 		EXT2_I(dir)->i_flags &= ~EXT2_INDEX_FL;
 		mark_inode_dirty(dir);
 	}

@@ -82,6 +82,10 @@ static inline void le32_add_cpu(__le32 *v, int d)
 #define EXT3_FEATURE_INCOMPAT_RECOVER 0x0004
 #define EXT3_FEATURE_INCOMPAT_JOURNAL_DEV 0x0008
 #define EXT2_FEATURE_INCOMPAT_META_BG 0x0010
+/* ext4's incompat bits the shared code reads (descriptor size, flex_bg layout, file size) */
+#define EXT4_FEATURE_INCOMPAT_EXTENTS 0x0040
+#define EXT4_FEATURE_INCOMPAT_64BIT 0x0080
+#define EXT4_FEATURE_INCOMPAT_FLEX_BG 0x0200
 
 /* What this driver understands; compat features need no support by definition. */
 #define EXT2_FEATURE_INCOMPAT_SUPP EXT2_FEATURE_INCOMPAT_FILETYPE
@@ -296,6 +300,7 @@ struct ext2_xattr_header {
 
 /* ---------------------------------------------------------------- in memory */
 struct ext4_system_zone;
+struct ext2_family_ops;
 
 struct ext2_sb_info {
 	struct buffer_head *s_sbh;     /* the block holding the superblock */
@@ -327,10 +332,17 @@ struct ext2_sb_info {
 	int s_commit_err;      /* the last commit's status; under s_commit_lock */
 	u8 **s_rsv_map;        /* per group: blocks in files' windows (reserve.c); s_lock */
 	/* ext4 (fs/ext4/): set at mount, constant afterwards */
-	bool s_ext4;              /* mounted as type ext4: its features may be read */
+	const struct ext2_family_ops *s_family; /* what type ext4 adds; NULL for type ext2 */
 	unsigned int s_desc_size; /* bytes per group descriptor: 32, or 64+ with 64bit */
 	u32 s_csum_seed;          /* metadata_csum: crc32c(~0, uuid) or s_checksum_seed */
 	struct ext4_system_zone *s_system_zone; /* flex_bg: sorted metadata runs */
+	spinlock_t s_sb_csum_lock; /* the superblock's checksum is taken on a stable buffer */
+	/* ext4 with a journal (fs/ext4/ext4_jbd2.c) */
+	struct journal_s *s_journal;       /* NULL: no journal, or not written through */
+	unsigned int s_commit_interval_ms; /* commit=, in seconds on the command line */
+	bool s_data_writeback;             /* data=writeback (else ordered) */
+	spinlock_t s_journal_inodes_lock;
+	struct list_head s_journal_inodes; /* inodes changed in the running transaction */
 	unsigned int s_system_zone_count;
 };
 
@@ -347,10 +359,11 @@ struct ext2_inode_info {
 	/* the reservation window (reserve.c): bits [start, end) of group; under s_lock */
 	u32 i_rsv_group;
 	u32 i_rsv_start, i_rsv_end;
-	u32 i_rsv_size;  /* the next window's size, in blocks */
-	u32 i_csum_seed; /* metadata_csum: seed of this inode's blocks' checksums */
-	bool i_new;      /* never written: write the whole on-disk inode */
-	bool i_loaded;   /* read or created: eviction may free what it owns */
+	u32 i_rsv_size;                  /* the next window's size, in blocks */
+	u32 i_csum_seed;                 /* metadata_csum: seed of this inode's blocks' checksums */
+	struct list_head i_journal_list; /* ext4 with a journal: changed since the last commit */
+	bool i_new;                      /* never written: write the whole on-disk inode */
+	bool i_loaded;                   /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
 };
@@ -358,6 +371,89 @@ struct ext2_inode_info {
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
 {
 	return sb->s_fs_info;
+}
+
+/*
+ * What a member of the family adds to this driver, filled in by its type at mount
+ * (fs/ext4/super.c for ext4; NULL for type ext2). The shared code asks through this table
+ * where an image may have that member's features, and only here: fs/ext4/ calls ext2's
+ * helpers, never the reverse. Every member is set when the table is.
+ */
+struct ext2_family_ops {
+	/* mount and remount: the features this type accepts for flags (SB_RDONLY or not) */
+	int (*check_features)(struct super_block *sb, int flags);
+	/* after ext2's geometry, before descriptors: checksum seed, 64-bit, s_maxbytes */
+	int (*load_super)(struct super_block *sb);
+	/* why a group's descriptor is bad beyond ext2's range checks, or NULL */
+	const char *(*group_desc_problem)(struct super_block *sb, unsigned int group, const void *gd);
+	/* the descriptors are loaded and checked (the system zone is built here) */
+	int (*load_descriptors)(struct super_block *sb);
+	/* needs_recovery: replay the journal; the mount then starts over */
+	int (*recover)(struct super_block *sb);
+	void (*release)(struct super_block *sb);
+	/* blocks statfs does not count, or 0 to count ext2's way */
+	u32 (*overhead_blocks)(struct super_block *sb);
+	/* does [start, start + count) meet metadata or blocks another inode than ino owns? */
+	bool (*in_system_zone)(struct super_block *sb, u32 start, u32 count, unsigned long ino);
+	/* the raw inode before ext2 reads it (extra size, checksum), and what it adds after */
+	int (*check_raw_inode)(struct super_block *sb, unsigned long ino, const u8 *raw);
+	int (*fill_inode)(struct inode *inode, const u8 *raw);
+	/* ext2_get_blocks() of an inode that is not block-mapped (EXT4_EXTENTS_FL) */
+	int (*get_blocks)(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
+			  int flags, bool *new);
+	/* ext2_truncate_blocks() of such an inode */
+	int (*truncate_blocks)(struct inode *inode, loff_t size);
+	/* a directory block's checksum: 0, or -EIO and why */
+	int (*dirblock_csum_verify)(struct inode *dir, const u8 *block, unsigned long n,
+				    const char **why);
+	/* a lookup through an index, or ERR_PTR(-EOPNOTSUPP) to scan the blocks */
+	struct ext2_dir_entry_2 *(*dx_find_entry)(struct inode *dir, const struct qstr *name,
+						  struct buffer_head **bhp);
+
+	/* writing: each keeps what the member adds to a piece of metadata right */
+	/* the superblock's buffer is about to be marked dirty (its checksum) */
+	void (*super_csum_set)(struct super_block *sb);
+	/* the mount becomes writable (mount or remount): what must be done before any write */
+	int (*make_writable)(struct super_block *sb);
+	/* group's descriptor changed, and the bitmaps given (NULL: unchanged): checksums */
+	void (*group_csum_set)(struct super_block *sb, unsigned int group,
+			       struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap);
+	/* inode number ino was taken from its group's bitmap (bg_itable_unused) */
+	void (*inode_taken)(struct super_block *sb, unsigned int group, u32 bit);
+	/* a new inode: its flags (extents) and in-memory fields before it is first written */
+	void (*init_inode)(struct inode *inode, struct inode *dir);
+	/* the raw inode ext2 has filled: the fields past its 128 bytes, the checksum */
+	void (*write_raw_inode)(struct inode *inode, u8 *raw, bool new);
+	/* bytes at the end of each directory leaf block that are not entries (a tail) */
+	unsigned int (*dir_tail_len)(struct super_block *sb);
+	/* a directory leaf block changed (or is new: its tail is made): its checksum */
+	void (*dirblock_csum_set)(struct inode *dir, struct buffer_head *bh, bool new);
+	/* add an entry through dir's index: 0, -errno, or 1 if dir has none (ext2's scan adds) */
+	int (*dx_add_entry)(struct inode *dir, const struct qstr *name, struct inode *inode);
+
+	/* the journal (each a no-op, or ext2's way, on an image without one) */
+	/* a mount option ext2 does not know: 0 taken, or -EINVAL */
+	int (*parse_option)(struct super_block *sb, const char *opt, size_t len);
+	/* an atomic change begins and ends (nested per task): ext2_journal_start/stop() */
+	int (*journal_start)(struct super_block *sb);
+	void (*journal_stop)(struct super_block *sb);
+	/* a metadata buffer changed (under a handle): to the journal, or dirty */
+	void (*dirty_metadata)(struct super_block *sb, struct buffer_head *bh);
+	/* a metadata block is freed: the journal must not write the buffer */
+	void (*forget)(struct super_block *sb, struct buffer_head *bh);
+	/* mark_inode_dirty(): the inode goes into its buffer at the next commit */
+	void (*dirty_inode)(struct inode *inode);
+	/* the inode leaves the cache (under a handle): it goes into its buffer now */
+	void (*evict_inode)(struct inode *inode);
+	/* fsync, sync, write_inode(WB_SYNC_ALL): 1 if there is no journal, else the commit's error */
+	int (*force_commit)(struct super_block *sb);
+	/* the mount becomes read-only or goes: the last commit, the journal empty */
+	int (*make_readonly)(struct super_block *sb);
+};
+
+static inline const struct ext2_family_ops *ext2_family(struct super_block *sb)
+{
+	return EXT2_SB(sb)->s_family;
 }
 
 static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
@@ -413,13 +509,35 @@ static inline bool ext2_inode_is_fast_symlink(struct inode *inode)
 __printf(3, 4) void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...);
 __printf(3, 4) void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...);
 void ext2_write_super(struct super_block *sb);
+/* The superblock's buffer changed: its checksum (ext4), then dirty. */
+void ext2_sb_dirty(struct super_block *sb);
+/*
+ * The journal's share of the shared code (ext4 with a journal; otherwise plain): a handle
+ * around each change (0 or -EROFS), metadata buffers dirtied and freed through it.
+ */
+int ext2_journal_start(struct super_block *sb);
+void ext2_journal_stop(struct super_block *sb);
+void ext2_dirty_metadata(struct super_block *sb, struct buffer_head *bh);
+/* bforget() of a metadata block being freed */
+void ext2_forget_metadata(struct super_block *sb, struct buffer_head *bh);
+/* A change as one handle: the value of call, or the start's error. */
+#define EXT2_JOURNALLED(sb, call)                   \
+	({                                          \
+		int __err = ext2_journal_start(sb); \
+		if (!__err) {                       \
+			__err = (call);             \
+			ext2_journal_stop(sb);      \
+		}                                   \
+		__err;                              \
+	})
 bool ext2_group_has_super(struct super_block *sb, unsigned int group);
 /* blocks at the start of group taken by the superblock and descriptor copies */
 u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group);
 void ext2_set_large_file(struct super_block *sb);
-/* The mount of both types, "ext2" and "ext4" (fs/ext4/super.c): fs_type tells them apart. */
-struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, const char *dev_name,
-			       void *data);
+/* The mount of a family member: ops is what its type adds (NULL for ext2 itself). */
+struct super_block *ext2_mount_family(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data,
+				      const struct ext2_family_ops *ops);
 
 /* balloc.c */
 struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int group,
@@ -428,6 +546,9 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
 u32 ext2_count_free_blocks(struct super_block *sb);
 int ext2_check_descriptors(struct super_block *sb);
+/* group's descriptor changed, and the bitmaps given (NULL: not): checksums, all dirty */
+void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_head *block_bitmap,
+		      struct buffer_head *inode_bitmap);
 /* Why a block pointer of inode read from disk must not be followed ("out of range"...), or NULL. */
 const char *ext2_block_pointer_problem(struct inode *inode, u32 block);
 
@@ -462,6 +583,9 @@ struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
 int ext2_write_inode(struct inode *inode, struct writeback_control *wbc);
 void ext2_evict_inode(struct inode *inode);
 int ext2_setattr(struct dentry *dentry, struct iattr *attr);
+/* The in-memory inode into its on-disk buffer, now (dirtied through the journal, if any). */
+int ext2_update_inode(struct inode *inode);
+void ext2_dirty_inode(struct inode *inode, int flags);
 void ext2_set_inode_ops(struct inode *inode);
 void ext2_set_dir_changed(struct inode *dir);
 struct inode *ext2_alloc_inode(struct super_block *sb);
@@ -490,6 +614,11 @@ struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n);
 struct ext2_dir_entry_2 *ext2_search_dir_block(struct buffer_head *bh, unsigned int size,
 					       const struct qstr *name);
 int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode);
+/* name -> inode into leaf block bh if it has room: 0, -ENOSPC, or -EEXIST. */
+int ext2_add_entry_to_block(struct inode *dir, struct buffer_head *bh, const struct qstr *name,
+			    struct inode *inode);
+/* A new empty leaf at the end of dir (its tail made), the size grown; ERR_PTR on failure. */
+struct buffer_head *ext2_dir_append_block(struct inode *dir);
 int ext2_delete_entry(struct inode *dir, struct ext2_dir_entry_2 *de, struct buffer_head *bh);
 int ext2_make_empty(struct inode *inode, struct inode *parent);
 int ext2_empty_dir(struct inode *inode);

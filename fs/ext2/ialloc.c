@@ -122,7 +122,7 @@ static long find_free_inode_bit(struct super_block *sb, unsigned int group, stru
 			   base + bit + 1);
 		/* the bit goes back on, the free count stays: it was counted as used before */
 		ext2_set_bit((u8 *)bh->b_data, bit);
-		mark_buffer_dirty(bh);
+		ext2_group_dirty(sb, group, NULL, bh);
 		bit++;
 	}
 	return bit;
@@ -132,9 +132,10 @@ static long find_free_inode_bit(struct super_block *sb, unsigned int group, stru
 static long take_inode(struct super_block *sb, unsigned int group, bool dir)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
-	struct buffer_head *gdbh, *bh;
-	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, &gdbh);
+	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
+	const struct ext2_family_ops *family = ext2_family(sb);
 	u32 base = group * sbi->s_inodes_per_group;
+	struct buffer_head *bh;
 	u32 start = base + 1 < sbi->s_first_ino ? sbi->s_first_ino - 1 - base : 0;
 	long bit;
 
@@ -156,12 +157,13 @@ static long take_inode(struct super_block *sb, unsigned int group, bool dir)
 		return 0;
 	}
 	ext2_set_bit((u8 *)bh->b_data, (u32)bit);
-	mark_buffer_dirty(bh);
-	brelse(bh);
 	le16_add_cpu(&gd->bg_free_inodes_count, -1);
 	if (dir)
 		le16_add_cpu(&gd->bg_used_dirs_count, 1);
-	mark_buffer_dirty(gdbh);
+	if (family)
+		family->inode_taken(sb, group, (u32)bit);
+	ext2_group_dirty(sb, group, NULL, bh);
+	brelse(bh);
 	return (long)base + bit + 1;
 }
 
@@ -232,6 +234,8 @@ struct inode *ext2_new_inode(struct inode *dir, umode_t mode)
 	ei->i_next_alloc_goal = 0;
 	ei->i_new = true;
 	ei->i_loaded = true;
+	if (EXT2_SB(sb)->s_family)
+		EXT2_SB(sb)->s_family->init_inode(inode, dir);
 	insert_inode_hash(inode);
 	mark_inode_dirty(inode);
 	return inode;
@@ -243,8 +247,8 @@ void ext2_free_inode(struct inode *inode)
 	struct super_block *sb = inode->i_sb;
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	unsigned long ino = inode->i_ino;
-	struct buffer_head *gdbh, *bh;
 	struct ext2_group_desc *gd;
+	struct buffer_head *bh;
 	unsigned int group, bit;
 
 	if (ino < sbi->s_first_ino || ino > sbi->s_inodes_count) {
@@ -254,17 +258,16 @@ void ext2_free_inode(struct inode *inode)
 	group = (unsigned int)((ino - 1) / sbi->s_inodes_per_group);
 	bit = (unsigned int)((ino - 1) % sbi->s_inodes_per_group);
 	mutex_lock(&sbi->s_lock);
-	gd = ext2_get_group_desc(sb, group, &gdbh);
+	gd = ext2_get_group_desc(sb, group, NULL);
 	bh = read_inode_bitmap(sb, group);
 	if (bh && !ext2_test_bit((u8 *)bh->b_data, bit)) {
 		ext2_error(sb, __func__, "bit already cleared for inode %lu", ino);
 	} else if (bh) {
 		ext2_clear_bit((u8 *)bh->b_data, bit);
-		mark_buffer_dirty(bh);
 		le16_add_cpu(&gd->bg_free_inodes_count, 1);
 		if (S_ISDIR(inode->i_mode))
 			le16_add_cpu(&gd->bg_used_dirs_count, -1);
-		mark_buffer_dirty(gdbh);
+		ext2_group_dirty(sb, group, NULL, bh);
 	}
 	brelse(bh);
 	mutex_unlock(&sbi->s_lock);

@@ -7,7 +7,6 @@
  * was, except for an inode that is new, whose whole slot is cleared first.
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/jiffies.h>
 #include <cgwb/writeback.h>
 #include <cgwb/slab.h>
@@ -31,6 +30,7 @@ struct inode *ext2_alloc_inode(struct super_block *sb)
 	if (!ei)
 		return NULL;
 	mutex_init(&ei->truncate_mutex);
+	INIT_LIST_HEAD(&ei->i_journal_list);
 	return &ei->vfs_inode;
 }
 
@@ -160,7 +160,7 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 	}
 	/* extents: fs/ext4/inode.c checks them on type ext4 mounts; ext2 has none */
 	if (!ext2_valid_mode(inode->i_mode) ||
-	    ((ei->i_flags & EXT4_EXTENTS_FL) && !EXT2_SB(sb)->s_ext4) || inode->i_size < 0 ||
+	    ((ei->i_flags & EXT4_EXTENTS_FL) && !EXT2_SB(sb)->s_family) || inode->i_size < 0 ||
 	    (S_ISREG(inode->i_mode) && inode->i_size > sb->s_maxbytes)) {
 		ext2_error(sb, "ext2_iget", "inode %lu: corrupt (mode %o, flags %#x, size %lld)",
 			   inode->i_ino, inode->i_mode, ei->i_flags, inode->i_size);
@@ -182,6 +182,7 @@ struct inode *ext2_iget_special(struct super_block *sb, unsigned long ino)
 	struct buffer_head *bh;
 	struct ext2_inode *raw;
 	struct inode *inode = iget_locked(sb, ino);
+	const struct ext2_family_ops *family = ext2_family(sb);
 	int err;
 
 	if (!inode)
@@ -193,11 +194,11 @@ struct inode *ext2_iget_special(struct super_block *sb, unsigned long ino)
 		iget_failed(inode);
 		return ERR_PTR(PTR_ERR(raw));
 	}
-	err = ext4_check_raw_inode(sb, ino, (const u8 *)raw);
+	err = family ? family->check_raw_inode(sb, ino, (const u8 *)raw) : 0;
 	if (!err)
 		err = ext2_fill_inode(inode, raw);
-	if (!err)
-		err = ext4_fill_inode(inode, (const u8 *)raw);
+	if (!err && family)
+		err = family->fill_inode(inode, (const u8 *)raw);
 	brelse(bh);
 	if (err) {
 		/* i_nlink must not say "unlinked": eviction would free what it does not own */
@@ -257,6 +258,7 @@ static int __ext2_write_inode(struct inode *inode, bool sync)
 	struct buffer_head *bh;
 	struct ext2_inode *raw;
 	int err = 0;
+	bool new;
 
 	if (sb->s_flags & SB_RDONLY)
 		return 0;
@@ -266,12 +268,15 @@ static int __ext2_write_inode(struct inode *inode, bool sync)
 	if (S_ISREG(inode->i_mode) && inode->i_size > 0x7fffffffLL)
 		ext2_set_large_file(sb);
 	mutex_lock(&ei->truncate_mutex); /* a consistent block map and i_blocks */
-	if (ei->i_new)
+	new = ei->i_new;
+	if (new)
 		memset(raw, 0, EXT2_SB(sb)->s_inode_size);
 	ei->i_new = false;
 	ext2_fill_raw(inode, raw);
+	if (EXT2_SB(sb)->s_family)
+		EXT2_SB(sb)->s_family->write_raw_inode(inode, (u8 *)raw, new);
 	mutex_unlock(&ei->truncate_mutex);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(sb, bh);
 	if (sync) {
 		err = sync_dirty_buffer(bh);
 		if (err)
@@ -281,9 +286,34 @@ static int __ext2_write_inode(struct inode *inode, bool sync)
 	return err;
 }
 
+/* The inode into its buffer now (the journal's flush at a commit, and eviction). */
+int ext2_update_inode(struct inode *inode)
+{
+	return __ext2_write_inode(inode, false);
+}
+
+/*
+ * With a journal the inode reaches its buffer at the next commit (it is on the running
+ * transaction's list since mark_inode_dirty()): a sync write is a commit.
+ */
 int ext2_write_inode(struct inode *inode, struct writeback_control *wbc)
 {
+	struct super_block *sb = inode->i_sb;
+
+	if (EXT2_SB(sb)->s_journal) {
+		int err = wbc->sync_mode == WB_SYNC_ALL ? ext2_family(sb)->force_commit(sb) : 0;
+
+		return err < 0 ? err : 0;
+	}
 	return __ext2_write_inode(inode, wbc->sync_mode == WB_SYNC_ALL);
+}
+
+/* mark_inode_dirty() of a journalled inode: the running transaction takes note. */
+void ext2_dirty_inode(struct inode *inode, int flags)
+{
+	(void)flags;
+	if (EXT2_SB(inode->i_sb)->s_journal)
+		ext2_family(inode->i_sb)->dirty_inode(inode);
 }
 
 /*
@@ -291,7 +321,23 @@ int ext2_write_inode(struct inode *inode, struct writeback_control *wbc)
  * back: blocks, extended attribute block, and its number (after the inode is written with
  * its deletion time, which e2fsck expects of a free inode).
  */
+static void __ext2_evict_inode(struct inode *inode);
+
+/* Eviction is one handle with a journal: the inode's last state, its freeing if unlinked. */
 void ext2_evict_inode(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	bool journalled = EXT2_SB(sb)->s_journal && EXT2_I(inode)->i_loaded;
+	int err = journalled ? ext2_journal_start(sb) : -EROFS;
+
+	__ext2_evict_inode(inode);
+	if (!err) {
+		ext2_family(sb)->evict_inode(inode); /* after: freeing it dirtied it again */
+		ext2_journal_stop(sb);
+	}
+}
+
+static void __ext2_evict_inode(struct inode *inode)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
 
@@ -326,7 +372,14 @@ static int ext2_setsize(struct inode *inode, loff_t size)
 	return ext2_truncate_blocks(inode, size);
 }
 
+static int __ext2_setattr(struct dentry *dentry, struct iattr *attr);
+
 int ext2_setattr(struct dentry *dentry, struct iattr *attr)
+{
+	return EXT2_JOURNALLED(dentry->d_inode->i_sb, __ext2_setattr(dentry, attr));
+}
+
+static int __ext2_setattr(struct dentry *dentry, struct iattr *attr)
 {
 	struct inode *inode = dentry->d_inode;
 	int err = 0;

@@ -340,16 +340,58 @@ static int ext2_rename(struct inode *old_dir, struct dentry *old_dentry, struct 
 	return err;
 }
 
+/* Each namespace change is one handle (ext4 with a journal): a commit has all of it or none. */
+static int ext2_j_create(struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	return EXT2_JOURNALLED(dir->i_sb, ext2_create(dir, dentry, mode));
+}
+
+static int ext2_j_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	return EXT2_JOURNALLED(dir->i_sb, ext2_mkdir(dir, dentry, mode));
+}
+
+static int ext2_j_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	return EXT2_JOURNALLED(dir->i_sb, ext2_rmdir(dir, dentry));
+}
+
+static int ext2_j_unlink(struct inode *dir, struct dentry *dentry)
+{
+	return EXT2_JOURNALLED(dir->i_sb, ext2_unlink(dir, dentry));
+}
+
+static int ext2_j_link(struct dentry *old_dentry, struct inode *dir, struct dentry *dentry)
+{
+	return EXT2_JOURNALLED(dir->i_sb, ext2_link(old_dentry, dir, dentry));
+}
+
+static int ext2_j_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+{
+	return EXT2_JOURNALLED(dir->i_sb, ext2_symlink(dir, dentry, target));
+}
+
+static int ext2_j_mknod(struct inode *dir, struct dentry *dentry, umode_t mode, dev_t rdev)
+{
+	return EXT2_JOURNALLED(dir->i_sb, ext2_mknod(dir, dentry, mode, rdev));
+}
+
+static int ext2_j_rename(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
+			 struct dentry *new_dentry)
+{
+	return EXT2_JOURNALLED(old_dir->i_sb, ext2_rename(old_dir, old_dentry, new_dir, new_dentry));
+}
+
 const struct inode_operations ext2_dir_inode_operations = {
 	.lookup = ext2_lookup,
-	.create = ext2_create,
-	.mkdir = ext2_mkdir,
-	.rmdir = ext2_rmdir,
-	.unlink = ext2_unlink,
-	.link = ext2_link,
-	.symlink = ext2_symlink,
-	.mknod = ext2_mknod,
-	.rename = ext2_rename,
+	.create = ext2_j_create,
+	.mkdir = ext2_j_mkdir,
+	.rmdir = ext2_j_rmdir,
+	.unlink = ext2_j_unlink,
+	.link = ext2_j_link,
+	.symlink = ext2_j_symlink,
+	.mknod = ext2_j_mknod,
+	.rename = ext2_j_rename,
 	.setattr = ext2_setattr,
 };
 

@@ -7,7 +7,6 @@
  * them under s_lock) and are copied into the on-disk superblock whenever it is written.
  */
 #include "ext2.h"
-#include "../ext4/ext4.h"
 #include <cgwb/blkdev.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/slab.h>
@@ -19,7 +18,7 @@
 /* Messages name the type the image was mounted as, as Linux's two drivers do. */
 static const char *ext2_fs_name(struct super_block *sb)
 {
-	return EXT2_SB(sb) && EXT2_SB(sb)->s_ext4 ? "EXT4-fs" : "EXT2-fs";
+	return EXT2_SB(sb) && EXT2_SB(sb)->s_family ? "EXT4-fs" : "EXT2-fs";
 }
 
 void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...)
@@ -73,7 +72,7 @@ void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...)
 		return;
 	sbi->s_es->s_state |= cpu_to_le16(EXT2_ERROR_FS);
 	ext2_save_error_info(sb, func);
-	mark_buffer_dirty(sbi->s_sbh);
+	ext2_sb_dirty(sb);
 	if (sbi->s_errors == EXT2_ERRORS_PANIC && sbi->s_errors_panic_asked)
 		panic("EXT2-fs (device %s): panic forced after error", sb->s_id);
 	if (sbi->s_errors != EXT2_ERRORS_CONTINUE && sb->s_root) {
@@ -101,9 +100,50 @@ static void ext2_check_bdev_write_error(struct super_block *sb, const char *func
 	sbi->s_bdev_wb_err_seen = READ_ONCE(bdev_mapping(sb->s_bdev)->wb_err_count);
 }
 
-static void ext2_sb_dirty(struct super_block *sb)
+int ext2_journal_start(struct super_block *sb)
 {
-	mark_buffer_dirty(EXT2_SB(sb)->s_sbh);
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	return family ? family->journal_start(sb) : 0;
+}
+
+void ext2_journal_stop(struct super_block *sb)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (family)
+		family->journal_stop(sb);
+}
+
+void ext2_dirty_metadata(struct super_block *sb, struct buffer_head *bh)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (family)
+		family->dirty_metadata(sb, bh);
+	else
+		mark_buffer_dirty(bh);
+}
+
+void ext2_forget_metadata(struct super_block *sb, struct buffer_head *bh)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (family)
+		family->forget(sb, bh);
+	bforget(bh);
+}
+
+void ext2_sb_dirty(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (sbi->s_family) {
+		spin_lock(&sbi->s_sb_csum_lock);
+		sbi->s_family->super_csum_set(sb);
+		spin_unlock(&sbi->s_sb_csum_lock);
+	}
+	mark_buffer_dirty(sbi->s_sbh);
 }
 
 static bool is_power_of(unsigned int n, unsigned int base)
@@ -159,7 +199,7 @@ static int ext2_commit_super(struct super_block *sb, bool sync)
 	es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
 	es->s_wtime = cpu_to_le32((u32)ktime_get_real_seconds());
 	mutex_unlock_nopreempt(&sbi->s_lock);
-	mark_buffer_dirty(sbi->s_sbh);
+	ext2_sb_dirty(sb);
 	return sync ? sync_dirty_buffer(sbi->s_sbh) : 0;
 }
 
@@ -177,6 +217,12 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 
 	if (sb->s_flags & SB_RDONLY)
 		return 0;
+	if (wait && sbi->s_family) {
+		/* a journal: its commit makes the metadata stable (1: there is none) */
+		err = sbi->s_family->force_commit(sb);
+		if (err < 0)
+			return err;
+	}
 	if (wait) {
 		/* bitmaps and inode tables first: a failure there must mark this superblock */
 		sync_blockdev(sb->s_bdev);
@@ -201,7 +247,8 @@ static void ext2_release_sbi(struct super_block *sb)
 	if (!sbi)
 		return;
 	ext2_rsv_destroy(sb);
-	ext4_release_system_zone(sb);
+	if (sbi->s_family)
+		sbi->s_family->release(sb);
 	for (unsigned int i = 0; sbi->s_group_desc && i < sbi->s_gdb_count; i++)
 		brelse(sbi->s_group_desc[i]);
 	kfree(sbi->s_group_desc);
@@ -218,6 +265,8 @@ static void ext2_put_super(struct super_block *sb)
 	if (!sbi)
 		return;
 	if (!(sb->s_flags & SB_RDONLY)) {
+		if (sbi->s_family && sbi->s_family->make_readonly(sb))
+			ext2_msg(sb, KERN_ERR, "error: the journal's last commit failed");
 		sync_blockdev(sb->s_bdev);
 		ext2_check_bdev_write_error(sb, __func__); /* "clean" only if it is */
 		sbi->s_es->s_state = cpu_to_le16(sbi->s_mount_state);
@@ -245,10 +294,11 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 	struct super_block *sb = dentry->d_sb;
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	u32 reserved = le32_to_cpu(sbi->s_es->s_r_blocks_count);
+	u32 overhead = sbi->s_family ? sbi->s_family->overhead_blocks(sb) : 0;
 
 	buf->f_type = EXT2_SUPER_MAGIC;
 	buf->f_bsize = (long)sb->s_blocksize;
-	buf->f_blocks = sbi->s_blocks_count - (ext4_overhead_blocks(sb) ?: ext2_overhead_blocks(sb));
+	buf->f_blocks = sbi->s_blocks_count - (overhead ?: ext2_overhead_blocks(sb));
 	mutex_lock_nopreempt(&sbi->s_lock);
 	buf->f_bfree = ext2_count_free_blocks(sb);
 	buf->f_ffree = ext2_count_free_inodes(sb);
@@ -265,7 +315,10 @@ static int ext2_setup_super(struct super_block *sb)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_super_block *es = sbi->s_es;
 	s16 max_mnt = (s16)le16_to_cpu(es->s_max_mnt_count);
+	int err = sbi->s_family ? sbi->s_family->make_writable(sb) : 0;
 
+	if (err)
+		return err;
 	if (!(sbi->s_mount_state & EXT2_VALID_FS))
 		ext2_msg(sb, KERN_WARNING,
 			 "warning: mounting unchecked fs, running e2fsck is recommended");
@@ -301,14 +354,15 @@ static int ext2_parse_options(struct super_block *sb, const char *opts)
 			if (len == 7 + strlen(behaviours[i]) && !strncmp(opts, "errors=", 7) &&
 			    !strncmp(opts + 7, behaviours[i], len - 7))
 				b = i;
-		if (!b) {
+		if (b) {
+			sbi->s_errors = (u16)b;
+			sbi->s_errors_panic_asked = b == EXT2_ERRORS_PANIC;
+		} else if (!sbi->s_family || sbi->s_family->parse_option(sb, opts, len)) {
 			ext2_msg(sb, KERN_ERR,
 				 "error: unrecognized mount option \"%.*s\" or missing value",
 				 (int)len, opts);
 			return -EINVAL;
 		}
-		sbi->s_errors = (u16)b;
-		sbi->s_errors_panic_asked = b == EXT2_ERRORS_PANIC;
 		opts += len;
 		if (*opts == ',')
 			opts++;
@@ -338,6 +392,9 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 	if ((*flags & SB_RDONLY) == (sb->s_flags & SB_RDONLY))
 		return 0;
 	if (*flags & SB_RDONLY) {
+		err = sbi->s_family ? sbi->s_family->make_readonly(sb) : 0;
+		if (err)
+			return err;
 		sync_blockdev(sb->s_bdev);
 		sbi->s_es->s_state = cpu_to_le16(sbi->s_mount_state);
 		err = ext2_commit_super(sb, true);
@@ -345,10 +402,10 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 		return err;
 	}
 	/* type ext4 mounts ext4 features read-only: writing them needs what the mount checks */
-	err = sbi->s_ext4 ? ext4_check_features(sb, *flags) : 0;
+	err = sbi->s_family ? sbi->s_family->check_features(sb, *flags) : 0;
 	if (err)
 		return err;
-	if (ro_unknown) {
+	if (ro_unknown && !sbi->s_family) {
 		ext2_msg(sb, KERN_ERR,
 			 "couldn't remount RDWR because of unsupported optional features (%x)",
 			 ro_unknown);
@@ -363,6 +420,7 @@ static const struct super_operations ext2_sops = {
 	.alloc_inode = ext2_alloc_inode,
 	.destroy_inode = ext2_destroy_inode,
 	.write_inode = ext2_write_inode,
+	.dirty_inode = ext2_dirty_inode,
 	.evict_inode = ext2_evict_inode,
 	.put_super = ext2_put_super,
 	.sync_fs = ext2_sync_fs,
@@ -431,8 +489,8 @@ static int ext2_check_features(struct super_block *sb, int flags)
 
 	if (le32_to_cpu(es->s_rev_level) == EXT2_GOOD_OLD_REV)
 		return 0; /* revision 0 has no feature fields: whatever is there means nothing */
-	if (EXT2_SB(sb)->s_ext4)
-		return ext4_check_features(sb, flags);
+	if (EXT2_SB(sb)->s_family)
+		return EXT2_SB(sb)->s_family->check_features(sb, flags);
 	if (incompat) {
 		ext2_msg(sb, KERN_ERR,
 			 "error: couldn't mount because of unsupported optional features (%x)",
@@ -514,7 +572,7 @@ static void ext2_init_sbi(struct super_block *sb)
 	sbi->s_desc_size = ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_64BIT) && !old ?
 				   le16_to_cpu(es->s_desc_size) :
 				   (unsigned int)sizeof(struct ext2_group_desc);
-	/* a bad s_desc_size is refused by ext4_load_super() before any descriptor is read */
+	/* a bad s_desc_size is refused by the family's load_super before any descriptor is read */
 	sbi->s_desc_per_block = sbi->s_desc_size >= sizeof(struct ext2_group_desc) &&
 						sbi->s_desc_size <= sb->s_blocksize ?
 					(unsigned int)(sb->s_blocksize / sbi->s_desc_size) :
@@ -531,10 +589,10 @@ static void ext2_init_sbi(struct super_block *sb)
 }
 
 /* A repaired descriptor reaches the disk only on a read-write mount. */
-static void ext2_gd_dirty(struct super_block *sb, struct buffer_head *gdbh)
+static void ext2_gd_dirty(struct super_block *sb, unsigned int group)
 {
 	if (!(sb->s_flags & SB_RDONLY))
-		mark_buffer_dirty(gdbh);
+		ext2_group_dirty(sb, group, NULL, NULL);
 }
 
 /* Free bits in the bitmap at block among the first size, or -EIO. */
@@ -559,8 +617,7 @@ static int ext2_check_group_counts(struct super_block *sb)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
 	for (unsigned int g = 0; g < sbi->s_groups_count; g++) {
-		struct buffer_head *gdbh;
-		struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, &gdbh);
+		struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
 		u32 blocks = ext2_group_last_block(sb, g) - ext2_group_first_block(sb, g) + 1;
 		u32 fb = le16_to_cpu(gd->bg_free_blocks_count),
 		    fi = le16_to_cpu(gd->bg_free_inodes_count);
@@ -575,7 +632,7 @@ static int ext2_check_group_counts(struct super_block *sb)
 				   "bitmap says %d",
 				   g, fb, blocks, n);
 			gd->bg_free_blocks_count = cpu_to_le16((u16)n);
-			ext2_gd_dirty(sb, gdbh);
+			ext2_gd_dirty(sb, g);
 		}
 		if (fi > sbi->s_inodes_per_group) {
 			n = count_free_in_bitmap(sb, le32_to_cpu(gd->bg_inode_bitmap),
@@ -587,7 +644,7 @@ static int ext2_check_group_counts(struct super_block *sb)
 				   "bitmap says %d",
 				   g, fi, sbi->s_inodes_per_group, n);
 			gd->bg_free_inodes_count = cpu_to_le16((u16)n);
-			ext2_gd_dirty(sb, gdbh);
+			ext2_gd_dirty(sb, g);
 		}
 	}
 	return 0;
@@ -613,8 +670,8 @@ static int ext2_load_group_desc(struct super_block *sb)
 		}
 	}
 	err = ext2_check_descriptors(sb);
-	if (!err)
-		err = ext4_setup_system_zone(sb);
+	if (!err && sbi->s_family)
+		err = sbi->s_family->load_descriptors(sb);
 	return err ? err : ext2_check_group_counts(sb);
 }
 
@@ -640,7 +697,8 @@ static int ext2_load_root(struct super_block *sb)
 /* ext2_fill_super() replayed a journal: the mount starts over on the replayed image. */
 #define EXT2_FILL_AGAIN 1
 
-static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, bool ext4)
+static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
+			   const struct ext2_family_ops *ops)
 {
 	struct ext2_sb_info *sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	unsigned int offset;
@@ -648,9 +706,10 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, 
 
 	if (!sbi)
 		return -ENOMEM;
-	sbi->s_ext4 = ext4;
+	sbi->s_family = ops;
 	mutex_init(&sbi->s_lock);
 	mutex_init(&sbi->s_commit_lock);
+	spin_lock_init(&sbi->s_sb_csum_lock);
 	sb->s_fs_info = sbi;
 	sbi->s_sbh = ext2_read_sb_block(sb, &offset);
 	if (IS_ERR(sbi->s_sbh)) {
@@ -671,22 +730,17 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts, 
 		err = ext2_check_features(sb, flags);
 	if (err)
 		return err;
-	if (sbi->s_ext4)
-		err = ext4_load_super(sb);
+	sb->s_maxbytes = ext2_max_size(sb->s_blocksize_bits);
+	if (ops)
+		err = ops->load_super(sb); /* may raise s_maxbytes (extents) */
 	if (err)
 		return err;
 	sb->s_magic = EXT2_SUPER_MAGIC;
-	sb->s_maxbytes = ext2_max_size(sb->s_blocksize_bits);
-	if (ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
-		sb->s_maxbytes =
-			max(sb->s_maxbytes,
-			    ext4_max_size(sb->s_blocksize_bits,
-					  ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_HUGE_FILE)));
 	sb->s_op = &ext2_sops;
 	sb->s_iflags |= SB_I_CGROUPWB;
 	err = ext2_load_group_desc(sb);
-	if (!err && sbi->s_ext4 && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER))
-		return ext4_recover_journal(sb) ?: EXT2_FILL_AGAIN;
+	if (!err && ops && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER))
+		return ops->recover(sb) ?: EXT2_FILL_AGAIN;
 	if (!err)
 		err = ext2_rsv_init(sb);
 	if (!err)
@@ -710,8 +764,9 @@ static void ext2_fill_failed(struct super_block *sb)
 	invalidate_bdev(sb->s_bdev);
 }
 
-struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, const char *dev_name,
-			       void *data)
+struct super_block *ext2_mount_family(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data,
+				      const struct ext2_family_ops *ops)
 {
 	struct super_block *sb;
 	int err;
@@ -719,11 +774,11 @@ struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, cons
 	sb = sget_bdev(fs_type, flags, dev_name);
 	if (IS_ERR(sb))
 		return sb;
-	err = ext2_fill_super(sb, flags, data, fs_type == &ext4_fs_type);
+	err = ext2_fill_super(sb, flags, data, ops);
 	if (err == EXT2_FILL_AGAIN) {
 		/* the journal was replayed: check the image it left from the start */
 		ext2_fill_failed(sb);
-		err = ext2_fill_super(sb, flags, data, fs_type == &ext4_fs_type);
+		err = ext2_fill_super(sb, flags, data, ops);
 		if (err == EXT2_FILL_AGAIN)
 			err = -EIO; /* needs_recovery again: never loop */
 	}
@@ -734,6 +789,12 @@ struct super_block *ext2_mount(struct file_system_type *fs_type, int flags, cons
 	}
 	sb->s_flags |= SB_ACTIVE;
 	return sb;
+}
+
+static struct super_block *ext2_mount(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data)
+{
+	return ext2_mount_family(fs_type, flags, dev_name, data, NULL);
 }
 
 static struct file_system_type ext2_fs_type = {

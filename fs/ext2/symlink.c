@@ -89,7 +89,7 @@ int ext2_write_symlink(struct inode *inode, const char *target, unsigned int len
 		memcpy(bh->b_data, target, len);
 		set_buffer_uptodate(bh);
 		unlock_buffer(bh);
-		mark_buffer_dirty(bh);
+		ext2_dirty_metadata(inode->i_sb, bh);
 		brelse(bh);
 		inode->i_op = &ext2_symlink_inode_operations;
 	}

@@ -41,14 +41,14 @@ static void forget_block(struct super_block *sb, u32 block)
 	if (!bh)
 		return;
 	wait_on_buffer(bh);
-	bforget(bh);
+	ext2_forget_metadata(sb, bh);
 }
 
 static void clear_slot(u32 *slot, struct inode *inode, struct buffer_head *slot_bh)
 {
 	*slot = 0;
 	if (slot_bh)
-		mark_buffer_dirty(slot_bh);
+		ext2_dirty_metadata(inode->i_sb, slot_bh);
 	else
 		mark_inode_dirty(inode);
 }
@@ -112,12 +112,12 @@ static int free_tree(struct ext2_free_run *run, u32 *slot, struct buffer_head *s
 	}
 	err = free_children(run, bh, depth, from);
 	if (from) {
-		mark_buffer_dirty(bh);
+		ext2_dirty_metadata(inode->i_sb, bh);
 		brelse(bh);
 		return err;
 	}
 	wait_on_buffer(bh);
-	bforget(bh);
+	ext2_forget_metadata(inode->i_sb, bh);
 	run_add(run, block);
 	clear_slot(slot, inode, slot_bh);
 	return err;
@@ -143,6 +143,8 @@ int ext2_truncate_blocks(struct inode *inode, loff_t size)
 
 	if (!ext2_has_block_map(inode))
 		return 0;
+	if (ei->i_flags & EXT4_EXTENTS_FL)
+		return ext2_family(inode->i_sb)->truncate_blocks(inode, size);
 	ext2_discard_reservation(inode);
 	mutex_lock(&ei->truncate_mutex);
 	for (u64 i = from; i < EXT2_NDIR_BLOCKS; i++) {

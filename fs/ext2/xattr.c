@@ -38,12 +38,12 @@ void ext2_xattr_delete_inode(struct inode *inode)
 	}
 	if (le32_to_cpu(h->h_refcount) == 1) {
 		wait_on_buffer(bh);
-		bforget(bh);
+		ext2_forget_metadata(inode->i_sb, bh);
 		ext2_free_blocks(inode, block, 1);
 		return;
 	}
 	le32_add_cpu(&h->h_refcount, -1);
-	mark_buffer_dirty(bh);
+	ext2_dirty_metadata(inode->i_sb, bh);
 	brelse(bh);
 	/* the block stays for its other owners: it no longer counts for this inode */
 	inode->i_blocks -= min(inode->i_blocks, (u64)(sb->s_blocksize >> 9));

@@ -57,7 +57,7 @@ void ext4_superblock_csum_set(struct super_block *sb)
  * gdt_csum, metadata_csum's predecessor: crc16 of the uuid, the group and the descriptor
  * without its checksum field (the 64bit half only when the image is 64bit).
  */
-static bool ext4_gdt_csum_verify(struct super_block *sb, unsigned int group, const u8 *gd)
+static u16 ext4_gdt_csum(struct super_block *sb, unsigned int group, const u8 *gd)
 {
 	unsigned int off = __builtin_offsetof(struct ext4_group_desc, bg_checksum);
 	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
@@ -69,10 +69,16 @@ static bool ext4_gdt_csum_verify(struct super_block *sb, unsigned int group, con
 	crc = crc16(crc, gd, off);
 	if (ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_64BIT) && size > off + 2)
 		crc = crc16(crc, gd + off + 2, size - off - 2);
-	return crc == get_le16(gd + off);
+	return crc;
 }
 
-bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, const void *gd)
+static bool ext4_has_gdt_csum(struct super_block *sb)
+{
+	return ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM);
+}
+
+/* The descriptor's 16-bit checksum as the image keeps it (crc32c's low half, or crc16). */
+static u16 ext4_group_desc_csum(struct super_block *sb, unsigned int group, const void *gd)
 {
 	unsigned int off = __builtin_offsetof(struct ext4_group_desc, bg_checksum);
 	unsigned int size = EXT2_SB(sb)->s_desc_size;
@@ -81,14 +87,54 @@ bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, con
 	u32 crc;
 
 	if (!ext4_has_metadata_csum(sb))
-		return !EXT2_SB(sb)->s_ext4 ||
-		       !ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM) ||
-		       ext4_gdt_csum_verify(sb, group, gd);
+		return ext4_gdt_csum(sb, group, gd);
 	crc = crc32c(EXT2_SB(sb)->s_csum_seed, &le_group, sizeof(le_group));
 	crc = crc32c(crc, gd, off);
 	crc = crc32c(crc, &zero, sizeof(zero));
 	crc = crc32c(crc, (const u8 *)gd + off + 2, size - off - 2);
-	return (crc & 0xffff) == get_le16((const u8 *)gd + off);
+	return (u16)crc;
+}
+
+bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, const void *gd)
+{
+	if (!ext4_has_metadata_csum(sb) && !ext4_has_gdt_csum(sb))
+		return true;
+	return ext4_group_desc_csum(sb, group, gd) ==
+	       le16_to_cpu(((const struct ext4_group_desc *)gd)->bg_checksum);
+}
+
+void ext4_group_desc_csum_set(struct super_block *sb, unsigned int group, void *gd)
+{
+	if (ext4_has_metadata_csum(sb) || ext4_has_gdt_csum(sb))
+		((struct ext4_group_desc *)gd)->bg_checksum =
+			cpu_to_le16(ext4_group_desc_csum(sb, group, gd));
+}
+
+/*
+ * A bitmap's checksum in its group's descriptor: crc32c of the bits the group has (a
+ * block bitmap's blocks per group, an inode bitmap's inodes per group), the high half
+ * only in descriptors long enough to hold it.
+ */
+void ext4_bitmap_csum_set(struct super_block *sb, void *gd, const u8 *bitmap, bool inodes)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext4_group_desc *d = gd;
+	u32 bits = inodes ? sbi->s_inodes_per_group : sbi->s_blocks_per_group;
+	u32 crc;
+
+	if (!ext4_has_metadata_csum(sb))
+		return;
+	crc = crc32c(sbi->s_csum_seed, bitmap, bits / 8);
+	if (inodes)
+		d->bg_inode_bitmap_csum_lo = cpu_to_le16((u16)crc);
+	else
+		d->bg_block_bitmap_csum_lo = cpu_to_le16((u16)crc);
+	if (sbi->s_desc_size < EXT4_MIN_DESC_SIZE_64BIT)
+		return;
+	if (inodes)
+		d->bg_inode_bitmap_csum_hi = cpu_to_le16((u16)(crc >> 16));
+	else
+		d->bg_block_bitmap_csum_hi = cpu_to_le16((u16)(crc >> 16));
 }
 
 u32 ext4_inode_csum_seed(struct super_block *sb, unsigned long ino, u32 generation)
@@ -103,16 +149,21 @@ u32 ext4_inode_csum_seed(struct super_block *sb, unsigned long ino, u32 generati
  * The inode's checksum: its low half in osd2, its high half after i_extra_isize when the
  * extra space reaches it. raw's i_extra_isize has been checked against the inode size.
  */
-bool ext4_inode_csum_verify(struct super_block *sb, unsigned long ino, const u8 *raw)
+static bool ext4_inode_has_csum_hi(struct super_block *sb, const u8 *raw)
+{
+	return EXT2_SB(sb)->s_inode_size > EXT4_GOOD_OLD_INODE_SIZE &&
+	       get_le16(raw + EXT4_INODE_EXTRA_ISIZE) >= 4;
+}
+
+/* The checksum of the raw inode, its fields hashed as zeros (16 bits without the high half). */
+static u32 ext4_inode_csum(struct super_block *sb, unsigned long ino, const u8 *raw)
 {
 	unsigned int size = EXT2_SB(sb)->s_inode_size, off = EXT4_INODE_CHECKSUM_HI;
-	bool has_hi = size > EXT4_GOOD_OLD_INODE_SIZE && get_le16(raw + EXT4_INODE_EXTRA_ISIZE) >= 4;
+	bool has_hi = ext4_inode_has_csum_hi(sb, raw);
 	const struct ext2_inode *i = (const struct ext2_inode *)raw;
 	const __le16 zero = 0;
-	u32 crc, provided;
+	u32 crc;
 
-	if (!ext4_has_metadata_csum(sb))
-		return true;
 	crc = crc32c(ext4_inode_csum_seed(sb, ino, le32_to_cpu(i->i_generation)), raw,
 		     EXT4_INODE_CHECKSUM_LO);
 	crc = crc32c(crc, &zero, sizeof(zero));
@@ -126,12 +177,37 @@ bool ext4_inode_csum_verify(struct super_block *sb, unsigned long ino, const u8 
 		}
 		crc = crc32c(crc, raw + off, size - off);
 	}
+	return has_hi ? crc : crc & 0xffff;
+}
+
+bool ext4_inode_csum_verify(struct super_block *sb, unsigned long ino, const u8 *raw)
+{
+	u32 provided;
+
+	if (!ext4_has_metadata_csum(sb))
+		return true;
 	provided = get_le16(raw + EXT4_INODE_CHECKSUM_LO);
-	if (has_hi)
+	if (ext4_inode_has_csum_hi(sb, raw))
 		provided |= (u32)get_le16(raw + EXT4_INODE_CHECKSUM_HI) << 16;
-	else
-		crc &= 0xffff;
-	return provided == crc;
+	return provided == ext4_inode_csum(sb, ino, raw);
+}
+
+static void put_le16(u8 *p, u16 v)
+{
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+}
+
+void ext4_inode_csum_set(struct super_block *sb, unsigned long ino, u8 *raw)
+{
+	u32 crc;
+
+	if (!ext4_has_metadata_csum(sb))
+		return;
+	crc = ext4_inode_csum(sb, ino, raw);
+	put_le16(raw + EXT4_INODE_CHECKSUM_LO, (u16)crc);
+	if (ext4_inode_has_csum_hi(sb, raw))
+		put_le16(raw + EXT4_INODE_CHECKSUM_HI, (u16)(crc >> 16));
 }
 
 /* eh heads a tree block whose eh_max has been checked to leave room for the tail. */
@@ -143,6 +219,15 @@ bool ext4_extent_block_csum_verify(struct inode *inode, const struct ext4_extent
 	if (!ext4_has_metadata_csum(inode->i_sb))
 		return true;
 	return le32_to_cpu(t->et_checksum) == crc32c(EXT2_I(inode)->i_csum_seed, eh, len);
+}
+
+void ext4_extent_block_csum_set(struct inode *inode, struct ext4_extent_header *eh)
+{
+	size_t len = sizeof(*eh) + le16_to_cpu(eh->eh_max) * sizeof(struct ext4_extent);
+	struct ext4_extent_tail *t = (void *)((u8 *)eh + len);
+
+	if (ext4_has_metadata_csum(inode->i_sb))
+		t->et_checksum = cpu_to_le32(crc32c(EXT2_I(inode)->i_csum_seed, eh, len));
 }
 
 /* Where an htree block's count/limit sits: 8 in a node, 32 in the root; 0 if neither. */
@@ -161,13 +246,22 @@ static unsigned int dx_count_offset(const u8 *block, unsigned int size)
 	return 32;
 }
 
+/* The count entries from off, then the tail whole with its checksum field as zeros. */
+static u32 dx_csum(struct inode *dir, const u8 *block, unsigned int off, unsigned int count,
+		   const struct ext4_dx_tail *t)
+{
+	const __le32 zero = 0;
+	u32 crc = crc32c(EXT2_I(dir)->i_csum_seed, block, off + count * 8);
+
+	crc = crc32c(crc, t, __builtin_offsetof(struct ext4_dx_tail, dt_checksum));
+	return crc32c(crc, &zero, sizeof(zero));
+}
+
 static const char *dx_csum_problem(struct inode *dir, const u8 *block, unsigned int size)
 {
 	unsigned int off = dx_count_offset(block, size), limit, count;
 	const struct ext4_dx_countlimit *c = (const void *)(block + off);
 	const struct ext4_dx_tail *t;
-	const __le32 zero = 0;
-	u32 crc;
 
 	if (!off)
 		return "htree block without a count (run e2fsck -D)";
@@ -176,11 +270,47 @@ static const char *dx_csum_problem(struct inode *dir, const u8 *block, unsigned 
 	if (off + limit * 8 > size - sizeof(*t) || count > limit)
 		return "htree block without room for its checksum (run e2fsck -D)";
 	t = (const void *)(block + off + limit * 8);
-	crc = crc32c(EXT2_I(dir)->i_csum_seed, block, off + count * 8);
-	/* the tail is hashed whole, its checksum field as zeros */
-	crc = crc32c(crc, t, __builtin_offsetof(struct ext4_dx_tail, dt_checksum));
-	crc = crc32c(crc, &zero, sizeof(zero));
-	return le32_to_cpu(t->dt_checksum) == crc ? NULL : "htree block checksum invalid";
+	return le32_to_cpu(t->dt_checksum) == dx_csum(dir, block, off, count, t) ? NULL :
+										   "htree block "
+										   "checksum "
+										   "invalid";
+}
+
+/* An htree root or node we changed (its limit leaves room for the tail: dx_limit()). */
+void ext4_dx_csum_set(struct inode *dir, u8 *block)
+{
+	unsigned int size = (unsigned int)dir->i_sb->s_blocksize;
+	unsigned int off = dx_count_offset(block, size);
+	const struct ext4_dx_countlimit *c = (const void *)(block + off);
+	struct ext4_dx_tail *t;
+
+	if (!ext4_has_metadata_csum(dir->i_sb) || WARN_ON_ONCE(!off))
+		return;
+	t = (void *)(block + off + le16_to_cpu(c->limit) * 8);
+	t->dt_reserved = 0;
+	t->dt_checksum = cpu_to_le32(dx_csum(dir, block, off, le16_to_cpu(c->count), t));
+}
+
+/* A leaf we changed; a new one gets its tail first (the entries end before it). */
+void ext4_dirblock_csum_set(struct inode *dir, struct buffer_head *bh, bool new)
+{
+	unsigned int size = (unsigned int)bh->b_size;
+	struct ext4_dir_entry_tail *t = (void *)(bh->b_data + size - sizeof(*t));
+
+	if (!ext4_has_metadata_csum(dir->i_sb))
+		return;
+	if (new) {
+		memset(t, 0, sizeof(*t));
+		t->det_rec_len = cpu_to_le16(sizeof(*t));
+		t->det_reserved_ft = EXT4_DIR_TAIL_FT;
+	}
+	t->det_checksum =
+		cpu_to_le32(crc32c(EXT2_I(dir)->i_csum_seed, bh->b_data, size - sizeof(*t)));
+}
+
+unsigned int ext4_dir_tail_len(struct super_block *sb)
+{
+	return ext4_has_metadata_csum(sb) ? sizeof(struct ext4_dir_entry_tail) : 0;
 }
 
 static const char *leaf_csum_problem(struct inode *dir, const u8 *block, unsigned int size)

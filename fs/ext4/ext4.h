@@ -28,16 +28,13 @@
 #define EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE 0x0040
 #define EXT4_FEATURE_RO_COMPAT_METADATA_CSUM 0x0400
 
-#define EXT4_FEATURE_INCOMPAT_EXTENTS 0x0040
-#define EXT4_FEATURE_INCOMPAT_64BIT 0x0080
 #define EXT4_FEATURE_INCOMPAT_MMP 0x0100
-#define EXT4_FEATURE_INCOMPAT_FLEX_BG 0x0200
 #define EXT4_FEATURE_INCOMPAT_CSUM_SEED 0x2000
 
 /*
- * What a mount of type "ext4" reads. Writing is ext2's: an image with more than ext2's
- * features (EXT2_FEATURE_*_SUPP) or with a journal mounts read-only until the write side
- * of these features exists. needs_recovery is refused by its own check (no replay yet).
+ * What a mount of type "ext4" reads, and writes when the image has no journal (an image
+ * with one mounts read-only until the journal's write side exists). needs_recovery has
+ * the journal replayed at mount (journal.c).
  */
 #define EXT4_FEATURE_INCOMPAT_SUPP                                        \
 	(EXT2_FEATURE_INCOMPAT_FILETYPE | EXT4_FEATURE_INCOMPAT_EXTENTS | \
@@ -188,10 +185,10 @@ struct ext4_system_zone {
 	u32 ino; /* the inode whose blocks these are (the journal's), 0 for metadata */
 };
 
-/* Checksums are kept on mounts of type ext4 (ext2's can only mount such an image read-only). */
+/* Checksums are kept on mounts of type ext4 (ext2's refuses an image with them). */
 static inline bool ext4_has_metadata_csum(struct super_block *sb)
 {
-	return EXT2_SB(sb)->s_ext4 && ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
+	return EXT2_SB(sb)->s_family && ext2_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
 }
 
 static inline bool ext4_has_feature_flex_bg(struct super_block *sb)
@@ -200,7 +197,6 @@ static inline bool ext4_has_feature_flex_bg(struct super_block *sb)
 }
 
 /* ---------------------------------------------------------------- shared functions */
-extern struct file_system_type ext4_fs_type;
 
 /* super.c */
 /* Features and geometry of an ext4 image at mount: 0, or -errno with the reason logged. */
@@ -208,15 +204,21 @@ int ext4_check_features(struct super_block *sb, int flags);
 int ext4_load_super(struct super_block *sb);
 /* What is wrong with group's descriptor as ext4 sees it (checksum, 64-bit parts), or NULL. */
 const char *ext4_group_desc_problem(struct super_block *sb, unsigned int group, const void *gd);
-loff_t ext4_max_size(unsigned int blkbits, bool huge_file);
-/* Blocks statfs does not count on a type ext4 mount (s_overhead_clusters), or 0. */
-u32 ext4_overhead_blocks(struct super_block *sb);
 
 /* csum.c: each returns true when the checksum is right (or the image keeps none) */
 void ext4_init_csum_seed(struct super_block *sb);
 bool ext4_superblock_csum_verify(struct super_block *sb);
 void ext4_superblock_csum_set(struct super_block *sb);
 bool ext4_group_desc_csum_verify(struct super_block *sb, unsigned int group, const void *gd);
+void ext4_group_desc_csum_set(struct super_block *sb, unsigned int group, void *gd);
+/* A bitmap's checksum into its descriptor gd (before the descriptor's own is set). */
+void ext4_bitmap_csum_set(struct super_block *sb, void *gd, const u8 *bitmap, bool inodes);
+void ext4_inode_csum_set(struct super_block *sb, unsigned long ino, u8 *raw);
+void ext4_extent_block_csum_set(struct inode *inode, struct ext4_extent_header *eh);
+void ext4_dx_csum_set(struct inode *dir, u8 *block);
+void ext4_dirblock_csum_set(struct inode *dir, struct buffer_head *bh, bool new);
+/* The checksum tail at the end of each directory leaf: 12 bytes, or 0 without metadata_csum. */
+unsigned int ext4_dir_tail_len(struct super_block *sb);
 /* The seed of an inode's checksums: the filesystem's, its number and its generation. */
 u32 ext4_inode_csum_seed(struct super_block *sb, unsigned long ino, u32 generation);
 bool ext4_inode_csum_verify(struct super_block *sb, unsigned long ino, const u8 *raw);
@@ -226,16 +228,34 @@ int ext4_dirblock_csum_verify(struct inode *dir, const u8 *block, unsigned long 
 
 /* journal.c: replay the journal of a needs_recovery image, then clear the flag */
 int ext4_recover_journal(struct super_block *sb);
+/* The journal inode, checked; its block n -> the device block (jbd2's bmap). */
+struct inode *ext4_get_journal_inode(struct super_block *sb);
+int ext4_journal_bmap(void *owner, u32 n, u64 *pblock);
+
+/* ext4_jbd2.c: writing through the journal (the family's journal hooks) */
+int ext4_journal_start(struct super_block *sb);
+void ext4_journal_stop(struct super_block *sb);
+void ext4_dirty_metadata(struct super_block *sb, struct buffer_head *bh);
+void ext4_forget(struct super_block *sb, struct buffer_head *bh);
+void ext4_dirty_inode(struct inode *inode);
+void ext4_evict_inode(struct inode *inode);
+int ext4_force_commit(struct super_block *sb);
+int ext4_parse_option(struct super_block *sb, const char *opt, size_t len);
+int ext4_journal_start_rw(struct super_block *sb);
+int ext4_journal_stop_rw(struct super_block *sb);
 
 /* namei.c: lookups through an htree index */
-bool ext4_dir_is_indexed(struct inode *dir);
 /*
  * The entry for name as ext2_find_entry() returns it, found through the index: NULL when
- * the index says it is not there, ERR_PTR(-EOPNOTSUPP) when the index cannot be followed
- * (logged; the caller scans the blocks instead, as Linux falls back on ERR_BAD_DX_DIR).
+ * the index says it is not there, ERR_PTR(-EOPNOTSUPP) when the directory is not indexed
+ * or the index cannot be followed (logged; the caller scans the blocks instead, as Linux
+ * falls back on ERR_BAD_DX_DIR).
  */
 struct ext2_dir_entry_2 *ext4_dx_find_entry(struct inode *dir, const struct qstr *name,
 					    struct buffer_head **bhp);
+
+/* Add name through dir's index: 0, -errno, or 1 when dir has none (ext2 adds it). */
+int ext4_dx_add_entry(struct inode *dir, const struct qstr *name, struct inode *inode);
 
 /* hash.c: a name's htree hash (low bit clear), or -EINVAL for an unknown version */
 int ext4fs_dirhash(const char *name, int len, unsigned int version, const u32 seed[4], u32 *hash);
@@ -243,15 +263,28 @@ int ext4fs_dirhash(const char *name, int len, unsigned int version, const u32 se
 /* extents.c */
 int ext4_ext_check_inode(struct inode *inode);
 int ext4_ext_map_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno);
-/* ext2_get_blocks() of an extent-mapped inode (flags as there). */
+int ext4_ext_is_unwritten(struct inode *inode, u32 lblk);
+
+/* extents_alloc.c: ext2_get_blocks() of an extent-mapped inode (flags as there) */
 int ext4_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
-		    int flags);
+		    int flags, bool *new);
+
+/* extents_truncate.c: free every block mapping data at or past byte size */
+int ext4_ext_truncate(struct inode *inode, loff_t size);
+
+/* balloc.c */
+int ext4_init_uninit_groups(struct super_block *sb);
+void ext4_group_csum_set(struct super_block *sb, unsigned int group,
+			 struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap);
+void ext4_inode_taken(struct super_block *sb, unsigned int group, u32 bit);
 
 /* inode.c */
 /* The on-disk inode before it is believed: its extra size, its checksum. */
 int ext4_check_raw_inode(struct super_block *sb, unsigned long ino, const u8 *raw);
 /* What ext4 adds to an inode ext2_iget() has filled: i_blocks' high bits, the extent root. */
 int ext4_fill_inode(struct inode *inode, const u8 *raw);
+void ext4_init_inode(struct inode *inode, struct inode *dir);
+void ext4_write_raw_inode(struct inode *inode, u8 *raw, bool new);
 
 /* block_validity.c */
 int ext4_setup_system_zone(struct super_block *sb);

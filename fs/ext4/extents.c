@@ -6,7 +6,8 @@
  * theirs to the next one's; leaves hold extents. An extent longer than 32768 is
  * unwritten (allocated, reads as zeros).
  *
- * This file maps: logical block -> physical run, for readers. Every node is checked when
+ * This file maps: logical block -> physical run, for readers (extents_alloc.c adds to the
+ * tree, extents_truncate.c removes from it). Every node is checked when
  * it is read, before anything in it is followed (Linux's __ext4_ext_check): magic, depth
  * as the parent says, counts within the node, the checksum, entries in increasing order
  * and each physical block inside the filesystem and outside its metadata. A bad node
@@ -15,41 +16,8 @@
  *
  * Callers hold what ext2_get_blocks() asks (truncate_mutex); the root is in memory.
  */
-#include "ext4.h"
+#include "ext4_extents.h"
 #include <cgwb/errno.h>
-
-static struct ext4_extent_header *ext_root(struct inode *inode)
-{
-	return (struct ext4_extent_header *)EXT2_I(inode)->i_data;
-}
-
-static struct ext4_extent *ext_first(const struct ext4_extent_header *eh)
-{
-	return (struct ext4_extent *)(eh + 1);
-}
-
-static struct ext4_extent_idx *idx_first(const struct ext4_extent_header *eh)
-{
-	return (struct ext4_extent_idx *)(eh + 1);
-}
-
-static u32 ext_len(const struct ext4_extent *ex)
-{
-	u32 len = le16_to_cpu(ex->ee_len);
-
-	return len > EXT4_EXT_INIT_MAX_LEN ? len - EXT4_EXT_INIT_MAX_LEN : len;
-}
-
-static bool ext_unwritten(const struct ext4_extent *ex)
-{
-	return le16_to_cpu(ex->ee_len) > EXT4_EXT_INIT_MAX_LEN;
-}
-
-/* Slots a node of space bytes holds (the root: 60 bytes, 4 slots). */
-static unsigned int ext_space(unsigned int space)
-{
-	return (space - sizeof(struct ext4_extent_header)) / sizeof(struct ext4_extent);
-}
 
 static const char *ext_header_problem(const struct ext4_extent_header *eh, unsigned int space,
 				      unsigned int depth)
@@ -143,7 +111,7 @@ int ext4_ext_check_inode(struct inode *inode)
 }
 
 /* The node at pblk, read and checked (its depth must be depth); ERR_PTR on failure. */
-static struct buffer_head *ext_read_node(struct inode *inode, u32 pblk, unsigned int depth)
+struct buffer_head *ext4_ext_read_node(struct inode *inode, u32 pblk, unsigned int depth)
 {
 	struct buffer_head *bh = sb_bread(inode->i_sb, pblk);
 	int err;
@@ -165,7 +133,7 @@ static struct buffer_head *ext_read_node(struct inode *inode, u32 pblk, unsigned
  * How many entries of the node start at or before lblk. Extents and index entries are
  * both 12 bytes with their first logical block first, so one bisection serves both.
  */
-static unsigned int ext_bisect(const struct ext4_extent_header *eh, u32 lblk)
+unsigned int ext4_ext_bisect(const struct ext4_extent_header *eh, u32 lblk)
 {
 	const struct ext4_extent *e = ext_first(eh);
 	unsigned int lo = 0, hi = le16_to_cpu(eh->eh_entries);
@@ -188,7 +156,7 @@ static unsigned int ext_bisect(const struct ext4_extent_header *eh, u32 lblk)
 /* The index entry to follow for lblk: the last one starting at or before it (or the first). */
 static const struct ext4_extent_idx *idx_search(const struct ext4_extent_header *eh, u32 lblk)
 {
-	unsigned int n = ext_bisect(eh, lblk);
+	unsigned int n = ext4_ext_bisect(eh, lblk);
 
 	return &idx_first(eh)[n ? n - 1 : 0];
 }
@@ -196,7 +164,7 @@ static const struct ext4_extent_idx *idx_search(const struct ext4_extent_header 
 /* The extent holding lblk, or NULL for a hole. */
 static const struct ext4_extent *ext_search(const struct ext4_extent_header *eh, u32 lblk)
 {
-	unsigned int n = ext_bisect(eh, lblk);
+	unsigned int n = ext4_ext_bisect(eh, lblk);
 	const struct ext4_extent *ex = &ext_first(eh)[n ? n - 1 : 0];
 
 	if (!n || lblk - le32_to_cpu(ex->ee_block) >= ext_len(ex))
@@ -204,24 +172,17 @@ static const struct ext4_extent *ext_search(const struct ext4_extent_header *eh,
 	return ex;
 }
 
-/*
- * Map up to maxblocks blocks from iblock: the number mapped (contiguous on disk, the first
- * in *bno), 0 for a hole or an unwritten extent (both read as zeros), or -EIO.
- */
-int ext4_ext_map_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno)
+/* A copy of the extent holding lblk: 1, 0 for a hole, or -EIO. */
+static int ext_lookup(struct inode *inode, u32 lblk, struct ext4_extent *out)
 {
 	const struct ext4_extent_header *eh = ext_root(inode);
 	unsigned int depth = le16_to_cpu(eh->eh_depth);
 	const struct ext4_extent *ex;
 	struct buffer_head *bh = NULL;
-	u32 lblk = (u32)iblock;
-	int ret = 0;
 
-	if (iblock > 0xffffffffULL)
-		return 0;
 	while (depth--) {
-		struct buffer_head *next =
-			ext_read_node(inode, le32_to_cpu(idx_search(eh, lblk)->ei_leaf_lo), depth);
+		struct buffer_head *next = ext4_ext_read_node(
+			inode, le32_to_cpu(idx_search(eh, lblk)->ei_leaf_lo), depth);
 
 		brelse(bh);
 		if (IS_ERR(next))
@@ -230,28 +191,37 @@ int ext4_ext_map_blocks(struct inode *inode, sector_t iblock, unsigned long maxb
 		eh = (const void *)bh->b_data;
 	}
 	ex = ext_search(eh, lblk);
-	if (ex && !ext_unwritten(ex)) {
-		u32 off = lblk - le32_to_cpu(ex->ee_block);
-
-		*bno = le32_to_cpu(ex->ee_start_lo) + off;
-		ret = (int)min((unsigned long)(ext_len(ex) - off), maxblocks);
-	}
+	if (ex)
+		*out = *ex;
 	brelse(bh);
-	return ret;
+	return ex != NULL;
 }
 
 /*
- * Extent-mapped files are read-only so far: mounts that could write one are refused
- * (super.c), so a request to allocate here is a bug of ours, not of the image.
+ * Map up to maxblocks blocks from iblock: the number mapped (contiguous on disk, the first
+ * in *bno), 0 for a hole or an unwritten extent (both read as zeros), or -EIO.
  */
-int ext4_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno, int flags)
+int ext4_ext_map_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno)
 {
+	struct ext4_extent ex;
+	u32 lblk = (u32)iblock, off;
 	int ret;
 
-	if (WARN_ON_ONCE(flags & EXT2_GET_BLOCKS_CREATE))
-		return -EROFS;
-	mutex_lock(&EXT2_I(inode)->truncate_mutex);
-	ret = ext4_ext_map_blocks(inode, iblock, maxblocks, bno);
-	mutex_unlock(&EXT2_I(inode)->truncate_mutex);
-	return ret;
+	if (iblock > 0xffffffffULL)
+		return 0;
+	ret = ext_lookup(inode, lblk, &ex);
+	if (ret <= 0 || ext_unwritten(&ex))
+		return ret < 0 ? ret : 0;
+	off = lblk - le32_to_cpu(ex.ee_block);
+	*bno = le32_to_cpu(ex.ee_start_lo) + off;
+	return (int)min((unsigned long)(ext_len(&ex) - off), maxblocks);
+}
+
+/* 1 if lblk lies in an unwritten extent, 0 if not, or -EIO. */
+int ext4_ext_is_unwritten(struct inode *inode, u32 lblk)
+{
+	struct ext4_extent ex;
+	int ret = ext_lookup(inode, lblk, &ex);
+
+	return ret <= 0 ? ret : ext_unwritten(&ex);
 }

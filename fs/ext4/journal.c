@@ -16,7 +16,7 @@
 #include <cgwb/errno.h>
 
 /* Journal block n -> the device block: the journal inode's block map or extents. */
-static int ext4_journal_bmap(void *owner, u32 n, u64 *pblock)
+int ext4_journal_bmap(void *owner, u32 n, u64 *pblock)
 {
 	struct inode *inode = owner;
 	bool new;
@@ -34,7 +34,7 @@ static int ext4_journal_bmap(void *owner, u32 n, u64 *pblock)
 	return 0;
 }
 
-static struct inode *ext4_get_journal_inode(struct super_block *sb)
+struct inode *ext4_get_journal_inode(struct super_block *sb)
 {
 	u32 inum = le32_to_cpu(EXT2_SB(sb)->s_es->s_journal_inum);
 	struct inode *inode = ext2_iget_special(sb, inum);

@@ -13,25 +13,14 @@
  * A hash collision run that continues into the next leaf is followed; one that would
  * continue into the next index node falls back too.
  */
-#include "ext4.h"
+#include "ext4_dx.h"
 #include <cgwb/errno.h>
-
-#define DX_BLOCK_MASK 0x0fffffffu /* the high bits of an index entry's block are not ours */
-#define DX_ROOT_COUNT_OFFSET 32   /* ".", "..", then the root info */
-#define DX_NODE_COUNT_OFFSET 8    /* one empty entry spanning the block */
-#define DX_MAX_LEVELS 2           /* the root, and one level of nodes (no largedir) */
-
-struct dx_frame {
-	struct buffer_head *bh;
-	const struct ext4_dx_entry *entries, *at;
-	unsigned int count;
-};
 
 bool ext4_dir_is_indexed(struct inode *dir)
 {
 	struct super_block *sb = dir->i_sb;
 
-	return EXT2_SB(sb)->s_ext4 && (EXT2_I(dir)->i_flags & EXT2_INDEX_FL) &&
+	return (EXT2_I(dir)->i_flags & EXT2_INDEX_FL) &&
 	       (le32_to_cpu(EXT2_SB(sb)->s_es->s_feature_compat) & EXT2_FEATURE_COMPAT_DIR_INDEX);
 }
 
@@ -44,8 +33,8 @@ static int dx_bad(struct inode *dir, const char *why, unsigned int value)
 }
 
 /* The hash of name as the root says to compute it. */
-static int dx_hash(struct inode *dir, const struct ext4_dx_root_info *info, const struct qstr *name,
-		   u32 *hash)
+int dx_hash(struct inode *dir, const struct ext4_dx_root_info *info, const struct qstr *name,
+	    u32 *hash)
 {
 	struct ext2_super_block *es = EXT2_SB(dir->i_sb)->s_es;
 	unsigned int version = info->hash_version;
@@ -87,7 +76,7 @@ static int dx_frame_fill(struct inode *dir, struct dx_frame *f, unsigned int off
 }
 
 /* The logical block an index entry points at, checked to be inside the directory. */
-static int dx_block(struct inode *dir, const struct ext4_dx_entry *e, unsigned long *n)
+int dx_block(struct inode *dir, const struct ext4_dx_entry *e, unsigned long *n)
 {
 	*n = le32_to_cpu(e->block) & DX_BLOCK_MASK;
 	if (*n >= (unsigned long)(dir->i_size >> dir->i_sb->s_blocksize_bits) || !*n)
@@ -95,14 +84,9 @@ static int dx_block(struct inode *dir, const struct ext4_dx_entry *e, unsigned l
 	return 0;
 }
 
-static const struct ext4_dx_root_info *dx_root_info(const struct buffer_head *bh)
-{
-	return (const void *)(bh->b_data + 24);
-}
-
 /* Root to the deepest index frame for hash; frames hold references. */
-static int dx_probe(struct inode *dir, const struct qstr *name, struct dx_frame *frames,
-		    unsigned int *levels, u32 *hash)
+int dx_probe(struct inode *dir, const struct qstr *name, struct dx_frame *frames,
+	     unsigned int *levels, u32 *hash)
 {
 	const struct ext4_dx_root_info *info;
 	int err;
@@ -133,7 +117,7 @@ static int dx_probe(struct inode *dir, const struct qstr *name, struct dx_frame 
 	return err;
 }
 
-static void dx_release(struct dx_frame *frames)
+void dx_release(struct dx_frame *frames)
 {
 	for (int i = 0; i < DX_MAX_LEVELS; i++)
 		if (!IS_ERR_OR_NULL(frames[i].bh))
@@ -164,7 +148,11 @@ struct ext2_dir_entry_2 *ext4_dx_find_entry(struct inode *dir, const struct qstr
 	unsigned int levels = 0, size = (unsigned int)dir->i_sb->s_blocksize;
 	struct ext2_dir_entry_2 *de = NULL;
 	u32 hash = 0;
-	int err = dx_probe(dir, name, frames, &levels, &hash);
+	int err;
+
+	if (!ext4_dir_is_indexed(dir))
+		return ERR_PTR(-EOPNOTSUPP);
+	err = dx_probe(dir, name, frames, &levels, &hash);
 
 	while (!err) {
 		unsigned long n;

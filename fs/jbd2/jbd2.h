@@ -49,6 +49,11 @@ unsigned int journal_tag_bytes(const journal_t *j);
 /* crc32c(seed, block) with its 4 bytes at csum_off taken as zeros. */
 u32 jbd2_block_csum(const journal_t *j, const void *block, unsigned int csum_off);
 
+/* commit.c: the journal superblock's log start (0: empty) and first transaction, on disk */
+int jbd2_write_superblock(journal_t *j, u32 start, u32 sequence);
+/* checkpoint.c: a committed transaction's buffers to their home blocks, flushed */
+int jbd2_checkpoint(journal_t *j, transaction_t *t);
+
 /* recovery.c: replay the log the superblock points at; 0 or -errno */
 int jbd2_journal_recover(journal_t *j);
 

@@ -12,6 +12,10 @@
 #define CGWB_JBD2_H
 
 #include <cgwb/types.h>
+#include <cgwb/spinlock.h>
+#include <cgwb/wait.h>
+#include <cgwb/list.h>
+#include <cgwb/xarray.h>
 
 struct block_device;
 struct buffer_head;
@@ -114,7 +118,37 @@ _Static_assert(sizeof(journal_superblock_t) == 1024, "the journal superblock is 
 /* A journal's block n -> the device block holding it (0, or -errno). */
 typedef int (*jbd2_bmap_t)(void *owner, u32 n, u64 *pblock);
 
-typedef struct journal_s {
+struct task_struct;
+typedef struct journal_s journal_t;
+
+/*
+ * A transaction: the metadata buffers changed since the last commit (t_buffers, by
+ * device block, each referenced), and the handles open on it. One at a time is running;
+ * a commit locks it (no new handle), waits for the open ones, logs and checkpoints it.
+ */
+typedef struct transaction_s {
+	u32 t_tid;
+	unsigned int t_updates;    /* open handles; j_state_lock */
+	unsigned int t_nr_buffers; /* j_state_lock */
+	struct xarray t_buffers;   /* blocknr -> buffer_head; j_state_lock */
+} transaction_t;
+
+/* An atomic change (one system call's metadata), as Linux's handle_t; nests per task. */
+typedef struct jbd2_journal_handle {
+	struct list_head h_list; /* journal's j_handles */
+	struct task_struct *h_task;
+	int h_ref;
+} handle_t;
+
+/* What the filesystem does at a commit, with the transaction locked (no handle open). */
+struct jbd2_commit_ops {
+	/* metadata kept in memory (inodes) into its buffers: jbd2_journal_dirty_metadata() */
+	int (*flush_metadata)(journal_t *j);
+	/* data=ordered: the data of blocks this transaction makes visible, written and waited */
+	int (*write_data)(journal_t *j);
+};
+
+struct journal_s {
 	struct block_device *j_dev;
 	unsigned int j_blocksize;
 	u32 j_total_len; /* blocks the owner gave the journal */
@@ -129,7 +163,27 @@ typedef struct journal_s {
 	u32 j_transaction_sequence; /* the next transaction's id after load */
 	/* what the last recovery did (tests and messages) */
 	u32 j_replayed_transactions, j_replayed_blocks, j_revoked_blocks;
-} journal_t;
+
+	/* the writing side (transaction.c, commit.c), once jbd2_journal_start_thread() ran */
+	spinlock_t j_state_lock;
+	transaction_t *j_running_transaction;
+	bool j_barrier;                   /* a commit holds the running transaction: handles wait */
+	struct list_head j_handles;       /* open handles, to find the current task's */
+	wait_queue_head_t j_wait_updates; /* the commit, for the open handles to close */
+	wait_queue_head_t j_wait_transaction_locked; /* handles, for the commit to end */
+	wait_queue_head_t j_wait_commit;             /* kjournald2, for work */
+	wait_queue_head_t j_wait_done_commit;        /* fsync, for its transaction's commit */
+	u32 j_commit_sequence;           /* the last transaction committed (and checkpointed) */
+	u32 j_commit_request;            /* the latest transaction someone wants committed */
+	unsigned long j_commit_interval; /* jiffies between commits of a running transaction */
+	unsigned int j_max_transaction_buffers;
+	struct task_struct *j_task; /* kjournald2 */
+	bool j_stop;
+	int j_errno; /* a failed commit: the journal is aborted, handles get -EROFS */
+	const struct jbd2_commit_ops *j_commit_ops;
+	void *j_private; /* the filesystem's */
+	u64 j_commits;   /* transactions committed (tests and messages) */
+};
 
 /* A journal of len blocks of size blocksize on bdev, mapped by bmap; NULL without memory. */
 journal_t *jbd2_journal_init(struct block_device *bdev, unsigned int blocksize, u32 len,
@@ -142,5 +196,26 @@ void jbd2_journal_destroy(journal_t *journal);
  * a bad superblock; a log cut short by damage is replayed up to the damage, as Linux).
  */
 int jbd2_journal_load(journal_t *journal);
+
+/* ---------------------------------------------------------------- writing */
+/*
+ * Start writing through a loaded journal: a running transaction, and kjournald2 (in the
+ * root cgroup: journal IO is nobody's) committing it every interval ms.
+ */
+int jbd2_journal_start_thread(journal_t *j, unsigned int interval_ms,
+			      const struct jbd2_commit_ops *ops, void *private);
+/* The last commit, then kjournald2 stopped and the journal marked empty. */
+int jbd2_journal_stop_thread(journal_t *j);
+/* A handle for the current task (nested: the same one); ERR_PTR(-EROFS) once aborted. */
+handle_t *jbd2_journal_start(journal_t *j);
+void jbd2_journal_stop(journal_t *j, handle_t *handle);
+/* The current task's open handle, or NULL. */
+handle_t *jbd2_journal_current_handle(journal_t *j);
+/* bh (metadata, changed under a handle) belongs to the running transaction. */
+void jbd2_journal_dirty_metadata(journal_t *j, struct buffer_head *bh);
+/* bh's block is freed: the running transaction drops it (no copy, no checkpoint). */
+void jbd2_journal_forget(journal_t *j, struct buffer_head *bh);
+/* Commit the running transaction now and wait (fsync, sync); the error of the commit. */
+int jbd2_journal_force_commit(journal_t *j);
 
 #endif

@@ -5,9 +5,10 @@
  * rest reads as zeros), put on the disk (fuzz_fs.c), mounted read-only as type ext4 and
  * walked: readdir (hashed directories' checksums), stat, reads of every file (extent
  * trees at any depth), readlink. The seeds are Debian's `mke2fs -t ext4` images, with and
- * without journal and metadata_csum. Mounts read-write are tried too: they must be refused
- * for ext4 features (and for journals) until writing them exists, and they run the ext2
- * round of changes when the input is an ext2 image, which type ext4 mounts as ext2 does.
+ * without journal and metadata_csum. Mounts read-write are tried too: refused for images
+ * with a journal (its write side is missing), and running the round of changes on the
+ * others: ext4 images without a journal (extents, checksums kept) and ext2 images, which
+ * type ext4 mounts as ext2 does.
  * Every umount must succeed.
  */
 #include <stdint.h>

@@ -1,0 +1,56 @@
+/*
+ * The extent tree's node helpers, shared by the files that read it (extents.c), grow it
+ * (extents_alloc.c) and shrink it (extents_truncate.c). Internal to fs/ext4/.
+ */
+#ifndef FS_EXT4_EXT4_EXTENTS_H
+#define FS_EXT4_EXT4_EXTENTS_H
+
+#include "ext4.h"
+
+#define EXT_MAX_BLOCKS 0xffffffffu /* logical blocks are 32 bits */
+
+static inline struct ext4_extent_header *ext_root(struct inode *inode)
+{
+	return (struct ext4_extent_header *)EXT2_I(inode)->i_data;
+}
+
+static inline struct ext4_extent *ext_first(const struct ext4_extent_header *eh)
+{
+	return (struct ext4_extent *)(eh + 1);
+}
+
+static inline struct ext4_extent_idx *idx_first(const struct ext4_extent_header *eh)
+{
+	return (struct ext4_extent_idx *)(eh + 1);
+}
+
+static inline u32 ext_len(const struct ext4_extent *ex)
+{
+	u32 len = le16_to_cpu(ex->ee_len);
+
+	return len > EXT4_EXT_INIT_MAX_LEN ? len - EXT4_EXT_INIT_MAX_LEN : len;
+}
+
+static inline bool ext_unwritten(const struct ext4_extent *ex)
+{
+	return le16_to_cpu(ex->ee_len) > EXT4_EXT_INIT_MAX_LEN;
+}
+
+/* Slots a node of space bytes holds (the root: 60 bytes, 4 slots). */
+static inline unsigned int ext_space(unsigned int space)
+{
+	return (space - sizeof(struct ext4_extent_header)) / sizeof(struct ext4_extent);
+}
+
+/* The first logical block of entry i of a node: extents and index entries alike. */
+static inline u32 ext_key(const struct ext4_extent_header *eh, unsigned int i)
+{
+	return le32_to_cpu(ext_first(eh)[i].ee_block);
+}
+
+/* A node read from disk and checked; ERR_PTR on failure (extents.c). */
+struct buffer_head *ext4_ext_read_node(struct inode *inode, u32 pblk, unsigned int depth);
+/* How many entries of the node start at or before lblk (extents.c). */
+unsigned int ext4_ext_bisect(const struct ext4_extent_header *eh, u32 lblk);
+
+#endif

@@ -1,0 +1,305 @@
+/*
+ * ext4 writing through its journal (fs/jbd2/): the family hooks fs/ext2/ calls around each
+ * change, and what a commit asks of the filesystem.
+ *
+ * - A read-write mount of an image with a journal loads it (replayed already, if it
+ *   needed it: journal.c), sets needs_recovery in the superblock (written at once: a crash
+ *   from here on leaves the journal to replay) and starts kjournald2 with commit= (5 s by
+ *   default). Going read-only or away: the last commit, the journal empty, the flag off.
+ * - Metadata buffers join the running transaction instead of being dirtied; freed ones
+ *   leave it. Inodes are copied into their buffers at the commit (flush_metadata), from
+ *   the list mark_inode_dirty() keeps, as Linux copies them at ext4_mark_inode_dirty();
+ *   an inode leaving the cache is copied at its eviction, under its own handle.
+ * - data=ordered (the default): at the commit, the data pages of the inodes it carries are
+ *   written and waited for before the log, so no committed block can point at stale data.
+ *   data=writeback skips that. data=journal is refused.
+ * - The superblock is written in place, outside the journal (its free counts are
+ *   recomputed after a replay, journal.c), as it carries the journal's own state.
+ */
+#include "ext4.h"
+#include <cgwb/jbd2.h>
+#include <cgwb/pagemap.h>
+#include <cgwb/string.h>
+#include <cgwb/vmalloc.h>
+#include <cgwb/errno.h>
+
+#define EXT4_DEF_COMMIT_INTERVAL_MS 5000
+
+static journal_t *ext4_journal(struct super_block *sb)
+{
+	return EXT2_SB(sb)->s_journal;
+}
+
+int ext4_journal_start(struct super_block *sb)
+{
+	journal_t *j = ext4_journal(sb);
+	handle_t *h;
+
+	if (!j)
+		return 0;
+	h = jbd2_journal_start(j);
+	if (IS_ERR(h)) {
+		ext2_msg(sb, KERN_ERR, "error: the journal has been aborted (%d)", (int)PTR_ERR(h));
+		return (int)PTR_ERR(h);
+	}
+	return 0;
+}
+
+void ext4_journal_stop(struct super_block *sb)
+{
+	journal_t *j = ext4_journal(sb);
+	handle_t *h = j ? jbd2_journal_current_handle(j) : NULL;
+
+	if (j && !WARN_ON_ONCE(!h))
+		jbd2_journal_stop(j, h);
+}
+
+void ext4_dirty_metadata(struct super_block *sb, struct buffer_head *bh)
+{
+	journal_t *j = ext4_journal(sb);
+
+	if (j)
+		jbd2_journal_dirty_metadata(j, bh);
+	else
+		mark_buffer_dirty(bh);
+}
+
+void ext4_forget(struct super_block *sb, struct buffer_head *bh)
+{
+	if (ext4_journal(sb))
+		jbd2_journal_forget(ext4_journal(sb), bh);
+}
+
+void ext4_dirty_inode(struct inode *inode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	if (!ei->i_loaded || (READ_ONCE(inode->i_state) & I_FREEING))
+		return; /* being read or made (its creator writes it), or evicted (eviction does) */
+	spin_lock(&sbi->s_journal_inodes_lock);
+	if (list_empty(&ei->i_journal_list))
+		list_add_tail(&ei->i_journal_list, &sbi->s_journal_inodes);
+	spin_unlock(&sbi->s_journal_inodes_lock);
+}
+
+static bool ext4_take_journal_inode(struct super_block *sb, struct inode *inode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	bool was = false;
+
+	spin_lock(&sbi->s_journal_inodes_lock);
+	if (!list_empty(&EXT2_I(inode)->i_journal_list)) {
+		list_del_init(&EXT2_I(inode)->i_journal_list);
+		was = true;
+	}
+	spin_unlock(&sbi->s_journal_inodes_lock);
+	return was;
+}
+
+/*
+ * Under the eviction's handle, after ext2's share of it: the inode off the list for good
+ * (it is freed next), and a linked one's last state into its buffer (an unlinked one was
+ * written with its deletion time already).
+ */
+void ext4_evict_inode(struct inode *inode)
+{
+	if (ext4_take_journal_inode(inode->i_sb, inode) && inode->i_nlink)
+		ext2_update_inode(inode);
+}
+
+/* A commit (kjournald2, the transaction locked): every listed inode into its buffer. */
+static int ext4_flush_metadata(journal_t *j)
+{
+	struct super_block *sb = j->j_private;
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	LIST_HEAD(busy);
+	int err = 0;
+
+	spin_lock(&sbi->s_journal_inodes_lock);
+	while (!list_empty(&sbi->s_journal_inodes)) {
+		struct ext2_inode_info *ei = list_first_entry(
+			&sbi->s_journal_inodes, struct ext2_inode_info, i_journal_list);
+		struct inode *inode = &ei->vfs_inode;
+
+		if (READ_ONCE(inode->i_state) & (I_FREEING | I_WILL_FREE)) {
+			/* its eviction copies it, under a handle, once the commit is over */
+			list_move_tail(&ei->i_journal_list, &busy);
+			continue;
+		}
+		list_del_init(&ei->i_journal_list);
+		spin_unlock(&sbi->s_journal_inodes_lock);
+		if (!sbi->s_data_writeback && S_ISREG(inode->i_mode)) {
+			/* data=ordered: its data before the commit that makes its blocks visible */
+			int e = filemap_write_and_wait(inode->i_mapping);
+			if (e && !err)
+				err = e;
+		}
+		if (!err)
+			err = ext2_update_inode(inode);
+		spin_lock(&sbi->s_journal_inodes_lock);
+	}
+	list_splice_init(&busy, &sbi->s_journal_inodes);
+	spin_unlock(&sbi->s_journal_inodes_lock);
+	return err;
+}
+
+static const struct jbd2_commit_ops ext4_commit_ops = {
+	.flush_metadata = ext4_flush_metadata,
+};
+
+int ext4_force_commit(struct super_block *sb)
+{
+	journal_t *j = ext4_journal(sb);
+
+	if (!j)
+		return 1;
+	if (jbd2_journal_current_handle(j))
+		return 0; /* under a handle (an eviction's write_inode): the next commit has it */
+	return jbd2_journal_force_commit(j);
+}
+
+/* commit=SECONDS, data=ordered|writeback: 0 taken, -EINVAL not ours or bad. */
+int ext4_parse_option(struct super_block *sb, const char *opt, size_t len)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned int secs = 0;
+
+	if (len == 12 && !strncmp(opt, "data=ordered", 12)) {
+		sbi->s_data_writeback = false;
+		return 0;
+	}
+	if (len == 14 && !strncmp(opt, "data=writeback", 14)) {
+		sbi->s_data_writeback = true;
+		return 0;
+	}
+	if (len < 8 || strncmp(opt, "commit=", 7))
+		return -EINVAL;
+	for (size_t i = 7; i < len; i++) {
+		if (opt[i] < '0' || opt[i] > '9' || secs > 100000)
+			return -EINVAL;
+		secs = secs * 10 + (unsigned int)(opt[i] - '0');
+	}
+	/* commit=0 is the default, as Linux */
+	sbi->s_commit_interval_ms = secs ? secs * 1000 : EXT4_DEF_COMMIT_INTERVAL_MS;
+	return 0;
+}
+
+/* needs_recovery in the superblock, on disk now: set while the journal is live. */
+static int ext4_set_recover_flag(struct super_block *sb, bool on)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (on)
+		sbi->s_es->s_feature_incompat |= cpu_to_le32(EXT3_FEATURE_INCOMPAT_RECOVER);
+	else
+		sbi->s_es->s_feature_incompat &= ~cpu_to_le32(EXT3_FEATURE_INCOMPAT_RECOVER);
+	ext2_sb_dirty(sb);
+	return sync_dirty_buffer(sbi->s_sbh);
+}
+
+/*
+ * The journal's blocks, mapped once: the journal inode is not kept (a reference held
+ * through umount would make it a busy inode), and its map never changes while mounted.
+ */
+struct ext4_journal_map {
+	u32 len;
+	u32 pblk[];
+};
+
+static int ext4_journal_map_bmap(void *owner, u32 n, u64 *pblock)
+{
+	const struct ext4_journal_map *map = owner;
+
+	if (WARN_ON_ONCE(n >= map->len))
+		return -EIO;
+	*pblock = map->pblk[n];
+	return 0;
+}
+
+static struct ext4_journal_map *ext4_map_journal(struct super_block *sb)
+{
+	struct inode *inode = ext4_get_journal_inode(sb);
+	struct ext4_journal_map *map;
+	u32 len;
+	int err = 0;
+
+	if (IS_ERR(inode))
+		return (struct ext4_journal_map *)inode;
+	len = (u32)(inode->i_size >> inode->i_blkbits);
+	map = kvmalloc(sizeof(*map) + (size_t)len * sizeof(u32), GFP_KERNEL);
+	if (!map)
+		err = -ENOMEM;
+	for (u32 n = 0; !err && n < len;) {
+		bool new;
+		u32 bno;
+		int got = ext2_get_blocks(inode, n, len - n, &bno, 0, &new);
+
+		if (got <= 0) {
+			ext2_msg(sb, KERN_ERR, "error: journal inode: block %u unmapped (%d)", n,
+				 got);
+			err = got ? got : -EIO;
+		}
+		for (int i = 0; i < got; i++)
+			map->pblk[n++] = bno + (u32)i;
+	}
+	iput(inode);
+	if (err) {
+		kvfree(map);
+		return ERR_PTR(err);
+	}
+	map->len = len;
+	return map;
+}
+
+/* A read-write mount of an image with a journal: load it, start kjournald2. */
+int ext4_journal_start_rw(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext4_journal_map *map;
+	journal_t *j;
+	int err;
+
+	if (!(le32_to_cpu(sbi->s_es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
+		return 0;
+	map = ext4_map_journal(sb);
+	if (IS_ERR(map))
+		return (int)PTR_ERR(map);
+	j = jbd2_journal_init(sb->s_bdev, (unsigned int)sb->s_blocksize, map->len,
+			      ext4_journal_map_bmap, map, sb->s_id);
+	err = j ? jbd2_journal_load(j) : -ENOMEM;
+	if (!err)
+		err = sync_blockdev(sb->s_bdev); /* what the mount wrote in place, before the log */
+	if (!err)
+		err = jbd2_journal_start_thread(
+			j, sbi->s_commit_interval_ms ?: EXT4_DEF_COMMIT_INTERVAL_MS,
+			&ext4_commit_ops, sb);
+	if (err) {
+		ext2_msg(sb, KERN_ERR, "error: cannot start the journal (%d)", err);
+		jbd2_journal_destroy(j);
+		kvfree(map);
+		return err;
+	}
+	spin_lock_init(&sbi->s_journal_inodes_lock);
+	INIT_LIST_HEAD(&sbi->s_journal_inodes);
+	WRITE_ONCE(sbi->s_journal, j);
+	return ext4_set_recover_flag(sb, true);
+}
+
+/* Read-only or umount: the last commit, the journal empty, needs_recovery off. */
+int ext4_journal_stop_rw(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	journal_t *j = sbi->s_journal;
+	int err;
+
+	if (!j)
+		return 0;
+	err = jbd2_journal_stop_thread(j);
+	WRITE_ONCE(sbi->s_journal, NULL);
+	kvfree(j->j_owner);
+	jbd2_journal_destroy(j);
+	if (err)
+		return err; /* needs_recovery stays: the journal is what e2fsck will replay */
+	return ext4_set_recover_flag(sb, false);
+}
