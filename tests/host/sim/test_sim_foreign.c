@@ -76,7 +76,7 @@ static long file_pages_outside_root_wb(void)
 
 	return global_node_page_state_signed(NR_FILE_DIRTY) +
 	       global_node_page_state_signed(NR_WRITEBACK) -
-	       (long)(wb_stat(root, WB_RECLAIMABLE) + wb_stat(root, WB_WRITEBACK));
+	       (long)(wb_stat_sum(root, WB_RECLAIMABLE) + wb_stat_sum(root, WB_WRITEBACK));
 }
 
 /* The file's dirty and writeback pages charged to group cg (charges stay with the page). */
@@ -123,8 +123,8 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 	host_run_until_idle();
 
 	struct bdi_writeback *old_wb = inode_to_wb(inode), *new_wb = sim_file_wb("/mnt/g");
-	s64 d = wb_stat(old_wb, WB_RECLAIMABLE), w = wb_stat(old_wb, WB_WRITEBACK);
-	s64 new_d = wb_stat(new_wb, WB_RECLAIMABLE), new_w = wb_stat(new_wb, WB_WRITEBACK);
+	s64 d = wb_stat_sum(old_wb, WB_RECLAIMABLE), w = wb_stat_sum(old_wb, WB_WRITEBACK);
+	s64 new_d = wb_stat_sum(new_wb, WB_RECLAIMABLE), new_w = wb_stat_sum(new_wb, WB_WRITEBACK);
 	/* pages may only go from dirty to writeback meanwhile: compare sums */
 	long global = file_pages_outside_root_wb();
 	/* the file's own pages: a flusher may dirty metadata buffers charged to either group */
@@ -145,12 +145,12 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 	cr_assert_eq(wb_switches_in_flight(), 0);
 	cr_assert(!(inode->i_state & I_WB_SWITCH));
 	cr_assert_eq(inode_to_wb(inode), new_wb);
-	cr_assert_eq(wb_stat(old_wb, WB_RECLAIMABLE), 0);
-	cr_assert_eq(wb_stat(old_wb, WB_WRITEBACK), 0);
+	cr_assert_eq(wb_stat_sum(old_wb, WB_RECLAIMABLE), 0);
+	cr_assert_eq(wb_stat_sum(old_wb, WB_WRITEBACK), 0);
 	/* the new wb's flusher, woken by the switch, may already move pages from D to W */
-	cr_assert_eq(wb_stat(new_wb, WB_RECLAIMABLE) + wb_stat(new_wb, WB_WRITEBACK),
+	cr_assert_eq(wb_stat_sum(new_wb, WB_RECLAIMABLE) + wb_stat_sum(new_wb, WB_WRITEBACK),
 		     new_d + new_w + d + w);
-	cr_assert_geq(wb_stat(new_wb, WB_WRITEBACK), new_w + w);
+	cr_assert_geq(wb_stat_sum(new_wb, WB_WRITEBACK), new_w + w);
 	cr_assert_eq(file_pages_outside_root_wb(), global);
 	cr_assert_eq(file_pages_charged_to(inode, "A"), a_pages,
 		     "charges do not move with the inode");

@@ -62,8 +62,8 @@ static unsigned long slow_pages(unsigned int n)
 		snprintf(path, sizeof(path), "/mnt/t%u", i + 1);
 		wb = sim_file_wb(path);
 		if (!wb_is_root(wb))
-			sum += (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) +
-					       wb_stat(wb, WB_WRITEBACK));
+			sum += (unsigned long)(wb_stat_sum(wb, WB_RECLAIMABLE) +
+					       wb_stat_sum(wb, WB_WRITEBACK));
 	}
 	return sum;
 }
@@ -79,7 +79,8 @@ static void dump(unsigned int n, int ms)
 
 		snprintf(path, sizeof(path), "/mnt/t%u", i + 1);
 		wb = sim_file_wb(path);
-		fprintf(stderr, " %lld/%lu", wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK),
+		fprintf(stderr, " %lld/%lu",
+			wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK),
 			wb_measured_bandwidth(wb, jiffies));
 	}
 	fprintf(stderr, "\n");
