@@ -83,8 +83,8 @@ static void collect(struct wbtop_round *rd)
 
 	global_dirty_limits(&bg, &thresh);
 	rd->time_ns = ktime_get_ns();
-	rd->dirty = K(global_node_page_state(NR_FILE_DIRTY));
-	rd->writeback = K(global_node_page_state(NR_WRITEBACK));
+	rd->dirty = K(global_node_page_state_snapshot(NR_FILE_DIRTY));
+	rd->writeback = K(global_node_page_state_snapshot(NR_WRITEBACK));
 	rd->bg_thresh = K(bg);
 	rd->thresh = K(thresh);
 	rd->thresh_pages = thresh;

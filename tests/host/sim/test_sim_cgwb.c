@@ -93,8 +93,8 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 				"th=%lu run=%d\n",
 				i * 100, a_bytes[i], w->avg_write_bandwidth,
 				wb_stat_sum(w, WB_RECLAIMABLE), wb_stat_sum(w, WB_WRITEBACK),
-				global_node_page_state(NR_FILE_DIRTY),
-				global_node_page_state(NR_WRITEBACK), bg, th,
+				global_node_page_state_snapshot(NR_FILE_DIRTY),
+				global_node_page_state_snapshot(NR_WRITEBACK), bg, th,
 				writeback_in_progress(w));
 		}
 		if (i < SAMPLES)
@@ -143,7 +143,7 @@ Test(sim_cgwb, removing_a_group_moves_its_inodes_to_the_parent_and_loses_nothing
 	cr_assert_eq(nr_cgwbs(), 0, "the dead group's wb was not released");
 	ksys_sync();
 	sim_assert_counters("after sync");
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
 
 	/* every byte made it to disk: drop the cache and read it back */
 	drop_pagecache();

@@ -183,13 +183,13 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 	/* the old wb's throttled bios complete into the new wb's counts */
 	cr_assert_eq(sim_echo("/sys/fs/cgroup/A/io.max", "254:0 wbps=max"), 0);
 	ksys_sync();
-	for (int i = 0; i < 100 && global_node_page_state(NR_WRITEBACK); i++) {
+	for (int i = 0; i < 100 && global_node_page_state_snapshot(NR_WRITEBACK); i++) {
 		sim_assert_counters("draining");
 		host_run_for(100 * MSEC);
 	}
 	sim_assert_counters("after sync");
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
-	cr_assert_eq(global_node_page_state(NR_WRITEBACK), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_WRITEBACK), 0);
 	cr_assert_geq(sim_cg_value("B", "io.stat", "wbytes") - b_before, 4 * MiB,
 		      "the inode's remaining dirty pages were not written under B");
 	assert_no_warning();
@@ -231,12 +231,13 @@ static void switches_racing_dirtying_and_writeback(bool fast)
 	sim_writers_stop();
 	cr_log_info("the inode moved %d times", moves);
 	cr_assert_gt(moves, 1000, "only %d switches happened", moves);
-	cr_assert_gt(global_node_page_state(NR_WRITTEN), 50 * MiB / PAGE_SIZE, "little writeback");
+	cr_assert_gt(global_node_page_state_snapshot(NR_WRITTEN), 50 * MiB / PAGE_SIZE,
+		     "little writeback");
 	ksys_sync();
 	host_run_until_idle();
 	sim_assert_counters("after sync");
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
-	cr_assert_eq(global_node_page_state(NR_WRITEBACK), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_WRITEBACK), 0);
 	cr_assert_eq(wb_switches_in_flight(), 0);
 	iput(inode);
 	assert_no_warning();
@@ -616,7 +617,7 @@ Test(sim_foreign, a_switch_racing_rmdir_of_the_old_group_loses_nothing)
 	iput(inode);
 	ksys_sync();
 	sim_assert_counters("after sync");
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
 	drop_pagecache();
 	read_back("/mnt/f", 8 * MiB);
 	assert_no_warning();

@@ -73,7 +73,8 @@ static void dump(unsigned int n, int ms)
 	char path[32];
 
 	fprintf(stderr, "t=%d global dirty %lu wb %lu | held/bw:", ms,
-		global_node_page_state(NR_FILE_DIRTY), global_node_page_state(NR_WRITEBACK));
+		global_node_page_state_snapshot(NR_FILE_DIRTY),
+		global_node_page_state_snapshot(NR_WRITEBACK));
 	for (unsigned int i = 0; i < n; i++) {
 		struct bdi_writeback *wb;
 

@@ -38,7 +38,8 @@ static void global_view(struct dirty_throttle_control *g)
 	memset(g, 0, sizeof(*g));
 	g->dom = &global_wb_domain;
 	g->avail = global_dirtyable_memory();
-	g->dirty = global_node_page_state(NR_FILE_DIRTY) + global_node_page_state(NR_WRITEBACK);
+	g->dirty = global_node_page_state_snapshot(NR_FILE_DIRTY) +
+		   global_node_page_state_snapshot(NR_WRITEBACK);
 	domain_dirty_limits(g);
 }
 
@@ -185,8 +186,8 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 				"global %lu+%lu\n",
 				i * 100, v.dirty, v.limit, wa->dirty_ratelimit,
 				wa->avg_write_bandwidth, sim_writer_bytes(b) / MiB,
-				global_node_page_state(NR_FILE_DIRTY),
-				global_node_page_state(NR_WRITEBACK));
+				global_node_page_state_snapshot(NR_FILE_DIRTY),
+				global_node_page_state_snapshot(NR_WRITEBACK));
 		}
 	}
 	r->a_ratelimit = rl_samples ? (double)rl_sum / rl_samples : 0;
