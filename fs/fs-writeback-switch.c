@@ -75,6 +75,7 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 	struct address_space *mapping = inode->i_mapping;
 	unsigned long flags, index;
 	struct page *page;
+	s64 nr_dirty = 0, nr_writeback = 0;
 	bool switched = false;
 
 	spin_lock(&inode->i_lock);
@@ -87,16 +88,17 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 
 	/* the DIRTY tag may remain on a page already cleaned for IO: count only dirty pages */
 	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_DIRTY)
-	{
-		if (PageDirty(page)) {
-			wb_stat_mod(old_wb, WB_RECLAIMABLE, -1);
-			wb_stat_mod(new_wb, WB_RECLAIMABLE, 1);
-		}
-	}
+		nr_dirty += PageDirty(page);
 	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_WRITEBACK)
-	{
-		wb_stat_mod(old_wb, WB_WRITEBACK, -1);
-		wb_stat_mod(new_wb, WB_WRITEBACK, 1);
+		nr_writeback++;
+	/* one move each, as Linux: the counts are per CPU, a page at a time would fold often */
+	if (nr_dirty) {
+		wb_stat_mod(old_wb, WB_RECLAIMABLE, -nr_dirty);
+		wb_stat_mod(new_wb, WB_RECLAIMABLE, nr_dirty);
+	}
+	if (nr_writeback) {
+		wb_stat_mod(old_wb, WB_WRITEBACK, -nr_writeback);
+		wb_stat_mod(new_wb, WB_WRITEBACK, nr_writeback);
 	}
 	if (mapping_tagged(mapping, PAGECACHE_TAG_WRITEBACK)) {
 		old_wb->writeback_inodes--;

@@ -4,6 +4,7 @@
  */
 #include <cgwb/fs.h>
 #include <cgwb/vmscan.h>
+#include <cgwb/vmstat.h>
 #include <cgwb/writeback.h>
 #include <cgwb/backing-dev.h>
 #include <cgwb/pagemap.h>
@@ -104,6 +105,7 @@ void storage_init(void)
 	register_shrinker(&icache_shrinker);
 	trace_register_system(&writeback_trace_system);
 	register_disk_hooks(&fs_disk_hooks);
+	refresh_node_stat_thresholds(); /* the CPUs are up */
 	filemap_init();
 	buffer_init();
 	backing_dev_init();

@@ -4,6 +4,7 @@
  */
 #include <cgwb/smp.h>
 #include <cgwb/bug.h>
+#include <cgwb/percpu_counter.h>
 
 struct pcpu_hot pcpu_hot[NR_CPUS];
 unsigned int nr_cpu_ids = 1;
@@ -16,4 +17,5 @@ void set_cpu_online(unsigned int cpu, bool online)
 		__atomic_fetch_or(&cpu_online_mask, 1UL << cpu, __ATOMIC_SEQ_CST);
 	else
 		__atomic_fetch_and(&cpu_online_mask, ~(1UL << cpu), __ATOMIC_SEQ_CST);
+	percpu_counter_compute_batch();
 }

@@ -119,8 +119,7 @@ static void cgwb_release_workfn(struct work_struct *work)
 
 	wb_shutdown(wb);
 	WARN_ON_ONCE(!list_empty(&wb->b_attached) || wb_has_dirty_io(wb));
-	WARN_ON_ONCE(wb_stat(wb, WB_RECLAIMABLE) || wb_stat(wb, WB_WRITEBACK));
-	wb_pool_update(wb, NULL);
+	WARN_ON_ONCE(wb_stat_sum(wb, WB_RECLAIMABLE) || wb_stat_sum(wb, WB_WRITEBACK));
 	spin_lock_irqsave(&cgwb_lock, flags);
 	list_del(&wb->bdi_node);
 	list_del_init(&wb->offline_node);
@@ -132,6 +131,7 @@ static void cgwb_release_workfn(struct work_struct *work)
 	css_put(&wb->memcg->css);
 	css_put(&wb->blkcg->css);
 	bdi_put(wb->bdi);
+	wb_exit(wb);
 	kfree(wb);
 }
 
@@ -227,7 +227,10 @@ static int cgwb_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, g
 	wb = kmalloc(sizeof(*wb), gfp | __GFP_NOWARN);
 	if (!wb)
 		return -ENOMEM;
-	wb_init(wb, bdi);
+	if (wb_init(wb, bdi, gfp | __GFP_NOWARN)) {
+		kfree(wb);
+		return -ENOMEM;
+	}
 	INIT_WORK(&wb->release_work, cgwb_release_workfn);
 	wb->refcnt = 1;
 	wb->memcg = memcg;
@@ -254,6 +257,7 @@ static int cgwb_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, g
 	}
 	spin_unlock_irqrestore(&cgwb_lock, flags);
 	if (err) {
+		wb_exit(wb);
 		kfree(wb);
 		/* another creator won the race: the caller finds the winner on its next lookup */
 		return err == -EEXIST ? 0 : err;

@@ -9,6 +9,7 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/errno.h>
 #include "internal.h"
 
 struct workqueue_struct *bdi_wq;
@@ -18,15 +19,15 @@ static DEFINE_SPINLOCK(bdi_lock);
 static u64 bdi_id_cursor;
 static unsigned long wb_id_cursor;
 
-void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
+int wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi, gfp_t gfp)
 {
 	memset(wb, 0, sizeof(*wb));
+	if (percpu_counter_init_many(wb->stat, 0, gfp, NR_WB_STAT_ITEMS))
+		return -ENOMEM;
 	wb->bdi = bdi;
 	wb->last_old_flush = jiffies;
 	spin_lock_init(&wb->list_lock);
 	wb->list_lock.name = "wb->list_lock";
-	spin_lock_init(&wb->stat_lock);
-	wb->stat_lock.name = "wb->stat_lock";
 	INIT_LIST_HEAD(&wb->b_dirty);
 	INIT_LIST_HEAD(&wb->b_io);
 	INIT_LIST_HEAD(&wb->b_more_io);
@@ -47,12 +48,20 @@ void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi)
 	INIT_LIST_HEAD(&wb->memcg_node);
 	INIT_LIST_HEAD(&wb->blkcg_node);
 	INIT_LIST_HEAD(&wb->offline_node);
+	INIT_LIST_HEAD(&wb->pool_node);
 	fprop_local_init(&wb->completions);
 	fprop_local_init(&wb->memcg_completions);
 	wb->id = wb_id_cursor++;
+	return 0;
 }
 
-static void bdi_init(struct backing_dev_info *bdi)
+void wb_exit(struct bdi_writeback *wb)
+{
+	wb_pool_update(wb, NULL);
+	percpu_counter_destroy_many(wb->stat, NR_WB_STAT_ITEMS);
+}
+
+static int bdi_init(struct backing_dev_info *bdi)
 {
 	memset(bdi, 0, sizeof(*bdi));
 	INIT_LIST_HEAD(&bdi->bdi_list);
@@ -63,8 +72,10 @@ static void bdi_init(struct backing_dev_info *bdi)
 	bdi->max_ratio = 100 * BDI_RATIO_SCALE;
 	bdi->max_prop_frac = FPROP_FRAC_BASE;
 	bdi->refcnt = 1;
-	wb_init(&bdi->wb, bdi);
+	if (wb_init(&bdi->wb, bdi, GFP_KERNEL))
+		return -ENOMEM;
 	list_add(&bdi->wb.bdi_node, &bdi->wb_list);
+	return 0;
 }
 
 struct backing_dev_info *bdi_alloc(void)
@@ -73,7 +84,10 @@ struct backing_dev_info *bdi_alloc(void)
 
 	if (!bdi)
 		return NULL;
-	bdi_init(bdi);
+	if (bdi_init(bdi)) {
+		kfree(bdi);
+		return NULL;
+	}
 	bdi->capabilities = BDI_CAP_WRITEBACK | BDI_CAP_WRITEBACK_ACCT;
 	return bdi;
 }
@@ -110,8 +124,10 @@ void bdi_unregister(struct backing_dev_info *bdi)
 
 void bdi_put(struct backing_dev_info *bdi)
 {
-	if (--bdi->refcnt == 0 && bdi != &noop_backing_dev_info)
+	if (--bdi->refcnt == 0 && bdi != &noop_backing_dev_info) {
+		wb_exit(&bdi->wb);
 		kfree(bdi);
+	}
 }
 
 void for_each_bdi(void (*fn)(struct backing_dev_info *, void *), void *arg)
@@ -147,64 +163,44 @@ bool bdi_has_dirty_io(struct backing_dev_info *bdi)
 	return READ_ONCE(bdi->tot_write_bandwidth) != 0;
 }
 
-static s64 wb_held(const struct bdi_writeback *wb)
-{
-	return wb->stat[WB_RECLAIMABLE] + wb->stat[WB_WRITEBACK];
-}
-
-/*
- * A wb's counts change under its own stat_lock; while it counts in a policy's pool, the
- * pool's sum changes with them, under wb_pool_lock inside it (wb->pool changes under both).
- */
+/* Pools' member lists and every wb->pool (taken with interrupts off: it nests sums' locks). */
 static DEFINE_SPINLOCK(wb_pool_lock);
-
-/* wb->stat_lock and wb_pool_lock held. */
-static void __wb_pool_leave(struct bdi_writeback *wb)
-{
-	struct wb_pool *pool = wb->pool;
-
-	pool->pages -= wb_held(wb);
-	pool->nr--;
-	WARN_ON_ONCE(pool->pages < 0 || (long)pool->nr < 0);
-	wb->pool = NULL;
-}
 
 void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&wb->stat_lock, flags);
-	spin_lock(&wb_pool_lock);
-	if (wb->pool && wb->pool != pool)
-		__wb_pool_leave(wb);
-	if (pool && !wb->pool && wb_held(wb)) {
-		wb->pool = pool;
-		pool->pages += wb_held(wb);
-		pool->nr++;
+	if (READ_ONCE(wb->pool) == pool)
+		return;
+	spin_lock_irqsave(&wb_pool_lock, flags);
+	if (wb->pool != pool) {
+		list_del_init(&wb->pool_node);
+		if (pool)
+			list_add_tail(&wb->pool_node, &pool->members);
+		WRITE_ONCE(wb->pool, pool);
 	}
-	spin_unlock(&wb_pool_lock);
-	spin_unlock_irqrestore(&wb->stat_lock, flags);
+	spin_unlock_irqrestore(&wb_pool_lock, flags);
 }
 
-void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta)
+/*
+ * Sums, not reads: a pool's budget is a share of the dirty threshold that many members'
+ * read errors (each up to 2 x wb_stat_error()) could cover.
+ */
+void wb_pool_sum(struct wb_pool *pool, struct bdi_writeback *wb, unsigned long *pages,
+		 unsigned long *nr)
 {
+	struct bdi_writeback *m;
 	unsigned long flags;
 
-	spin_lock_irqsave(&wb->stat_lock, flags);
-	s64 v = wb->stat[item] + delta;
-	if (WARN_ON_ONCE(v < 0))
-		v = 0;
-	if (wb->pool && item <= WB_WRITEBACK) {
-		spin_lock(&wb_pool_lock);
-		wb->pool->pages += v - wb->stat[item];
-		wb->stat[item] = v;
-		if (!wb_held(wb))
-			__wb_pool_leave(wb);
-		spin_unlock(&wb_pool_lock);
-	} else {
-		wb->stat[item] = v;
+	*pages = *nr = 0;
+	spin_lock_irqsave(&wb_pool_lock, flags);
+	list_for_each_entry(m, &pool->members, pool_node) {
+		s64 held = wb_stat_sum(m, WB_RECLAIMABLE) + wb_stat_sum(m, WB_WRITEBACK);
+
+		*pages += (unsigned long)held;
+		*nr += held || m == wb;
 	}
-	spin_unlock_irqrestore(&wb->stat_lock, flags);
+	spin_unlock_irqrestore(&wb_pool_lock, flags);
 }
 
 void wb_wakeup(struct bdi_writeback *wb)
@@ -240,7 +236,7 @@ void backing_dev_init(void)
 {
 	bdi_wq = alloc_workqueue("writeback", WQ_UNBOUND | WQ_MEM_RECLAIM, 256);
 	BUG_ON(!bdi_wq);
-	bdi_init(&noop_backing_dev_info);
+	BUG_ON(bdi_init(&noop_backing_dev_info));
 	strlcpy(noop_backing_dev_info.dev_name, "noop", sizeof(noop_backing_dev_info.dev_name));
 	noop_backing_dev_info.capabilities = 0;
 	cgwb_init();

@@ -14,7 +14,7 @@
  * be throttled as if the caps were not there. So the slow wbs share a budget S: a wb is
  * slow when the io.max write limit of its io cgroup (or an ancestor's) gives N seconds
  * below S; each then holds at most S / (the slow wbs holding pages), and all their caps
- * shrink linearly as their pool (counted exactly as their pages move, struct wb_pool)
+ * shrink linearly as their pool (their exact counts summed at each check, struct wb_pool)
  * fills from 3/4 of S to S, so the bound holds while measures lag (new groups all start at
  * once) and pages are already queued. Equal groups that only share a disk are not slow:
  * their pages drain at the disk's speed, and the domains govern them as in Linux.
@@ -56,8 +56,8 @@
 unsigned int dirty_bandwidth_seconds = 3;
 unsigned int dirty_bandwidth_slow_ratio = 25;
 
-/* The slow wbs holding pages, on every disk: their pages and number, kept exact. */
-static struct wb_pool slow_pool;
+/* The slow wbs, on every disk. */
+static DEFINE_WB_POOL(slow_pool);
 
 /* The pages the slow wbs may hold together: a share of the global threshold. */
 unsigned long bw_slow_budget(unsigned long global_thresh)
@@ -112,17 +112,16 @@ static void bandwidth_wb_limits(struct dirty_throttle_control *pdtc,
 	unsigned long limit = wb_write_limit(wb);
 	unsigned long bw = min(wb_measured_bandwidth(wb, jiffies), limit);
 	bool slow = limit != ULONG_MAX && secs * limit < budget;
-	unsigned long cap;
+	unsigned long cap, pages, nr;
 
 	wb_pool_update(wb, slow ? &slow_pool : NULL);
 	if (!slow) {
 		pdtc->thresh = bw_cap(bw, secs, gdtc->thresh, budget, 0);
 	} else {
+		wb_pool_sum(&slow_pool, wb, &pages, &nr);
 		/* no completion yet: it will write at its limit */
-		cap = bw_cap(bw ? bw : limit, secs, gdtc->thresh, budget,
-			     READ_ONCE(slow_pool.nr) + !wb->pool);
-		pdtc->thresh = bw_pool_shrink(cap, budget,
-					      (unsigned long)max(READ_ONCE(slow_pool.pages), 0L));
+		cap = bw_cap(bw ? bw : limit, secs, gdtc->thresh, budget, nr);
+		pdtc->thresh = bw_pool_shrink(cap, budget, pages);
 	}
 	pdtc->bg_thresh = pdtc->thresh / 2;
 }

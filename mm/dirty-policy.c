@@ -120,9 +120,12 @@ int dirty_policy_param_store(const char *name, unsigned long value)
 	return 0;
 }
 
-unsigned long dirty_policy_held(struct bdi_writeback *wb, unsigned long *foreign)
+unsigned long dirty_policy_held(struct bdi_writeback *wb, bool exact, unsigned long *foreign)
 {
-	unsigned long held = (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
+	unsigned long held =
+		exact ? (unsigned long)(wb_stat_sum(wb, WB_RECLAIMABLE) +
+					wb_stat_sum(wb, WB_WRITEBACK)) :
+			(unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
 	struct mem_cgroup *memcg;
 	long group;
 
@@ -159,10 +162,13 @@ bool pdtc_limits(struct dirty_throttle_control *pdtc, const struct dirty_policy 
 		.wb = wb,
 		.policy = policy,
 	};
-	pdtc->wb_dirty = dirty_policy_held(wb, &pdtc->foreign);
+	pdtc->wb_dirty = dirty_policy_held(wb, false, &pdtc->foreign);
 	policy->wb_limits(pdtc, gdtc);
 	if (!pdtc->thresh)
 		return false;
+	/* a cap small against the per-CPU error: the exact count, as Linux's wb_dirty_limits() */
+	if (pdtc->thresh < 2 * wb_stat_error())
+		pdtc->wb_dirty = dirty_policy_held(wb, true, &pdtc->foreign);
 	pdtc->bg_thresh = min(pdtc->bg_thresh, pdtc->thresh);
 	/* the domain is the wb's own: its figures are the wb's, as under strictlimit */
 	pdtc->dirty = pdtc->wb_dirty;

@@ -117,9 +117,10 @@ bool pdtc_limits(struct dirty_throttle_control *pdtc, const struct dirty_policy 
 		 struct bdi_writeback *wb, const struct dirty_throttle_control *gdtc);
 /*
  * What the policy counts as held by wb's group: dirty + writeback pages (see the .c file);
- * *foreign: how many of them are in other wbs' inodes.
+ * *foreign: how many of them are in other wbs' inodes. exact: the wb's counts summed over
+ * the CPUs rather than read.
  */
-unsigned long dirty_policy_held(struct bdi_writeback *wb, unsigned long *foreign);
+unsigned long dirty_policy_held(struct bdi_writeback *wb, bool exact, unsigned long *foreign);
 /*
  * Do the group's pages in other wbs' inodes weigh in its policy limit (more than a quarter
  * of it)? Then they must be written for it to go on (mem_cgroup_flush_foreign()).

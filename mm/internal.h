@@ -117,7 +117,9 @@ void wb_bw_window_add(struct bdi_writeback *wb, unsigned long now, unsigned long
 unsigned long wb_measured_bandwidth(struct bdi_writeback *wb, unsigned long now);
 
 /* backing-dev.c */
-void wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi);
+/* A wb's fields, its counters allocated with gfp (-ENOMEM); wb_exit() frees them. */
+int wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi, gfp_t gfp);
+void wb_exit(struct bdi_writeback *wb);
 
 /* page-writeback.c: wb->bw_dwork, the bandwidth refresh after writeback goes idle */
 void wb_update_bandwidth_workfn(struct work_struct *work);

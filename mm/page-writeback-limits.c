@@ -178,7 +178,12 @@ unsigned long __wb_calc_thresh(struct dirty_throttle_control *dtc, unsigned long
 	return (unsigned long)min(wb_thresh, wb_max_thresh);
 }
 
-/* Counters are exact here (Linux's per-CPU read error is 0), so no exact-sum fallback. */
+/*
+ * The wb's dirty + writeback pages against its share. A share not large against what the
+ * per-CPU parts can hide is compared with exact sums: the reads could report thresh + n
+ * pages while thresh - m are dirty (m + n parked on the CPUs), and a wb with a small share
+ * would be throttled for pages it has not got, or let through with pages it has.
+ */
 void wb_dirty_limits(struct dirty_throttle_control *dtc)
 {
 	struct bdi_writeback *wb = dtc->wb;
@@ -186,7 +191,12 @@ void wb_dirty_limits(struct dirty_throttle_control *dtc)
 	dtc->wb_thresh = __wb_calc_thresh(dtc, dtc->thresh);
 	dtc->wb_bg_thresh =
 		dtc->thresh ? (unsigned long)((u64)dtc->wb_thresh * dtc->bg_thresh / dtc->thresh) : 0;
-	dtc->wb_dirty = (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
+	if (dtc->wb_thresh < 2 * wb_stat_error())
+		dtc->wb_dirty = (unsigned long)(wb_stat_sum(wb, WB_RECLAIMABLE) +
+						wb_stat_sum(wb, WB_WRITEBACK));
+	else
+		dtc->wb_dirty =
+			(unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
 }
 
 unsigned long wb_calc_thresh(struct bdi_writeback *wb, unsigned long thresh)
@@ -218,6 +228,14 @@ unsigned long wb_dirty_thresh(struct bdi_writeback *wb, unsigned long thresh)
 	return wb_calc_thresh(wb, thresh);
 }
 
+/* The wb's dirty pages to compare with bound: exact if the bound is small (wb_dirty_limits()). */
+static unsigned long wb_reclaimable_against(struct bdi_writeback *wb, unsigned long bound)
+{
+	if (bound < 2 * wb_stat_error())
+		return (unsigned long)wb_stat_sum(wb, WB_RECLAIMABLE);
+	return (unsigned long)wb_stat(wb, WB_RECLAIMABLE);
+}
+
 /*
  * Background writeback of wb goes on while, in its global or its memcg domain, either the
  * domain's dirty pages exceed its background threshold or the wb's own dirty pages exceed
@@ -230,8 +248,9 @@ static bool domain_over_bg_thresh(struct dirty_throttle_control *dtc)
 	domain_dirty_limits(dtc);
 	if (dtc->dirty > dtc->bg_thresh)
 		return true;
-	return (unsigned long)wb_stat(dtc->wb, WB_RECLAIMABLE) >
-	       __wb_calc_thresh(dtc, dtc->bg_thresh);
+	dtc->wb_bg_thresh = __wb_calc_thresh(dtc, dtc->bg_thresh);
+	dtc->wb_dirty = wb_reclaimable_against(dtc->wb, dtc->wb_bg_thresh);
+	return dtc->wb_dirty > dtc->wb_bg_thresh;
 }
 
 bool wb_over_bg_thresh(struct bdi_writeback *wb)
@@ -243,7 +262,7 @@ bool wb_over_bg_thresh(struct bdi_writeback *wb)
 		return true;
 	/* a policy's domain: the wb's dirty pages over its background level */
 	if (pdtc_limits(&pdtc, dirty_policy_get(), wb, &gdtc) &&
-	    (unsigned long)wb_stat(wb, WB_RECLAIMABLE) > pdtc.bg_thresh)
+	    wb_reclaimable_against(wb, pdtc.bg_thresh) > pdtc.bg_thresh)
 		return true;
 	return mdtc_init(&mdtc, wb, &gdtc) && domain_over_bg_thresh(&mdtc);
 }

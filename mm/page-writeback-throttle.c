@@ -376,8 +376,12 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		current->nr_dirtied_pause = nr_dirtied_pause;
 		if (task_ratelimit)
 			return;
-		/* at the limit: again, unless this wb holds nothing (a stuck device elsewhere) */
-		if (!sdtc->wb_dirty || fatal_signal_pending(current))
+		/*
+		 * At the limit: again, unless this wb holds next to nothing, so that a stuck
+		 * device elsewhere cannot block it. One page would keep the pipe going, but its
+		 * count may be off by the per-CPU error.
+		 */
+		if (sdtc->wb_dirty <= wb_stat_error() || fatal_signal_pending(current))
 			return;
 	}
 }

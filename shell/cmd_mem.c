@@ -7,7 +7,7 @@
 /* Page cache pages (reclaimable, so part of "available"). The page cache fills this in. */
 static unsigned long free_buff_cache_pages(void)
 {
-	return global_node_page_state(NR_FILE_PAGES);
+	return global_node_page_state_snapshot(NR_FILE_PAGES);
 }
 
 /* -h: three significant digits at most, with a binary unit (procps: 502Mi, 1.5Gi). */

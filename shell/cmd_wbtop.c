@@ -52,8 +52,8 @@ static void fill_row(struct wbtop_row *r, struct bdi_writeback *wb, unsigned lon
 	r->wb_id = wb->id;
 	strlcpy(r->bdi, bdi->dev_name, sizeof(r->bdi));
 	cgroup_path(wb_memcg(wb)->css.cgroup, r->cgroup, sizeof(r->cgroup));
-	r->dirty = K(wb_stat(wb, WB_RECLAIMABLE));
-	r->writeback = K(wb_stat(wb, WB_WRITEBACK));
+	r->dirty = K(wb_stat_sum(wb, WB_RECLAIMABLE));
+	r->writeback = K(wb_stat_sum(wb, WB_WRITEBACK));
 	r->thresh = K(wb_dirty_thresh(wb, thresh));
 	r->bw = K(READ_ONCE(wb->avg_write_bandwidth));
 	r->ratelimit = K(READ_ONCE(wb->dirty_ratelimit));
@@ -83,8 +83,8 @@ static void collect(struct wbtop_round *rd)
 
 	global_dirty_limits(&bg, &thresh);
 	rd->time_ns = ktime_get_ns();
-	rd->dirty = K(global_node_page_state(NR_FILE_DIRTY));
-	rd->writeback = K(global_node_page_state(NR_WRITEBACK));
+	rd->dirty = K(global_node_page_state_snapshot(NR_FILE_DIRTY));
+	rd->writeback = K(global_node_page_state_snapshot(NR_WRITEBACK));
 	rd->bg_thresh = K(bg);
 	rd->thresh = K(thresh);
 	rd->thresh_pages = thresh;

@@ -33,8 +33,8 @@ static unsigned long nr_blockdev_pages(void)
 static unsigned long mem_available(void)
 {
 	unsigned long free = nr_free_pages(), reserve = totalreserve_pages;
-	unsigned long file =
-		global_node_page_state(NR_ACTIVE_FILE) + global_node_page_state(NR_INACTIVE_FILE);
+	unsigned long file = global_node_page_state_snapshot(NR_ACTIVE_FILE) +
+			     global_node_page_state_snapshot(NR_INACTIVE_FILE);
 	long avail = (long)free - (long)reserve;
 
 	avail += (long)(file - min(file / 2, reserve));
@@ -44,9 +44,9 @@ static unsigned long mem_available(void)
 static int meminfo_show(struct seq_buf *s, void *private)
 {
 	unsigned long buffers = nr_blockdev_pages();
-	unsigned long file = global_node_page_state(NR_FILE_PAGES);
-	unsigned long active = global_node_page_state(NR_ACTIVE_FILE);
-	unsigned long inactive = global_node_page_state(NR_INACTIVE_FILE);
+	unsigned long file = global_node_page_state_snapshot(NR_FILE_PAGES);
+	unsigned long active = global_node_page_state_snapshot(NR_ACTIVE_FILE);
+	unsigned long inactive = global_node_page_state_snapshot(NR_INACTIVE_FILE);
 	unsigned long slab = slab_pages();
 
 	(void)private;
@@ -62,15 +62,15 @@ static int meminfo_show(struct seq_buf *s, void *private)
 	show_val_kb(s, "Inactive(anon):", 0);
 	show_val_kb(s, "Active(file):", active);
 	show_val_kb(s, "Inactive(file):", inactive);
-	show_val_kb(s, "Unevictable:", global_node_page_state(NR_UNEVICTABLE));
+	show_val_kb(s, "Unevictable:", global_node_page_state_snapshot(NR_UNEVICTABLE));
 	show_val_kb(s, "Mlocked:", 0);
 	show_val_kb(s, "SwapTotal:", 0);
 	show_val_kb(s, "SwapFree:", 0);
-	show_val_kb(s, "Dirty:", global_node_page_state(NR_FILE_DIRTY));
-	show_val_kb(s, "Writeback:", global_node_page_state(NR_WRITEBACK));
+	show_val_kb(s, "Dirty:", global_node_page_state_snapshot(NR_FILE_DIRTY));
+	show_val_kb(s, "Writeback:", global_node_page_state_snapshot(NR_WRITEBACK));
 	show_val_kb(s, "AnonPages:", 0);
 	show_val_kb(s, "Mapped:", 0);
-	show_val_kb(s, "Shmem:", global_node_page_state(NR_SHMEM));
+	show_val_kb(s, "Shmem:", global_node_page_state_snapshot(NR_SHMEM));
 	show_val_kb(s, "KReclaimable:", 0);
 	show_val_kb(s, "Slab:", slab);
 	show_val_kb(s, "SReclaimable:", 0);

@@ -13,7 +13,7 @@ static int vmstat_show(struct seq_buf *s, void *private)
 	seq_printf(s, "nr_free_pages %lu\n", nr_free_pages());
 	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
 		seq_printf(s, "%s %lu\n", node_stat_name((enum node_stat_item)i),
-			   global_node_page_state((enum node_stat_item)i));
+			   global_node_page_state_snapshot((enum node_stat_item)i));
 	global_dirty_limits(&bg, &thresh);
 	seq_printf(s, "nr_dirty_threshold %lu\n", thresh);
 	seq_printf(s, "nr_dirty_background_threshold %lu\n", bg);

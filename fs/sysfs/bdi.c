@@ -1,7 +1,9 @@
 /*
  * /sys/kernel/debug/bdi/MAJ:MIN/stats (the device: sums over its wbs) and wb_stats (one block
  * per wb, the root's first), with Linux 6.10's fields and units (kB, kBps); wb_attribution,
- * cgwb's own, is the opt-in foreign-writeback audit of fs/fs-writeback-audit.c.
+ * cgwb's own, is the opt-in foreign-writeback audit of fs/fs-writeback-audit.c. The counts
+ * are the per-CPU counters' sums, not their reads as in Linux: these files are read rarely,
+ * and at rest they must agree with /proc/meminfo and memory.stat to the page.
  */
 #include <cgwb/pseudofs.h>
 #include <cgwb/backing-dev.h>
@@ -32,7 +34,7 @@ static void collect(struct backing_dev_info *bdi, unsigned long thresh, struct w
 		struct wb_lists n;
 
 		for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
-			t->stat[i] += wb_stat(wb, i);
+			t->stat[i] += wb_stat_sum(wb, i);
 		t->bw += wb->avg_write_bandwidth;
 		t->thresh += wb_dirty_thresh(wb, thresh);
 		wb_count_lists(wb, &n);
@@ -100,9 +102,9 @@ static int bdi_wb_stats_show(struct seq_buf *s, void *private)
 				 "b_more_io:         %10lu\n"
 				 "b_dirty_time:      %10lu\n"
 				 "state:             %10lx\n\n",
-				 wb_memcg(wb)->css.cgroup->id, K(wb_stat(wb, WB_WRITEBACK)),
-				 K(wb_stat(wb, WB_RECLAIMABLE)), K(wb_dirty_thresh(wb, thresh)),
-				 K(wb_stat(wb, WB_DIRTIED)), K(wb_stat(wb, WB_WRITTEN)),
+				 wb_memcg(wb)->css.cgroup->id, K(wb_stat_sum(wb, WB_WRITEBACK)),
+				 K(wb_stat_sum(wb, WB_RECLAIMABLE)), K(wb_dirty_thresh(wb, thresh)),
+				 K(wb_stat_sum(wb, WB_DIRTIED)), K(wb_stat_sum(wb, WB_WRITTEN)),
 				 K(wb->avg_write_bandwidth), n.dirty, n.io, n.more_io, n.dirty_time,
 				 wb->state);
 	}

@@ -19,6 +19,7 @@
 #include <cgwb/flex_proportions.h>
 #include <cgwb/fs.h>
 #include <cgwb/blkdev.h>
+#include <cgwb/percpu_counter.h>
 
 struct inode;
 struct mem_cgroup;
@@ -53,14 +54,14 @@ enum wb_state {
 struct backing_dev_info;
 
 /*
- * A set of wbs whose dirty + writeback pages are counted together, exactly, as their
- * counters move: what a dirty-throttling policy uses to bound several wbs at once
- * (mm/dirty-policy-bandwidth.c). A wb leaves its pool when it no longer holds a page.
+ * A set of wbs whose dirty + writeback pages a dirty-throttling policy bounds together
+ * (mm/dirty-policy-bandwidth.c). Their counters are per CPU, so the pool holds the members
+ * and wb_pool_sum() adds up their exact counts when asked (under wb_pool_lock).
  */
 struct wb_pool {
-	long pages;       /* dirty + writeback pages of the members */
-	unsigned long nr; /* members */
+	struct list_head members; /* wbs by pool_node */
 };
+#define DEFINE_WB_POOL(name) struct wb_pool name = { .members = LIST_HEAD_INIT(name.members) }
 
 struct bdi_writeback {
 	struct backing_dev_info *bdi;
@@ -74,9 +75,8 @@ struct bdi_writeback {
 	struct list_head b_dirty_time; /* only lazy timestamps dirty */
 	struct list_head b_attached;   /* clean inodes still owned (cgwbs only) */
 
-	s64 stat[NR_WB_STAT_ITEMS];     /* exact counters, under stat_lock */
-	spinlock_t stat_lock;           /* irq-safe: IO completions move them */
-	unsigned long writeback_inodes; /* inodes with pages under writeback */
+	struct percpu_counter stat[NR_WB_STAT_ITEMS]; /* read off by < wb_stat_error() */
+	unsigned long writeback_inodes;               /* inodes with pages under writeback */
 
 	unsigned long bw_time_stamp; /* bandwidth estimation checkpoints */
 	unsigned long dirtied_stamp;
@@ -93,6 +93,7 @@ struct bdi_writeback {
 	int dirty_exceeded;   /* over its share and its domain over thresh: check often */
 	long last_pause;      /* jiffies: the last balance_dirty_pages() sleep */
 	struct wb_pool *pool; /* the policy's pool it counts in, or NULL */
+	struct list_head pool_node;
 
 	spinlock_t work_lock; /* work_list and the arming of dwork */
 	struct list_head work_list;
@@ -166,17 +167,40 @@ u64 bdi_get_max_bytes(struct backing_dev_info *bdi);
 int bdi_set_strict_limit(struct backing_dev_info *bdi, unsigned int strict_limit);
 
 /* ---------------------------------------------------------------- counters */
+/*
+ * Per-CPU counters, as Linux's: an update folds into the shared count once a CPU's part
+ * reaches WB_STAT_BATCH pages, so wb_stat() may be off by up to wb_stat_error() (pages
+ * parked on every CPU) and may even have gone below 0 for a while (read as 0).
+ * wb_stat_sum() adds every CPU's part: readers comparing with a bound that is not large
+ * against the error use it (Linux's rule: when the bound is < 2 x wb_stat_error()).
+ */
+#define WB_STAT_BATCH (8 * (1 + ilog2(nr_cpu_ids)))
+
+static inline void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 amount)
+{
+	percpu_counter_add_batch(&wb->stat[item], amount, WB_STAT_BATCH);
+}
 static inline s64 wb_stat(const struct bdi_writeback *wb, enum wb_stat_item item)
 {
-	return READ_ONCE(wb->stat[item]);
+	return percpu_counter_read_positive(&wb->stat[item]);
 }
-/* Change a counter; going below zero is a bug (WARN once, clamp). */
-void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 delta);
-/*
- * Count wb in pool (NULL: in none): joining adds its pages, leaving takes them out. A wb
- * holding no page joins nothing.
- */
+static inline s64 wb_stat_sum(struct bdi_writeback *wb, enum wb_stat_item item)
+{
+	return percpu_counter_sum_positive(&wb->stat[item]);
+}
+/* The most wb_stat() can be off by: every CPU's part just under the batch. */
+static inline unsigned long wb_stat_error(void)
+{
+	return nr_cpu_ids * (unsigned long)WB_STAT_BATCH;
+}
+/* Count wb in pool (NULL: in none); called by whoever decides the wb's pool. */
 void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool);
+/*
+ * The dirty + writeback pages of pool's members, exact, and how many hold pages (wb,
+ * a member, counted whatever it holds: it is about to).
+ */
+void wb_pool_sum(struct wb_pool *pool, struct bdi_writeback *wb, unsigned long *pages,
+		 unsigned long *nr);
 /* Writeback completion of n pages: WB_WRITTEN and the completion shares. */
 void __wb_writeout_add(struct bdi_writeback *wb, long n);
 
@@ -231,6 +255,7 @@ static inline struct bdi_writeback *unlocked_inode_to_wb_begin(struct inode *ino
 							       struct wb_lock_cookie *cookie)
 {
 	rcu_read_lock();
+	cookie->flags = 0; /* only _end() reads it, and only if locked: for the compiler */
 	cookie->locked = __atomic_load_n(&inode->i_state, __ATOMIC_ACQUIRE) & I_WB_SWITCH;
 	if (unlikely(cookie->locked))
 		xa_lock_irqsave(&inode->i_mapping->i_pages, cookie->flags);

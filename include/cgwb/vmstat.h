@@ -38,11 +38,18 @@ enum vm_event_item {
 	NR_VM_EVENT_ITEMS,
 };
 
+/*
+ * The page counters are per CPU (mm/vmstat.c): the cheap read is off by up to
+ * CPUs x threshold (what the dirty limits use, as Linux's); the snapshot adds every
+ * CPU's difference (the /proc files; exact at rest).
+ */
 void mod_node_page_state(enum node_stat_item item, long delta);
-/* Current value, never negative (a negative count is a bug, reported once). */
 unsigned long global_node_page_state(enum node_stat_item item);
-/* Exact signed value, for tests that check counters never go negative. */
+unsigned long global_node_page_state_snapshot(enum node_stat_item item);
+/* The snapshot, signed: for checks that counters never go negative. */
 long global_node_page_state_signed(enum node_stat_item item);
+/* The CPUs or the memory changed: the fold threshold follows (CPUs up, at storage start). */
+void refresh_node_stat_thresholds(void);
 void count_vm_events(enum vm_event_item item, unsigned long n);
 unsigned long global_vm_event(enum vm_event_item item);
 const char *node_stat_name(enum node_stat_item item);

@@ -221,7 +221,7 @@ static void cost(int n)
 	 */
 	j.fn = write_pages;
 	run_in(0, &j);
-	vm_dirty_bytes = global_node_page_state(NR_FILE_DIRTY) * 5 / 4 * PAGE_SIZE;
+	vm_dirty_bytes = global_node_page_state_snapshot(NR_FILE_DIRTY) * 5 / 4 * PAGE_SIZE;
 	dirty_background_bytes = vm_dirty_bytes / 4;
 	j.fn = dirty_pages;
 	run_in(0, &j);

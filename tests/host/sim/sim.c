@@ -261,8 +261,8 @@ void sim_counters(struct sim_counters *c)
 
 	memset(c, 0, sizeof(*c));
 	bdi_for_each_wb(wb, sim.disk->bdi) {
-		c->wb_reclaimable += wb_stat(wb, WB_RECLAIMABLE);
-		c->wb_writeback += wb_stat(wb, WB_WRITEBACK);
+		c->wb_reclaimable += wb_stat_sum(wb, WB_RECLAIMABLE);
+		c->wb_writeback += wb_stat_sum(wb, WB_WRITEBACK);
 	}
 	c->nr_dirty = global_node_page_state_signed(NR_FILE_DIRTY);
 	c->nr_writeback = global_node_page_state_signed(NR_WRITEBACK);

@@ -56,7 +56,7 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 	/* new data all the time (not the same pages redirtied): writeback has work to do */
 	sim_writer_start("A", "/mnt/a", 64 * 1024, 192 * MiB, 0, 2000);
 	host_run_for(2 * SEC); /* A's dirty pool and its throttle queue fill up */
-	cr_assert_gt(wb_stat(sim_file_wb("/mnt/a"), WB_WRITEBACK), 256,
+	cr_assert_gt(wb_stat_sum(sim_file_wb("/mnt/a"), WB_WRITEBACK), 256,
 		     "A has no queue of throttled IO");
 	cr_assert_eq(sim_cg_value("B", "io.stat", "wbytes"), 0, "B's pages were written early");
 
@@ -75,7 +75,7 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 	cr_assert_neq(wb_a, wb_b);
 	cr_assert_neq(wb_b, &sim_bdi()->wb);
 	cr_assert_eq(mem_cgroup_id(wb_memcg(wb_b)), sim_memcg_id("B"));
-	cr_assert_eq(wb_stat(wb_b, WB_WRITTEN) * PAGE_SIZE, 16 * MiB,
+	cr_assert_eq(wb_stat_sum(wb_b, WB_WRITTEN) * PAGE_SIZE, 16 * MiB,
 		     "B's pages were written under another wb");
 
 	for (int i = 0; i <= SAMPLES; i++) {
@@ -92,9 +92,9 @@ Test(sim_cgwb, io_max_limits_a_groups_writeback_and_not_its_neighbour)
 				"t=%d A io=%llu bw=%lu rec=%lld wb=%lld dirty=%lu wbk=%lu bg=%lu "
 				"th=%lu run=%d\n",
 				i * 100, a_bytes[i], w->avg_write_bandwidth,
-				wb_stat(w, WB_RECLAIMABLE), wb_stat(w, WB_WRITEBACK),
-				global_node_page_state(NR_FILE_DIRTY),
-				global_node_page_state(NR_WRITEBACK), bg, th,
+				wb_stat_sum(w, WB_RECLAIMABLE), wb_stat_sum(w, WB_WRITEBACK),
+				global_node_page_state_snapshot(NR_FILE_DIRTY),
+				global_node_page_state_snapshot(NR_WRITEBACK), bg, th,
 				writeback_in_progress(w));
 		}
 		if (i < SAMPLES)
@@ -143,7 +143,7 @@ Test(sim_cgwb, removing_a_group_moves_its_inodes_to_the_parent_and_loses_nothing
 	cr_assert_eq(nr_cgwbs(), 0, "the dead group's wb was not released");
 	ksys_sync();
 	sim_assert_counters("after sync");
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
 
 	/* every byte made it to disk: drop the cache and read it back */
 	drop_pagecache();

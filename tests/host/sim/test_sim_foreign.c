@@ -76,7 +76,7 @@ static long file_pages_outside_root_wb(void)
 
 	return global_node_page_state_signed(NR_FILE_DIRTY) +
 	       global_node_page_state_signed(NR_WRITEBACK) -
-	       (long)(wb_stat(root, WB_RECLAIMABLE) + wb_stat(root, WB_WRITEBACK));
+	       (long)(wb_stat_sum(root, WB_RECLAIMABLE) + wb_stat_sum(root, WB_WRITEBACK));
 }
 
 /* The file's dirty and writeback pages charged to group cg (charges stay with the page). */
@@ -123,8 +123,8 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 	host_run_until_idle();
 
 	struct bdi_writeback *old_wb = inode_to_wb(inode), *new_wb = sim_file_wb("/mnt/g");
-	s64 d = wb_stat(old_wb, WB_RECLAIMABLE), w = wb_stat(old_wb, WB_WRITEBACK);
-	s64 new_d = wb_stat(new_wb, WB_RECLAIMABLE), new_w = wb_stat(new_wb, WB_WRITEBACK);
+	s64 d = wb_stat_sum(old_wb, WB_RECLAIMABLE), w = wb_stat_sum(old_wb, WB_WRITEBACK);
+	s64 new_d = wb_stat_sum(new_wb, WB_RECLAIMABLE), new_w = wb_stat_sum(new_wb, WB_WRITEBACK);
 	/* pages may only go from dirty to writeback meanwhile: compare sums */
 	long global = file_pages_outside_root_wb();
 	/* the file's own pages: a flusher may dirty metadata buffers charged to either group */
@@ -145,12 +145,12 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 	cr_assert_eq(wb_switches_in_flight(), 0);
 	cr_assert(!(inode->i_state & I_WB_SWITCH));
 	cr_assert_eq(inode_to_wb(inode), new_wb);
-	cr_assert_eq(wb_stat(old_wb, WB_RECLAIMABLE), 0);
-	cr_assert_eq(wb_stat(old_wb, WB_WRITEBACK), 0);
+	cr_assert_eq(wb_stat_sum(old_wb, WB_RECLAIMABLE), 0);
+	cr_assert_eq(wb_stat_sum(old_wb, WB_WRITEBACK), 0);
 	/* the new wb's flusher, woken by the switch, may already move pages from D to W */
-	cr_assert_eq(wb_stat(new_wb, WB_RECLAIMABLE) + wb_stat(new_wb, WB_WRITEBACK),
+	cr_assert_eq(wb_stat_sum(new_wb, WB_RECLAIMABLE) + wb_stat_sum(new_wb, WB_WRITEBACK),
 		     new_d + new_w + d + w);
-	cr_assert_geq(wb_stat(new_wb, WB_WRITEBACK), new_w + w);
+	cr_assert_geq(wb_stat_sum(new_wb, WB_WRITEBACK), new_w + w);
 	cr_assert_eq(file_pages_outside_root_wb(), global);
 	cr_assert_eq(file_pages_charged_to(inode, "A"), a_pages,
 		     "charges do not move with the inode");
@@ -183,13 +183,13 @@ Test(sim_foreign, a_switch_moves_dirty_and_writeback_counts_with_the_inode)
 	/* the old wb's throttled bios complete into the new wb's counts */
 	cr_assert_eq(sim_echo("/sys/fs/cgroup/A/io.max", "254:0 wbps=max"), 0);
 	ksys_sync();
-	for (int i = 0; i < 100 && global_node_page_state(NR_WRITEBACK); i++) {
+	for (int i = 0; i < 100 && global_node_page_state_snapshot(NR_WRITEBACK); i++) {
 		sim_assert_counters("draining");
 		host_run_for(100 * MSEC);
 	}
 	sim_assert_counters("after sync");
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
-	cr_assert_eq(global_node_page_state(NR_WRITEBACK), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_WRITEBACK), 0);
 	cr_assert_geq(sim_cg_value("B", "io.stat", "wbytes") - b_before, 4 * MiB,
 		      "the inode's remaining dirty pages were not written under B");
 	assert_no_warning();
@@ -231,12 +231,13 @@ static void switches_racing_dirtying_and_writeback(bool fast)
 	sim_writers_stop();
 	cr_log_info("the inode moved %d times", moves);
 	cr_assert_gt(moves, 1000, "only %d switches happened", moves);
-	cr_assert_gt(global_node_page_state(NR_WRITTEN), 50 * MiB / PAGE_SIZE, "little writeback");
+	cr_assert_gt(global_node_page_state_snapshot(NR_WRITTEN), 50 * MiB / PAGE_SIZE,
+		     "little writeback");
 	ksys_sync();
 	host_run_until_idle();
 	sim_assert_counters("after sync");
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
-	cr_assert_eq(global_node_page_state(NR_WRITEBACK), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_WRITEBACK), 0);
 	cr_assert_eq(wb_switches_in_flight(), 0);
 	iput(inode);
 	assert_no_warning();
@@ -616,7 +617,7 @@ Test(sim_foreign, a_switch_racing_rmdir_of_the_old_group_loses_nothing)
 	iput(inode);
 	ksys_sync();
 	sim_assert_counters("after sync");
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
 	drop_pagecache();
 	read_back("/mnt/f", 8 * MiB);
 	assert_no_warning();

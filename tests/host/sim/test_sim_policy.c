@@ -25,7 +25,7 @@ static const struct sim_config slow_disk = {
 
 static unsigned long wb_held(struct bdi_writeback *wb)
 {
-	return (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK));
+	return (unsigned long)(wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK));
 }
 
 /* What a memory cgroup has dirty or under writeback, wherever its pages are. */

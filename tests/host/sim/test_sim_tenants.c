@@ -63,8 +63,8 @@ static unsigned long slow_pages(unsigned int n)
 		snprintf(path, sizeof(path), "/mnt/t%u", i + 1);
 		wb = sim_file_wb(path);
 		if (!wb_is_root(wb))
-			sum += (unsigned long)(wb_stat(wb, WB_RECLAIMABLE) +
-					       wb_stat(wb, WB_WRITEBACK));
+			sum += (unsigned long)(wb_stat_sum(wb, WB_RECLAIMABLE) +
+					       wb_stat_sum(wb, WB_WRITEBACK));
 	}
 	return sum;
 }
@@ -74,13 +74,15 @@ static void dump(unsigned int n, int ms)
 	char path[32];
 
 	fprintf(stderr, "t=%d global dirty %lu wb %lu | held/bw:", ms,
-		global_node_page_state(NR_FILE_DIRTY), global_node_page_state(NR_WRITEBACK));
+		global_node_page_state_snapshot(NR_FILE_DIRTY),
+		global_node_page_state_snapshot(NR_WRITEBACK));
 	for (unsigned int i = 0; i < n; i++) {
 		struct bdi_writeback *wb;
 
 		snprintf(path, sizeof(path), "/mnt/t%u", i + 1);
 		wb = sim_file_wb(path);
-		fprintf(stderr, " %lld/%lu", wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK),
+		fprintf(stderr, " %lld/%lu",
+			wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK),
 			wb_measured_bandwidth(wb, jiffies));
 	}
 	fprintf(stderr, "\n");

@@ -38,7 +38,8 @@ static void global_view(struct dirty_throttle_control *g)
 	memset(g, 0, sizeof(*g));
 	g->dom = &global_wb_domain;
 	g->avail = global_dirtyable_memory();
-	g->dirty = global_node_page_state(NR_FILE_DIRTY) + global_node_page_state(NR_WRITEBACK);
+	g->dirty = global_node_page_state_snapshot(NR_FILE_DIRTY) +
+		   global_node_page_state_snapshot(NR_WRITEBACK);
 	domain_dirty_limits(g);
 }
 
@@ -185,8 +186,8 @@ static void run_isolation(const char *memory_max, unsigned int disk_mib, unsigne
 				"global %lu+%lu\n",
 				i * 100, v.dirty, v.limit, wa->dirty_ratelimit,
 				wa->avg_write_bandwidth, sim_writer_bytes(b) / MiB,
-				global_node_page_state(NR_FILE_DIRTY),
-				global_node_page_state(NR_WRITEBACK));
+				global_node_page_state_snapshot(NR_FILE_DIRTY),
+				global_node_page_state_snapshot(NR_WRITEBACK));
 		}
 	}
 	r->a_ratelimit = rl_samples ? (double)rl_sum / rl_samples : 0;
@@ -440,9 +441,9 @@ Test(sim_throttle, write_bandwidth_estimate_tracks_the_disk_and_ignores_idle_tim
 	sim_writer_start("G", "/mnt/g", MiB, 96 * MiB, 0, 2000);
 	host_run_for(14 * SEC);
 	struct bdi_writeback *wb = sim_file_wb("/mnt/g");
-	s64 w0 = wb_stat(wb, WB_WRITTEN);
+	s64 w0 = wb_stat_sum(wb, WB_WRITTEN);
 	host_run_for(6 * SEC);
-	double rate = (double)(wb_stat(wb, WB_WRITTEN) - w0) / 6.0;
+	double rate = (double)(wb_stat_sum(wb, WB_WRITTEN) - w0) / 6.0;
 	cr_log_info("disk rate %.0f pages/s, write_bandwidth %lu, avg %lu", rate,
 		    wb->write_bandwidth, wb->avg_write_bandwidth);
 	cr_assert(fabs((double)wb->write_bandwidth - rate) <= 0.10 * rate,
@@ -489,11 +490,11 @@ Test(sim_throttle, dirty_ratelimit_converges_to_bandwidth_per_dirtier)
 	w[1] = sim_writer_start("G", "/mnt/g1", 64 * 1024, 160 * MiB, 0, 2000);
 	host_run_for(20 * SEC);
 	struct bdi_writeback *wb = sim_file_wb("/mnt/g0");
-	s64 written0 = wb_stat(wb, WB_WRITTEN);
+	s64 written0 = wb_stat_sum(wb, WB_WRITTEN);
 	b0[0] = sim_writer_bytes(w[0]);
 	b0[1] = sim_writer_bytes(w[1]);
 	host_run_for(10 * SEC);
-	double bw = (double)(wb_stat(wb, WB_WRITTEN) - written0) / 10.0;
+	double bw = (double)(wb_stat_sum(wb, WB_WRITTEN) - written0) / 10.0;
 	double share = bw / 2;
 	cr_log_info("B %.0f pages/s: dirty_ratelimit %lu (B/2 = %.0f), dirtiers %.0f and %.0f "
 		    "pages/s",

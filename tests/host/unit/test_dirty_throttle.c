@@ -10,6 +10,7 @@
  * domain and 1/2 in the global one, avg_write_bandwidth 25600 and dirty_ratelimit 12800.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <cgwb/writeback.h>
 #include <cgwb/backing-dev.h>
 #include <cgwb/memcontrol.h>
@@ -29,6 +30,7 @@ static void setup(void)
 	bdi.max_ratio = 100 * BDI_RATIO_SCALE;
 	bdi.max_prop_frac = FPROP_FRAC_BASE;
 	wb.bdi = &bdi;
+	cr_assert_eq(percpu_counter_init_many(wb.stat, 0, GFP_KERNEL, NR_WB_STAT_ITEMS), 0);
 	wb.avg_write_bandwidth = wb.write_bandwidth = 25600;
 	wb.dirty_ratelimit = wb.balanced_dirty_ratelimit = 12800;
 	wb_domain_init(&dom);
@@ -38,6 +40,7 @@ static void setup(void)
 static void teardown(void)
 {
 	wb_domain_exit(&dom);
+	percpu_counter_destroy_many(wb.stat, NR_WB_STAT_ITEMS);
 	host_platform_exit();
 }
 
@@ -178,7 +181,7 @@ Test(dirty_throttle, the_pause_follows_the_lowest_pos_ratio)
 	struct dirty_throttle_control *s, *d;
 
 	set_share(1000, 2000);
-	wb.stat[WB_RECLAIMABLE] = 10000;
+	wb_stat_mod(&wb, WB_RECLAIMABLE, 10000);
 	s = dirty_throttle_select(&g, &m, NULL, false, &d);
 	cr_assert_lt(m.pos_ratio, g.pos_ratio, "the memcg domain is nearer its limit");
 	cr_assert_eq(s, &m);
@@ -198,7 +201,7 @@ Test(dirty_throttle, the_pause_follows_the_lowest_pos_ratio)
 	s = dirty_throttle_select(&g, &m, &p, false, &d);
 	cr_assert_eq(s, &p);
 	cr_assert_eq(d, &g);
-	wb.stat[WB_RECLAIMABLE] = 0;
+	wb_stat_mod(&wb, WB_RECLAIMABLE, -10000);
 }
 
 /* At the hard limit (task_ratelimit 0) a dirtier sleeps max_pause, whatever it dirtied. */
@@ -572,15 +575,15 @@ Test(dirty_throttle, measured_bandwidth_is_the_window_of_completions)
 	cr_assert_eq(wb_measured_bandwidth(&wb, now + 100), 0, "nothing completed yet");
 	/* 8 intervals of 200 ms at 1024 pages/s */
 	for (int i = 1; i <= 8; i++) {
-		wb.stat[WB_WRITTEN] += 205;
-		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb.stat[WB_WRITTEN]);
+		wb_stat_mod(&wb, WB_WRITTEN, 205);
+		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb_stat_sum(&wb, WB_WRITTEN));
 	}
-	wb.stat[WB_WRITTEN] += 205;
+	wb_stat_mod(&wb, WB_WRITTEN, 205);
 	cr_assert_eq(wb_measured_bandwidth(&wb, now + 1800), 205 * 8 * 1000 / 1600);
 	/* the oldest sample is forgotten: faster completions show within one window */
 	for (int i = 9; i <= 16; i++) {
-		wb.stat[WB_WRITTEN] += 2050;
-		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb.stat[WB_WRITTEN]);
+		wb_stat_mod(&wb, WB_WRITTEN, 2050);
+		wb_bw_window_add(&wb, now + 200 * i, (unsigned long)wb_stat_sum(&wb, WB_WRITTEN));
 	}
 	cr_assert_eq(wb_measured_bandwidth(&wb, now + 3200), 2050 * 7 * 1000 / 1400);
 }
@@ -639,4 +642,101 @@ Test(dirty_throttle, policy_domain_position_is_the_cubic_of_its_limits)
 	p.wb_dirty = 9000;
 	dirty_policy_cubic(&p);
 	cr_assert_eq(p.pos_ratio, 0);
+}
+
+/* ---------------------------------------------------------------- per-CPU wb counters */
+
+static void wb_stat_mod_on(unsigned int cpu, enum wb_stat_item item, s64 n)
+{
+	host_set_cpu(cpu);
+	wb_stat_mod(&wb, item, n);
+	host_set_cpu(0);
+}
+
+/* Linux's batch, 8 x (1 + log2 CPUs), and the read's worst error, CPUs x batch. */
+Test(dirty_throttle, wb_stat_batch_and_error_follow_the_cpus)
+{
+	static const unsigned long batch[] = { 0, 8, 16, 16, 24, 24, 24, 24, 32 };
+
+	for (unsigned int n = 1; n <= 8; n++) {
+		host_set_nr_cpus(n);
+		cr_assert_eq(WB_STAT_BATCH, batch[n], "%u CPUs", n);
+		cr_assert_eq(wb_stat_error(), n * batch[n], "%u CPUs", n);
+	}
+}
+
+/*
+ * Pages dirtied and written on every CPU: whatever the order, the read of a counter is off
+ * by less than wb_stat_error() and the sum is exact.
+ */
+Test(dirty_throttle, wb_stat_read_stays_within_wb_stat_error_of_the_sum)
+{
+	u64 seed = 42;
+	s64 dirty = 0;
+
+	host_set_nr_cpus(4);
+	for (int i = 0; i < 5000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		unsigned int cpu = (unsigned int)(seed >> 33) % 4;
+		/* a page dirtied on one CPU is often cleaned for IO on another */
+		s64 n = dirty > 0 && (seed >> 40) % 3 == 0 ? -1 : 1;
+
+		wb_stat_mod_on(cpu, WB_RECLAIMABLE, n);
+		dirty += n;
+		cr_assert_lt(llabs(dirty - percpu_counter_read(&wb.stat[WB_RECLAIMABLE])),
+			     (long long)wb_stat_error());
+		cr_assert_eq(wb_stat_sum(&wb, WB_RECLAIMABLE), dirty);
+	}
+}
+
+/*
+ * The stacked-bdi case Linux guards against: a wb with a small share (55 pages of a memcg
+ * domain over its limit) holds 248 dirty pages, all parked in the CPUs' parts (31 on each
+ * of 8), so its counters read 0. On the read it would look under its share and not be
+ * throttled as exceeding it; wb_dirty_limits() sums, since the share is under twice the
+ * error (256 pages), and balance_dirty_pages() sees it over.
+ */
+Test(dirty_throttle, a_small_share_is_checked_against_the_exact_count)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL), m = example_dtc(true, &g);
+	struct dirty_throttle_control *s, *d;
+
+	host_set_nr_cpus(8);
+	for (unsigned int cpu = 0; cpu < 8; cpu++)
+		wb_stat_mod_on(cpu, WB_RECLAIMABLE, 31);
+	cr_assert_eq(wb_stat(&wb, WB_RECLAIMABLE), 0, "the read misses every part");
+	set_share(1, 200);
+	m.dirty = m.thresh + 100;
+	s = dirty_throttle_select(&g, &m, NULL, false, &d);
+	cr_assert_lt(m.wb_thresh, 2 * wb_stat_error());
+	cr_assert_eq(m.wb_dirty, 248, "wb_dirty %lu: the read, not the sum", m.wb_dirty);
+	cr_assert(m.dirty_exceeded, "over its share of a domain over its limit");
+	cr_assert_eq(s, &m);
+	/* the other way round: parts below 0 that the read has not seen (pages cleaned) */
+	wb_stat_mod_on(0, WB_RECLAIMABLE, 217); /* CPU 0 folds: 248 in the shared count */
+	wb_stat_mod_on(0, WB_RECLAIMABLE, -31);
+	for (unsigned int cpu = 1; cpu < 8; cpu++)
+		wb_stat_mod_on(cpu, WB_RECLAIMABLE, -62);
+	cr_assert_eq(wb_stat(&wb, WB_RECLAIMABLE), 248);
+	cr_assert_eq(wb_stat_sum(&wb, WB_RECLAIMABLE), 0);
+	s = dirty_throttle_select(&g, &m, NULL, false, &d);
+	cr_assert_eq(m.wb_dirty, 0);
+	cr_assert_not(m.dirty_exceeded, "throttled for pages it has not got");
+}
+
+/* A share large against the error is compared with the cheap read, as Linux. */
+Test(dirty_throttle, a_large_share_is_checked_against_the_read)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL), m = example_dtc(true, &g);
+	struct dirty_throttle_control *d;
+
+	host_set_nr_cpus(2);
+	wb_stat_mod(&wb, WB_RECLAIMABLE, 10000);
+	wb_stat_mod_on(1, WB_RECLAIMABLE, 15);
+	set_share(1000, 2000);
+	dirty_throttle_select(&g, &m, NULL, false, &d);
+	cr_assert_geq(m.wb_thresh, 2 * wb_stat_error());
+	cr_assert_eq(m.wb_dirty, 10000, "the 15 pages parked on CPU 1 are within the error");
+	wb_stat_mod_on(1, WB_RECLAIMABLE, -15);
+	wb_stat_mod(&wb, WB_RECLAIMABLE, -10000);
 }

@@ -57,10 +57,10 @@ static void check_books(void)
 				     memcg_page_state_local(memcg, NR_INACTIVE_FILE) +
 				     memcg_page_state_local(memcg, NR_UNEVICTABLE));
 	}
-	cr_assert_eq(cgt_usage(root_mem_cgroup), global_node_page_state(NR_FILE_PAGES));
+	cr_assert_eq(cgt_usage(root_mem_cgroup), global_node_page_state_snapshot(NR_FILE_PAGES));
 	for (size_t i = 0; i < ARRAY_SIZE(gauges); i++)
 		cr_assert_eq(memcg_page_state(root_mem_cgroup, gauges[i]),
-			     global_node_page_state(gauges[i]), "item %d", gauges[i]);
+			     global_node_page_state_snapshot(gauges[i]), "item %d", gauges[i]);
 }
 
 static void write_file(const char *path, size_t bytes)
@@ -97,7 +97,7 @@ Test(memcg_charge, ramfs_conservation)
 	cr_assert_eq(cgt_num("B/memory.current"), 3 * 4096);
 	cr_assert_eq(cgt_usage(root_mem_cgroup), before + 11);
 	cr_assert_eq(cgt_key("memory.stat", "file"),
-		     (long long)global_node_page_state(NR_FILE_PAGES) * 4096);
+		     (long long)global_node_page_state_snapshot(NR_FILE_PAGES) * 4096);
 	cgt_enter("");
 	cr_assert_eq(do_unlink("/tmp/a1"), 0);
 	check_books();

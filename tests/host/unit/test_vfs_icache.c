@@ -177,18 +177,18 @@ Test(vfs_icache, umount_busy_with_open_file_or_cwd)
 Test(vfs_icache, ramfs_pages_are_unevictable_and_freed_by_unlink)
 {
 	char *big = malloc(5 * 4096);
-	unsigned long unevictable = global_node_page_state(NR_UNEVICTABLE);
+	unsigned long unevictable = global_node_page_state_snapshot(NR_UNEVICTABLE);
 
 	memset(big, 'z', 5 * 4096);
 	big[5 * 4096 - 1] = 0;
 	cr_assert_eq(vt_write("/tmp/big", big, 0), 5 * 4096 - 1);
-	cr_assert_eq(global_node_page_state(NR_UNEVICTABLE), unevictable + 5);
-	cr_assert_eq(global_node_page_state(NR_FILE_DIRTY), 0);
+	cr_assert_eq(global_node_page_state_snapshot(NR_UNEVICTABLE), unevictable + 5);
+	cr_assert_eq(global_node_page_state_snapshot(NR_FILE_DIRTY), 0);
 	drop_pagecache();
-	cr_assert_eq(global_node_page_state(NR_UNEVICTABLE), unevictable + 5);
+	cr_assert_eq(global_node_page_state_snapshot(NR_UNEVICTABLE), unevictable + 5);
 	cr_assert_eq(do_truncate("/tmp/big", 4096), 0);
-	cr_assert_eq(global_node_page_state(NR_UNEVICTABLE), unevictable + 1);
+	cr_assert_eq(global_node_page_state_snapshot(NR_UNEVICTABLE), unevictable + 1);
 	cr_assert_eq(do_unlink("/tmp/big"), 0);
-	cr_assert_eq(global_node_page_state(NR_UNEVICTABLE), unevictable);
+	cr_assert_eq(global_node_page_state_snapshot(NR_UNEVICTABLE), unevictable);
 	free(big);
 }
