@@ -182,6 +182,17 @@ void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
 	spin_unlock_irqrestore(&wb_pool_lock, flags);
 }
 
+bool wb_pool_shared(struct wb_pool *pool)
+{
+	unsigned long flags;
+	bool shared;
+
+	spin_lock_irqsave(&wb_pool_lock, flags);
+	shared = !list_empty(&pool->members) && !list_is_singular(&pool->members);
+	spin_unlock_irqrestore(&wb_pool_lock, flags);
+	return shared;
+}
+
 /*
  * Sums, not reads: a pool's budget is a share of the dirty threshold that many members'
  * read errors (each up to 2 x wb_stat_error()) could cover.

@@ -132,16 +132,17 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
 }
 
 /*
- * At the cap, a slow wb's dirtier sleeps at least BW_CAP_MIN_PAUSE (dirty-policy.h). Linux's max_pause comes
- * from avg_write_bandwidth, which starts at 100 MB/s and takes seconds to learn a slow wb:
- * meanwhile the dirtiers it holds would wake every jiffy or two to look again (a tenant at
- * 1 MiB/s some 800 times a second beside 31 others, and the CPU their checks cost is what
- * the others lose). Longer sleeps at the cap would make the dirty ratelimit, estimated
- * from the pauses, overshoot its bandwidth.
+ * At the cap, the dirtiers of slow wbs sharing the budget sleep at least BW_CAP_MIN_PAUSE
+ * (dirty-policy.h). Linux's max_pause comes from avg_write_bandwidth, which starts at
+ * 100 MB/s and takes seconds to learn a slow wb: meanwhile the dirtiers it holds would wake
+ * every jiffy or two to look again, and with many slow wbs that multiplies (a tenant at
+ * 1 MiB/s some 800 times a second beside 31 others: the CPU their checks cost is what the
+ * others lose). A slow wb alone keeps Linux's pauses: the dirty ratelimit is estimated
+ * from them, and longer sleeps at the cap pull it below the wb's bandwidth.
  */
 static long bandwidth_pause_at_limit(struct dirty_throttle_control *pdtc, long max_pause)
 {
-	if (wb_write_limit(pdtc->wb) == ULONG_MAX)
+	if (READ_ONCE(pdtc->wb->pool) != &slow_pool || !wb_pool_shared(&slow_pool))
 		return max_pause;
 	return max(max_pause, (long)BW_CAP_MIN_PAUSE);
 }

@@ -195,6 +195,8 @@ static inline unsigned long wb_stat_error(void)
 }
 /* Count wb in pool (NULL: in none); called by whoever decides the wb's pool. */
 void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool);
+/* Has pool more than one member? */
+bool wb_pool_shared(struct wb_pool *pool);
 /*
  * The dirty + writeback pages of pool's members, exact, and how many hold pages (wb,
  * a member, counted whatever it holds: it is about to).
