@@ -394,6 +394,8 @@ ParameterizedTest(int *csum_v3, ext4_write, journal_replays_after_crash)
 			      "2>&1",
 			      crash, ext2t_env.dir, crash, ext2t_env.dir),
 		     0, "e2fsck -fn after e2fsck's replay is not clean");
+	cr_expect_neq(ext2t_sh("grep -q 'Fix? yes' %s/replay.log", ext2t_env.dir), 0,
+		      "e2fsck -fy had more to do than the replay (%s/replay.log)", ext2t_env.dir);
 	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", crash);
 	expect_dump_pattern("/crashdir/file", 42, 100000);
 	ext2t_umount();
