@@ -450,3 +450,17 @@ Test(ext4_write, commit_interval)
 	ext2t_umount();
 	ext2t_fsck_clean();
 }
+
+/* Mount options: data=journal (not written here) and a bad commit= are refused. */
+Test(ext4_write, journal_options_refused)
+{
+	ext4t_make_image("-b 1024");
+	ext2t_attach();
+	cr_expect_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "data=journal"), -EINVAL);
+	cr_expect(host_log_contains("unrecognized mount option \"data=journal\""), "%s", host_log());
+	cr_expect_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "commit=5s"), -EINVAL);
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "data=writeback,commit=0"), 0, "%s",
+		     host_log());
+	ext2t_umount();
+	ext2t_fsck_clean();
+}
