@@ -13,8 +13,9 @@
  * - data=ordered (the default): at the commit, the data pages of the inodes it carries are
  *   written and waited for before the log, so no committed block can point at stale data.
  *   data=writeback skips that. data=journal is refused.
- * - The superblock is written in place, outside the journal (its free counts are
- *   recomputed after a replay, journal.c), as it carries the journal's own state.
+ * - The superblock is written in place (it carries the journal's own state), and logged
+ *   too with each transaction that has something else, its free counts set from the
+ *   descriptors the transaction leaves, so that a replay restores counts and groups alike.
  */
 #include "ext4.h"
 #include <cgwb/jbd2.h>
@@ -108,6 +109,23 @@ void ext4_evict_inode(struct inode *inode)
 		ext2_update_inode(inode);
 }
 
+/*
+ * The superblock's free counts as the transaction leaves the descriptors, logged with it:
+ * a replay then restores counts that agree with the replayed groups (e2fsck finds nothing
+ * to fix), as it restores the groups. Written home as well, as the superblock always is.
+ */
+static void ext4_log_super(journal_t *j, struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	mutex_lock_nopreempt(&sbi->s_lock);
+	sbi->s_es->s_free_blocks_count = cpu_to_le32(ext2_count_free_blocks(sb));
+	sbi->s_es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
+	mutex_unlock_nopreempt(&sbi->s_lock);
+	ext2_sb_dirty(sb);
+	jbd2_journal_dirty_metadata(j, sbi->s_sbh);
+}
+
 /* A commit (kjournald2, the transaction locked): every listed inode into its buffer. */
 static int ext4_flush_metadata(journal_t *j)
 {
@@ -141,6 +159,8 @@ static int ext4_flush_metadata(journal_t *j)
 	}
 	list_splice_init(&busy, &sbi->s_journal_inodes);
 	spin_unlock(&sbi->s_journal_inodes_lock);
+	if (!err && j->j_running_transaction->t_nr_buffers)
+		ext4_log_super(j, sb);
 	return err;
 }
 

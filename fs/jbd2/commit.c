@@ -322,7 +322,8 @@ static void jbd2_journal_commit_transaction(journal_t *j)
 /* Work for kjournald2: a commit asked for, or the interval over a non-empty transaction. */
 static bool jbd2_commit_wanted(journal_t *j)
 {
-	return READ_ONCE(j->j_commit_request) != READ_ONCE(j->j_commit_sequence) ||
+	/* a request already met by a commit of the interval is not one any more */
+	return tid_gt(READ_ONCE(j->j_commit_request), READ_ONCE(j->j_commit_sequence)) ||
 	       READ_ONCE(j->j_stop);
 }
 

@@ -1,6 +1,7 @@
 /*
  * What the files of fs/jbd2/ share beyond include/cgwb/jbd2.h: the journal's byte order,
- * the sizes that depend on its features, block reads, and the revoke table.
+ * the sizes that depend on its features, block reads, the revoke table, and the commit's
+ * superblock write and checkpoint.
  */
 #ifndef CGWB_FS_JBD2_H
 #define CGWB_FS_JBD2_H

@@ -1,6 +1,7 @@
 /*
- * jbd2, the journal of ext4 (fs/jbd2/): its on-disk format and, so far, what a mount
- * needs of it: loading a journal and replaying what a crash left in it (docs/ext4.md).
+ * jbd2, the journal of ext4 (fs/jbd2/): its on-disk format, loading a journal and
+ * replaying what a crash left in it, and writing through it: handles, transactions,
+ * kjournald2's commits and checkpoints (docs/ext4.md).
  *
  * Everything in the journal is big-endian, unlike the filesystem around it. The journal
  * is a ring of blocks from s_first to s_maxlen - 1 (journal blocks, mapped to the device

@@ -1,7 +1,8 @@
 # Power lost on ext4 with its journal: a Debian `mke2fs -t ext4 -d` image mounted read-write
 # (data=ordered, commit=5), files written and synced, then more written while the power
 # goes (QEMU killed once the guest says so, no umount). The image needs recovery. On the
-# host, e2fsck -fy replays the journal, after which e2fsck -fn finds nothing at all to fix
+# host, e2fsck -fy replays the journal and fixes nothing else (the superblock's free
+# counts are logged with each transaction), after which e2fsck -fn finds nothing to fix
 # (unlike ext2, whatever was not synced is gone or whole), and the synced files are intact.
 # A second boot mounts another copy of the cut image: cgwb's own replay gives the same
 # synced files.
@@ -60,6 +61,8 @@ e2fsck -fy "$T/disk.img" > "$T/fsck-y.log" 2>&1
 rc=$?
 [[ $rc -le 1 ]] || fail "e2fsck -fy exit status $rc: $(tail -n 3 "$T/fsck-y.log")"
 grep -q 'recovering journal' "$T/fsck-y.log" || fail "e2fsck found no journal to replay"
+grep -q 'Fix? yes' "$T/fsck-y.log" &&
+	fail "e2fsck -fy had more to fix than the replay: $(grep 'Fix? yes' "$T/fsck-y.log" | head -n 3 | tr '\n' ' ')"
 e2fsck -fn "$T/disk.img" > "$T/fsck-n.log" 2>&1 ||
 	fail "e2fsck -fn after the replay: $(grep -v '^Pass\|^e2fsck' "$T/fsck-n.log" | head -n 3 | tr '\n' ' ')"
 kept "$T/disk.img" "after e2fsck's replay"

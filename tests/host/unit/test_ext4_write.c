@@ -335,6 +335,8 @@ ParameterizedTest(int *opt, ext4_write, journalled)
 	}
 	expect_dump_pattern("/f7", 107, 100000);
 	expect_dump_pattern("/big/j299", 299, 10);
+	/* every buffer was dirtied under a handle: none escaped the transactions' atomicity */
+	cr_expect(!host_log_contains("WARNING"), "%s", host_log());
 }
 
 ParameterizedTestParameters(ext4_write, journal_replays_after_crash)
@@ -392,6 +394,8 @@ ParameterizedTest(int *csum_v3, ext4_write, journal_replays_after_crash)
 			      "2>&1",
 			      crash, ext2t_env.dir, crash, ext2t_env.dir),
 		     0, "e2fsck -fn after e2fsck's replay is not clean");
+	cr_expect_neq(ext2t_sh("grep -q 'Fix? yes' %s/replay.log", ext2t_env.dir), 0,
+		      "e2fsck -fy had more to do than the replay (%s/replay.log)", ext2t_env.dir);
 	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", crash);
 	expect_dump_pattern("/crashdir/file", 42, 100000);
 	ext2t_umount();
@@ -402,5 +406,61 @@ ParameterizedTest(int *csum_v3, ext4_write, journal_replays_after_crash)
 	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/crashdir/file", 42, 100000), 0);
 	ext2t_umount();
 	ext2t_env.check_img[0] = 0;
+	ext2t_fsck_clean();
+}
+
+/* The journal superblock's log start: 0 while nothing was committed since the mount. */
+static unsigned long long journal_start(void)
+{
+	unsigned long long start = 0;
+
+	cr_assert(ext2t_sh_number(&start,
+				  "dumpe2fs -h %s 2>/dev/null | awk '/^Journal start:/ {print $3}'",
+				  ext2t_env.img));
+	return start;
+}
+
+/*
+ * kjournald2 commits on its own every commit= seconds (virtual time here), 5 by default:
+ * a file written without fsync is on disk (data=ordered: data too) once the interval has
+ * passed, not before.
+ */
+Test(ext4_write, commit_interval)
+{
+	ext4t_make_image("-b 1024");
+	ext2t_attach();
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "commit=2"), 0, "%s", host_log());
+	cr_assert_eq(journal_start(), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/lazy", 9, 0, 50000), 0);
+	msleep(1000);
+	cr_expect_eq(journal_start(), 0, "a commit before commit=2 seconds");
+	msleep(2000);
+	cr_expect_neq(journal_start(), 0, "no commit after commit=2 seconds");
+	expect_dump_pattern("/lazy", 9, 50000);
+	ext2t_umount();
+	cr_expect_eq(journal_start(), 0, "umount left the journal not empty");
+
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/lazy2", 10, 0, 50000), 0);
+	msleep(4000);
+	cr_expect_eq(journal_start(), 0, "a commit before the default 5 seconds");
+	msleep(2000);
+	cr_expect_neq(journal_start(), 0, "no commit after the default 5 seconds");
+	expect_dump_pattern("/lazy2", 10, 50000);
+	ext2t_umount();
+	ext2t_fsck_clean();
+}
+
+/* Mount options: data=journal (not written here) and a bad commit= are refused. */
+Test(ext4_write, journal_options_refused)
+{
+	ext4t_make_image("-b 1024");
+	ext2t_attach();
+	cr_expect_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "data=journal"), -EINVAL);
+	cr_expect(host_log_contains("unrecognized mount option \"data=journal\""), "%s", host_log());
+	cr_expect_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "commit=5s"), -EINVAL);
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "data=writeback,commit=0"), 0, "%s",
+		     host_log());
+	ext2t_umount();
 	ext2t_fsck_clean();
 }
