@@ -73,6 +73,8 @@ void selftest_run(const char *what)
 		WARN_ON_ONCE(what != NULL);
 	else if (!strcmp(what, "tlb-shootdown"))
 		selftest_tlb_shootdown();
+	else if (!strcmp(what, "workqueue-pools"))
+		selftest_workqueue_pools();
 	else
 		pr_err("selftest: unknown trigger '%s'\n", what);
 }

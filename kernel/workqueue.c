@@ -1,12 +1,19 @@
 /*
- * Workqueues (portable). Each workqueue has a pool of worker tasks that grows on demand up to
- * max_active: a manager task creates a worker whenever work is waiting and no worker is idle,
- * so a work item that sleeps for a long time (a flusher stuck behind a throttled device)
- * does not hold up the rest. A work item is never run by two workers at once: if it is
- * queued again while running, it runs next on the same worker.
+ * Workqueues (portable), as Linux's: a bound workqueue has one pool of workers per CPU, each
+ * pinned to its CPU, and a work runs on the pool of the CPU that queued it, so it finds that
+ * CPU's caches warm; a WQ_UNBOUND workqueue has one pool whose workers run anywhere (the
+ * writeback flushers: their work is long and should go where there is room). Each pool grows
+ * on demand up to max_active: a manager task creates a worker whenever work is waiting in a
+ * pool and none of its workers is idle, so a work item that sleeps for a long time (a flusher
+ * stuck behind a throttled device) does not hold up the rest. A work item is never run by two
+ * workers at once: if it is queued again while running, on whatever CPU, it runs next on the
+ * worker running it (Linux's find_worker_executing()). One lock per workqueue guards all its
+ * pools: queueing scans every pool for the running instance, and nothing here is hot enough
+ * to be worth a lock per pool and the ordering that would take.
  */
 #include <cgwb/workqueue.h>
 #include <cgwb/sched.h>
+#include <cgwb/smp.h>
 #include <cgwb/wait.h>
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
@@ -14,29 +21,42 @@
 #include <cgwb/bug.h>
 #include <cgwb/errno.h>
 
+struct worker_pool;
+
 struct worker {
 	struct task_struct *task;
-	struct workqueue_struct *wq;
+	struct worker_pool *pool;
 	struct work_struct *current_work;
 	struct list_head scheduled; /* re-queued while running: runs next, here */
 	struct list_head node;
 	bool idle; /* counted in nr_idle: between works, or not yet started */
 };
 
-struct workqueue_struct {
-	char name[24];
-	unsigned int flags;
-	int max_active;
-	spinlock_t lock;
+/* One CPU's workers for one workqueue, or an unbound workqueue's (Linux's pool_workqueue). */
+struct worker_pool {
+	struct workqueue_struct *wq;
+	int cpu; /* pinned there, or -1: unbound */
 	struct list_head worklist;
 	struct list_head workers;
 	int nr_workers, nr_idle; /* nr_idle: workers that would take a work now */
 	bool needs_worker;       /* on the manager's list */
-	bool destroying;
 	wait_queue_head_t more_work;
-	wait_queue_head_t done;
 	struct list_head manager_node;
 };
+
+struct workqueue_struct {
+	char name[24];
+	unsigned int flags;
+	int max_active;  /* workers per pool */
+	spinlock_t lock; /* all the pools' lists and counts, the works' PENDING */
+	bool destroying;
+	wait_queue_head_t done;
+	unsigned int nr_pools; /* 1 if unbound, else one per possible CPU */
+	struct worker_pool pools[];
+};
+
+#define for_each_pool(pool, wq) \
+	for ((pool) = (wq)->pools; (pool) < (wq)->pools + (wq)->nr_pools; (pool)++)
 
 struct workqueue_struct *system_wq;
 static LIST_HEAD(wqs_needing_workers);
@@ -60,16 +80,30 @@ void INIT_DELAYED_WORK(struct delayed_work *dwork, work_func_t func)
 	dwork->wq = NULL;
 }
 
-/* Ask the manager for one more worker. wq->lock held. */
-static void request_worker(struct workqueue_struct *wq)
+/* Ask the manager for one more worker in this pool. wq->lock held. */
+static void request_worker(struct worker_pool *pool)
 {
-	if (wq->nr_idle || wq->nr_workers >= wq->max_active || wq->needs_worker || wq->destroying)
+	struct workqueue_struct *wq = pool->wq;
+
+	if (pool->nr_idle || pool->nr_workers >= wq->max_active || pool->needs_worker ||
+	    wq->destroying)
 		return;
-	wq->needs_worker = true;
+	pool->needs_worker = true;
 	spin_lock(&manager_lock);
-	list_add_tail(&wq->manager_node, &wqs_needing_workers);
+	list_add_tail(&pool->manager_node, &wqs_needing_workers);
 	spin_unlock(&manager_lock);
 	wake_up(&manager_wait);
+}
+
+/*
+ * The pool a work queued on this CPU goes to. A CPU past the pools (the host tests add
+ * virtual CPUs after the system workqueue exists) shares the first CPU's.
+ */
+static struct worker_pool *cpu_pool(struct workqueue_struct *wq, int cpu)
+{
+	if (wq->flags & WQ_UNBOUND || cpu < 0 || (unsigned int)cpu >= wq->nr_pools)
+		return &wq->pools[0];
+	return &wq->pools[cpu];
 }
 
 /*
@@ -78,32 +112,38 @@ static void request_worker(struct workqueue_struct *wq)
  */
 static struct worker *find_worker_executing(struct workqueue_struct *wq, struct work_struct *work)
 {
+	struct worker_pool *pool;
 	struct worker *w;
 
-	list_for_each_entry(w, &wq->workers, node)
-		if (w->current_work == work)
-			return w;
+	for_each_pool(pool, wq)
+		list_for_each_entry(w, &pool->workers, node)
+			if (w->current_work == work)
+				return w;
 	return NULL;
 }
 
-/* Put a work on a list and get it run. wq->lock held, PENDING already set. */
-static void __queue_work_locked(struct workqueue_struct *wq, struct work_struct *work)
+/*
+ * Put a work on cpu's pool and get it run; if it is running, on any CPU, behind that
+ * instance instead, so it never runs twice at once. wq->lock held, PENDING already set.
+ */
+static void __queue_work_locked(struct workqueue_struct *wq, int cpu, struct work_struct *work)
 {
 	struct worker *running = find_worker_executing(wq, work);
+	struct worker_pool *pool = cpu_pool(wq, cpu);
 
 	work->wq = wq;
 	if (running) {
 		list_add_tail(&work->entry, &running->scheduled);
 		return;
 	}
-	list_add_tail(&work->entry, &wq->worklist);
-	if (wq->nr_idle)
-		wake_up(&wq->more_work);
+	list_add_tail(&work->entry, &pool->worklist);
+	if (pool->nr_idle)
+		wake_up(&pool->more_work);
 	else
-		request_worker(wq);
+		request_worker(pool);
 }
 
-bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
+bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work)
 {
 	unsigned long flags;
 	bool queued = false;
@@ -111,11 +151,17 @@ bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 	spin_lock_irqsave(&wq->lock, flags);
 	if (!(work->flags & WORK_PENDING)) {
 		work->flags |= WORK_PENDING;
-		__queue_work_locked(wq, work);
+		__queue_work_locked(wq, cpu, work);
 		queued = true;
 	}
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return queued;
+}
+
+/* On this CPU's pool: the caller may move to another CPU after, the work stays. */
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
+{
+	return queue_work_on(raw_smp_processor_id(), wq, work);
 }
 
 static void delayed_work_timer_fn(struct timer_list *t)
@@ -126,7 +172,7 @@ static void delayed_work_timer_fn(struct timer_list *t)
 
 	spin_lock_irqsave(&wq->lock, flags);
 	if (dwork->work.flags & WORK_PENDING)
-		__queue_work_locked(wq, &dwork->work);
+		__queue_work_locked(wq, raw_smp_processor_id(), &dwork->work);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -137,7 +183,7 @@ static void __arm_delayed_work(struct workqueue_struct *wq, struct delayed_work 
 	dwork->wq = wq;
 	dwork->work.wq = wq;
 	if (!delay)
-		__queue_work_locked(wq, &dwork->work);
+		__queue_work_locked(wq, raw_smp_processor_id(), &dwork->work);
 	else
 		mod_timer(&dwork->timer, jiffies + delay);
 }
@@ -150,7 +196,7 @@ static void rcu_work_rcufn(struct rcu_head *rcu)
 	unsigned long flags;
 
 	spin_lock_irqsave(&wq->lock, flags);
-	__queue_work_locked(wq, &rwork->work);
+	__queue_work_locked(wq, raw_smp_processor_id(), &rwork->work);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -257,7 +303,7 @@ bool flush_delayed_work(struct delayed_work *dwork)
 		return false;
 	spin_lock_irqsave(&wq->lock, flags);
 	if (del_timer(&dwork->timer))
-		__queue_work_locked(wq, &dwork->work);
+		__queue_work_locked(wq, raw_smp_processor_id(), &dwork->work);
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return flush_work(&dwork->work);
 }
@@ -295,13 +341,16 @@ bool cancel_delayed_work_sync(struct delayed_work *dwork)
 
 static bool wq_quiet(struct workqueue_struct *wq)
 {
+	struct worker_pool *pool;
 	struct worker *w;
 
-	if (!list_empty(&wq->worklist))
-		return false;
-	list_for_each_entry(w, &wq->workers, node)
-		if (w->current_work || !list_empty(&w->scheduled))
+	for_each_pool(pool, wq) {
+		if (!list_empty(&pool->worklist))
 			return false;
+		list_for_each_entry(w, &pool->workers, node)
+			if (w->current_work || !list_empty(&w->scheduled))
+				return false;
+	}
 	return true;
 }
 
@@ -318,14 +367,15 @@ bool current_is_workqueue_worker(void)
 /* Next work for this worker: its own re-queued items first. wq->lock held. */
 static struct work_struct *take_work(struct worker *worker)
 {
-	struct workqueue_struct *wq = worker->wq;
+	struct worker_pool *pool = worker->pool;
+	struct workqueue_struct *wq = pool->wq;
 	struct work_struct *work;
 
 	while (true) {
 		if (!list_empty(&worker->scheduled))
 			work = list_first_entry(&worker->scheduled, struct work_struct, entry);
-		else if (!list_empty(&wq->worklist))
-			work = list_first_entry(&wq->worklist, struct work_struct, entry);
+		else if (!list_empty(&pool->worklist))
+			work = list_first_entry(&pool->worklist, struct work_struct, entry);
 		else
 			return NULL;
 		list_del_init(&work->entry);
@@ -343,13 +393,14 @@ static void worker_set_idle(struct worker *worker, bool idle)
 	if (worker->idle == idle)
 		return;
 	worker->idle = idle;
-	worker->wq->nr_idle += idle ? 1 : -1;
+	worker->pool->nr_idle += idle ? 1 : -1;
 }
 
 static int worker_thread(void *arg)
 {
 	struct worker *worker = arg;
-	struct workqueue_struct *wq = worker->wq;
+	struct worker_pool *pool = worker->pool;
+	struct workqueue_struct *wq = pool->wq;
 	unsigned long flags;
 
 	current->flags |= PF_WQ_WORKER | PF_KTHREAD;
@@ -362,7 +413,8 @@ static int worker_thread(void *arg)
 				break;
 			worker_set_idle(worker, true);
 			spin_unlock_irqrestore(&wq->lock, flags);
-			wait_event_idle(wq->more_work, !list_empty(&wq->worklist) || wq->destroying);
+			wait_event_idle(pool->more_work,
+					!list_empty(&pool->worklist) || wq->destroying);
 			spin_lock_irqsave(&wq->lock, flags);
 			continue;
 		}
@@ -370,8 +422,8 @@ static int worker_thread(void *arg)
 		work->flags &= ~WORK_PENDING;
 		worker->current_work = work;
 		/* more waiting and nobody idle: get a helper before this one possibly blocks */
-		if (!list_empty(&wq->worklist))
-			request_worker(wq);
+		if (!list_empty(&pool->worklist))
+			request_worker(pool);
 		spin_unlock_irqrestore(&wq->lock, flags);
 
 		work->func(work);
@@ -388,23 +440,38 @@ static int worker_thread(void *arg)
 	return 0;
 }
 
-static int create_worker(struct workqueue_struct *wq)
+/* Pinned to the pool's CPU where that CPU runs tasks (the host platform has only CPU 0). */
+static struct task_struct *create_worker_task(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+	struct task_struct *task;
+
+	if (pool->cpu < 0)
+		return kthread_create(worker_thread, worker, "kworker/u:%s", pool->wq->name);
+	task = kthread_create(worker_thread, worker, "kworker/%d:%s", pool->cpu, pool->wq->name);
+	if (task && cpu_online(pool->cpu))
+		WARN_ON_ONCE(set_cpus_allowed(task, 1UL << pool->cpu));
+	return task;
+}
+
+static int create_worker(struct worker_pool *pool)
 {
 	struct worker *worker = kzalloc(sizeof(*worker), GFP_KERNEL);
+	struct workqueue_struct *wq = pool->wq;
 	unsigned long flags;
 
 	if (!worker)
 		return -ENOMEM;
-	worker->wq = wq;
+	worker->pool = pool;
 	INIT_LIST_HEAD(&worker->scheduled);
-	worker->task = kthread_create(worker_thread, worker, "kworker/%s", wq->name);
+	worker->task = create_worker_task(worker);
 	if (!worker->task) {
 		kfree(worker);
 		return -ENOMEM;
 	}
 	spin_lock_irqsave(&wq->lock, flags);
-	list_add_tail(&worker->node, &wq->workers);
-	wq->nr_workers++;
+	list_add_tail(&worker->node, &pool->workers);
+	pool->nr_workers++;
 	/*
 	 * Idle from the start, as Linux's create_worker(): it will take the waiting work, so
 	 * nobody asks for another worker for it before it has had the CPU.
@@ -420,34 +487,49 @@ static int manager_thread(void *arg)
 	(void)arg;
 	current->flags |= PF_KTHREAD;
 	for (;;) {
-		struct workqueue_struct *wq = NULL;
+		struct worker_pool *pool = NULL;
 		unsigned long flags;
 
 		wait_event_idle(manager_wait, !list_empty(&wqs_needing_workers));
 		spin_lock_irqsave(&manager_lock, flags);
 		if (!list_empty(&wqs_needing_workers)) {
-			wq = list_first_entry(&wqs_needing_workers, struct workqueue_struct,
-					      manager_node);
-			list_del_init(&wq->manager_node);
+			pool = list_first_entry(&wqs_needing_workers, struct worker_pool,
+						manager_node);
+			list_del_init(&pool->manager_node);
 		}
 		spin_unlock_irqrestore(&manager_lock, flags);
-		if (!wq)
+		if (!pool)
 			continue;
-		if (create_worker(wq))
-			pr_err("workqueue %s: cannot create a worker\n", wq->name);
-		spin_lock_irqsave(&wq->lock, flags);
-		wq->needs_worker = false;
+		if (create_worker(pool))
+			pr_err("workqueue %s: cannot create a worker\n", pool->wq->name);
+		spin_lock_irqsave(&pool->wq->lock, flags);
+		pool->needs_worker = false;
 		/* still nobody idle for waiting work (e.g. the new worker already blocked)? */
-		if (!list_empty(&wq->worklist) && !wq->nr_idle)
-			request_worker(wq);
-		spin_unlock_irqrestore(&wq->lock, flags);
+		if (!list_empty(&pool->worklist) && !pool->nr_idle)
+			request_worker(pool);
+		/* destroy_pool() may wait for us; after this unlock the pool may be gone */
+		wake_up_all(&pool->wq->done);
+		spin_unlock_irqrestore(&pool->wq->lock, flags);
 	}
 	return 0;
 }
 
+static void init_pool(struct worker_pool *pool, struct workqueue_struct *wq, int cpu)
+{
+	pool->wq = wq;
+	pool->cpu = cpu;
+	INIT_LIST_HEAD(&pool->worklist);
+	INIT_LIST_HEAD(&pool->workers);
+	INIT_LIST_HEAD(&pool->manager_node);
+	init_waitqueue_head(&pool->more_work);
+}
+
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, int max_active)
 {
-	struct workqueue_struct *wq = kzalloc(sizeof(*wq), GFP_KERNEL);
+	unsigned int nr_pools = flags & WQ_UNBOUND ? 1 : nr_cpu_ids;
+	struct workqueue_struct *wq =
+		kzalloc(sizeof(*wq) + nr_pools * sizeof(wq->pools[0]), GFP_KERNEL);
+	struct worker_pool *pool;
 
 	if (!wq)
 		return NULL;
@@ -456,38 +538,65 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, i
 	wq->max_active = max_active > 0 ? max_active : WQ_DFL_ACTIVE;
 	spin_lock_init(&wq->lock);
 	wq->lock.name = "workqueue";
-	INIT_LIST_HEAD(&wq->worklist);
-	INIT_LIST_HEAD(&wq->workers);
-	INIT_LIST_HEAD(&wq->manager_node);
-	init_waitqueue_head(&wq->more_work);
 	init_waitqueue_head(&wq->done);
-	/* one worker up front: most queues never need more */
-	if (create_worker(wq)) {
-		kfree(wq);
-		return NULL;
+	wq->nr_pools = nr_pools;
+	for (unsigned int i = 0; i < nr_pools; i++)
+		init_pool(&wq->pools[i], wq, flags & WQ_UNBOUND ? -1 : (int)i);
+	/* one worker per pool up front: most pools never need more */
+	for_each_pool(pool, wq) {
+		if (create_worker(pool)) {
+			destroy_workqueue(wq);
+			return NULL;
+		}
 	}
 	return wq;
 }
 
+/* The manager is creating a worker for it (taken off its list, not done yet). */
+static bool pool_being_managed(struct worker_pool *pool)
+{
+	unsigned long flags;
+	bool managed;
+
+	spin_lock_irqsave(&pool->wq->lock, flags);
+	managed = pool->needs_worker;
+	spin_unlock_irqrestore(&pool->wq->lock, flags);
+	return managed;
+}
+
+/* wq->destroying set: no more requests for workers, every worker ends when it sees it. */
+static void destroy_pool(struct worker_pool *pool)
+{
+	unsigned long flags;
+	bool listed;
+
+	spin_lock_irqsave(&manager_lock, flags);
+	listed = !list_empty(&pool->manager_node);
+	if (listed)
+		list_del_init(&pool->manager_node);
+	spin_unlock_irqrestore(&manager_lock, flags);
+	if (!listed)
+		wait_event(pool->wq->done, !pool_being_managed(pool));
+	wake_up_all(&pool->more_work);
+	while (!list_empty(&pool->workers)) {
+		struct worker *w = list_first_entry(&pool->workers, struct worker, node);
+		kthread_join(w->task);
+		list_del(&w->node);
+		kfree(w);
+	}
+}
+
 void destroy_workqueue(struct workqueue_struct *wq)
 {
+	struct worker_pool *pool;
 	unsigned long flags;
 
 	flush_workqueue(wq);
 	spin_lock_irqsave(&wq->lock, flags);
 	wq->destroying = true;
 	spin_unlock_irqrestore(&wq->lock, flags);
-	spin_lock_irqsave(&manager_lock, flags);
-	if (!list_empty(&wq->manager_node))
-		list_del_init(&wq->manager_node);
-	spin_unlock_irqrestore(&manager_lock, flags);
-	wake_up_all(&wq->more_work);
-	while (!list_empty(&wq->workers)) {
-		struct worker *w = list_first_entry(&wq->workers, struct worker, node);
-		kthread_join(w->task);
-		list_del(&w->node);
-		kfree(w);
-	}
+	for_each_pool(pool, wq)
+		destroy_pool(pool);
 	kfree(wq);
 }
 

@@ -1,7 +1,9 @@
 /*
- * Deferred work run by worker tasks. A work item never runs on two workers at once; a
- * workqueue grows up to max_active workers so that one blocked item (a flusher waiting on a
- * throttled device) does not hold up the others.
+ * Deferred work run by worker tasks. A bound workqueue has a pool of workers per CPU, pinned
+ * there, and runs a work on the pool of the CPU that queued it; a WQ_UNBOUND one has a single
+ * pool whose workers run anywhere. A work item never runs on two workers at once; each pool
+ * grows up to max_active workers so that one blocked item (a flusher waiting on a throttled
+ * device) does not hold up the others.
  */
 #ifndef CGWB_WORKQUEUE_H
 #define CGWB_WORKQUEUE_H
@@ -44,6 +46,8 @@ void destroy_workqueue(struct workqueue_struct *wq);
 
 /* Return false if the work was already pending. Callable from interrupt context. */
 bool queue_work(struct workqueue_struct *wq, struct work_struct *work);
+/* On cpu's pool (any pool if unbound), unless it is running elsewhere: then behind that. */
+bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work);
 
 /* A work item queued once a grace period has passed (Linux's rcu_work). */
 struct rcu_work {

@@ -313,7 +313,7 @@ Test(workqueue, destroy_workqueue_finishes_queued_work_and_ends_its_workers)
 
 static void count_workers(struct task_struct *t, void *arg)
 {
-	if (!strcmp(t->comm, "kworker/lean"))
+	if (!strcmp(t->comm, "kworker/0:lean"))
 		(*(int *)arg)++;
 }
 
