@@ -38,6 +38,10 @@ void memcg_set_max(struct mem_cgroup *memcg, unsigned long nr_pages);
 void memcg_set_high(struct mem_cgroup *memcg, unsigned long nr_pages);
 
 /* memcg-stat.c */
+/* The per-CPU counters of a new memcg (-ENOMEM), and freeing them. */
+int memcg_stat_init(struct mem_cgroup *memcg);
+void memcg_stat_exit(struct mem_cgroup *memcg);
+/* Exact sums (the per-CPU counts summed): memory.stat and the dirty domain read these. */
 struct memcg_stat_sums {
 	long stat[NR_VM_NODE_STAT_ITEMS];
 	unsigned long pgscan, pgsteal;

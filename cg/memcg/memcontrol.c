@@ -79,6 +79,11 @@ static struct cgroup_subsys_state *mem_cgroup_css_alloc(struct cgroup_subsys_sta
 		kfree(memcg);
 		return ERR_PTR(-ENOMEM);
 	}
+	if (memcg_stat_init(memcg)) {
+		lruvec_free(memcg->lruvec);
+		kfree(memcg);
+		return ERR_PTR(-ENOMEM);
+	}
 	page_counter_init(&memcg->memory, parent ? &parent->memory : NULL);
 	INIT_LIST_HEAD(&memcg->cgwb_list);
 	wb_domain_init(&memcg->cgwb_domain);
@@ -105,6 +110,7 @@ static void mem_cgroup_css_free(struct cgroup_subsys_state *css)
 		memcg_stat_fold(memcg, parent);
 	mem_cgroup_foreign_wait(memcg); /* a queued flush completes into memcg's records */
 	wb_domain_exit(&memcg->cgwb_domain);
+	memcg_stat_exit(memcg);
 	lruvec_free(memcg->lruvec);
 	kfree(memcg);
 }

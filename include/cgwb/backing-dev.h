@@ -20,6 +20,7 @@
 #include <cgwb/fs.h>
 #include <cgwb/blkdev.h>
 #include <cgwb/percpu_counter.h>
+#include <cgwb/bug.h>
 
 struct inode;
 struct mem_cgroup;
@@ -176,9 +177,17 @@ int bdi_set_strict_limit(struct backing_dev_info *bdi, unsigned int strict_limit
  */
 #define WB_STAT_BATCH (8 * (1 + ilog2(nr_cpu_ids)))
 
+/* The most wb_stat() can be off by: every CPU's part just under the batch. */
+static inline unsigned long wb_stat_error(void)
+{
+	return nr_cpu_ids * (unsigned long)WB_STAT_BATCH;
+}
+
 static inline void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 amount)
 {
 	percpu_counter_add_batch(&wb->stat[item], amount, WB_STAT_BATCH);
+	/* a count never below 0 leaves the shared one at most the CPUs' parts below it */
+	WARN_ON_ONCE(percpu_counter_read(&wb->stat[item]) < -(s64)wb_stat_error());
 }
 static inline s64 wb_stat(const struct bdi_writeback *wb, enum wb_stat_item item)
 {
@@ -187,11 +196,6 @@ static inline s64 wb_stat(const struct bdi_writeback *wb, enum wb_stat_item item
 static inline s64 wb_stat_sum(struct bdi_writeback *wb, enum wb_stat_item item)
 {
 	return percpu_counter_sum_positive(&wb->stat[item]);
-}
-/* The most wb_stat() can be off by: every CPU's part just under the batch. */
-static inline unsigned long wb_stat_error(void)
-{
-	return nr_cpu_ids * (unsigned long)WB_STAT_BATCH;
 }
 /* Count wb in pool (NULL: in none); called by whoever decides the wb's pool. */
 void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool);

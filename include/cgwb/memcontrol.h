@@ -7,6 +7,7 @@
 #ifndef CGWB_MEMCONTROL_H
 #define CGWB_MEMCONTROL_H
 
+#include <cgwb/percpu_counter.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/gfp.h>
@@ -55,6 +56,8 @@ struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct page_counter memory;
 	long stat[NR_VM_NODE_STAT_ITEMS]; /* local (this memcg only) page-state counters */
+	/* NR_FILE_DIRTY and NR_WRITEBACK are these instead: per CPU (cg/memcg/memcg-stat.c) */
+	struct percpu_counter pcpu_stat[2];
 	unsigned long events[NR_MEMCG_EVENTS];
 	bool oom_group; /* memory.oom.group: an OOM kill takes every task */
 	unsigned long pgscan, pgsteal;
@@ -94,7 +97,7 @@ int mem_cgroup_charge(struct page *page, gfp_t gfp);
 void mem_cgroup_uncharge(struct page *page);
 /* A page-state change of a charged page (called by mod_page_state). */
 void mem_cgroup_mod_page_state(struct page *page, enum node_stat_item item, long delta);
-/* Local and hierarchical (this memcg plus descendants) page-state counters. */
+/* Local and hierarchical (this memcg plus descendants) page-state counters, exact. */
 long memcg_page_state_local(struct mem_cgroup *memcg, enum node_stat_item item);
 unsigned long memcg_page_state(struct mem_cgroup *memcg, enum node_stat_item item);
 

@@ -740,3 +740,16 @@ Test(dirty_throttle, a_large_share_is_checked_against_the_read)
 	wb_stat_mod_on(1, WB_RECLAIMABLE, -15);
 	wb_stat_mod(&wb, WB_RECLAIMABLE, -10000);
 }
+
+/* A wb count taken below 0 (a page counted out twice) is reported once it folds. */
+Test(dirty_throttle, a_wb_count_below_zero_is_reported)
+{
+	unsigned long warnings = warn_count;
+
+	host_set_nr_cpus(1); /* the read may be 8 pages below the count */
+	wb_stat_mod(&wb, WB_WRITEBACK, -7);
+	cr_assert_eq(warn_count, warnings, "within the parts' reach");
+	wb_stat_mod(&wb, WB_WRITEBACK, -2);
+	cr_assert_eq(warn_count, warnings + 1);
+	cr_assert(host_log_contains("WARNING: "));
+}

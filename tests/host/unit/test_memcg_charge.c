@@ -9,6 +9,7 @@
 #include <cgwb/vmstat.h>
 #include <cgwb/vmscan.h>
 #include "test_ext2.h"
+#include "cg/memcg/memcg.h"
 
 static void setup_ramfs(void)
 {
@@ -43,6 +44,7 @@ static const enum node_stat_item gauges[] = {
 static void check_books(void)
 {
 	struct mem_cgroup *memcg = NULL;
+	struct memcg_stat_sums sums;
 
 	while ((memcg = mem_cgroup_iter(NULL, memcg))) {
 		for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
@@ -58,9 +60,11 @@ static void check_books(void)
 				     memcg_page_state_local(memcg, NR_UNEVICTABLE));
 	}
 	cr_assert_eq(cgt_usage(root_mem_cgroup), global_node_page_state_snapshot(NR_FILE_PAGES));
+	/* exact sums on both sides: the dirty counts' reads miss the CPUs' parts */
+	memcg_stat_sum(root_mem_cgroup, &sums);
 	for (size_t i = 0; i < ARRAY_SIZE(gauges); i++)
-		cr_assert_eq(memcg_page_state(root_mem_cgroup, gauges[i]),
-			     global_node_page_state_snapshot(gauges[i]), "item %d", gauges[i]);
+		cr_assert_eq(sums.stat[gauges[i]], global_node_page_state_signed(gauges[i]),
+			     "item %d", gauges[i]);
 }
 
 static void write_file(const char *path, size_t bytes)
@@ -277,4 +281,50 @@ Test(memcg_charge_ext2, targeted_reclaim_stays_in_its_group)
 	cr_assert_eq(cgt_num("B/memory.current"), b);
 	cr_assert_eq(cgt_key("B/memory.stat", "pgscan"), 0);
 	cr_assert_eq(cgt_key("A/memory.stat", "pgsteal"), (long long)freed);
+}
+
+/*
+ * A memcg's dirty and writeback counts are per CPU (virtual CPUs, host_set_cpu): pages
+ * dirtied on four CPUs stay in their parts, out of the shared count, and every reader (the
+ * local and hierarchical counts, memory.stat, the dirty domain's sums) adds them up.
+ */
+Test(memcg_charge, dirty_counts_are_per_cpu_and_summed_where_exact)
+{
+	struct page page = { 0 };
+	struct memcg_stat_sums sums;
+	struct mem_cgroup *memcg;
+
+	cr_assert_eq(cgt_mkdir("D"), 0);
+	memcg = cgt_memcg("D");
+	page.memcg = memcg;
+	host_set_nr_cpus(4);
+	for (unsigned int cpu = 0; cpu < 4; cpu++) {
+		host_set_cpu(cpu);
+		mem_cgroup_mod_page_state(&page, NR_FILE_DIRTY, 60);
+		mem_cgroup_mod_page_state(&page, NR_WRITEBACK, 3);
+		host_set_cpu(0);
+	}
+	cr_assert_eq(percpu_counter_read(&memcg->pcpu_stat[0]), 0, "all in the CPUs' parts");
+	cr_assert_eq(memcg_page_state(memcg, NR_FILE_DIRTY), 240);
+	cr_assert_eq(memcg_page_state_local(memcg, NR_FILE_DIRTY), 240);
+	cr_assert_eq(memcg_page_state_local(memcg, NR_WRITEBACK), 12);
+	memcg_stat_sum(memcg, &sums);
+	cr_assert_eq(sums.stat[NR_FILE_DIRTY], 240);
+	cr_assert_eq(cgt_key("D/memory.stat", "file_dirty"), 240 * 4096);
+	cr_assert_eq(cgt_key("D/memory.stat", "file_writeback"), 12 * 4096);
+	/* past the batch a CPU folds its part: the read sees it */
+	host_set_cpu(2);
+	mem_cgroup_mod_page_state(&page, NR_FILE_DIRTY, 4);
+	host_set_cpu(0);
+	cr_assert_eq(percpu_counter_read(&memcg->pcpu_stat[0]), 64);
+	cr_assert_eq(memcg_page_state(memcg, NR_FILE_DIRTY), 244);
+	for (unsigned int cpu = 0; cpu < 4; cpu++) {
+		host_set_cpu(cpu);
+		mem_cgroup_mod_page_state(&page, NR_FILE_DIRTY, cpu == 2 ? 0 : -60);
+		mem_cgroup_mod_page_state(&page, NR_WRITEBACK, -3);
+		host_set_cpu(0);
+	}
+	mem_cgroup_mod_page_state(&page, NR_FILE_DIRTY, -64);
+	cr_assert_eq(memcg_page_state_local(memcg, NR_FILE_DIRTY), 0);
+	cr_assert_eq(cgt_rmdir("D"), 0);
 }
