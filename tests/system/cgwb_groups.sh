@@ -31,12 +31,13 @@ expect_num "A's io.stat wbytes" "$a_w" -lt $((7 << 20))
 expect_num "B's io.stat wbytes" "$b_w" -ge $((24 << 20))
 expect_num "B's io.stat wbytes" "$b_w" -lt $((25 << 20))
 
-# A's dd (dirtying plus fsync) ran at about its 2 MiB/s limit: 6 MiB in about 3 s
+# A's dd (dirtying plus fsync) was held to its 2 MiB/s limit: 6 MiB take 3 s at least. How
+# close to the limit it runs is the simulator's to check (a busy host only slows a guest).
 a_s=$(sed -n 's/^A: .* copied, \([0-9.]*\) s,.*/\1/p' "$OUT")
 b_s=$(sed -n 's/^B: .* copied, \([0-9.]*\) s,.*/\1/p' "$OUT")
-awk -v s="$a_s" 'BEGIN { exit !(s >= 2.5 && s <= 4.5) }' || fail "A took ${a_s}s for 6 MiB at 2 MiB/s"
-# B was not held to A's rate (it would need 12 s for 24 MiB)
-awk -v s="$b_s" 'BEGIN { exit !(s > 0 && s < 6) }' || fail "B took ${b_s}s for 24 MiB"
+awk -v s="$a_s" 'BEGIN { exit !(s >= 2.5) }' || fail "A took ${a_s}s for 6 MiB at 2 MiB/s"
+# B was not held to A's rate (that would take 12 s for its 24 MiB)
+awk -v s="$b_s" 'BEGIN { exit !(s > 0 && s < 10) }' || fail "B took ${b_s}s for 24 MiB"
 
 # memory.stat: after the fsyncs nothing is dirty or under writeback, and the pages are charged
 for g in A B; do

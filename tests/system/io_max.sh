@@ -69,7 +69,8 @@ expect_num root_wbytes "$root_wbytes" -ge 2097152
 expect_line '254:0 rbps=max wbps=max riops=100 wiops=max'
 [[ -z $(sed -n '/^cleared:$/,/^end$/p' "$OUT" | grep '^254:') ]] ||
 	fail "io.max lists a device without limits"
-# 2 MiB at 1 MiB/s: about 1.9 s (the first slice is a 0.1 s burst); QEMU is given a margin
+# 2 MiB at 1 MiB/s: 1.9 s at least (the first slice is a 0.1 s burst); a busy host only slows
+# the guest, and how close to its limit a group runs is the simulator's to check
 secs=$(sed -n 's/^2097152 bytes .* copied, \([0-9.]*\) s, .*/\1/p' "$OUT")
 [[ -n $secs ]] || fail "no dd summary line"
-awk -v s="$secs" 'BEGIN { exit !(s >= 1.5 && s <= 4.0) }' || fail "dd took $secs s at 1 MiB/s"
+awk -v s="$secs" 'BEGIN { exit !(s >= 1.5) }' || fail "dd took $secs s at 1 MiB/s"
