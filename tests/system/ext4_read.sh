@@ -6,14 +6,7 @@
 # harness checks every disk) and vdb no longer needs recovery.
 PATH=$PATH:/usr/sbin:/sbin
 src=$T/tree
-mkdir -p "$src/dir/sub" "$src/big"
-head -c 3M /dev/urandom > "$src/large"
-head -c 70000 /dev/urandom > "$src/dir/sub/medium"
-echo hello > "$src/small"
-for i in $(seq 0 23); do # 4 KiB pieces 64 KiB apart: more extents than the inode holds
-	head -c 4096 /dev/urandom | dd of="$src/sparse" bs=4096 seek=$((i * 16)) conv=notrunc status=none
-done
-for i in $(seq 1 400); do echo "$i" > "$src/big/entry-with-a-longer-name-$i"; done
+ext4_sample_tree "$src"
 ln -s small "$src/fast"
 mke2fs -q -F -t ext4 -b 1024 -d "$src" "$T/a.img" 32M > /dev/null 2>&1 || fail "mke2fs a"
 e2fsck -fyD "$T/a.img" > /dev/null 2>&1 # index /big

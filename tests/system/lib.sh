@@ -84,6 +84,21 @@ run_guest()
 	return 0
 }
 
+# ext4_sample_tree DIR: the tree the ext4 tests give mke2fs -d: files of 6 bytes to 3 MiB, a
+# sparse file of more extents than an inode holds, and a directory of 400 names (to index)
+ext4_sample_tree()
+{
+	local src=$1 i
+	mkdir -p "$src/dir/sub" "$src/big"
+	head -c 3M /dev/urandom > "$src/large"
+	head -c 70000 /dev/urandom > "$src/dir/sub/medium"
+	echo hello > "$src/small"
+	for i in $(seq 0 23); do # 4 KiB pieces 64 KiB apart
+		head -c 4096 /dev/urandom | dd of="$src/sparse" bs=4096 seek=$((i * 16)) conv=notrunc status=none
+	done
+	for i in $(seq 1 400); do echo "$i" > "$src/big/entry-with-a-longer-name-$i"; done
+}
+
 # After every run, each writable ext2 image the guest had must pass `e2fsck -fn`: whatever
 # the test checks, a run must never leave a damaged filesystem. A test that damages one on
 # purpose (a power cut) sets FSCK_AFTER_RUN=0 and checks the image itself.
