@@ -56,11 +56,7 @@ for m in wb ord; do
 done
 
 # wb_stats during the first mount: the root wb and one wb per group, each with its own data
-expect_count 3 '^WbCgIno: '
-written=$(awk '/^WbWritten:/ { print $2 }' "$OUT" | sort -n | tr '\n' ' ')
-read -r w0 w1 w2 <<< "$written"
-expect_num "A's wb WbWritten (kB)" "$w1" -ge 6144
-expect_num "B's wb WbWritten (kB)" "$w2" -ge 24576
+expect_group_wbs 6144 24576
 
 # data=writeback: A held to its limit (6 MiB at 2 MiB/s: 3 s at least; how close it runs to
 # it is the simulator's to check), B not held to it (24 MiB would take 12 s)

@@ -48,10 +48,6 @@ for g in A B; do
 done
 
 # wb_stats: the root wb and one wb per group, each having written its own data
-expect_count 3 '^WbCgIno: '
-written=$(awk '/^WbWritten:/ { print $2 }' "$OUT" | sort -n | tr '\n' ' ')
-read -r w0 w1 w2 <<< "$written"
-expect_num "A's wb WbWritten (kB)" "$w1" -ge 6144
-expect_num "B's wb WbWritten (kB)" "$w2" -ge 24576
+expect_group_wbs 6144 24576
 
 e2fsck -fn "$T/disk.img" > "$T/fsck.log" 2>&1 || fail "e2fsck: $(tail -n 3 "$T/fsck.log")"

@@ -99,6 +99,18 @@ ext4_sample_tree()
 	for i in $(seq 1 400); do echo "$i" > "$src/big/entry-with-a-longer-name-$i"; done
 }
 
+# expect_group_wbs A_KB B_KB: /sys/kernel/debug/bdi/*/wb_stats in the output lists the root
+# wb and one wb per group, A's and B's having written at least A_KB and B_KB
+expect_group_wbs()
+{
+	local written w0 w1 w2
+	expect_count 3 '^WbCgIno: '
+	written=$(awk '/^WbWritten:/ { print $2 }' "$OUT" | sort -n | tr '\n' ' ')
+	read -r w0 w1 w2 <<< "$written"
+	expect_num "A's wb WbWritten (kB)" "$w1" -ge "$1"
+	expect_num "B's wb WbWritten (kB)" "$w2" -ge "$2"
+}
+
 # After every run, each writable ext2 image the guest had must pass `e2fsck -fn`: whatever
 # the test checks, a run must never leave a damaged filesystem. A test that damages one on
 # purpose (a power cut) sets FSCK_AFTER_RUN=0 and checks the image itself.
