@@ -96,8 +96,11 @@ long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
 			 unsigned long task_ratelimit, unsigned long dirty_ratelimit,
 			 int *nr_dirtied_pause);
 
-/* The shortest sleep of a dirtier the bandwidth policy holds at the cap of a slow wb. */
-#define BW_CAP_MIN_PAUSE (HZ / 50)
+/*
+ * The shortest sleep of a dirtier the bandwidth policy holds at the cap of a slow wb that
+ * shares the budget: Linux's own pause target.
+ */
+#define BW_CAP_MIN_PAUSE (HZ / 100)
 /* The fixed policy's limit per cgroup wb (mm/dirty-policy-fixed.c). */
 extern unsigned int dirty_fixed_kbytes;
 

@@ -91,7 +91,7 @@ static void dump(unsigned int n, int ms)
 /*
  * n tenants start in a policy ("linux", or "bandwidth" at its defaults); once they have
  * run 1.5 s, B writes beside them; the tenants' io.stat wbytes are read at B's start and
- * WINDOW_S later, as the QEMU workload does (2 s and 12 s there); then they are told to
+ * WINDOW_S later, as the QEMU workload does (there 2 s after they start); then they are told to
  * stop.
  */
 static void run_tenants(unsigned int n, const char *policy, struct tenants_result *r)
@@ -211,7 +211,7 @@ static void check_linux_mode(unsigned int n)
 	run_tenants(n, "linux", &r);
 	/*
 	 * Their queued bios are up to 1 MiB each and the throttler lets them go together, so
-	 * the 6 s window's mean moves by 3 % with where it falls (the whole run's is exact).
+	 * the window's mean moves by 3 % with where it falls (the whole run's is exact).
 	 */
 	check_tenants_rate(&r, 0.05);
 	cr_assert_geq(r.peak_slow, r.g_thresh * 9 / 10, "the tenants held only %lu of %lu",
