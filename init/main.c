@@ -4,6 +4,7 @@
  * scheduler, and becomes the idle task after starting "init" (pid 1), which brings up
  * every subsystem in order and then runs the shell.
  */
+#include <cgwb/profile.h>
 #include <cgwb/platform.h>
 #include <cgwb/printk.h>
 #include <cgwb/sched.h>
@@ -57,6 +58,7 @@ static int kernel_init(void *unused)
 	smp_init();
 	workqueue_init();
 	hung_task_init();
+	profile_init(); /* its failure is told; the kernel runs without */
 	/* the page cache and writeback, then the VFS before the disks appear */
 	storage_init();
 	chrdev_init();

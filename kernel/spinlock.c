@@ -12,7 +12,7 @@ static const char *lock_name(const spinlock_t *lock)
  * On one CPU (the host simulator, or the kernel before the others start) a lock that is
  * taken can only be held by this CPU: spinning would never end.
  */
-void raw_spin_lock(spinlock_t *lock)
+__lockfunc void raw_spin_lock(spinlock_t *lock)
 {
 	u16 ticket;
 
@@ -25,7 +25,7 @@ void raw_spin_lock(spinlock_t *lock)
 	lock_acquired_hook(lock, false);
 }
 
-void raw_spin_unlock(spinlock_t *lock)
+__lockfunc void raw_spin_unlock(spinlock_t *lock)
 {
 	if (unlikely(!spin_is_locked(lock)))
 		panic("spinlock %s: unlock of an unlocked lock", lock_name(lock));
@@ -34,13 +34,13 @@ void raw_spin_unlock(spinlock_t *lock)
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1), __ATOMIC_RELEASE);
 }
 
-void spin_lock(spinlock_t *lock)
+__lockfunc void spin_lock(spinlock_t *lock)
 {
 	preempt_disable();
 	raw_spin_lock(lock);
 }
 
-bool spin_trylock(spinlock_t *lock)
+__lockfunc bool spin_trylock(spinlock_t *lock)
 {
 	u16 owner;
 
@@ -57,20 +57,20 @@ bool spin_trylock(spinlock_t *lock)
 	return false;
 }
 
-void spin_unlock(spinlock_t *lock)
+__lockfunc void spin_unlock(spinlock_t *lock)
 {
 	raw_spin_unlock(lock);
 	preempt_enable();
 }
 
-void spin_lock_irq(spinlock_t *lock)
+__lockfunc void spin_lock_irq(spinlock_t *lock)
 {
 	local_irq_disable();
 	preempt_disable();
 	raw_spin_lock(lock);
 }
 
-void spin_unlock_irq(spinlock_t *lock)
+__lockfunc void spin_unlock_irq(spinlock_t *lock)
 {
 	raw_spin_unlock(lock);
 	preempt_enable_no_resched();
@@ -78,7 +78,7 @@ void spin_unlock_irq(spinlock_t *lock)
 	preempt_check_resched();
 }
 
-unsigned long _spin_lock_irqsave(spinlock_t *lock)
+__lockfunc unsigned long _spin_lock_irqsave(spinlock_t *lock)
 {
 	unsigned long flags;
 
@@ -88,7 +88,7 @@ unsigned long _spin_lock_irqsave(spinlock_t *lock)
 	return flags;
 }
 
-void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
+__lockfunc void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
 	raw_spin_unlock(lock);
 	preempt_enable_no_resched();

@@ -10,5 +10,6 @@ void proc_misc_init(struct pseudo_node *root);
 void proc_cpus_init(struct pseudo_node *root);
 void proc_sys_vm_init(struct pseudo_node *root);
 void proc_pressure_init(struct pseudo_node *root);
+void proc_profile_init(struct pseudo_node *root);
 
 #endif

@@ -24,4 +24,5 @@ void proc_init(void)
 	proc_cpus_init(proc_root);
 	proc_sys_vm_init(proc_root);
 	proc_pressure_init(proc_root);
+	proc_profile_init(proc_root);
 }

@@ -23,6 +23,13 @@ typedef struct spinlock {
 	const char *name; /* and its key: locks of one name are one class */
 } spinlock_t;
 
+/*
+ * The lock functions live in their own section, as Linux's: a profile tick that lands in
+ * one (an unlock turning interrupts back on takes the ticks that came while they were off)
+ * is counted at its caller (profile_pc()).
+ */
+#define __lockfunc __attribute__((section(".spinlock.text")))
+
 #define __SPIN_LOCK_UNLOCKED(n)                                                   \
 	{                                                                         \
 		.owner = 0, .next = 0, .owner_cpu = -1, .class_id = 0, .name = #n \

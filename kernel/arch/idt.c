@@ -174,9 +174,32 @@ static __noreturn void die(const struct pt_regs *r)
 	panic_stop(PANIC_EXIT_CODE);
 }
 
+/* The registers of the interrupt each CPU is handling (the innermost), for profile_pc(). */
+static DEFINE_PER_CPU(struct pt_regs *, irq_regs);
+
+extern char __lock_text_start[], __lock_text_end[];
+
+/*
+ * Linux's profile_pc(): in a lock function, its caller (read from the frame its prologue
+ * made: the kernel keeps frame pointers). A tick in the prologue itself gives the caller's
+ * caller; a profile does not mind.
+ */
+u64 profile_pc(void)
+{
+	struct pt_regs *regs = *this_cpu_ptr(&irq_regs);
+
+	if (!regs)
+		return 0;
+	if (regs->rip >= (u64)(uintptr_t)__lock_text_start &&
+	    regs->rip < (u64)(uintptr_t)__lock_text_end && regs->rbp)
+		return *(const u64 *)(uintptr_t)(regs->rbp + sizeof(u64));
+	return regs->rip;
+}
+
 void do_interrupt(struct pt_regs *regs)
 {
 	unsigned int vec = (unsigned int)regs->vector;
+	struct pt_regs *outer;
 
 	if (vec < 32)
 		die(regs);
@@ -184,11 +207,14 @@ void do_interrupt(struct pt_regs *regs)
 		return;
 
 	preempt_count_add(HARDIRQ_OFFSET);
+	outer = *this_cpu_ptr(&irq_regs);
+	*this_cpu_ptr(&irq_regs) = regs;
 	struct irq_action *act = &irq_actions[vec];
 	if (act->handler)
 		act->handler(act->data);
 	else
 		printk(KERN_WARNING "cgwb: unexpected interrupt on vector %u\n", vec);
+	*this_cpu_ptr(&irq_regs) = outer;
 	lapic_eoi();
 	preempt_count_sub(HARDIRQ_OFFSET);
 

@@ -98,6 +98,8 @@ void rtc_set_boot_epoch(u64 seconds);
 
 /* Called from assembly: do_interrupt by isr.S (idt.c); kmain by boot/entry.S is init's. */
 void do_interrupt(struct pt_regs *regs);
+/* Where the interrupt this CPU is handling came in, for the profiler (0 outside one): idt.c. */
+u64 profile_pc(void);
 
 /* Tasks: switch.S saves callee-saved registers on prev's stack and resumes next's;
  * a new task's first switch returns into ret_from_kthread. task.c checks the stack canary. */

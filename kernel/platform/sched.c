@@ -9,6 +9,7 @@
 #include <cgwb/string.h>
 #include <cgwb/smp.h>
 #include <cgwb/rcupdate.h>
+#include <cgwb/profile.h>
 #include "../arch/x86.h"
 #include "../sched-internal.h"
 
@@ -56,6 +57,7 @@ void preempt_schedule_irq(void)
 
 void sched_tick(void)
 {
+	profile_tick(profile_pc());
 	if (!current)
 		return;
 	scheduler_tick();
