@@ -166,18 +166,42 @@ bool bdi_has_dirty_io(struct backing_dev_info *bdi)
 /* Pools' member lists and every wb->pool (taken with interrupts off: it nests sums' locks). */
 static DEFINE_SPINLOCK(wb_pool_lock);
 
+/* The pages wb holds: what it brings into a pool or takes out of one. */
+static s64 wb_pool_pages(struct bdi_writeback *wb)
+{
+	return wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK);
+}
+
+/*
+ * The pointer changes before the wb's pages move: from then on its updates go to the new
+ * pool (wb_stat_mod()). One that raced the move may be counted twice or not at all, a few
+ * pages against a budget of thousands; a wb changes pools rarely (when io.max is set or
+ * lifted, and at its end).
+ */
 void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
 {
+	struct wb_pool *old;
 	unsigned long flags;
 
 	if (READ_ONCE(wb->pool) == pool)
 		return;
 	spin_lock_irqsave(&wb_pool_lock, flags);
-	if (wb->pool != pool) {
-		list_del_init(&wb->pool_node);
-		if (pool)
-			list_add_tail(&wb->pool_node, &pool->members);
+	old = wb->pool;
+	if (old != pool) {
 		WRITE_ONCE(wb->pool, pool);
+		smp_mb(); /* against wb_stat_mod(): its add, then its read of wb->pool */
+		if (old) {
+			if (wb->pool_part == WB_POOL_NEW)
+				old->nr_new--;
+			list_del_init(&wb->pool_node);
+			percpu_counter_add(&old->held, -wb_pool_pages(wb));
+		}
+		wb->pool_part = WB_POOL_NEW;
+		if (pool) {
+			list_add_tail(&wb->pool_node, &pool->members);
+			pool->nr_new++;
+			percpu_counter_add(&pool->held, wb_pool_pages(wb));
+		}
 	}
 	spin_unlock_irqrestore(&wb_pool_lock, flags);
 }
@@ -193,25 +217,34 @@ bool wb_pool_shared(struct wb_pool *pool)
 	return shared;
 }
 
+/* Which members hold pages: sums, as a small member's every page may be parked on CPUs. */
+static void wb_pool_count_holders(struct wb_pool *pool)
+{
+	struct bdi_writeback *m;
+
+	pool->nr_holding = pool->nr_new = 0;
+	list_for_each_entry(m, &pool->members, pool_node) {
+		m->pool_part = wb_pool_pages(m) ? WB_POOL_HELD : WB_POOL_EMPTY;
+		pool->nr_holding += m->pool_part == WB_POOL_HELD;
+	}
+	pool->counted_at = jiffies | 1;
+}
+
 /*
- * Sums, not reads: a pool's budget is a share of the dirty threshold that many members'
- * read errors (each up to 2 x wb_stat_error()) could cover.
+ * The pages are a sum, not a read: the budget is a share of the dirty threshold that the
+ * pool counter's read error (every CPU's part) could be a good part of on many CPUs.
  */
 void wb_pool_sum(struct wb_pool *pool, struct bdi_writeback *wb, unsigned long *pages,
 		 unsigned long *nr)
 {
-	struct bdi_writeback *m;
 	unsigned long flags;
 
-	*pages = *nr = 0;
 	spin_lock_irqsave(&wb_pool_lock, flags);
-	list_for_each_entry(m, &pool->members, pool_node) {
-		s64 held = wb_stat_sum(m, WB_RECLAIMABLE) + wb_stat_sum(m, WB_WRITEBACK);
-
-		*pages += (unsigned long)held;
-		*nr += held || m == wb;
-	}
+	if (!pool->counted_at || time_after_eq(jiffies, pool->counted_at + WB_POOL_COUNT_INTERVAL))
+		wb_pool_count_holders(pool);
+	*nr = pool->nr_holding + pool->nr_new + (wb->pool_part == WB_POOL_EMPTY);
 	spin_unlock_irqrestore(&wb_pool_lock, flags);
+	*pages = (unsigned long)percpu_counter_sum_positive(&pool->held);
 }
 
 void wb_wakeup(struct bdi_writeback *wb)

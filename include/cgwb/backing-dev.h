@@ -56,13 +56,29 @@ struct backing_dev_info;
 
 /*
  * A set of wbs whose dirty + writeback pages a dirty-throttling policy bounds together
- * (mm/dirty-policy-bandwidth.c). Their counters are per CPU, so the pool holds the members
- * and wb_pool_sum() adds up their exact counts when asked (under wb_pool_lock).
+ * (mm/dirty-policy-bandwidth.c). Every member's change of those counts goes to the pool's
+ * own per-CPU counter too (wb_stat_mod()), so the pool's pages are one sum away: every
+ * member's every throttle check asks, and summing 32 members' counters each time took a
+ * quarter of a CPU. How many members hold pages is counted by walking them, at most once
+ * every WB_POOL_COUNT_INTERVAL; members that join meanwhile count as holding.
  */
 struct wb_pool {
-	struct list_head members; /* wbs by pool_node */
+	struct list_head members;   /* wbs by pool_node */
+	struct percpu_counter held; /* the members' WB_RECLAIMABLE + WB_WRITEBACK */
+	s32 held_parts[NR_CPUS * PERCPU_COUNTER_STRIDE];
+	unsigned long counted_at; /* jiffies of the last count of holders; 0: none yet */
+	unsigned long nr_holding; /* how many members held pages then */
+	unsigned long nr_new;     /* members that joined since */
 };
-#define DEFINE_WB_POOL(name) struct wb_pool name = { .members = LIST_HEAD_INIT(name.members) }
+#define DEFINE_WB_POOL(name)                                            \
+	struct wb_pool name = {                                         \
+		.members = LIST_HEAD_INIT(name.members),                \
+		.held = { .lock = __SPIN_LOCK_UNLOCKED(name.held.lock), \
+			  .counters = name.held_parts },                \
+	}
+/* A member's part in its pool's last count of holders. */
+enum wb_pool_part { WB_POOL_EMPTY, WB_POOL_HELD, WB_POOL_NEW };
+#define WB_POOL_COUNT_INTERVAL (HZ / 100)
 
 struct bdi_writeback {
 	struct backing_dev_info *bdi;
@@ -95,6 +111,7 @@ struct bdi_writeback {
 	long last_pause;      /* jiffies: the last balance_dirty_pages() sleep */
 	struct wb_pool *pool; /* the policy's pool it counts in, or NULL */
 	struct list_head pool_node;
+	enum wb_pool_part pool_part;
 
 	spinlock_t work_lock; /* work_list and the arming of dwork */
 	struct list_head work_list;
@@ -185,7 +202,14 @@ static inline unsigned long wb_stat_error(void)
 
 static inline void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 amount)
 {
+	struct wb_pool *pool;
+
 	percpu_counter_add_batch(&wb->stat[item], amount, WB_STAT_BATCH);
+	if (item == WB_RECLAIMABLE || item == WB_WRITEBACK) {
+		pool = READ_ONCE(wb->pool);
+		if (pool)
+			percpu_counter_add_batch(&pool->held, amount, WB_STAT_BATCH);
+	}
 	/* a count never below 0 leaves the shared one at most the CPUs' parts below it */
 	WARN_ON_ONCE(percpu_counter_read(&wb->stat[item]) < -(s64)wb_stat_error());
 }
@@ -202,8 +226,9 @@ void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool);
 /* Has pool more than one member? */
 bool wb_pool_shared(struct wb_pool *pool);
 /*
- * The dirty + writeback pages of pool's members, exact, and how many hold pages (wb,
- * a member, counted whatever it holds: it is about to).
+ * The dirty + writeback pages of pool's members, and how many hold pages: those that did
+ * at the last count (at most WB_POOL_COUNT_INTERVAL ago), those that joined since, and wb
+ * (a member) whatever it holds: it is about to.
  */
 void wb_pool_sum(struct wb_pool *pool, struct bdi_writeback *wb, unsigned long *pages,
 		 unsigned long *nr);
