@@ -10,6 +10,12 @@
  * root and its node both full: largedir's third level) the name is refused, -ENOSPC, as
  * Linux without largedir does. Each step starts the insertion over from the probe.
  *
+ * A linear directory of one block that has no room for a name becomes indexed, as Linux's
+ * make_indexed_dir(): its entries after "." and ".." move to a new second block, the first
+ * becomes the root (".." spanning the root info and one index entry for that leaf), and the
+ * name is added through the index, which splits the full leaf. A linear directory that
+ * already has more blocks stays linear, as on Linux.
+ *
  * Callers hold the directory's i_rwsem. Every block changed gets its checksum (leaf tail
  * or dx tail) before it is marked dirty.
  */
@@ -267,12 +273,113 @@ out:
 	return err;
 }
 
+/* The entries of a linear block 0 after "." and ".." (at off), or -EIO if not so laid out. */
+static int dx_linear_entries(struct inode *dir, struct buffer_head *bh, unsigned int *off)
+{
+	struct ext2_dir_entry_2 *dot = de_at(bh, 0), *dotdot;
+	unsigned int len = le16_to_cpu(dot->rec_len);
+
+	if (dot->name_len != 1 || dot->name[0] != '.' || len != EXT2_DIR_REC_LEN(1))
+		return -EIO;
+	dotdot = de_at(bh, len);
+	if (dotdot->name_len != 2 || memcmp(dotdot->name, "..", 2) ||
+	    le16_to_cpu(dotdot->rec_len) < EXT2_DIR_REC_LEN(2))
+		return -EIO;
+	*off = len + le16_to_cpu(dotdot->rec_len);
+	return 0;
+}
+
+/* Block 0's entries [off, space) into leaf (a new block), the last one spanning to space. */
+static void dx_move_entries(struct buffer_head *root, unsigned int off, struct buffer_head *leaf,
+			    unsigned int space)
+{
+	unsigned int at = 0, last = 0;
+
+	memcpy(leaf->b_data, root->b_data + off, space - off);
+	while (at < space - off) {
+		last = at;
+		at += le16_to_cpu(de_at(leaf, at)->rec_len);
+	}
+	de_at(leaf, last)->rec_len = cpu_to_le16((u16)(space - last));
+}
+
+/* Block 0 as the root of an index with one leaf, block 1. */
+static void dx_make_root(struct inode *dir, struct buffer_head *bh)
+{
+	struct ext2_dir_entry_2 *dotdot = de_at(bh, EXT2_DIR_REC_LEN(1));
+	struct ext4_dx_root_info *info = (struct ext4_dx_root_info *)(bh->b_data + 24);
+	struct ext4_dx_entry *e = (struct ext4_dx_entry *)(bh->b_data + DX_ROOT_COUNT_OFFSET);
+	struct ext4_dx_countlimit *c = (struct ext4_dx_countlimit *)e;
+	u8 version = EXT2_SB(dir->i_sb)->s_es->s_def_hash_version;
+
+	dotdot->rec_len = cpu_to_le16((u16)(bh->b_size - EXT2_DIR_REC_LEN(1)));
+	memset(info, 0, bh->b_size - 24);
+	info->hash_version = version <= DX_HASH_TEA ? version : DX_HASH_HALF_MD4;
+	info->info_length = sizeof(*info);
+	c->limit = cpu_to_le16((u16)dx_limit(dir, DX_ROOT_COUNT_OFFSET));
+	c->count = cpu_to_le16(1);
+	e[0].block = cpu_to_le32(1);
+}
+
+/*
+ * The name into dir's only block, or, when it has no room there, dir made indexed: 0 added,
+ * 1 made indexed (add through the index), -errno.
+ */
+static int dx_make_indexed_dir(struct inode *dir, const struct qstr *name, struct inode *inode)
+{
+	unsigned int space = (unsigned int)dir->i_sb->s_blocksize - ext4_dir_tail_len(dir->i_sb);
+	struct buffer_head *bh = ext2_dir_bread(dir, 0), *leaf;
+	unsigned int off;
+	int err;
+
+	if (IS_ERR(bh))
+		return (int)PTR_ERR(bh);
+	err = ext2_add_entry_to_block(dir, bh, name, inode);
+	if (err != -ENOSPC)
+		goto out;
+	err = dx_linear_entries(dir, bh, &off);
+	if (err || off >= space) {
+		err = 1; /* not laid out as make_indexed_dir needs: it stays linear */
+		goto out;
+	}
+	leaf = ext2_dir_append_block(dir);
+	if (IS_ERR(leaf)) {
+		err = (int)PTR_ERR(leaf);
+		goto out;
+	}
+	dx_move_entries(bh, off, leaf, space);
+	ext4_dirblock_csum_set(dir, leaf, false);
+	ext2_dirty_metadata(dir->i_sb, leaf);
+	brelse(leaf);
+	dx_make_root(dir, bh);
+	dx_dirty(dir, bh);
+	EXT2_I(dir)->i_flags |= EXT2_INDEX_FL;
+	mark_inode_dirty(dir);
+	err = 1;
+out:
+	brelse(bh);
+	return err;
+}
+
+static bool dx_may_index(struct inode *dir)
+{
+	struct super_block *sb = dir->i_sb;
+
+	return (le32_to_cpu(EXT2_SB(sb)->s_es->s_feature_compat) & EXT2_FEATURE_COMPAT_DIR_INDEX) &&
+	       dir->i_size == (loff_t)sb->s_blocksize;
+}
+
 int ext4_dx_add_entry(struct inode *dir, const struct qstr *name, struct inode *inode)
 {
 	int err = 1;
 
-	if (!ext4_dir_is_indexed(dir))
-		return 1;
+	if (!ext4_dir_is_indexed(dir)) {
+		if (!dx_may_index(dir))
+			return 1;
+		err = dx_make_indexed_dir(dir, name, inode);
+		if (err != 1 || !ext4_dir_is_indexed(dir))
+			return err;
+	}
 	/* a split of the leaf, and before it at most two of the index: then there is room */
 	for (int tries = 0; tries < 4 && err == 1; tries++)
 		err = dx_try_add(dir, name, inode);

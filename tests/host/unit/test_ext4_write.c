@@ -279,6 +279,41 @@ Test(ext4_write, htree_insert)
 	expect_dump_pattern("/big/moved_in", 101, 1);
 }
 
+/*
+ * A directory made here grows past its first block: it becomes indexed then (Linux's
+ * make_indexed_dir()), not a linear directory of many blocks. e2fsck checks the index and
+ * debugfs sees the flag; every name is found, and the directory keeps taking names.
+ */
+Test(ext4_write, growing_directory_becomes_indexed)
+{
+	const unsigned int added = 300;
+	unsigned long long levels = 99;
+	char path[96];
+
+	ext4t_make_image(nojournal_opts[0]);
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(do_mkdir(EXT2T_MNT "/grown", 0755), 0);
+	for (unsigned int i = 0; i < added; i++) {
+		snprintf(path, sizeof(path), EXT2T_MNT "/grown/name_%05u_of_some_length", i);
+		cr_assert_eq(ext2t_write_pattern(path, i, 0, 1), 0, "%s: %s", path, host_log());
+	}
+	for (unsigned int i = 0; i < added; i += 3) {
+		snprintf(path, sizeof(path), EXT2T_MNT "/grown/name_%05u_of_some_length", i);
+		cr_expect_eq(ext2t_check_pattern(path, i, 1), 0, "%s", path);
+	}
+	cr_expect_eq(ext2t_count_entries(EXT2T_MNT "/grown"), added + 2);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	cr_expect_eq(ext2t_sh("debugfs -R 'stat /grown' %s 2>/dev/null | grep -q 'Flags: 0x81000'",
+			      ext2t_env.img),
+		     0, "the directory did not become indexed");
+	cr_assert(ext2t_sh_number(&levels,
+				  "debugfs -R 'htree /grown' %s 2>/dev/null | "
+				  "awk '/Indirect levels:/ {print $3}'",
+				  ext2t_env.img));
+	cr_expect_eq(levels, 0);
+}
+
 /* ---------------------------------------------------------------- with a journal */
 
 static const char *const journal_opts[] = { "-b 1024", "-b 4096" };
