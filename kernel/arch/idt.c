@@ -179,21 +179,31 @@ static DEFINE_PER_CPU(struct pt_regs *, irq_regs);
 
 extern char __lock_text_start[], __lock_text_end[];
 
+static bool in_lock_functions(u64 pc)
+{
+	return pc >= (u64)(uintptr_t)__lock_text_start && pc < (u64)(uintptr_t)__lock_text_end;
+}
+
 /*
- * Linux's profile_pc(): in a lock function, its caller (read from the frame its prologue
- * made: the kernel keeps frame pointers). A tick in the prologue itself gives the caller's
- * caller; a profile does not mind.
+ * Linux's profile_pc(): in a lock function, the first caller outside them (read from the
+ * frames their prologues made: the kernel keeps frame pointers; spin_lock calls
+ * raw_spin_lock). A tick in a prologue itself gives a caller one further up; a profile does
+ * not mind.
  */
 u64 profile_pc(void)
 {
 	struct pt_regs *regs = *this_cpu_ptr(&irq_regs);
+	u64 pc, fp;
 
 	if (!regs)
 		return 0;
-	if (regs->rip >= (u64)(uintptr_t)__lock_text_start &&
-	    regs->rip < (u64)(uintptr_t)__lock_text_end && regs->rbp)
-		return *(const u64 *)(uintptr_t)(regs->rbp + sizeof(u64));
-	return regs->rip;
+	pc = regs->rip;
+	fp = regs->rbp;
+	for (int depth = 0; depth < 4 && in_lock_functions(pc) && fp; depth++) {
+		pc = *(const u64 *)(uintptr_t)(fp + sizeof(u64));
+		fp = *(const u64 *)(uintptr_t)fp;
+	}
+	return pc;
 }
 
 void do_interrupt(struct pt_regs *regs)
