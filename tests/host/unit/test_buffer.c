@@ -66,6 +66,28 @@ Test(buffer, held_buffers_never_keep_the_page_cache_from_being_freed)
 	cr_assert_eq(mapping->nrpages, 0);
 }
 
+/*
+ * Each CPU has its LRU: buffers one CPU looked up are let go when another frees their
+ * page. (The read on CPU 1 finds its block cached: the host runs only CPU 0's tasks.)
+ */
+Test(buffer, every_cpu_lets_go_of_a_freed_page)
+{
+	struct block_device *bdev = ext2t_env.disk->part0;
+	struct address_space *mapping = bdev_mapping(bdev);
+
+	brelse(__bread(bdev, 5, 1024));
+	host_set_nr_cpus(2);
+	host_set_cpu(1);
+	brelse(__bread(bdev, 5, 1024));
+	host_set_cpu(0);
+	/* CPU 0's LRU forgets block 5; CPU 1's keeps it */
+	for (sector_t b = 100; b < 120; b++)
+		brelse(__bread(bdev, b, 1024));
+	invalidate_mapping_pages(mapping, 0, ~0UL);
+	cr_assert_eq(mapping->nrpages, 0, "%lu pages stayed: CPU 1's LRU kept a buffer",
+		     mapping->nrpages);
+}
+
 Test(buffer, another_block_size_gets_buffers_of_its_size)
 {
 	struct block_device *bdev = ext2t_env.disk->part0;
