@@ -107,7 +107,7 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 	wb_get(new_wb);
 
 	if (!list_empty(&inode->i_io_list)) {
-		inode->i_wb = new_wb;
+		WRITE_ONCE(inode->i_wb, new_wb);
 		list_del_init(&inode->i_io_list);
 		wb_io_lists_depopulated(old_wb);
 		inode->i_state &= ~I_SYNC_QUEUED;
@@ -118,7 +118,7 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 			inode_cgwb_move_to_attached(inode, new_wb);
 		}
 	} else {
-		inode->i_wb = new_wb;
+		WRITE_ONCE(inode->i_wb, new_wb);
 	}
 	/* a fresh vote: going back needs a new majority (and the group left is remembered) */
 	inode->i_wb_frn_winner = 0;

@@ -22,6 +22,7 @@ static struct rcu_head *gp_batch;                              /* the running pe
 static bool gp_running;
 static cpumask_t qs_pending;
 static unsigned long gp_completed;
+cpumask_t rcu_parked_cpus;
 
 unsigned long rcu_gp_completed(void)
 {
@@ -37,7 +38,7 @@ static void rcu_start_gp(void)
 	next_batch = NULL;
 	next_tail = &next_batch;
 	gp_running = true;
-	qs_pending = READ_ONCE(cpu_online_mask);
+	qs_pending = READ_ONCE(cpu_online_mask) | READ_ONCE(rcu_parked_cpus);
 	smp_mb(); /* the period begins before any CPU's report can count for it */
 }
 

@@ -78,6 +78,7 @@ void INIT_DELAYED_WORK(struct delayed_work *dwork, work_func_t func)
 	INIT_WORK(&dwork->work, func);
 	timer_setup(&dwork->timer, delayed_work_timer_fn, 0);
 	dwork->wq = NULL;
+	dwork->cpu = -1;
 }
 
 /* Ask the manager for one more worker in this pool. wq->lock held. */
@@ -164,6 +165,12 @@ bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 	return queue_work_on(raw_smp_processor_id(), wq, work);
 }
 
+/* The pool a due delayed work goes to: its own CPU's if queued on one, else this CPU's. */
+static unsigned int dwork_cpu(const struct delayed_work *dwork)
+{
+	return dwork->cpu >= 0 ? (unsigned int)dwork->cpu : raw_smp_processor_id();
+}
+
 static void delayed_work_timer_fn(struct timer_list *t)
 {
 	struct delayed_work *dwork = from_timer(dwork, t, timer);
@@ -172,7 +179,7 @@ static void delayed_work_timer_fn(struct timer_list *t)
 
 	spin_lock_irqsave(&wq->lock, flags);
 	if (dwork->work.flags & WORK_PENDING)
-		__queue_work_locked(wq, raw_smp_processor_id(), &dwork->work);
+		__queue_work_locked(wq, dwork_cpu(dwork), &dwork->work);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -183,7 +190,7 @@ static void __arm_delayed_work(struct workqueue_struct *wq, struct delayed_work 
 	dwork->wq = wq;
 	dwork->work.wq = wq;
 	if (!delay)
-		__queue_work_locked(wq, raw_smp_processor_id(), &dwork->work);
+		__queue_work_locked(wq, dwork_cpu(dwork), &dwork->work);
 	else
 		mod_timer(&dwork->timer, jiffies + delay);
 }
@@ -216,7 +223,9 @@ bool queue_rcu_work(struct workqueue_struct *wq, struct rcu_work *rwork)
 	return true;
 }
 
-bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
+/* cpu -1: the pool of the CPU its timer fires on. */
+static bool __queue_delayed_work(int cpu, struct workqueue_struct *wq, struct delayed_work *dwork,
+				 unsigned long delay)
 {
 	unsigned long flags;
 	bool queued = false;
@@ -224,11 +233,24 @@ bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
 	spin_lock_irqsave(&wq->lock, flags);
 	if (!(dwork->work.flags & WORK_PENDING)) {
 		dwork->work.flags |= WORK_PENDING;
+		dwork->cpu = cpu;
 		__arm_delayed_work(wq, dwork, delay);
 		queued = true;
 	}
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return queued;
+}
+
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
+{
+	return __queue_delayed_work(-1, wq, dwork, delay);
+}
+
+bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq, struct delayed_work *dwork,
+			   unsigned long delay)
+{
+	BUG_ON(cpu < 0 || (unsigned int)cpu >= nr_cpu_ids);
+	return __queue_delayed_work(cpu, wq, dwork, delay);
 }
 
 /* Take a pending work off its timer or list. Returns true if it was pending. wq->lock held. */
@@ -253,6 +275,7 @@ bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, u
 		WARN_ON_ONCE(dwork->work.flags & WORK_PENDING);
 	was_pending = __grab_pending(&dwork->work, &dwork->timer);
 	dwork->work.flags |= WORK_PENDING;
+	dwork->cpu = -1;
 	__arm_delayed_work(wq, dwork, delay);
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return was_pending;
@@ -303,7 +326,7 @@ bool flush_delayed_work(struct delayed_work *dwork)
 		return false;
 	spin_lock_irqsave(&wq->lock, flags);
 	if (del_timer(&dwork->timer))
-		__queue_work_locked(wq, raw_smp_processor_id(), &dwork->work);
+		__queue_work_locked(wq, dwork_cpu(dwork), &dwork->work);
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return flush_work(&dwork->work);
 }

@@ -6,8 +6,16 @@
  * io css of that memcg's cgroup. Lookup checks that association, so enabling or disabling
  * the io controller above a group gives it a new wb and kills the old one. A cgwb starts
  * with one "index" reference held by cgwb_tree; inodes attached to it, writeback_controls
- * and pending switches hold more. Killing removes it from the index (no new inodes) and
- * drops the index reference; the last put releases it from a worker.
+ * and pending switches hold more. Killing removes it from the index (no new inodes), marks
+ * it dead (WB_REF_DEAD: wb_tryget() fails from then on) and drops the index reference; the
+ * last put releases it from a worker.
+ *
+ * Lookup is lockless, as Linux's wb_get_lookup(): under rcu_read_lock(), xa_load() and
+ * wb_tryget(). The race is a lookup that found the wb just before a kill on another CPU
+ * erased it and the last put released it: its tryget fails (dead, or count zero), and the
+ * memory it touched is still there because the release frees the wb a grace period later
+ * (call_rcu; the css it pins are freed after a grace period of their own, cg/cgroup/css.c).
+ * cgwb_lock serialises the writers (create, kill, release) and the lists.
  *
  * When a memcg goes offline its wbs are killed and a cleanup work moves their clean
  * inodes to the wb of the nearest live ancestor (fs/fs-writeback-switch.c); wbs with dirty inodes
@@ -22,6 +30,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include <cgwb/rcupdate.h>
 #include "internal.h"
 
 static DEFINE_SPINLOCK(cgwb_lock);
@@ -55,46 +64,50 @@ bool inode_cgwb_enabled(struct inode *inode)
 
 /* ---------------------------------------------------------------- references */
 
+/* The references in a refcnt word. */
+static long wb_refs(long v)
+{
+	return v & ~WB_REF_DEAD;
+}
+
 void wb_get(struct bdi_writeback *wb)
 {
-	unsigned long flags;
-
 	if (wb_is_root(wb))
 		return;
-	spin_lock_irqsave(&cgwb_lock, flags);
-	BUG_ON(wb->refcnt <= 0);
-	wb->refcnt++;
-	spin_unlock_irqrestore(&cgwb_lock, flags);
+	long old = __atomic_fetch_add(&wb->refcnt, 1, __ATOMIC_RELAXED);
+	BUG_ON(wb_refs(old) <= 0);
+}
+
+/* A reference if the wb still has one and, unless dead_ok, was not killed. */
+static bool wb_tryget_if(struct bdi_writeback *wb, bool dead_ok)
+{
+	long v = __atomic_load_n(&wb->refcnt, __ATOMIC_RELAXED);
+
+	do {
+		if (wb_refs(v) <= 0 || (!dead_ok && (v & WB_REF_DEAD)))
+			return false;
+	} while (!__atomic_compare_exchange_n(&wb->refcnt, &v, v + 1, false, __ATOMIC_ACQUIRE,
+					      __ATOMIC_RELAXED));
+	return true;
 }
 
 bool wb_tryget(struct bdi_writeback *wb)
 {
-	unsigned long flags;
-	bool ok;
-
-	if (wb_is_root(wb))
-		return true;
-	spin_lock_irqsave(&cgwb_lock, flags);
-	ok = wb->refcnt > 0 && !wb->dying;
-	if (ok)
-		wb->refcnt++;
-	spin_unlock_irqrestore(&cgwb_lock, flags);
-	return ok;
+	return wb_is_root(wb) || wb_tryget_if(wb, false);
 }
 
 void wb_put(struct bdi_writeback *wb)
 {
-	unsigned long flags;
-	bool release;
-
 	if (wb_is_root(wb))
 		return;
-	spin_lock_irqsave(&cgwb_lock, flags);
-	BUG_ON(wb->refcnt <= 0);
-	release = --wb->refcnt == 0;
-	spin_unlock_irqrestore(&cgwb_lock, flags);
-	if (release)
+	/* release: this holder's updates happen before the releaser's teardown */
+	long old = __atomic_fetch_sub(&wb->refcnt, 1, __ATOMIC_ACQ_REL);
+	BUG_ON(wb_refs(old) <= 0);
+	if (wb_refs(old) == 1) {
+		/* the index reference goes last, at the kill */
+		WARN_ON_ONCE(!(old & WB_REF_DEAD));
 		queue_work(cgwb_release_wq, &wb->release_work);
+	}
 }
 
 /* Stop the wb's flusher for good: queued works complete without running. */
@@ -110,6 +123,11 @@ void wb_shutdown(struct bdi_writeback *wb)
 	flush_delayed_work(&wb->dwork);
 	cancel_delayed_work_sync(&wb->dwork);
 	cancel_delayed_work_sync(&wb->bw_dwork);
+}
+
+static void cgwb_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct bdi_writeback, rcu));
 }
 
 static void cgwb_release_workfn(struct work_struct *work)
@@ -132,7 +150,8 @@ static void cgwb_release_workfn(struct work_struct *work)
 	css_put(&wb->blkcg->css);
 	bdi_put(wb->bdi);
 	wb_exit(wb);
-	kfree(wb);
+	/* a lockless lookup may still be reading it: its wb_tryget() fails on the zero count */
+	call_rcu(&wb->rcu, cgwb_free_rcu);
 }
 
 struct bdi_writeback *bdi_wb_next(struct backing_dev_info *bdi, struct bdi_writeback *pos)
@@ -145,9 +164,8 @@ struct bdi_writeback *bdi_wb_next(struct backing_dev_info *bdi, struct bdi_write
 	for (next = pos ? pos->bdi_node.next : bdi->wb_list.next; next != &bdi->wb_list;
 	     next = next->next) {
 		struct bdi_writeback *cand = list_entry(next, struct bdi_writeback, bdi_node);
-		if (wb_is_root(cand) || cand->refcnt > 0) {
-			if (!wb_is_root(cand))
-				cand->refcnt++;
+		/* dying wbs too: they still write their inodes */
+		if (wb_is_root(cand) || wb_tryget_if(cand, true)) {
 			wb = cand;
 			break;
 		}
@@ -167,32 +185,35 @@ static struct blkcg *memcg_blkcg(struct mem_cgroup *memcg)
 
 struct bdi_writeback *wb_get_lookup(struct backing_dev_info *bdi, struct mem_cgroup *memcg)
 {
+	struct blkcg *blkcg;
 	struct bdi_writeback *wb;
-	unsigned long flags;
 
 	if (mem_cgroup_is_root(memcg))
 		return &bdi->wb;
-	spin_lock_irqsave(&cgwb_lock, flags);
+	blkcg = memcg_blkcg(memcg);
+	rcu_read_lock();
 	wb = xa_load(&bdi->cgwb_tree, (unsigned long)mem_cgroup_id(memcg));
-	if (wb && (wb->blkcg != memcg_blkcg(memcg) || wb->dying || wb->refcnt <= 0))
+	/* wb->blkcg is set before the wb is published and never changes */
+	if (wb && (wb->blkcg != blkcg || !wb_tryget(wb)))
 		wb = NULL;
-	if (wb)
-		wb->refcnt++;
-	spin_unlock_irqrestore(&cgwb_lock, flags);
+	rcu_read_unlock();
 	return wb;
 }
 
-/* Remove a wb from the index and the cgroup lists; it stays alive for its inodes. cgwb_lock held. */
-static void cgwb_kill_locked(struct bdi_writeback *wb)
+/*
+ * Remove a wb from the index and the cgroup lists; it stays alive for its inodes. False if
+ * it was dead already. cgwb_lock held.
+ */
+static bool cgwb_kill_locked(struct bdi_writeback *wb)
 {
-	if (wb->dying)
-		return;
-	wb->dying = true;
+	if (__atomic_fetch_or(&wb->refcnt, WB_REF_DEAD, __ATOMIC_RELAXED) & WB_REF_DEAD)
+		return false;
 	if (xa_load(&wb->bdi->cgwb_tree, (unsigned long)mem_cgroup_id(wb->memcg)) == wb)
 		xa_erase(&wb->bdi->cgwb_tree, (unsigned long)mem_cgroup_id(wb->memcg));
 	list_del_init(&wb->memcg_node);
 	list_del_init(&wb->blkcg_node);
 	list_add_tail(&wb->offline_node, &offline_cgwbs);
+	return true;
 }
 
 static void cgwb_kill(struct bdi_writeback *wb)
@@ -200,8 +221,7 @@ static void cgwb_kill(struct bdi_writeback *wb)
 	unsigned long flags;
 
 	spin_lock_irqsave(&cgwb_lock, flags);
-	bool was_live = !wb->dying;
-	cgwb_kill_locked(wb);
+	bool was_live = cgwb_kill_locked(wb);
 	spin_unlock_irqrestore(&cgwb_lock, flags);
 	if (was_live)
 		wb_put(wb); /* the index reference */
@@ -217,9 +237,7 @@ static int cgwb_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, g
 	/* an entry for this memcg with another io cgroup is stale: the controller moved */
 	spin_lock_irqsave(&cgwb_lock, flags);
 	old = xa_load(&bdi->cgwb_tree, (unsigned long)mem_cgroup_id(memcg));
-	bool stale = old && old->blkcg != blkcg;
-	if (stale)
-		cgwb_kill_locked(old);
+	bool stale = old && old->blkcg != blkcg && cgwb_kill_locked(old);
 	spin_unlock_irqrestore(&cgwb_lock, flags);
 	if (stale)
 		wb_put(old);
@@ -232,7 +250,7 @@ static int cgwb_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, g
 		return -ENOMEM;
 	}
 	INIT_WORK(&wb->release_work, cgwb_release_workfn);
-	wb->refcnt = 1;
+	wb->refcnt = 1; /* the index's; xa_insert() publishes the wb with it */
 	wb->memcg = memcg;
 	wb->blkcg = blkcg;
 	wb->state |= 1UL << WB_registered;
@@ -325,9 +343,8 @@ static void cleanup_offline_cgwbs_workfn(struct work_struct *work)
 		wb = list_first_entry(&offline_cgwbs, struct bdi_writeback, offline_node);
 		list_move_tail(&wb->offline_node, &processed);
 		/* dirty inodes switched now would escape the dead group's io limits: later */
-		if (wb_has_dirty_io(wb) || wb->refcnt <= 0)
+		if (wb_has_dirty_io(wb) || !wb_tryget_if(wb, true))
 			continue;
-		wb->refcnt++;
 		spin_unlock_irqrestore(&cgwb_lock, flags);
 		while (cleanup_offline_cgwb(wb))
 			cond_resched();

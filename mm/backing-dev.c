@@ -271,7 +271,7 @@ void wb_wakeup_delayed(struct bdi_writeback *wb)
 
 struct bdi_writeback *inode_to_wb(const struct inode *inode)
 {
-	struct bdi_writeback *wb = READ_ONCE(inode->i_wb);
+	struct bdi_writeback *wb = rcu_dereference(inode->i_wb);
 
 	return wb ? wb : &inode_to_bdi((struct inode *)inode)->wb;
 }

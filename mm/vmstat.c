@@ -6,9 +6,16 @@
  * so a page dirtied, written or cleaned on any CPU touches that CPU's cache line and not
  * one counter that every CPU writes. The shared count alone (global_node_page_state(),
  * what the dirty limits read, as Linux) is off by up to threshold x CPUs per item; the
- * snapshot adds the differences (the /proc files, and tests). Linux folds the differences
- * every second and when a CPU idles; here nothing folds them but their own updates, which
- * is why the /proc files show snapshots.
+ * snapshot adds the differences (the /proc files, and tests).
+ *
+ * Differences also fold in the background, as Linux's vmstat_update() and quiet_vmstat(): a
+ * per-CPU delayed work every sysctl_stat_interval (a second) folds its CPU's, and a CPU
+ * about to idle folds its own. So the shared count is off by at most threshold x CPUs, by
+ * differences at most a second old, and exact a second after the updates stop. The works
+ * start with the threshold (before it every update folds); each folds on its own CPU with
+ * interrupts off, as the updates run, so no update is lost between the read and the reset.
+ * The snapshot readers keep adding the differences: the /proc files, wbtop and the
+ * simulator's counter checks compare these counts exactly with others at any instant.
  */
 #include <cgwb/vmstat.h>
 #include <cgwb/mm.h>
@@ -16,6 +23,8 @@
 #include <cgwb/irqflags.h>
 #include <cgwb/smp.h>
 #include <cgwb/bug.h>
+#include <cgwb/workqueue.h>
+#include <cgwb/jiffies.h>
 
 static long vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 static unsigned long vm_events[NR_VM_EVENT_ITEMS];
@@ -28,6 +37,15 @@ static DEFINE_PER_CPU(struct per_cpu_nodestat, per_cpu_nodestats);
 
 /* 0 until refresh_node_stat_thresholds(): every update folds, the counts are exact. */
 static int stat_threshold;
+
+unsigned int sysctl_stat_interval = HZ; /* jiffies between a CPU's background folds */
+
+struct vmstat_work {
+	struct delayed_work dwork;
+	unsigned int cpu;
+};
+static DEFINE_PER_CPU(struct vmstat_work, vmstat_work);
+static struct workqueue_struct *vmstat_wq;
 
 static const char *const node_stat_names[NR_VM_NODE_STAT_ITEMS] = {
 	[NR_FILE_PAGES] = "nr_file_pages",
@@ -61,6 +79,62 @@ static int fls_ul(unsigned long x)
 }
 
 /*
+ * Fold cpu's differences into the shared counts. On cpu, interrupts off as its updates run;
+ * a CPU that runs no tasks (the host platform's virtual CPUs) is folded by whoever runs its
+ * work, which is as safe there, with one real CPU.
+ */
+static void fold_cpu_diffs(unsigned int cpu)
+{
+	struct per_cpu_nodestat *pcp = per_cpu_ptr(&per_cpu_nodestats, cpu);
+	unsigned long flags;
+
+	WARN_ON_ONCE(cpu != raw_smp_processor_id() && cpu_online(cpu));
+	local_irq_save(flags);
+	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++) {
+		s8 x = pcp->vm_node_stat_diff[i];
+
+		if (x) {
+			__atomic_add_fetch(&vm_node_stat[i], x, __ATOMIC_RELAXED);
+			pcp->vm_node_stat_diff[i] = 0;
+		}
+	}
+	local_irq_restore(flags);
+}
+
+/* Every second on each CPU, as Linux's before its shepherd: cgwb has no tickless idle to spare. */
+static void vmstat_update(struct work_struct *work)
+{
+	struct vmstat_work *vw = container_of(to_delayed_work(work), struct vmstat_work, dwork);
+
+	fold_cpu_diffs(vw->cpu);
+	queue_delayed_work_on((int)vw->cpu, vmstat_wq, &vw->dwork, READ_ONCE(sysctl_stat_interval));
+}
+
+static void start_vmstat_work(unsigned int cpu)
+{
+	struct vmstat_work *vw = per_cpu_ptr(&vmstat_work, cpu);
+
+	vw->cpu = cpu;
+	INIT_DELAYED_WORK(&vw->dwork, vmstat_update);
+	queue_delayed_work_on((int)cpu, vmstat_wq, &vw->dwork, READ_ONCE(sysctl_stat_interval));
+}
+
+static void start_vmstat_updates(void)
+{
+	unsigned int cpu;
+
+	vmstat_wq = alloc_workqueue("vmstat", WQ_MEM_RECLAIM, 1);
+	BUG_ON(!vmstat_wq);
+	for_each_possible_cpu(cpu) start_vmstat_work(cpu);
+}
+
+/* This CPU is about to idle (interrupts off): leave nothing behind for a second. */
+void quiet_vmstat(void)
+{
+	fold_cpu_diffs(raw_smp_processor_id());
+}
+
+/*
  * Linux's calculate_normal_threshold(): more CPUs and more memory, fewer folds; never
  * more than 125 (the differences are s8).
  */
@@ -70,6 +144,8 @@ void refresh_node_stat_thresholds(void)
 	int t = 2 * fls_ul(num_online_cpus()) * (1 + fls_ul(mem));
 
 	WRITE_ONCE(stat_threshold, min(t, 125));
+	if (!vmstat_wq)
+		start_vmstat_updates(); /* differences can build up from now on */
 }
 
 /* Interrupts off: IO completions count pages from interrupt handlers. */

@@ -40,7 +40,11 @@ bool css_tryget(struct cgroup_subsys_state *css)
 	return ok;
 }
 
-/* The last put may come with interrupts off (page uncharge): the release is deferred. */
+/*
+ * The last put may come with interrupts off (page uncharge): the release is deferred, and
+ * comes a grace period later, as Linux's css_free_rwork, so that a lockless reader that
+ * reached a css through an RCU-protected pointer (a wb's memcg) still finds it.
+ */
 void css_put(struct cgroup_subsys_state *css)
 {
 	unsigned long flags;
@@ -51,13 +55,13 @@ void css_put(struct cgroup_subsys_state *css)
 	last = --css->refcnt == 0;
 	spin_unlock_irqrestore(&css_set_lock, flags);
 	if (last)
-		queue_work(system_wq, &css->release_work);
+		queue_rcu_work(system_wq, &css->release_rwork);
 }
 
 static void css_release_workfn(struct work_struct *work)
 {
 	struct cgroup_subsys_state *css =
-		container_of(work, struct cgroup_subsys_state, release_work);
+		container_of(to_rcu_work(work), struct cgroup_subsys_state, release_rwork);
 	struct cgroup_subsys_state *parent = css->parent;
 	struct cgroup *cg = css->cgroup;
 	unsigned long flags;
@@ -100,7 +104,7 @@ static int css_link(struct cgroup_subsys_state *css, struct cgroup_subsys *ss, s
 	css->online = false;
 	INIT_LIST_HEAD(&css->sibling);
 	INIT_LIST_HEAD(&css->children);
-	INIT_WORK(&css->release_work, css_release_workfn);
+	INIT_RCU_WORK(&css->release_rwork, css_release_workfn);
 	spin_lock_irqsave(&css_set_lock, flags);
 	id = css_alloc_id(css);
 	if (id > 0) {

@@ -119,9 +119,9 @@ struct bdi_writeback {
 	struct delayed_work bw_dwork; /* bandwidth refresh after writeback ends */
 
 	/* cgroup writeback (cgwbs; the root wb has memcg/blkcg of the root) */
-	int refcnt; /* cgwbs only: the root wb is not refcounted */
-	bool dying; /* killed: still writes its inodes, gets no new ones */
+	long refcnt; /* cgwbs only (the root wb is not counted): references | WB_REF_DEAD */
 	struct work_struct release_work;
+	struct rcu_head rcu; /* freed a grace period after its release (RCU lookups) */
 	struct mem_cgroup *memcg;
 	struct blkcg *blkcg;
 	struct list_head bdi_node; /* on bdi->wb_list */
@@ -143,7 +143,7 @@ struct backing_dev_info {
 	unsigned long tot_write_bandwidth; /* sum of avg_write_bandwidth over wbs with dirty IO */
 	struct bdi_writeback wb;           /* the root wb */
 	struct list_head wb_list;          /* root first, then cgwbs (cgwb_lock) */
-	struct xarray cgwb_tree;           /* memcg css id -> live cgwb (cgwb_lock) */
+	struct xarray cgwb_tree;           /* memcg css id -> live cgwb (cgwb_lock; RCU to read) */
 	struct rw_semaphore wb_switch_rwsem;
 	bool wb_audit; /* record the attribution audit (fs/fs-writeback-audit.c) */
 	struct gendisk *disk;
@@ -309,14 +309,22 @@ void wb_count_lists(struct bdi_writeback *wb, struct wb_lists *n);
 /* cgwb reference counting: no-ops on the root wb. */
 void wb_get(struct bdi_writeback *wb);
 void wb_put(struct bdi_writeback *wb);
+/* A reference unless the wb was killed or released; lockless (under RCU if wb may be freed). */
 bool wb_tryget(struct bdi_writeback *wb);
 static inline bool wb_is_root(const struct bdi_writeback *wb)
 {
 	return wb == &wb->bdi->wb;
 }
+/*
+ * A cgwb's reference count and its death in one word, Linux's percpu_ref as one atomic: the
+ * kill (taking it out of cgwb_tree) sets WB_REF_DEAD, after which wb_tryget() fails although
+ * the wb lives on for the inodes that still hold it; the last wb_put() releases it. One word,
+ * so a lockless lookup's tryget either wins before the kill or fails, never in between.
+ */
+#define WB_REF_DEAD (1L << 62)
 static inline bool wb_dying(const struct bdi_writeback *wb)
 {
-	return READ_ONCE(wb->dying);
+	return __atomic_load_n(&wb->refcnt, __ATOMIC_RELAXED) & WB_REF_DEAD;
 }
 
 /* ---------------------------------------------------------------- cgroup writeback (mm/backing-dev-cgwb.c) */

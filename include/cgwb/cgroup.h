@@ -43,10 +43,10 @@ struct cgroup_subsys_state {
 	int id;
 	int refcnt; /* the cgroup holds one while online */
 	bool online;
-	/* the core's: the css tree (kept until release) and the deferred release */
+	/* the core's: the css tree (kept until release) and the release, a grace period late */
 	struct list_head sibling;
 	struct list_head children;
-	struct work_struct release_work;
+	struct rcu_work release_rwork;
 };
 
 /*

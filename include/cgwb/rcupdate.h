@@ -10,6 +10,7 @@
 #define CGWB_RCUPDATE_H
 
 #include <cgwb/irqflags.h>
+#include <cgwb/smp.h>
 
 struct rcu_head {
 	struct rcu_head *next;
@@ -33,6 +34,12 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 void synchronize_rcu(void);
 /* Grace periods completed so far (tests). */
 unsigned long rcu_gp_completed(void);
+
+/*
+ * CPUs a grace period waits for besides the online ones: none in the kernel; on the host
+ * platform, virtual CPUs a test parks inside a read-side section (host_rcu_cpu_online()).
+ */
+extern cpumask_t rcu_parked_cpus;
 
 /* The scheduler's reports, interrupts off, no lock held: a switch, and the tick. */
 void rcu_note_context_switch(void);

@@ -40,8 +40,9 @@ enum vm_event_item {
 
 /*
  * The page counters are per CPU (mm/vmstat.c): the cheap read is off by up to
- * CPUs x threshold (what the dirty limits use, as Linux's); the snapshot adds every
- * CPU's difference (the /proc files; exact at rest).
+ * CPUs x threshold (what the dirty limits use, as Linux's) and exact a second after the
+ * updates stop (background folds); the snapshot adds every CPU's difference (the /proc
+ * files; exact at rest).
  */
 void mod_node_page_state(enum node_stat_item item, long delta);
 unsigned long global_node_page_state(enum node_stat_item item);
@@ -50,6 +51,10 @@ unsigned long global_node_page_state_snapshot(enum node_stat_item item);
 long global_node_page_state_signed(enum node_stat_item item);
 /* The CPUs or the memory changed: the fold threshold follows (CPUs up, at storage start). */
 void refresh_node_stat_thresholds(void);
+/* A CPU about to idle folds its differences (interrupts off), as Linux's quiet_vmstat(). */
+void quiet_vmstat(void);
+/* Jiffies between a CPU's background folds (Linux's vm.stat_interval; HZ). */
+extern unsigned int sysctl_stat_interval;
 void count_vm_events(enum vm_event_item item, unsigned long n);
 unsigned long global_vm_event(enum vm_event_item item);
 const char *node_stat_name(enum node_stat_item item);

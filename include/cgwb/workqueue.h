@@ -29,6 +29,7 @@ struct delayed_work {
 	struct work_struct work;
 	struct timer_list timer;
 	struct workqueue_struct *wq;
+	int cpu; /* the pool it goes to when due: queue_delayed_work_on()'s; -1: the timer's CPU */
 };
 
 #define to_delayed_work(w) container_of(w, struct delayed_work, work)
@@ -60,6 +61,9 @@ struct rcu_work {
 /* false if it is pending already (waiting for the period or queued) */
 bool queue_rcu_work(struct workqueue_struct *wq, struct rcu_work *rwork);
 bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay);
+/* On cpu's pool once delay has passed (a bound workqueue: a per-CPU job, vmstat_update). */
+bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq, struct delayed_work *dwork,
+			   unsigned long delay);
 /* Queue or re-arm to run after delay (an earlier arming is replaced). */
 bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay);
 bool schedule_work(struct work_struct *work);

@@ -3,14 +3,18 @@
  * and fast "next entry with mark M at or after index" searches. It is the page cache index
  * (mapping->i_pages), where the marks are the DIRTY, WRITEBACK and TOWRITE page tags.
  *
- * Locking is the caller's: every call that reads or modifies the tree holds xa_lock (taken
- * with xa_lock_irqsave, because writeback completion clears marks in interrupt context).
+ * Locking is the caller's: every call that modifies the tree holds xa_lock (taken with
+ * xa_lock_irqsave, because writeback completion clears marks in interrupt context) or the
+ * owner's lock that stands for it, and so does every reader but one: xa_load() also runs
+ * locklessly, under rcu_read_lock() if what it returns is to be used (Linux's rule), since
+ * nodes are freed a grace period after they leave the tree.
  */
 #ifndef CGWB_XARRAY_H
 #define CGWB_XARRAY_H
 
 #include <cgwb/spinlock.h>
 #include <cgwb/gfp.h>
+#include <cgwb/rcupdate.h>
 
 #define XA_CHUNK_SHIFT 6
 #define XA_CHUNK_SIZE (1UL << XA_CHUNK_SHIFT)
@@ -30,6 +34,7 @@ struct xa_node {
 	struct xa_node *parent;
 	void *slots[XA_CHUNK_SIZE];
 	u64 marks[XA_MAX_MARKS]; /* bit i: slot i holds a marked entry (or a node with one) */
+	struct rcu_head rcu;     /* freed a grace period after it left the tree */
 };
 
 struct xarray {
@@ -43,6 +48,7 @@ void xa_init(struct xarray *xa);
 #define xa_lock_irqsave(xa, flags) spin_lock_irqsave(&(xa)->xa_lock, flags)
 #define xa_unlock_irqrestore(xa, flags) spin_unlock_irqrestore(&(xa)->xa_lock, flags)
 
+/* The entry at index or NULL; safe without xa_lock (see above). */
 void *xa_load(struct xarray *xa, unsigned long index);
 /* Store at an empty index: 0, -EEXIST, or -ENOMEM (nodes come from gfp; atomic under lock). */
 int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp);

@@ -2,11 +2,19 @@
  * Radix tree with marks (portable). Internal nodes are stored in slots tagged with bit 1,
  * so entries must be at least 4-byte aligned pointers (pages are). A node's mark bit for a
  * slot is set iff that slot's entry, or some entry below it, carries the mark; searches
- * use those bitmaps to skip whole subtrees. Empty nodes are freed at once and the tree
+ * use those bitmaps to skip whole subtrees. Empty nodes leave the tree at once and the tree
  * shrinks when only slot 0 of the root is used, so its height always fits its largest index.
+ *
+ * Readers under RCU (Linux's radix tree rules): xa_load() may run without xa_lock, against
+ * a writer on another CPU. So a node or entry is published with rcu_assign_pointer() once
+ * it is filled in, slots and the head are read once each with rcu_dereference(), a node's
+ * shift never changes, and a node that leaves the tree is freed only after a grace period
+ * (node_free_rcu, as radix_tree_node_rcu_free()): a reader that reached it still finds the
+ * slots it held when it was unlinked. Marks, counts and parents are the writers' alone.
  */
 #include <cgwb/xarray.h>
 #include <cgwb/slab.h>
+#include <cgwb/rcupdate.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/printk.h>
@@ -47,19 +55,29 @@ static struct xa_node *node_alloc(struct xarray *xa, unsigned int shift, gfp_t g
 	return node;
 }
 
+static void node_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct xa_node, rcu));
+}
+
 static void node_free(struct xarray *xa, struct xa_node *node)
 {
 	xa->nr_nodes--;
-	kfree(node);
+	call_rcu(&node->rcu, node_free_rcu);
+}
+
+/* Largest index a tree whose root is node can hold. */
+static unsigned long node_max_index(const struct xa_node *node)
+{
+	unsigned int shift = node->shift + XA_CHUNK_SHIFT;
+
+	return shift >= 64 ? ~0UL : (1UL << shift) - 1;
 }
 
 /* Largest index the current tree can hold. */
 static unsigned long xa_max_index(const struct xarray *xa)
 {
-	if (!xa_is_node(xa->xa_head))
-		return 0;
-	unsigned int shift = xa_to_node(xa->xa_head)->shift + XA_CHUNK_SHIFT;
-	return shift >= 64 ? ~0UL : (1UL << shift) - 1;
+	return xa_is_node(xa->xa_head) ? node_max_index(xa_to_node(xa->xa_head)) : 0;
 }
 
 static bool node_has_mark(const struct xa_node *node, xa_mark_t mark)
@@ -110,8 +128,8 @@ static int xa_grow(struct xarray *xa, unsigned long index, gfp_t gfp)
 				xa_to_node(head)->offset = 0;
 			}
 		}
-		xa->xa_head = xa_mk_node(node);
 		xa->head_marks = 0;
+		rcu_assign_pointer(xa->xa_head, xa_mk_node(node));
 	}
 	return 0;
 }
@@ -125,8 +143,8 @@ int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 
 	BUG_ON(!entry || ((uintptr_t)entry & 3));
 	if (!xa->xa_head && index == 0) {
-		xa->xa_head = entry;
 		xa->head_marks = 0;
+		rcu_assign_pointer(xa->xa_head, entry);
 		return 0;
 	}
 	if (!xa_is_node(xa->xa_head) && xa->xa_head && index == 0)
@@ -145,7 +163,7 @@ int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 			}
 			child->parent = node;
 			child->offset = (unsigned char)off;
-			node->slots[off] = xa_mk_node(child);
+			rcu_assign_pointer(node->slots[off], xa_mk_node(child));
 			node->count++;
 		}
 		node = xa_to_node(node->slots[off]);
@@ -153,7 +171,7 @@ int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	off = index & XA_CHUNK_MASK;
 	if (node->slots[off])
 		return -EEXIST;
-	node->slots[off] = entry;
+	rcu_assign_pointer(node->slots[off], entry);
 	node->count++;
 	return 0;
 }
@@ -176,15 +194,27 @@ static struct xa_node *leaf_of(const struct xarray *xa, unsigned long index, uns
 	return node;
 }
 
+/* Lockless: each pointer is read once, so a concurrent grow, shrink or erase is seen whole. */
 void *xa_load(struct xarray *xa, unsigned long index)
 {
-	unsigned int off;
-	struct xa_node *leaf;
+	void *entry;
 
-	if (!xa_is_node(xa->xa_head))
-		return index == 0 ? xa->xa_head : NULL;
-	leaf = leaf_of(xa, index, &off);
-	return leaf ? leaf->slots[off] : NULL;
+	rcu_read_lock();
+	entry = rcu_dereference(xa->xa_head);
+	if (!xa_is_node(entry)) {
+		if (index)
+			entry = NULL;
+	} else if (index > node_max_index(xa_to_node(entry))) {
+		entry = NULL;
+	} else {
+		for (struct xa_node *node = xa_to_node(entry);; node = xa_to_node(entry)) {
+			entry = rcu_dereference(node->slots[(index >> node->shift) & XA_CHUNK_MASK]);
+			if (!node->shift || !entry)
+				break;
+		}
+	}
+	rcu_read_unlock();
+	return entry;
 }
 
 void *xa_replace(struct xarray *xa, unsigned long index, void *entry)
@@ -198,14 +228,14 @@ void *xa_replace(struct xarray *xa, unsigned long index, void *entry)
 		if (index || !xa->xa_head)
 			return NULL;
 		old = xa->xa_head;
-		xa->xa_head = entry;
+		rcu_assign_pointer(xa->xa_head, entry);
 		return old;
 	}
 	leaf = leaf_of(xa, index, &off);
 	if (!leaf || !leaf->slots[off])
 		return NULL;
 	old = leaf->slots[off];
-	leaf->slots[off] = entry;
+	rcu_assign_pointer(leaf->slots[off], entry);
 	return old;
 }
 
@@ -279,12 +309,12 @@ static void xa_shrink(struct xarray *xa, struct xa_node *node)
 	while (node && node->count == 0) {
 		struct xa_node *parent = node->parent;
 		if (parent) {
-			parent->slots[node->offset] = NULL;
+			WRITE_ONCE(parent->slots[node->offset], NULL);
 			parent->count--;
 			for (xa_mark_t m = 0; m < XA_MAX_MARKS; m++)
 				clear_mark_up(parent, node->offset, m);
 		} else {
-			xa->xa_head = NULL;
+			WRITE_ONCE(xa->xa_head, NULL);
 		}
 		node_free(xa, node);
 		node = parent;
@@ -304,7 +334,8 @@ static void xa_shrink(struct xarray *xa, struct xa_node *node)
 				if (root->marks[m] & 1)
 					xa->head_marks |= 1U << m;
 		}
-		xa->xa_head = child;
+		/* the old root keeps child in slot 0 for readers still on it */
+		WRITE_ONCE(xa->xa_head, child);
 		node_free(xa, root);
 	}
 }
@@ -319,7 +350,7 @@ void *xa_erase(struct xarray *xa, unsigned long index)
 		if (index || !xa->xa_head)
 			return NULL;
 		entry = xa->xa_head;
-		xa->xa_head = NULL;
+		WRITE_ONCE(xa->xa_head, NULL);
 		xa->head_marks = 0;
 		return entry;
 	}
@@ -330,7 +361,7 @@ void *xa_erase(struct xarray *xa, unsigned long index)
 	for (xa_mark_t m = 0; m < XA_MAX_MARKS; m++)
 		if (leaf->marks[m] & (1ULL << off))
 			clear_mark_up(leaf, off, m);
-	leaf->slots[off] = NULL;
+	WRITE_ONCE(leaf->slots[off], NULL);
 	leaf->count--;
 	xa_shrink(xa, leaf);
 	return entry;

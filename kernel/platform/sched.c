@@ -10,6 +10,7 @@
 #include <cgwb/smp.h>
 #include <cgwb/rcupdate.h>
 #include <cgwb/profile.h>
+#include <cgwb/vmstat.h>
 #include "../arch/x86.h"
 #include "../sched-internal.h"
 
@@ -102,10 +103,12 @@ __noreturn void cpu_idle_loop(void)
 {
 	for (;;) {
 		arch_local_irq_disable();
-		if (!need_resched())
+		if (!need_resched()) {
+			quiet_vmstat(); /* the counters stay exact while this CPU sleeps */
 			safe_halt();
-		else
+		} else {
 			arch_local_irq_enable();
+		}
 		schedule();
 	}
 }

@@ -108,6 +108,21 @@ u64 host_nr_switches(void);
 void host_set_nr_cpus(unsigned int n);
 void host_set_cpu(unsigned int cpu);
 
+/*
+ * A virtual CPU that counts for RCU (cpu < nr_cpu_ids, not 0): grace periods begun from now
+ * on wait for it as if it sat in a long read-side section, until host_rcu_quiescent(cpu);
+ * no task runs on it and the scheduler still sees CPU 0 alone. What a test of RCU-freed
+ * data needs: a reader parked on another CPU while CPU 0 unlinks and releases.
+ */
+void host_rcu_cpu_online(unsigned int cpu, bool online);
+/* CPU cpu passes a quiescent state (may end a grace period and run its callbacks). */
+void host_rcu_quiescent(unsigned int cpu);
+
+/* ------------------------------------------------------------------ memory */
+
+/* Has the allocator taken the byte at p back (AddressSanitizer builds: the unit tests)? */
+bool host_mem_is_freed(const void *p);
+
 /* ------------------------------------------------------------------ kernel log */
 
 /* Everything printk emitted since init or the last host_log_clear() (NUL-terminated). */

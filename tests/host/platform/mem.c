@@ -41,6 +41,16 @@ void host_mem_init(size_t mem_bytes)
 	kmem_cache_init();
 }
 
+bool host_mem_is_freed(const void *p)
+{
+#ifdef __SANITIZE_ADDRESS__
+	return __asan_address_is_poisoned(p);
+#else
+	(void)p;
+	BUG(); /* only the AddressSanitizer builds can tell */
+#endif
+}
+
 void host_mem_exit(void)
 {
 	if (!arena)

@@ -13,6 +13,7 @@
 #include "host_internal.h"
 #include <cgwb/seq_buf.h>
 #include <cgwb/rcupdate.h>
+#include <cgwb/vmstat.h>
 
 static struct task_struct main_task;
 static struct host_task main_host;
@@ -53,6 +54,7 @@ struct task_struct *pick_next_task(struct rq *rq)
 		if (t)
 			return t;
 		raw_spin_unlock(&rq->lock);
+		quiet_vmstat();
 		rcu_note_context_switch(); /* idle: a quiescent state */
 		pending = host_next_event(&when);
 		if (pending && when <= ktime_get_ns()) {

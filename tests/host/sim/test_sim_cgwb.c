@@ -13,6 +13,8 @@
 #include <cgwb/vmstat.h>
 #include <cgwb/vmscan.h>
 #include <cgwb/writeback.h>
+#include <cgwb/rcupdate.h>
+#include <cgwb/sched.h>
 #include "host.h"
 #include "sim.h"
 
@@ -258,4 +260,54 @@ Test(sim_cgwb, removed_groups_still_write_back_at_their_io_max)
 		cr_assert_eq(mem_cgroup_id(wb_memcg(sim_file_wb(path))), sim_memcg_id(cg));
 	}
 	sim_assert_counters("after the drain");
+}
+
+static int wb_create_main(void *arg)
+{
+	struct bdi_writeback **wbp = arg;
+
+	*wbp = wb_get_create(sim_bdi(), mem_cgroup_from_task(current), GFP_KERNEL);
+	if (!*wbp)
+		return -ENOMEM;
+	wb_put(*wbp); /* the index keeps it */
+	return 0;
+}
+
+/*
+ * A lockless lookup (wb_get_lookup(): xa_load(), then wb_tryget(), under RCU) may hold a wb
+ * that a kill on another CPU takes out of the index and whose last put releases it. The wb
+ * must stay readable until the reader's section ends, and its tryget must fail. CPU 1 is
+ * that reader, parked in its section with the wb it found; CPU 0 removes the group.
+ */
+Test(sim_cgwb, a_released_wb_is_freed_a_grace_period_later)
+{
+	struct bdi_writeback *wb, *found;
+
+	sim_boot(&cfg);
+	sim_mkcg("R");
+	cr_assert_eq(sim_run_in("R", wb_create_main, &wb), 0);
+	cr_assert_eq(nr_cgwbs(), 1);
+	host_set_nr_cpus(2);
+	host_rcu_cpu_online(1, true);
+	rcu_read_lock();
+	found = xa_load(&sim_bdi()->cgwb_tree, (unsigned long)sim_memcg_id("R"));
+	rcu_read_unlock();
+	cr_assert_eq(found, wb, "CPU 1's lookup did not find the wb");
+
+	cr_assert_eq(do_rmdir("/sys/fs/cgroup/R"), 0);
+	for (int i = 0; i < 100 && nr_cgwbs(); i++)
+		host_run_for(10 * MSEC);
+	cr_assert_eq(nr_cgwbs(), 0, "the dead group's wb was not released");
+	cr_assert_not(host_mem_is_freed(wb), "a wb was freed under a read-side section");
+	host_set_cpu(1);
+	bool got = wb_tryget(found);
+	host_set_cpu(0);
+	cr_assert_not(got, "a released wb was got");
+
+	for (int i = 0; i < 10 && !host_mem_is_freed(wb); i++) {
+		host_rcu_quiescent(1);
+		host_run_for(10 * MSEC);
+	}
+	cr_assert(host_mem_is_freed(wb), "a released wb was not freed after a grace period");
+	host_rcu_cpu_online(1, false);
 }

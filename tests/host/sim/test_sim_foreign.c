@@ -6,7 +6,8 @@
  * its writes would otherwise escape at the owner's speed, without bouncing between groups
  * taking turns); an owner with a 2/3 majority keeps its inode for ten
  * minutes; switches racing rmdir and umount lose nothing; a throttled group's records of
- * foreign wbs make those wbs write.
+ * foreign wbs make those wbs write; a switch waits for an updater on another CPU that read
+ * the old wb before the switch began.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <cgwb/vmscan.h>
 #include <cgwb/writeback.h>
 #include <cgwb/errno.h>
+#include <cgwb/rcupdate.h>
 #include "../../../fs/internal.h"
 #include "host.h"
 #include "sim.h"
@@ -808,4 +810,68 @@ Test(sim_foreign, a_memcg_keeps_four_foreign_records)
 	cr_assert_null(frn_of(a, sim_memcg_id("B1")), "the oldest record should have given way");
 	for (int i = 1; i < 5; i++)
 		cr_assert_not_null(frn_of(a, sim_memcg_id(owners[i])), "no record of %s", owners[i]);
+}
+
+/*
+ * The switch's grace period (fs/fs-writeback-switch.c): an updater on another CPU that
+ * entered unlocked_inode_to_wb_begin() before I_WB_SWITCH was set updates the wb it read,
+ * the old one, so phase 2 must not move the counts until its section ends. CPU 1 runs
+ * clear_page_dirty_for_io()'s steps on a page of the file and stops between reading i_wb
+ * and updating the counts, while CPU 0 switches the inode. The host holds no read-side
+ * section across a change of CPU: CPU 1's parking (host_rcu_cpu_online) stands for it.
+ */
+Test(sim_foreign, a_switch_waits_for_an_updater_that_missed_the_flag)
+{
+	struct wb_lock_cookie cookie;
+
+	sim_boot(&cfg);
+	sim_mkcg("A");
+	sim_mkcg("B");
+	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 16 * PAGE_SIZE), (long)(16 * PAGE_SIZE));
+	cr_assert_eq(sim_write_range("B", "/mnt/g", 0, PAGE_SIZE), (long)PAGE_SIZE);
+	struct inode *inode = file_inode_get("/mnt/f");
+	struct bdi_writeback *old_wb = inode_to_wb(inode), *new_wb = sim_file_wb("/mnt/g");
+	s64 new_d = wb_stat_sum(new_wb, WB_RECLAIMABLE);
+	cr_assert_eq(wb_stat_sum(old_wb, WB_RECLAIMABLE), 16);
+	struct page *page = find_get_page(inode->i_mapping, 0);
+	cr_assert_not_null(page);
+	lock_page(page);
+
+	host_set_nr_cpus(2);
+	host_rcu_cpu_online(1, true);
+	host_set_cpu(1); /* clear_page_dirty_for_io() up to its read of i_wb */
+	struct bdi_writeback *wb = unlocked_inode_to_wb_begin(inode, &cookie);
+	cr_assert_not(cookie.locked);
+	rcu_read_unlock();
+	host_set_cpu(0);
+
+	inode_switch_wbs(inode, sim_memcg_id("B"));
+	host_run_for(100 * MSEC);
+	cr_assert_eq(inode_to_wb(inode), old_wb, "the switch ran under CPU 1's section");
+
+	host_set_cpu(1); /* the rest of its section: the counts leave the wb it read */
+	rcu_read_lock();
+	cr_assert(TestClearPageDirty(page));
+	mod_page_state(page, NR_FILE_DIRTY, -1);
+	wb_stat_mod(wb, WB_RECLAIMABLE, -1);
+	unlocked_inode_to_wb_end(inode, &cookie);
+	host_set_cpu(0);
+	for (int i = 0; i < 10 && wb_switches_in_flight(); i++) {
+		host_rcu_quiescent(1);
+		host_run_for(10 * MSEC);
+	}
+	host_rcu_cpu_online(1, false);
+
+	cr_assert_eq(inode_to_wb(inode), new_wb, "the switch did not run");
+	cr_assert_eq(wb_stat_sum(old_wb, WB_RECLAIMABLE), 0,
+		     "an update landed on the old wb after its counts moved");
+	cr_assert_eq(wb_stat_sum(new_wb, WB_RECLAIMABLE), new_d + 15);
+	sim_assert_counters("after the switch");
+	set_page_dirty(page); /* the "IO" that cleaned it did not happen: dirty again, on B's wb */
+	unlock_page(page);
+	put_page(page);
+	cr_assert_eq(wb_stat_sum(new_wb, WB_RECLAIMABLE), new_d + 16);
+	sim_assert_counters("after redirtying");
+	iput(inode);
+	assert_no_warning();
 }

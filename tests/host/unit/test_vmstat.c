@@ -8,6 +8,7 @@
 #include <cgwb/vmstat.h>
 #include <cgwb/mm.h>
 #include <cgwb/smp.h>
+#include <cgwb/sched.h>
 #include "host.h"
 
 static void setup(void)
@@ -89,4 +90,35 @@ Test(vmstat, read_error_stays_under_cpus_times_threshold)
 		cr_assert_eq(global_node_page_state_signed(NR_DIRTIED), exact);
 	}
 	cr_assert_gt(worst, 2L * t, "the differences hid little: %ld", worst);
+}
+
+/*
+ * Background folding (vmstat_update, quiet_vmstat): differences parked on a busy CPU reach
+ * the shared count within sysctl_stat_interval, and an idling CPU folds its own at once.
+ */
+Test(vmstat, differences_fold_in_the_background_within_a_second)
+{
+	long base = global_node_page_state_signed(NR_DIRTIED);
+	int t;
+
+	host_set_nr_cpus(2);
+	refresh_node_stat_thresholds(); /* starts the per-CPU works: due at 1 s */
+	t = threshold();
+	mod_on(1, t - 1);
+	mod_on(0, t - 1);
+	cr_assert_eq((long)global_node_page_state(NR_DIRTIED), base, "both below the threshold");
+
+	msleep(1); /* CPU 0 idles: its difference folds, CPU 1's (busy) waits for its work */
+	cr_assert_eq((long)global_node_page_state(NR_DIRTIED), base + t - 1);
+	host_advance_to(NSEC_PER_SEC - NSEC_PER_MSEC);
+	cr_assert_eq((long)global_node_page_state(NR_DIRTIED), base + t - 1, "folded early");
+	host_advance_to(NSEC_PER_SEC);
+	cr_assert_eq((long)global_node_page_state(NR_DIRTIED), base + 2 * t - 2,
+		     "CPU 1's difference not folded within a second");
+
+	/* and again, every second */
+	mod_on(1, -(t - 1));
+	host_run_for(NSEC_PER_SEC);
+	cr_assert_eq((long)global_node_page_state(NR_DIRTIED), base + t - 1);
+	cr_assert_eq(global_node_page_state_signed(NR_DIRTIED), base + t - 1);
 }

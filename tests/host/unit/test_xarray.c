@@ -3,6 +3,7 @@
 #include <cgwb/xarray.h>
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
+#include <cgwb/sched.h>
 #include "host.h"
 
 static void setup(void)
@@ -153,4 +154,45 @@ Test(xarray, random_operations_match_a_model)
 	cr_assert(xa_empty(&xa));
 	cr_assert_eq(xa.nr_nodes, 0);
 	(void)N;
+}
+
+static struct xa_node *node_of(void *entry)
+{
+	return (struct xa_node *)((uintptr_t)entry & ~3UL);
+}
+
+/*
+ * Lockless readers (xa_load under RCU): a node leaves the tree at once but is freed only a
+ * grace period later, so a reader on another CPU that reached it before the erase still
+ * reads its slots. CPU 1 is that reader, parked in its read-side section.
+ */
+Test(xarray, erased_nodes_are_freed_a_grace_period_later)
+{
+	struct xarray xa;
+
+	host_set_nr_cpus(2);
+	xa_init(&xa);
+	cr_assert_eq(xa_insert(&xa, 5, E(5), GFP_KERNEL), 0);
+	cr_assert_eq(xa_insert(&xa, 100, E(100), GFP_KERNEL), 0);
+	struct xa_node *root = node_of(xa.xa_head), *leaf = node_of(root->slots[0]);
+	cr_assert_eq(leaf->slots[5], E(5));
+
+	host_rcu_cpu_online(1, true); /* CPU 1's reader stands on leaf */
+	cr_assert_eq(xa_erase(&xa, 5), E(5));
+	cr_assert_eq(xa_erase(&xa, 100), E(100));
+	cr_assert(xa_empty(&xa));
+	cr_assert_eq(xa.nr_nodes, 0);
+	msleep(1); /* CPU 0 passes a quiescent state: not enough */
+	cr_assert_not(host_mem_is_freed(leaf), "a node was freed under a reader");
+	cr_assert_not(host_mem_is_freed(root), "a node was freed under a reader");
+	cr_assert_null(READ_ONCE(leaf->slots[5]), "the reader sees the erase, not garbage");
+
+	/* the two erases may have queued their frees behind two grace periods */
+	for (int i = 0; i < 4 && !host_mem_is_freed(root); i++) {
+		host_rcu_quiescent(1);
+		msleep(1);
+	}
+	cr_assert(host_mem_is_freed(leaf) && host_mem_is_freed(root), "nodes not freed after a "
+								      "grace period");
+	host_rcu_cpu_online(1, false);
 }
