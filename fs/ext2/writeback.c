@@ -223,7 +223,8 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 		err = ext2_wb_io_end_room(ctx);
 		n = err ? err :
 			  ext2_get_blocks(inode, first + i, want, &bno,
-					  EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT, &unwritten);
+					  EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT,
+					  &unwritten);
 		if (n <= 0) {
 			err = n ? n : -EIO;
 			break;

@@ -217,8 +217,7 @@ int ext4_ext_map_blocks(struct inode *inode, sector_t iblock, unsigned long maxb
 	return (int)min((unsigned long)(ext_len(&ex) - off), maxblocks);
 }
 
-int ext4_ext_map_any(struct inode *inode, u32 lblk, unsigned long maxblocks, u32 *bno,
-		     bool *unwritten)
+int ext4_ext_map_any(struct inode *inode, u32 lblk, unsigned long maxblocks, u32 *bno, bool *unwritten)
 {
 	struct ext4_extent ex;
 	int ret = ext_lookup(inode, lblk, &ex);

@@ -443,7 +443,7 @@ Test(ext4_write, commit_interval)
 	ext2t_umount();
 	cr_expect_eq(journal_start(), 0, "umount left the journal not empty");
 
-	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "delalloc"), 0, "%s", host_log());
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/lazy2", 10, 0, 50000), 0);
 	msleep(4000);
 	cr_expect_eq(journal_start(), 0, "a commit before the default 5 seconds");
