@@ -1,8 +1,7 @@
 /*
  * Delayed allocation, the write side (Linux's ext4_da_write_begin, ext4_da_reserve_space,
  * ext4_da_release_space, ext4_da_invalidatepage): a buffered write into a hole of an
- * extent-mapped file on a type ext4 mount with -o delalloc (not yet the default: see
- * docs/ext4.md, "Not yet") allocates nothing. It reserves one block per
+ * extent-mapped file on a type ext4 mount (unless mounted nodelalloc) allocates nothing. It reserves one block per
  * block it makes dirty, and the page remembers which of its blocks are delayed; the blocks
  * are allocated when the page is written back (writeback.c), for the whole run of dirty
  * pages at once, as unwritten extents converted after the IO (io_end.c).

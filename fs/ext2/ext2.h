@@ -346,7 +346,7 @@ struct ext2_sb_info {
 	struct list_head s_journal_inodes; /* inodes changed in the running transaction */
 	unsigned int s_system_zone_count;
 	/* ext4's delayed allocation (delalloc.c, io_end.c) */
-	bool s_nodelalloc; /* blocks allocated at write time (default; ext4's delalloc clears it) */
+	bool s_nodelalloc;  /* the nodelalloc mount option: blocks allocated at write time */
 	u64 s_dirty_blocks; /* reserved by delayed writes, not yet allocated; s_lock */
 	int s_unwritten;    /* IOs whose unwritten extents are not converted yet (atomic) */
 	wait_queue_head_t s_unwritten_wait; /* s_unwritten or an inode's i_unwritten fell */
@@ -474,8 +474,8 @@ static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
 }
 
 /*
- * Delayed allocation (delalloc.c): regular extent-mapped files of a type ext4 mount with
- * the delalloc option get their blocks at writeback, as unwritten extents.
+ * Delayed allocation (delalloc.c): regular extent-mapped files of a type ext4 mount
+ * without nodelalloc get their blocks at writeback, as unwritten extents.
  */
 static inline bool ext2_inode_delalloc(struct inode *inode)
 {

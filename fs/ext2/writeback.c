@@ -13,7 +13,8 @@
  * (ext4's delayed allocation, delalloc.c): those are allocated here as unwritten extents,
  * for the page's run of delayed blocks and the dirty delayed pages after it at once
  * (ext2_da_lookahead: Linux's mpage_prepare_extent_to_map), so a file written in order
- * gets long extents. The ranges written into unwritten extents are collected in an io_end
+ * gets long extents. The pages after it find their blocks mapped and look no further:
+ * looking ahead from every page costs a lookup per page per page, under the handle. The ranges written into unwritten extents are collected in an io_end
  * (io_end.c) that every later bio references; when the last completes they are converted.
  * The allocation needs a journal handle, taken before write_cache_pages locks any page (a
  * handle is always taken before a page lock), and held only while pages are mapped and
@@ -217,14 +218,19 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 			continue;
 		while (i + want < m->nr && (delayed & (1UL << (i + want))))
 			want++;
-		if (i + want == per_page)
-			want += ext2_da_lookahead(ctx, page->index) * per_page;
-		want = min(want, (unsigned long)(eof - (first + i)));
 		err = ext2_wb_io_end_room(ctx);
+		/* mapped already (by an earlier page's run, or an unwritten extent)? */
 		n = err ? err :
-			  ext2_get_blocks(inode, first + i, want, &bno,
-					  EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT,
+			  ext2_get_blocks(inode, first + i, want, &bno, EXT2_GET_BLOCKS_UNWRIT,
 					  &unwritten);
+		if (!n) {
+			if (i + want == per_page)
+				want += ext2_da_lookahead(ctx, page->index) * per_page;
+			want = min(want, (unsigned long)(eof - (first + i)));
+			n = ext2_get_blocks(inode, first + i, want, &bno,
+					    EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT,
+					    &unwritten);
+		}
 		if (n <= 0) {
 			err = n ? n : -EIO;
 			break;
