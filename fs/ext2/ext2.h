@@ -18,7 +18,6 @@
 #include <cgwb/buffer_head.h>
 #include <cgwb/mutex.h>
 #include <cgwb/printk.h>
-#include <cgwb/wait.h>
 
 /* The disk is little-endian like the CPUs we run on; the helpers keep the intent visible. */
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -349,7 +348,6 @@ struct ext2_sb_info {
 	bool s_nodelalloc;  /* the nodelalloc mount option: blocks allocated at write time */
 	u64 s_dirty_blocks; /* reserved by delayed writes, not yet allocated; s_lock */
 	int s_unwritten;    /* IOs whose unwritten extents are not converted yet (atomic) */
-	wait_queue_head_t s_unwritten_wait; /* s_unwritten or an inode's i_unwritten fell */
 };
 
 struct ext2_inode_info {

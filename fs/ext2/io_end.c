@@ -12,7 +12,7 @@
  * against a commit waiting for that handle. What ending it early costs is covered instead:
  * - fsync and sync wait for the inode's (the filesystem's) pending conversions before they
  *   commit (ext2_unwritten_wait, ext2_unwritten_wait_sb), so they still make the data
- *   readable after a crash;
+ *   readable after a crash; umount's sync waits for them all, so no inode is held after;
  * - reclaim keeps the pages of an inode with conversions pending (delalloc.c), so nobody
  *   re-reads zeros from the disk in the meantime;
  * - the io_end holds the inode, so it cannot be evicted before its conversion.
@@ -23,6 +23,9 @@
  */
 #include "data.h"
 #include <cgwb/slab.h>
+
+/* One queue for every filesystem's waiters: umount may free the sbi the moment it sees 0. */
+static DECLARE_WAIT_QUEUE_HEAD(ext2_unwritten_wq);
 
 struct ext2_io_end *ext2_io_end_alloc(struct inode *inode)
 {
@@ -84,10 +87,12 @@ static void ext2_end_io_work(struct work_struct *work)
 		mapping_set_error(inode->i_mapping, err);
 	}
 	__atomic_fetch_sub(&EXT2_I(inode)->i_unwritten, 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_sub(&sbi->s_unwritten, 1, __ATOMIC_SEQ_CST);
-	wake_up_all(&sbi->s_unwritten_wait);
+	wake_up_all(&ext2_unwritten_wq);
 	kfree(io);
 	iput(inode); /* no handle held: an eviction here takes its own */
+	/* last, so that umount (waiting for it) finds no inode held; sbi untouched after */
+	__atomic_fetch_sub(&sbi->s_unwritten, 1, __ATOMIC_SEQ_CST);
+	wake_up_all(&ext2_unwritten_wq);
 }
 
 void ext2_io_end_put(struct ext2_io_end *io, int err)
@@ -104,13 +109,12 @@ void ext2_io_end_put(struct ext2_io_end *io, int err)
 /* fsync: the inode's written data is readable from disk (converted) before the commit. */
 void ext2_unwritten_wait(struct inode *inode)
 {
-	wait_event(EXT2_SB(inode->i_sb)->s_unwritten_wait,
+	wait_event(ext2_unwritten_wq,
 		   !__atomic_load_n(&EXT2_I(inode)->i_unwritten, __ATOMIC_SEQ_CST));
 }
 
 /* sync, umount: the same for the whole filesystem. */
 void ext2_unwritten_wait_sb(struct super_block *sb)
 {
-	wait_event(EXT2_SB(sb)->s_unwritten_wait,
-		   !__atomic_load_n(&EXT2_SB(sb)->s_unwritten, __ATOMIC_SEQ_CST));
+	wait_event(ext2_unwritten_wq, !__atomic_load_n(&EXT2_SB(sb)->s_unwritten, __ATOMIC_SEQ_CST));
 }

@@ -716,7 +716,6 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 	mutex_init(&sbi->s_lock);
 	mutex_init(&sbi->s_commit_lock);
 	spin_lock_init(&sbi->s_sb_csum_lock);
-	init_waitqueue_head(&sbi->s_unwritten_wait);
 	sb->s_fs_info = sbi;
 	sbi->s_sbh = ext2_read_sb_block(sb, &offset);
 	if (IS_ERR(sbi->s_sbh)) {

@@ -190,7 +190,11 @@ static int ext2_wb_io_end_room(struct ext2_wb_ctx *ctx)
 		ext2_io_end_put(ctx->io_end, 0);
 	}
 	ctx->io_end = ext2_io_end_alloc(ctx->inode);
-	return ctx->io_end ? 0 : -ENOMEM;
+	if (ctx->io_end)
+		return 0;
+	/* an inode on its way out (written by iput_final) cannot be held for the conversion:
+	 * an error, not -ENOMEM, which integrity writeback would retry for ever */
+	return READ_ONCE(ctx->inode->i_state) & (I_FREEING | I_WILL_FREE) ? -EIO : -ENOMEM;
 }
 
 /*

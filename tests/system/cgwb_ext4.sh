@@ -70,9 +70,10 @@ b_o=$(sed -n 's/^B-ord: .* copied, \([0-9.]*\) s,.*/\1/p' "$OUT")
 a_o=$(sed -n 's/^A-ord: .* copied, \([0-9.]*\) s,.*/\1/p' "$OUT")
 awk -v s="$a_o" 'BEGIN { exit !(s >= 2.5) }' ||
 	fail "data=ordered: A took ${a_o}s for 6 MiB at 2 MiB/s"
-# the same bound as data=writeback's (24 MiB at A's rate would take 12 s), and B ends well
-# before A: a commit that waits for A's data makes B's fsync end with A's (measured without
-# delayed allocation: 7.8 s each, under the first bound)
-awk -v b="$b_o" -v a="$a_o" 'BEGIN { exit !(b > 0 && b < 10 && b < 0.8 * a) }' ||
+# the same bound as data=writeback's (24 MiB at A's rate would take 12 s), and B ends half a
+# second before A at least: a commit that waits for A's data makes B's fsync end with A's
+# (without delayed allocation: 3.13 s beside 3.13 s, and 7.8 s beside 7.8 s, both under
+# the first bound; with it, on a host loaded 4 times over at -smp 2, 5.3 s beside 6.2 s)
+awk -v b="$b_o" -v a="$a_o" 'BEGIN { exit !(b > 0 && b < 10 && b < a - 0.5) }' ||
 	fail "data=ordered: B took ${b_o}s beside A's ${a_o}s, held to A's 2 MiB/s"
 echo "  data=writeback: A ${a_s}s, B ${b_s}s; data=ordered: A ${a_o}s, B ${b_o}s"
