@@ -1,10 +1,11 @@
 /*
  * Delayed allocation, the write side (Linux's ext4_da_write_begin, ext4_da_reserve_space,
  * ext4_da_release_space, ext4_da_invalidatepage): a buffered write into a hole of an
- * extent-mapped file on a type ext4 mount (unless mounted nodelalloc) allocates nothing. It reserves one block per
- * block it makes dirty, and the page remembers which of its blocks are delayed; the blocks
- * are allocated when the page is written back (writeback.c), for the whole run of dirty
- * pages at once, as unwritten extents converted after the IO (io_end.c).
+ * extent-mapped file on a type ext4 mount (unless mounted nodelalloc) allocates nothing.
+ * It reserves one block per block it makes dirty, and the page remembers which of its
+ * blocks are delayed; the blocks are allocated when the page is written back
+ * (writeback.c), for the whole run of dirty pages at once, as unwritten extents converted
+ * after the IO (io_end.c).
  *
  * Why: blocks allocated at write time put the inode on the running transaction, and a
  * data=ordered commit then writes that data first, whichever cgroup it belongs to and
@@ -19,7 +20,9 @@
  * of the filesystem, at most 4096 blocks, as Linux's s_resv_clusters): write(2) reports a
  * full disk, writeback does not meet it. A delayed block's reservation goes back when the
  * block is mapped at writeback, or when its page is truncated (invalidatepage). statfs
- * counts reserved blocks as used, as Linux does.
+ * counts reserved blocks as used, as Linux does. The pages after the one whose writeback
+ * allocated their run keep their reservations until their own turn (their bits change
+ * under their own locks): for that while, the blocks count twice, on the safe side.
  *
  * The page's state: bits 0..3 of page->private are its delayed block slots; PG_private
  * (with a page reference, as buffer heads hold one) is set while any is, and also while

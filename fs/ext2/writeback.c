@@ -13,12 +13,18 @@
  * (ext4's delayed allocation, delalloc.c): those are allocated here as unwritten extents,
  * for the page's run of delayed blocks and the dirty delayed pages after it at once
  * (ext2_da_lookahead: Linux's mpage_prepare_extent_to_map), so a file written in order
- * gets long extents. The pages after it find their blocks mapped and look no further:
- * looking ahead from every page costs a lookup per page per page, under the handle. The ranges written into unwritten extents are collected in an io_end
- * (io_end.c) that every later bio references; when the last completes they are converted.
+ * gets long extents. The pages after it find their blocks mapped and look no further
+ * (looking ahead from every page costs a lookup per page per page, under the handle).
+ * The ranges written into unwritten extents are collected in an io_end (io_end.c) that
+ * every later bio references; when the last completes they are converted.
+ *
  * The allocation needs a journal handle, taken before write_cache_pages locks any page (a
- * handle is always taken before a page lock), and held only while pages are mapped and
- * submitted: io.max holds throttled bios in its queue, submit_bio does not wait for them.
+ * handle is always taken before a page lock) and held until the pages are submitted;
+ * io.max holds throttled bios in its queue, so submit_bio does not wait for them. The
+ * handle must not wait for the inode's IO either (it may be throttled, and a commit, some
+ * other group's fsync, waits for every handle): integrity writeback waits for the IO in
+ * flight first, without the handle. write_cache_pages may still wait under it for a page
+ * dirtied again while under writeback (not a sequential writer's case).
  * Any other block that is a hole in a dirty page was never written and stays a hole.
  */
 #include "data.h"
@@ -314,8 +320,7 @@ int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc
 	int err;
 
 	if (delalloc && wbc->sync_mode == WB_SYNC_ALL)
-		/* the earlier IO waited for before the handle, not under it (a commit waits
-		 * for the handle, and that IO may be another group's, throttled) */
+		/* the IO in flight waited for before the handle, not under it (above) */
 		filemap_fdatawait_range(mapping, wbc->range_start, wbc->range_end);
 	err = delalloc ? ext2_journal_start(sb) : 0;
 	if (err)
