@@ -2,9 +2,11 @@
  * Buffered writes into file pages, and the address_space operations of ext2 files.
  *
  * write_begin allocates the blocks the write covers (so a full disk fails the write(2)
- * itself with -ENOSPC, and writeback never has to allocate), and makes the rest of the
- * page valid before the copy: blocks that were just allocated are zeroed outside the
- * written range, holes are zeroed, and old blocks the write only partly covers are read.
+ * itself with -ENOSPC), or with delayed allocation (ext4: delalloc.c) reserves them, and
+ * makes the rest of the page valid before the copy: blocks that were just allocated are
+ * zeroed outside the written range, holes are zeroed, and old blocks the write only
+ * partly covers are read. A delayed write takes no journal handle: it changes no
+ * metadata buffer (i_size reaches the inode's buffer at the commit).
  */
 #include "data.h"
 #include <cgwb/string.h>
@@ -40,6 +42,9 @@ static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsign
 			m->bno[i] = bno + (u32)j;
 			new[i] = fresh;
 		}
+		/* data=ordered: the next commit writes this data before it (ext4_jbd2.c) */
+		if (fresh)
+			EXT2_I(inode)->i_ordered_data = true;
 	}
 	return 0;
 }
@@ -50,7 +55,7 @@ static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned i
 {
 	unsigned int bits = inode->i_blkbits;
 	bool new[EXT2_MAX_BLOCKS_PER_PAGE] = { false };
-	bool uptodate = PageUptodate(page);
+	bool uptodate = PageUptodate(page), mapped = false;
 	struct ext2_page_map m;
 	int err = 0;
 
@@ -61,9 +66,13 @@ static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned i
 	 * or after the end of file has no blocks (ext2 keeps none there: a failed write
 	 * truncates them), so an append skips the walk down the block map.
 	 */
-	if (!uptodate && (loff_t)page->index << PAGE_SHIFT < inode->i_size)
+	if (!uptodate && (loff_t)page->index << PAGE_SHIFT < inode->i_size) {
 		err = ext2_map_page(inode, page, (loff_t)(page->index + 1) << PAGE_SHIFT, &m);
-	if (!err)
+		mapped = true;
+	}
+	if (!err && ext2_inode_delalloc(inode))
+		err = ext2_da_prepare_blocks(inode, page, from >> bits, (to - 1) >> bits, &m, mapped);
+	else if (!err)
 		err = ext2_alloc_page_blocks(inode, page, from >> bits, (to - 1) >> bits, &m, new);
 	for (unsigned int i = 0; !err && i < m.blocks_per_page; i++) {
 		unsigned int start = i << bits, end = start + (1u << bits);
@@ -95,27 +104,32 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
 {
 	struct inode *inode = mapping->host;
 	unsigned int from = (unsigned int)(pos & (PAGE_SIZE - 1));
+	bool delalloc = ext2_inode_delalloc(inode);
 	struct page *page;
 	int err;
 
 	(void)file;
-	(void)fsdata;
 	/* a handle from here to write_end: blocks and i_size in one transaction (the page's
 	 * lock is taken after it, so a commit writing data pages never waits for a handle) */
-	err = ext2_journal_start(inode->i_sb);
+	err = delalloc ? 0 : ext2_journal_start(inode->i_sb);
 	if (err)
 		return err;
+	*fsdata = (void *)(unsigned long)delalloc; /* write_end stops what was started */
 	page = find_or_create_page(mapping, (pgoff_t)(pos >> PAGE_SHIFT), mapping->gfp_mask);
 	if (IS_ERR(page)) {
-		ext2_journal_stop(inode->i_sb);
-		return (int)PTR_ERR(page);
+		err = (int)PTR_ERR(page);
+	} else {
+		err = ext2_prepare_write(inode, page, from, from + len);
+		if (err) {
+			unlock_page(page);
+			put_page(page);
+			if (!delalloc) /* delayed: nothing was allocated */
+				ext2_write_failed(inode, pos + len);
+		}
 	}
-	err = ext2_prepare_write(inode, page, from, from + len);
 	if (err) {
-		unlock_page(page);
-		put_page(page);
-		ext2_write_failed(inode, pos + len);
-		ext2_journal_stop(inode->i_sb);
+		if (!delalloc)
+			ext2_journal_stop(inode->i_sb);
 		return err;
 	}
 	*pagep = page;
@@ -128,7 +142,6 @@ static int ext2_write_end(struct file *file, struct address_space *mapping, loff
 	struct inode *inode = mapping->host;
 
 	(void)file;
-	(void)fsdata;
 	if (copied == len)
 		SetPageUptodate(page);
 	else if (!PageUptodate(page))
@@ -141,7 +154,8 @@ static int ext2_write_end(struct file *file, struct address_space *mapping, loff
 	}
 	unlock_page(page);
 	put_page(page);
-	ext2_journal_stop(inode->i_sb);
+	if (!fsdata)
+		ext2_journal_stop(inode->i_sb);
 	return (int)copied;
 }
 
@@ -184,4 +198,6 @@ const struct address_space_operations ext2_aops = {
 	.writepages = ext2_writepages,
 	.write_begin = ext2_write_begin,
 	.write_end = ext2_write_end,
+	.invalidatepage = ext2_da_invalidatepage,
+	.releasepage = ext2_da_releasepage,
 };

@@ -11,6 +11,7 @@
 #include <cgwb/pagemap.h>
 #include <cgwb/writeback.h>
 #include <cgwb/errno.h>
+#include <cgwb/workqueue.h>
 
 #define EXT2_MAX_BLOCKS_PER_PAGE (PAGE_SIZE / EXT2_MIN_BLOCK_SIZE)
 
@@ -29,6 +30,53 @@ void ext2_zero_post_eof(struct page *page, loff_t isize);
 void ext2_zero_post_eof_outside(struct page *page, loff_t isize, unsigned int from, unsigned int to);
 int ext2_read_run_sync(struct inode *inode, struct page *page, unsigned int i, u32 bno,
 		       unsigned int n);
+
+/* The map's prefix and simple (above) from its bno[] and nr. */
+void ext2_page_map_finish(struct ext2_page_map *m);
+
+/*
+ * delalloc.c: a page's delayed blocks are bits of page->private (slot i: bit i), with
+ * PG_private set and a page reference while any is, or while the page was written into
+ * unwritten extents not yet converted (reclaim must keep it: the disk reads zeros there).
+ */
+#define EXT2_DA_SLOTS ((1UL << EXT2_MAX_BLOCKS_PER_PAGE) - 1)
+static inline unsigned long ext2_da_delayed(const struct page *page)
+{
+	return PagePrivate(page) ? page->private & EXT2_DA_SLOTS : 0;
+}
+/* Slots [i, last] of a locked page are about to be written: reserve the missing blocks. */
+int ext2_da_prepare_blocks(struct inode *inode, struct page *page, unsigned int i,
+			   unsigned int last, const struct ext2_page_map *m, bool mapped);
+/* Slots of a locked page got their blocks (or are gone): bits and reservations dropped. */
+void ext2_da_release_slots(struct inode *inode, struct page *page, unsigned long slots);
+/* A locked page was written into unwritten extents: reclaim keeps it until converted. */
+void ext2_da_protect_page(struct page *page);
+void ext2_da_invalidatepage(struct page *page, size_t offset, size_t length);
+bool ext2_da_releasepage(struct page *page, gfp_t gfp);
+
+/*
+ * io_end.c: the unwritten ranges one writeback wrote, converted once every bio carrying
+ * them has completed (Linux's ext4_io_end_t). The writeback holds one reference, each
+ * bio submitted after the io_end exists another.
+ */
+#define EXT2_IO_END_RANGES 16
+struct ext2_io_end {
+	struct inode *inode; /* held until the conversion is done */
+	int refs;            /* atomic */
+	int err;             /* the first IO error: no conversion */
+	unsigned int nr;
+	struct {
+		u32 lblk, len;
+	} range[EXT2_IO_END_RANGES];
+	struct work_struct work;
+};
+/* A new io_end for inode, or NULL (no memory, or the inode is going away). */
+struct ext2_io_end *ext2_io_end_alloc(struct inode *inode);
+/* [lblk, +len) was mapped unwritten and goes out with this io_end: false if it is full. */
+bool ext2_io_end_add(struct ext2_io_end *io, u32 lblk, u32 len);
+void ext2_io_end_get(struct ext2_io_end *io);
+/* A reference dropped with the IO's status (any context): the last queues the conversion. */
+void ext2_io_end_put(struct ext2_io_end *io, int err);
 
 static inline sector_t ext2_block_sector(struct inode *inode, u32 block)
 {

@@ -344,6 +344,10 @@ struct ext2_sb_info {
 	spinlock_t s_journal_inodes_lock;
 	struct list_head s_journal_inodes; /* inodes changed in the running transaction */
 	unsigned int s_system_zone_count;
+	/* ext4's delayed allocation (delalloc.c, io_end.c) */
+	bool s_nodelalloc;  /* the nodelalloc mount option: blocks allocated at write time */
+	u64 s_dirty_blocks; /* reserved by delayed writes, not yet allocated; s_lock */
+	int s_unwritten;    /* IOs whose unwritten extents are not converted yet (atomic) */
 };
 
 struct ext2_inode_info {
@@ -363,7 +367,11 @@ struct ext2_inode_info {
 	u32 i_csum_seed;                 /* metadata_csum: seed of this inode's blocks' checksums */
 	struct list_head i_journal_list; /* ext4 with a journal: changed since the last commit */
 	bool i_new;                      /* never written: write the whole on-disk inode */
-	bool i_loaded;                   /* read or created: eviction may free what it owns */
+	/* data=ordered: blocks allocated written since the last commit; its data goes first */
+	bool i_ordered_data;
+	u32 i_reserved_data_blocks; /* delayed blocks reserved (delalloc.c); sbi->s_lock */
+	int i_unwritten;            /* this inode's IOs waiting for conversion (atomic) */
+	bool i_loaded;              /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
 };
@@ -401,6 +409,8 @@ struct ext2_family_ops {
 	/* ext2_get_blocks() of an inode that is not block-mapped (EXT4_EXTENTS_FL) */
 	int (*get_blocks)(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
 			  int flags, bool *new);
+	/* [lblk, lblk + len) is on disk: its unwritten extents become written (a handle held) */
+	int (*convert_unwritten)(struct inode *inode, u32 lblk, u32 len);
 	/* ext2_truncate_blocks() of such an inode */
 	int (*truncate_blocks)(struct inode *inode, loff_t size);
 	/* a directory block's checksum: 0, or -EIO and why */
@@ -459,6 +469,18 @@ static inline const struct ext2_family_ops *ext2_family(struct super_block *sb)
 static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
 {
 	return container_of(inode, struct ext2_inode_info, vfs_inode);
+}
+
+/*
+ * Delayed allocation (delalloc.c): regular extent-mapped files of a type ext4 mount
+ * without nodelalloc get their blocks at writeback, as unwritten extents.
+ */
+static inline bool ext2_inode_delalloc(struct inode *inode)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+
+	return sbi->s_family && !sbi->s_nodelalloc && S_ISREG(inode->i_mode) &&
+	       (EXT2_I(inode)->i_flags & EXT4_EXTENTS_FL);
 }
 
 static inline unsigned int ext2_addr_per_block(struct super_block *sb)
@@ -593,6 +615,8 @@ void ext2_destroy_inode(struct inode *inode);
 
 /* blockmap.c */
 #define EXT2_GET_BLOCKS_CREATE 0x1
+/* ext4's writeback of delayed blocks: unwritten extents map, holes become unwritten ones */
+#define EXT2_GET_BLOCKS_UNWRIT 0x2
 int ext2_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
 		    int flags, bool *new);
 loff_t ext2_max_size(unsigned int blkbits);
@@ -638,6 +662,13 @@ void ext2_rsv_destroy(struct super_block *sb);
 void ext2_discard_reservation(struct inode *inode);
 long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int group, u8 *map,
 		    u32 size, u32 goal_bit, bool whole, unsigned long *count);
+
+/* io_end.c: waits for the conversion of unwritten extents after their IO */
+void ext2_unwritten_wait(struct inode *inode);
+void ext2_unwritten_wait_sb(struct super_block *sb);
+
+/* delalloc.c: delayed blocks' reservations left in statfs's free count */
+u64 ext2_da_dirty_blocks(struct super_block *sb);
 
 /* file.c */
 int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync);

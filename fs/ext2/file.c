@@ -61,7 +61,11 @@ int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
 	struct super_block *sb = file->f_mapping->host->i_sb;
 	int err = generic_file_fsync(file, start, end, datasync);
-	int err2 = EXT2_SB(sb)->s_family ? EXT2_SB(sb)->s_family->force_commit(sb) : 1;
+	int err2;
+
+	/* delayed allocation: the data readable from disk (converted) in the commit below */
+	ext2_unwritten_wait(file->f_mapping->host);
+	err2 = EXT2_SB(sb)->s_family ? EXT2_SB(sb)->s_family->force_commit(sb) : 1;
 
 	if (err2 == 1) /* no journal: the device's metadata, as ext2 */
 		err2 = ext2_commit_metadata(sb);

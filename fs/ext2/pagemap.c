@@ -33,6 +33,14 @@ int ext2_map_page(struct inode *inode, struct page *page, loff_t isize, struct e
 			m->bno[i++] = bno + (u32)j;
 	}
 	m->nr = i;
+	ext2_page_map_finish(m);
+	return 0;
+}
+
+void ext2_page_map_finish(struct ext2_page_map *m)
+{
+	unsigned int i;
+
 	for (i = 0; i < m->nr && m->bno[i]; i++)
 		if (i && m->bno[i] != m->bno[0] + i)
 			break;
@@ -41,7 +49,6 @@ int ext2_map_page(struct inode *inode, struct page *page, loff_t isize, struct e
 	for (; i < m->nr; i++)
 		if (m->bno[i])
 			m->simple = false;
-	return 0;
 }
 
 /* Contiguous mapped blocks from block i of the page (0 if block i is a hole). */

@@ -218,6 +218,7 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 	if (sb->s_flags & SB_RDONLY)
 		return 0;
 	if (wait && sbi->s_family) {
+		ext2_unwritten_wait_sb(sb); /* written data converted before the commit */
 		/* a journal: its commit makes the metadata stable (1: there is none) */
 		err = sbi->s_family->force_commit(sb);
 		if (err < 0)
@@ -301,6 +302,8 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_blocks = sbi->s_blocks_count - (overhead ?: ext2_overhead_blocks(sb));
 	mutex_lock_nopreempt(&sbi->s_lock);
 	buf->f_bfree = ext2_count_free_blocks(sb);
+	/* blocks reserved by delayed writes are as good as used, as in Linux's ext4_statfs */
+	buf->f_bfree -= min((u64)buf->f_bfree, ext2_da_dirty_blocks(sb));
 	buf->f_ffree = ext2_count_free_inodes(sb);
 	mutex_unlock_nopreempt(&sbi->s_lock);
 	buf->f_bavail = buf->f_bfree > reserved ? buf->f_bfree - reserved : 0;
@@ -384,9 +387,12 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	u32 ro_unknown = le32_to_cpu(sbi->s_es->s_feature_ro_compat) & ~EXT2_FEATURE_RO_COMPAT_SUPP;
+	bool nodelalloc = sbi->s_nodelalloc;
 	int err;
 
 	err = ext2_parse_options(sb, data);
+	/* pages may hold delayed blocks: delalloc stays as mounted (Linux refuses a change) */
+	sbi->s_nodelalloc = nodelalloc;
 	if (err)
 		return err;
 	if ((*flags & SB_RDONLY) == (sb->s_flags & SB_RDONLY))

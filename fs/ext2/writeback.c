@@ -9,8 +9,23 @@
  * it is submitted) and every page added is accounted to its owner for foreign-inode
  * detection (wbc_account_cgroup_owner with the bytes of the page in the bio).
  *
- * Blocks were allocated when the data was written (write_begin), so nothing is allocated
- * here: a block that is a hole in a dirty page was never written and stays a hole.
+ * Blocks were allocated when the data was written (write_begin), except delayed ones
+ * (ext4's delayed allocation, delalloc.c): those are allocated here as unwritten extents,
+ * for the page's run of delayed blocks and the dirty delayed pages after it at once
+ * (ext2_da_lookahead: Linux's mpage_prepare_extent_to_map), so a file written in order
+ * gets long extents. The pages after it find their blocks mapped and look no further
+ * (looking ahead from every page costs a lookup per page per page, under the handle).
+ * The ranges written into unwritten extents are collected in an io_end (io_end.c) that
+ * every later bio references; when the last completes they are converted.
+ *
+ * The allocation needs a journal handle, taken before write_cache_pages locks any page (a
+ * handle is always taken before a page lock) and held until the pages are submitted;
+ * io.max holds throttled bios in its queue, so submit_bio does not wait for them. The
+ * handle must not wait for the inode's IO either (it may be throttled, and a commit, some
+ * other group's fsync, waits for every handle): integrity writeback waits for the IO in
+ * flight first, without the handle. write_cache_pages may still wait under it for a page
+ * dirtied again while under writeback (not a sequential writer's case).
+ * Any other block that is a hole in a dirty page was never written and stays a hole.
  */
 #include "data.h"
 #include <cgwb/string.h>
@@ -22,6 +37,7 @@ struct ext2_wb_ctx {
 	sector_t next; /* where a page must start to join bio */
 	bool open;     /* bio's last page was whole */
 	unsigned int opf;
+	struct ext2_io_end *io_end; /* unwritten ranges mapped so far, or NULL */
 };
 
 static unsigned int ext2_wb_opf(const struct writeback_control *wbc)
@@ -49,13 +65,26 @@ static void ext2_end_write(struct bio *bio)
 	if (bio->bi_status)
 		printk(KERN_ERR "EXT2-fs: I/O error %d writing sectors %llu+%u\n", bio->bi_status,
 		       (unsigned long long)bio->bi_sector, bio->bi_size >> SECTOR_SHIFT);
+	if (bio->bi_private)
+		ext2_io_end_put(bio->bi_private, bio->bi_status);
 	bio_put(bio);
+}
+
+/* A bio about to be submitted may carry unwritten ranges: it holds the io_end. */
+static void ext2_wb_bio_io_end(struct ext2_wb_ctx *ctx, struct bio *bio)
+{
+	if (ctx->io_end) {
+		ext2_io_end_get(ctx->io_end);
+		bio->bi_private = ctx->io_end;
+	}
 }
 
 static void ext2_submit_write(struct ext2_wb_ctx *ctx)
 {
-	if (ctx->bio)
+	if (ctx->bio) {
+		ext2_wb_bio_io_end(ctx, ctx->bio);
 		submit_bio(ctx->bio);
+	}
 	ctx->bio = NULL;
 	ctx->open = false;
 }
@@ -124,9 +153,114 @@ static int ext2_wb_runs(struct ext2_wb_ctx *ctx, struct page *page, const struct
 	}
 	set_page_writeback(page);
 	unlock_page(page);
+	if (nbios)
+		ext2_wb_bio_io_end(ctx, bios[0]); /* its completion is the page's */
 	for (unsigned int i = nbios; i-- > 0;)
 		submit_bio(bios[i]); /* the first last: it must not complete before its children exist */
 	return 0;
+}
+
+/*
+ * Delayed pages after index that this writeback may reach, dirty and delayed: the run
+ * allocated with index's blocks. A hint read without their locks; a page it counts but
+ * does not write keeps its delayed slots and finds its blocks (unwritten) next time.
+ */
+static unsigned long ext2_da_lookahead(struct ext2_wb_ctx *ctx, pgoff_t index)
+{
+	struct address_space *mapping = ctx->inode->i_mapping;
+	loff_t isize = ctx->inode->i_size;
+	unsigned long limit = isize ? (unsigned long)((isize - 1) >> PAGE_SHIFT) - index : 0, n;
+
+	limit = min(limit, (unsigned long)BIO_MAX_VECS * 8);
+	if (ctx->wbc->sync_mode == WB_SYNC_NONE)
+		limit = min(limit, (unsigned long)max(ctx->wbc->nr_to_write - 1, 0L));
+	for (n = 0; n < limit; n++) {
+		struct page *page = find_get_page(mapping, index + 1 + n);
+		bool delayed = page && PageDirty(page) && ext2_da_delayed(page);
+
+		if (page)
+			put_page(page);
+		if (!delayed)
+			break;
+	}
+	return n;
+}
+
+/* An io_end with room for a range: the full one goes with the bios already built. */
+static int ext2_wb_io_end_room(struct ext2_wb_ctx *ctx)
+{
+	if (ctx->io_end && ctx->io_end->nr < EXT2_IO_END_RANGES)
+		return 0;
+	if (ctx->io_end) {
+		ext2_submit_write(ctx);
+		ext2_io_end_put(ctx->io_end, 0);
+	}
+	ctx->io_end = ext2_io_end_alloc(ctx->inode);
+	if (ctx->io_end)
+		return 0;
+	/* an inode on its way out (written by iput_final) cannot be held for the conversion:
+	 * an error, not -ENOMEM, which integrity writeback would retry for ever */
+	return READ_ONCE(ctx->inode->i_state) & (I_FREEING | I_WILL_FREE) ? -EIO : -ENOMEM;
+}
+
+/*
+ * The delayed slots of page (before the end of file) get blocks: unwritten extents, each
+ * run with the dirty delayed pages after it. m gets their blocks, their reservations go,
+ * and the ranges join the io_end. Slots handled before an error keep their blocks.
+ */
+static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct ext2_page_map *m)
+{
+	struct inode *inode = ctx->inode;
+	unsigned int bits = inode->i_blkbits, per_page = m->blocks_per_page;
+	sector_t first = (sector_t)page->index << (PAGE_SHIFT - bits);
+	sector_t eof = (sector_t)((inode->i_size + (1 << bits) - 1) >> bits);
+	unsigned long delayed = ext2_da_delayed(page), done = 0;
+	bool protect = false;
+	int err = 0;
+
+	for (unsigned int i = 0; i < m->nr && !err; i++) {
+		unsigned long want = 1;
+		bool unwritten = false;
+		u32 bno;
+		int n;
+
+		if (!(delayed & (1UL << i)))
+			continue;
+		while (i + want < m->nr && (delayed & (1UL << (i + want))))
+			want++;
+		err = ext2_wb_io_end_room(ctx);
+		/* mapped already (by an earlier page's run, or an unwritten extent)? */
+		n = err ? err :
+			  ext2_get_blocks(inode, first + i, want, &bno, EXT2_GET_BLOCKS_UNWRIT,
+					  &unwritten);
+		if (!n) {
+			if (i + want == per_page)
+				want += ext2_da_lookahead(ctx, page->index) * per_page;
+			want = min(want, (unsigned long)(eof - (first + i)));
+			n = ext2_get_blocks(inode, first + i, want, &bno,
+					    EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT,
+					    &unwritten);
+		}
+		if (n <= 0) {
+			err = n ? n : -EIO;
+			break;
+		}
+		n = (int)min((unsigned int)n, m->nr - i);
+		if (unwritten) {
+			ext2_io_end_add(ctx->io_end, (u32)(first + i), (u32)n);
+			protect = true;
+		}
+		for (int j = 0; j < n; j++, i++) {
+			m->bno[i] = bno + (u32)j;
+			done |= 1UL << i;
+		}
+		i--;
+	}
+	ext2_da_release_slots(inode, page, done);
+	if (protect)
+		ext2_da_protect_page(page);
+	ext2_page_map_finish(m);
+	return err;
 }
 
 static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, void *data)
@@ -143,7 +277,15 @@ static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, v
 	}
 	ext2_zero_post_eof(page, isize);
 	err = ext2_map_page(inode, page, isize, &m);
+	if (!err && ext2_da_delayed(page))
+		err = ext2_da_map_page(ctx, page, &m);
+	if (err == -ENOMEM)
+		goto redirty;
 	if (err) {
+		/* as Linux's "Delayed block allocation failed": the page's delayed data is lost */
+		ext2_msg(inode->i_sb, KERN_ERR, "inode #%lu: writing page %lu failed: error %d",
+			 inode->i_ino, (unsigned long)page->index, err);
+		ext2_da_release_slots(inode, page, EXT2_DA_SLOTS);
 		mapping_set_error(page->mapping, err);
 		unlock_page(page);
 		return err;
@@ -157,35 +299,58 @@ static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, v
 	else
 		err = ext2_wb_add(ctx, page, ext2_block_sector(inode, m.bno[0]),
 				  m.prefix << inode->i_blkbits);
-	if (err == -ENOMEM) {
-		redirty_page_for_writepage(wbc, page);
-		unlock_page(page);
-		return err;
-	}
+	if (err == -ENOMEM)
+		goto redirty;
 	if (m.simple) {
 		set_page_writeback(page);
 		unlock_page(page);
 	}
+	return err;
+redirty:
+	redirty_page_for_writepage(wbc, page);
+	unlock_page(page);
 	return err;
 }
 
 int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc)
 {
 	struct ext2_wb_ctx ctx = { .inode = mapping->host, .wbc = wbc, .opf = ext2_wb_opf(wbc) };
+	struct super_block *sb = mapping->host->i_sb;
+	bool delalloc = ext2_inode_delalloc(mapping->host);
 	int err;
 
+	if (delalloc && wbc->sync_mode == WB_SYNC_ALL)
+		/* the IO in flight waited for before the handle, not under it (above) */
+		filemap_fdatawait_range(mapping, wbc->range_start, wbc->range_end);
+	err = delalloc ? ext2_journal_start(sb) : 0;
+	if (err)
+		return err;
 	/* no plug of our own: see ext2_readahead */
 	err = write_cache_pages(mapping, wbc, ext2_writepage_cb, &ctx);
 	ext2_submit_write(&ctx);
+	if (delalloc)
+		ext2_journal_stop(sb);
+	if (ctx.io_end)
+		ext2_io_end_put(ctx.io_end, 0);
 	return err;
 }
 
-/* One page (reclaim, or anyone without ->writepages): a bio of its own. */
+/*
+ * One page (reclaim, or anyone without ->writepages): a bio of its own. A page with
+ * delayed blocks is left dirty, as Linux's ext4_writepage leaves it: allocating needs a
+ * handle, and its page lock is held already.
+ */
 int ext2_writepage(struct page *page, struct writeback_control *wbc)
 {
 	struct ext2_wb_ctx ctx = { .inode = page->mapping->host, .wbc = wbc, .opf = ext2_wb_opf(wbc) };
-	int err = ext2_writepage_cb(page, wbc, &ctx);
+	int err;
 
+	if (ext2_da_delayed(page)) {
+		redirty_page_for_writepage(wbc, page);
+		unlock_page(page);
+		return 0;
+	}
+	err = ext2_writepage_cb(page, wbc, &ctx);
 	ext2_submit_write(&ctx);
 	return err;
 }

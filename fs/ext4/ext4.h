@@ -268,6 +268,8 @@ int ext4_ext_is_unwritten(struct inode *inode, u32 lblk);
 /* extents_alloc.c: ext2_get_blocks() of an extent-mapped inode (flags as there) */
 int ext4_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
 		    int flags, bool *new);
+/* extents_convert.c: [lblk, lblk + len) is on disk: its unwritten extents become written */
+int ext4_convert_unwritten_extents(struct inode *inode, u32 lblk, u32 len);
 
 /* extents_truncate.c: free every block mapping data at or past byte size */
 int ext4_ext_truncate(struct inode *inode, loff_t size);

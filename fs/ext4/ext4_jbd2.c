@@ -10,9 +10,13 @@
  *   leave it. Inodes are copied into their buffers at the commit (flush_metadata), from
  *   the list mark_inode_dirty() keeps, as Linux copies them at ext4_mark_inode_dirty();
  *   an inode leaving the cache is copied at its eviction, under its own handle.
- * - data=ordered (the default): at the commit, the data pages of the inodes it carries are
- *   written and waited for before the log, so no committed block can point at stale data.
- *   data=writeback skips that. data=journal is refused.
+ * - data=ordered (the default): at the commit, the data pages of the inodes that got
+ *   blocks allocated written in the transaction (i_ordered_data: nodelalloc, block-mapped
+ *   files) are written and waited for before the log, so no committed block can point at
+ *   stale data. Delayed allocation's blocks are unwritten extents until their IO is done
+ *   (fs/ext2/io_end.c), so their inodes need nothing of the commit: it never waits for a
+ *   cgroup's throttled data. data=writeback skips the data always. data=journal is
+ *   refused.
  * - The superblock is written in place (it carries the journal's own state), and logged
  *   too with each transaction that has something else, its free counts set from the
  *   descriptors the transaction leaves, so that a replay restores counts and groups alike.
@@ -147,12 +151,13 @@ static int ext4_flush_metadata(journal_t *j)
 		}
 		list_del_init(&ei->i_journal_list);
 		spin_unlock(&sbi->s_journal_inodes_lock);
-		if (!sbi->s_data_writeback && S_ISREG(inode->i_mode)) {
+		if (!sbi->s_data_writeback && ei->i_ordered_data && !ext2_inode_delalloc(inode)) {
 			/* data=ordered: its data before the commit that makes its blocks visible */
 			int e = filemap_write_and_wait(inode->i_mapping);
 			if (e && !err)
 				err = e;
 		}
+		ei->i_ordered_data = false;
 		if (!err)
 			err = ext2_update_inode(inode);
 		spin_lock(&sbi->s_journal_inodes_lock);
@@ -179,12 +184,17 @@ int ext4_force_commit(struct super_block *sb)
 	return jbd2_journal_force_commit(j);
 }
 
-/* commit=SECONDS, data=ordered|writeback: 0 taken, -EINVAL not ours or bad. */
+/* commit=SECONDS, data=ordered|writeback, [no]delalloc: 0 taken, -EINVAL not ours or bad. */
 int ext4_parse_option(struct super_block *sb, const char *opt, size_t len)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	unsigned int secs = 0;
 
+	if ((len == 8 && !strncmp(opt, "delalloc", 8)) ||
+	    (len == 10 && !strncmp(opt, "nodelalloc", 10))) {
+		sbi->s_nodelalloc = len == 10;
+		return 0;
+	}
 	if (len == 12 && !strncmp(opt, "data=ordered", 12)) {
 		sbi->s_data_writeback = false;
 		return 0;

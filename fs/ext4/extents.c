@@ -217,6 +217,20 @@ int ext4_ext_map_blocks(struct inode *inode, sector_t iblock, unsigned long maxb
 	return (int)min((unsigned long)(ext_len(&ex) - off), maxblocks);
 }
 
+int ext4_ext_map_any(struct inode *inode, u32 lblk, unsigned long maxblocks, u32 *bno, bool *unwritten)
+{
+	struct ext4_extent ex;
+	int ret = ext_lookup(inode, lblk, &ex);
+	u32 off;
+
+	if (ret <= 0)
+		return ret;
+	off = lblk - le32_to_cpu(ex.ee_block);
+	*bno = le32_to_cpu(ex.ee_start_lo) + off;
+	*unwritten = ext_unwritten(&ex);
+	return (int)min((unsigned long)(ext_len(&ex) - off), maxblocks);
+}
+
 /* 1 if lblk lies in an unwritten extent, 0 if not, or -EIO. */
 int ext4_ext_is_unwritten(struct inode *inode, u32 lblk)
 {

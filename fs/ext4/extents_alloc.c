@@ -20,21 +20,14 @@
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 
-struct ext4_ext_path {
-	struct ext4_extent_header *hdr;
-	struct buffer_head *bh; /* NULL for the root, in the inode */
-	u32 pblk;               /* the node's block (0: the root) */
-	unsigned int pos;       /* index levels: the entry followed */
-};
-
-static void ext_path_release(struct ext4_ext_path *path, unsigned int depth)
+void ext_path_release(struct ext4_ext_path *path, unsigned int depth)
 {
 	for (unsigned int i = 0; i <= depth; i++)
 		brelse(path[i].bh);
 }
 
 /* The path from the root to the leaf that covers (or would cover) lblk: its depth, or -errno. */
-static int ext4_find_extent(struct inode *inode, u32 lblk, struct ext4_ext_path *path)
+int ext4_find_extent(struct inode *inode, u32 lblk, struct ext4_ext_path *path)
 {
 	struct ext4_extent_header *eh = ext_root(inode);
 	unsigned int depth = le16_to_cpu(eh->eh_depth);
@@ -60,7 +53,7 @@ static int ext4_find_extent(struct inode *inode, u32 lblk, struct ext4_ext_path 
 }
 
 /* A node changed: its checksum and a dirty buffer, or a dirty inode for the root. */
-static void ext_node_dirty(struct inode *inode, struct ext4_ext_path *p)
+void ext_node_dirty(struct inode *inode, struct ext4_ext_path *p)
 {
 	if (!p->bh) {
 		mark_inode_dirty(inode);
@@ -225,28 +218,33 @@ static void ext_correct_indexes(struct inode *inode, struct ext4_ext_path *path,
 	}
 }
 
-/* Extend the extent before slot n if [lblk, +len) at pblk continues it. */
-static bool ext_try_merge(struct ext4_extent_header *eh, unsigned int n, u32 lblk, u32 pblk, u32 len)
+/*
+ * Extend the extent before slot n if [lblk, +len) at pblk continues it, in the file, on
+ * disk and in state (written or not: a merge must never make data appear or vanish).
+ */
+static bool ext_try_merge(struct ext4_extent_header *eh, unsigned int n, u32 lblk, u32 pblk,
+			  u32 len, bool unwritten)
 {
 	struct ext4_extent *prev = n ? &ext_first(eh)[n - 1] : NULL;
 
-	if (!prev || ext_unwritten(prev) || le16_to_cpu(prev->ee_start_hi))
+	if (!prev || ext_unwritten(prev) != unwritten || le16_to_cpu(prev->ee_start_hi))
 		return false;
 	if (le32_to_cpu(prev->ee_block) + ext_len(prev) != lblk ||
 	    le32_to_cpu(prev->ee_start_lo) + ext_len(prev) != pblk ||
-	    ext_len(prev) + len > EXT4_EXT_INIT_MAX_LEN)
+	    ext_len(prev) + len > ext_max_len(unwritten))
 		return false;
-	prev->ee_len = cpu_to_le16((u16)(ext_len(prev) + len));
+	ext_set_len(prev, ext_len(prev) + len, unwritten);
 	return true;
 }
 
-/* Record [lblk, lblk + len) -> pblk, a hole until now, in the tree. */
-static int ext4_ext_insert_extent(struct inode *inode, u32 lblk, u32 pblk, u32 len)
+/* Record [lblk, lblk + len) -> pblk, a hole until now, in the tree (unwritten or not). */
+int ext4_ext_insert_extent(struct inode *inode, u32 lblk, u32 pblk, u32 len, bool unwritten)
 {
 	struct ext4_ext_path path[EXT4_MAX_EXTENT_DEPTH + 1];
-	struct ext4_extent ex = { .ee_block = cpu_to_le32(lblk),
-				  .ee_len = cpu_to_le16((u16)len),
-				  .ee_start_lo = cpu_to_le32(pblk) };
+	struct ext4_extent ex = { .ee_block = cpu_to_le32(lblk), .ee_start_lo = cpu_to_le32(pblk) };
+
+	BUG_ON(!len || len > ext_max_len(unwritten));
+	ext_set_len(&ex, len, unwritten);
 
 	for (;;) {
 		int depth = ext4_find_extent(inode, lblk, path), err = 0;
@@ -257,7 +255,7 @@ static int ext4_ext_insert_extent(struct inode *inode, u32 lblk, u32 pblk, u32 l
 			return depth;
 		leaf = path[depth].hdr;
 		n = ext4_ext_bisect(leaf, lblk);
-		if (ext_try_merge(leaf, n, lblk, pblk, len)) {
+		if (ext_try_merge(leaf, n, lblk, pblk, len, unwritten)) {
 			ext_node_dirty(inode, &path[depth]);
 		} else if (!ext_node_full(leaf)) {
 			ext_node_insert(leaf, n, &ex);
@@ -280,7 +278,7 @@ static int ext4_ext_insert_extent(struct inode *inode, u32 lblk, u32 pblk, u32 l
  * past its last extent, from the next index key above it), and where its blocks should go
  * (right after the extent before it, so that a file grows contiguously).
  */
-static u32 ext_hole(struct ext4_ext_path *path, unsigned int depth, u32 lblk, u32 *goal)
+u32 ext_hole(struct ext4_ext_path *path, unsigned int depth, u32 lblk, u32 *goal)
 {
 	struct ext4_extent_header *leaf = path[depth].hdr;
 	unsigned int n = ext4_ext_bisect(leaf, lblk), entries = le16_to_cpu(leaf->eh_entries);
@@ -305,8 +303,12 @@ static u32 ext_hole(struct ext4_ext_path *path, unsigned int depth, u32 lblk, u3
 	return next - lblk;
 }
 
-/* Allocate up to maxblocks for the hole at lblk: the number allocated, first in *bno. */
-static int ext4_ext_alloc(struct inode *inode, u32 lblk, unsigned long maxblocks, u32 *bno)
+/*
+ * Allocate up to maxblocks for the hole at lblk: the number allocated, first in *bno.
+ * Unwritten (delayed allocation's writeback) they read as zeros until converted.
+ */
+static int ext4_ext_alloc(struct inode *inode, u32 lblk, unsigned long maxblocks, u32 *bno,
+			  bool unwritten)
 {
 	struct ext4_ext_path path[EXT4_MAX_EXTENT_DEPTH + 1];
 	int depth = ext4_find_extent(inode, lblk, path), err = 0;
@@ -317,11 +319,11 @@ static int ext4_ext_alloc(struct inode *inode, u32 lblk, unsigned long maxblocks
 		return depth;
 	hole = ext_hole(path, (unsigned int)depth, lblk, &goal);
 	ext_path_release(path, (unsigned int)depth);
-	count = min(min(maxblocks, (unsigned long)hole), (unsigned long)EXT4_EXT_INIT_MAX_LEN);
+	count = min(min(maxblocks, (unsigned long)hole), (unsigned long)ext_max_len(unwritten));
 	*bno = ext2_new_blocks(inode, goal, &count, &err);
 	if (!*bno)
 		return err;
-	err = ext4_ext_insert_extent(inode, lblk, *bno, (u32)count);
+	err = ext4_ext_insert_extent(inode, lblk, *bno, (u32)count, unwritten);
 	if (err) {
 		ext2_free_blocks(inode, *bno, count);
 		return err;
@@ -329,21 +331,36 @@ static int ext4_ext_alloc(struct inode *inode, u32 lblk, unsigned long maxblocks
 	return (int)count;
 }
 
-/* ext2_get_blocks() of an extent-mapped inode: map, or with CREATE allocate a hole. */
+/*
+ * ext2_get_blocks() of an extent-mapped inode: map, or with CREATE allocate a hole. With
+ * UNWRIT (delayed allocation's writeback) unwritten extents map too and holes become
+ * unwritten extents; *new then says whether the blocks are unwritten (to be converted once
+ * the data is on disk). Without it, writing into an unwritten extent is refused.
+ */
 int ext4_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
 		    int flags, bool *new)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
+	bool unwrit = flags & EXT2_GET_BLOCKS_UNWRIT;
 	int ret;
 
 	if (iblock >= EXT_MAX_BLOCKS)
 		return (flags & EXT2_GET_BLOCKS_CREATE) ? -EFBIG : 0;
 	mutex_lock(&ei->truncate_mutex);
+	if (unwrit) {
+		ret = ext4_ext_map_any(inode, (u32)iblock, maxblocks, bno, new);
+		if (!ret && (flags & EXT2_GET_BLOCKS_CREATE)) {
+			ret = ext4_ext_alloc(inode, (u32)iblock, maxblocks, bno, true);
+			*new = true;
+		}
+		mutex_unlock(&ei->truncate_mutex);
+		return ret;
+	}
 	ret = ext4_ext_map_blocks(inode, iblock, maxblocks, bno);
 	if (!ret && (flags & EXT2_GET_BLOCKS_CREATE)) {
 		ret = ext4_ext_is_unwritten(inode, (u32)iblock);
 		if (!ret) {
-			ret = ext4_ext_alloc(inode, (u32)iblock, maxblocks, bno);
+			ret = ext4_ext_alloc(inode, (u32)iblock, maxblocks, bno, false);
 			*new = ret > 0;
 		} else if (ret > 0) {
 			ext2_error(inode->i_sb, "ext4_ext_map_blocks",

@@ -164,6 +164,7 @@ static const struct ext2_family_ops ext4_family_ops = {
 	.check_raw_inode = ext4_check_raw_inode,
 	.fill_inode = ext4_fill_inode,
 	.get_blocks = ext4_get_blocks,
+	.convert_unwritten = ext4_convert_unwritten_extents,
 	.dirblock_csum_verify = ext4_dirblock_csum_verify,
 	.dx_find_entry = ext4_dx_find_entry,
 	.truncate_blocks = ext4_ext_truncate,

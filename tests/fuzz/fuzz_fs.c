@@ -175,7 +175,13 @@ int fuzz_fs_one_input(const u8 *data, size_t size, const char *type)
 	BUG_ON(do_umount("/mnt", 0));
 	if (!do_mount("/dev/vda", "/mnt", type, 0, NULL)) {
 		fuzz_fs_change_things();
-		BUG_ON(do_umount("/mnt", 0));
+		/*
+		 * Unmounted whatever it returns; -EIO is the writeback error umount reports, as a
+		 * corrupt image can make delayed allocation fail at writeback (ext4).
+		 */
+		int err = do_umount("/mnt", 0);
+
+		BUG_ON(err && err != -EIO);
 	}
 	return 0;
 }

@@ -1,0 +1,167 @@
+/*
+ * Delayed allocation and unwritten extents at writeback (fs/ext2/delalloc.c, io_end.c,
+ * fs/ext4/extents_convert.c), on Debian `mke2fs -t ext4` images with their journal, judged
+ * on the host by e2fsck and debugfs: a file written in order gets long extents, written
+ * (converted) ones; a full disk fails write(2) itself and loses nothing already written;
+ * truncate and unlink give delayed reservations back; a write into an unwritten extent
+ * converts exactly what it wrote; an unwritten extent over old data reads as zeros, the
+ * state a crash before the conversion leaves. Mounted with -o delalloc (not the default yet).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cgwb/fs.h>
+#include <cgwb/errno.h>
+#include "host.h"
+#include "test_ext2.h"
+#include "test_ext4.h"
+
+static void setup(void)
+{
+	ext2t_boot(64);
+}
+
+static void teardown(void)
+{
+	ext2t_shutdown();
+}
+
+TestSuite(ext4_delalloc, .init = setup, .fini = teardown);
+
+/* Lines of `debugfs ex path` matching what (an awk pattern over the line). */
+static unsigned long long extents_matching(const char *path, const char *what)
+{
+	unsigned long long n = 0;
+
+	ext2t_sh_number(&n,
+			"debugfs -R 'ex %s' %s 2>/dev/null | awk 'NR > 1 && $1 == $2 \"/\"' | "
+			"awk '%s' | wc -l",
+			path, ext2t_env.img, what);
+	return n;
+}
+
+/* The image attached and mounted as ext4 with delayed allocation. */
+static int da_mount(unsigned long flags)
+{
+	ext2t_attach();
+	return do_mount("/dev/vda", EXT2T_MNT, "ext4", flags, "delalloc");
+}
+
+static void expect_dump_pattern(const char *path, u32 seed, size_t len)
+{
+	u8 *buf = malloc(len + 1);
+
+	ext2t_fill(buf, len, seed, 0);
+	ext2t_expect_dump(path, buf, len);
+	free(buf);
+}
+
+/* 8 MiB written in order: reserved (statfs) until writeback, then in at most 2 extents. */
+Test(ext4_delalloc, sequential_file_long_extents)
+{
+	u64 free0, free1, ffree;
+
+	ext4t_make_image("-b 4096");
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	ext2t_statfs(&free0, &ffree);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/seq", 77, 0, 8u << 20), 0);
+	ext2t_statfs(&free1, &ffree);
+	cr_expect_geq(free0 - free1, 2048, "statfs does not count the delayed blocks (%llu)",
+		      (unsigned long long)(free0 - free1));
+	ext2t_umount();
+	ext2t_fsck_clean();
+	expect_dump_pattern("/seq", 77, 8u << 20);
+	cr_expect_geq(extents_matching("/seq", "1"), 1);
+	cr_expect_leq(extents_matching("/seq", "1"), 2, "8 MiB in order in %llu extents",
+		      extents_matching("/seq", "1"));
+	cr_expect_eq(extents_matching("/seq", "/Uninit/"), 0, "an extent left unwritten");
+	cr_expect(!host_log_contains("WARNING"), "%s", host_log());
+}
+
+/* A full disk: write(2) gets -ENOSPC, and everything it accepted reaches the disk. */
+Test(ext4_delalloc, enospc_at_write_time)
+{
+	loff_t size;
+	int err = 0;
+
+	ext4t_make_image("-b 1024");
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	for (loff_t pos = 0; !err && pos < (64 << 20); pos += 64 << 10)
+		err = ext2t_write_pattern(EXT2T_MNT "/fill", 5, pos, 64 << 10);
+	cr_assert_eq(err, -ENOSPC, "the write ended with %d", err);
+	size = ext2t_size(EXT2T_MNT "/fill");
+	cr_assert_gt(size, 8 << 20, "only %lld bytes fitted", (long long)size);
+	ext2t_umount();
+	cr_expect(!host_log_contains("failed"), "writeback failed: %s", host_log());
+	ext2t_fsck_clean();
+	cr_assert_eq(da_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/fill", 5, (u64)size), 0);
+	ext2t_umount();
+}
+
+/* Truncate and unlink before writeback: every delayed block's reservation goes back. */
+Test(ext4_delalloc, truncate_delayed_pages)
+{
+	u64 free0, free1, ffree;
+
+	ext4t_make_image("-b 1024");
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/keep", 3, 0, 10), 0); /* the inode's block */
+	ext2t_statfs(&free0, &ffree);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/t", 8, 0, 1 << 20), 0);
+	ext2t_statfs(&free1, &ffree);
+	cr_expect_geq(free0 - free1, 1024);
+	cr_assert_eq(do_truncate(EXT2T_MNT "/t", 5000), 0);
+	ext2t_statfs(&free1, &ffree);
+	cr_expect_eq(free0 - free1, 5, "after truncating to 5000 bytes: %llu blocks held",
+		     (unsigned long long)(free0 - free1));
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/u", 9, 0, 300000), 0);
+	cr_assert_eq(do_unlink(EXT2T_MNT "/u"), 0);
+	ext2t_statfs(&free1, &ffree);
+	cr_expect_eq(free0 - free1, 5, "an unlinked file's delayed blocks are held");
+	ext2t_umount();
+	ext2t_fsck_clean();
+	expect_dump_pattern("/t", 8, 5000);
+}
+
+/*
+ * An unwritten extent (debugfs fallocate) whose blocks hold old bytes: it reads as zeros,
+ * as after a crash between the data IO and the conversion. A write into its middle is
+ * converted alone: unwritten, written, unwritten; the rest still zeros.
+ */
+Test(ext4_delalloc, write_into_unwritten_extent)
+{
+	unsigned long long pblk = 0;
+	u8 *buf = calloc(1, 102400);
+	ssize_t got = 0;
+
+	ext4t_make_image("-b 1024");
+	cr_assert_eq(ext2t_sh("printf 'write /dev/null fa\\nfallocate fa 0 99\\nsif fa size "
+			      "102400\\n' "
+			      "| debugfs -w -f - %s >/dev/null 2>&1",
+			      ext2t_env.img),
+		     0);
+	cr_assert(ext2t_sh_number(&pblk, "debugfs -R 'bmap /fa 0' %s 2>/dev/null", ext2t_env.img));
+	cr_assert_eq(ext2t_sh("head -c 102400 /dev/zero | tr '\\0' S | dd of=%s bs=1024 seek=%llu "
+			      "conv=notrunc status=none",
+			      ext2t_env.img, pblk),
+		     0);
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_read(EXT2T_MNT "/fa", 0, buf, 102400, &got), 0);
+	cr_assert_eq(got, 102400);
+	for (size_t i = 0; i < 102400; i++)
+		cr_assert_eq(buf[i], 0, "byte %zu of an unwritten extent reads %#x", i, buf[i]);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/fa", 6, 30720, 20480), 0);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	cr_expect_eq(extents_matching("/fa", "1"), 3);
+	cr_expect_eq(extents_matching("/fa", "/Uninit/"), 2);
+	cr_expect_eq(ext2t_sh("debugfs -R 'ex /fa' %s 2>/dev/null | grep -q ' 30 -    49 .* 20 *$'",
+			      ext2t_env.img),
+		     0, "the written extent is not blocks 30-49");
+	memset(buf, 0, 102400);
+	ext2t_fill(buf + 30720, 20480, 6, 30720);
+	ext2t_expect_dump("/fa", buf, 102400);
+	free(buf);
+}
