@@ -430,6 +430,8 @@ struct ext2_family_ops {
 			       struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap);
 	/* inode number ino was taken from its group's bitmap (bg_itable_unused) */
 	void (*inode_taken)(struct super_block *sb, unsigned int group, u32 bit);
+	/* the group a new inode goes in (flex_bg), or -EOPNOTSUPP for ext2's choice */
+	int (*find_inode_group)(struct super_block *sb, struct inode *dir, bool is_dir);
 	/* a new inode: its flags (extents) and in-memory fields before it is first written */
 	void (*init_inode)(struct inode *inode, struct inode *dir);
 	/* the raw inode ext2 has filled: the fields past its 128 bytes, the checksum */

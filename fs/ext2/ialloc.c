@@ -3,7 +3,8 @@
  *
  * Placement: a file goes in its directory's group (its blocks will follow it there); a new
  * directory goes in a group with at least the average number of free inodes and the most
- * free blocks, which spreads directory trees over the disk so they have room to grow.
+ * free blocks, which spreads directory trees over the disk so they have room to grow. A
+ * type ext4 mount of a flex_bg image places by flex groups instead (find_inode_group).
  * Everything under sbi->s_lock.
  *
  * The bitmap is not trusted alone: a number whose bit is clear is refused if the inode is
@@ -170,9 +171,14 @@ static long take_inode(struct super_block *sb, unsigned int group, bool dir)
 static long alloc_inode_number(struct super_block *sb, struct inode *dir, bool is_dir)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	const struct ext2_family_ops *family = ext2_family(sb);
 	unsigned int parent_group = EXT2_I(dir)->i_block_group % sbi->s_groups_count;
-	int group = is_dir ? find_group_dir(sb, parent_group) : find_group_other(sb, parent_group);
+	int group = family ? family->find_inode_group(sb, dir, is_dir) : -EOPNOTSUPP;
 	long ino = 0;
+
+	if (group == -EOPNOTSUPP)
+		group = is_dir ? find_group_dir(sb, parent_group) :
+				 find_group_other(sb, parent_group);
 
 	if (group < 0)
 		return -ENOSPC;

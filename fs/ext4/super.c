@@ -172,6 +172,7 @@ static const struct ext2_family_ops ext4_family_ops = {
 	.make_writable = ext4_make_writable,
 	.group_csum_set = ext4_group_csum_set,
 	.inode_taken = ext4_inode_taken,
+	.find_inode_group = ext4_find_inode_group,
 	.init_inode = ext4_init_inode,
 	.write_raw_inode = ext4_write_raw_inode,
 	.dir_tail_len = ext4_dir_tail_len,

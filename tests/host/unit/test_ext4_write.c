@@ -314,6 +314,61 @@ Test(ext4_write, growing_directory_becomes_indexed)
 	cr_expect_eq(levels, 0);
 }
 
+/* The group debugfs says path's inode is in. */
+static unsigned long long inode_group(const char *path, unsigned long long ipg)
+{
+	unsigned long long ino = 0;
+
+	cr_assert(ext2t_sh_number(&ino,
+				  "debugfs -R 'stat %s' %s 2>/dev/null | awk '/^Inode:/ {print "
+				  "$2}'",
+				  path, ext2t_env.img),
+		  "debugfs stat %s", path);
+	return (ino - 1) / ipg;
+}
+
+/*
+ * flex_bg placement (flex groups of 2 here, 16 groups): new directories and their files
+ * take inodes in the first group of a flex group, where the flex group's inode tables
+ * are, and the directories spread over both flex groups. ext2's placement put
+ * directories in the groups with the most free blocks: the ones without metadata.
+ */
+Test(ext4_write, flex_bg_places_inodes_in_a_flex_groups_first_group)
+{
+	unsigned long long ipg = 0, groups[3];
+	char path[96];
+
+	ext4t_make_image("-b 1024 -g 2048 -O ^has_journal -G 2");
+	cr_assert(ext2t_sh_number(&ipg,
+				  "dumpe2fs -h %s 2>/dev/null | awk '/^Inodes per group:/ {print "
+				  "$4}'",
+				  ext2t_env.img));
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	for (int d = 0; d < 3; d++) {
+		snprintf(path, sizeof(path), EXT2T_MNT "/d%d", d);
+		cr_assert_eq(do_mkdir(path, 0755), 0);
+		for (int f = 0; f < 4; f++) {
+			snprintf(path, sizeof(path), EXT2T_MNT "/d%d/f%d", d, f);
+			cr_assert_eq(ext2t_write_pattern(path, (u32)f, 0, 1), 0, "%s", host_log());
+		}
+	}
+	ext2t_umount();
+	ext2t_fsck_clean();
+	for (int d = 0; d < 3; d++) {
+		snprintf(path, sizeof(path), "/d%d", d);
+		groups[d] = inode_group(path, ipg);
+		cr_expect_eq(groups[d] % 2, 0, "%s in group %llu", path, groups[d]);
+		for (int f = 0; f < 4; f++) {
+			snprintf(path, sizeof(path), "/d%d/f%d", d, f);
+			cr_expect_eq(inode_group(path, ipg) / 2, groups[d] / 2,
+				     "%s outside its directory's flex group", path);
+			cr_expect_eq(inode_group(path, ipg) % 2, 0, "%s not in a first group", path);
+		}
+	}
+	cr_expect(groups[0] != groups[1] || groups[1] != groups[2],
+		  "every directory in group %llu: not spread", groups[0]);
+}
+
 /* ---------------------------------------------------------------- with a journal */
 
 static const char *const journal_opts[] = { "-b 1024", "-b 4096" };
