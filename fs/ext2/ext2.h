@@ -343,6 +343,9 @@ struct ext2_sb_info {
 	bool s_data_writeback;             /* data=writeback (else ordered) */
 	spinlock_t s_journal_inodes_lock;
 	struct list_head s_journal_inodes; /* inodes changed in the running transaction */
+	struct mutex s_orphan_lock;
+	struct list_head s_orphans; /* the orphan list in memory, s_last_orphan's first */
+	bool s_orphan_cleanup;      /* a mount frees the orphans: their inodes may be read */
 	unsigned int s_system_zone_count;
 	/* ext4's delayed allocation (delalloc.c, io_end.c) */
 	bool s_nodelalloc;  /* the nodelalloc mount option: blocks allocated at write time */
@@ -366,6 +369,7 @@ struct ext2_inode_info {
 	u32 i_rsv_size;                  /* the next window's size, in blocks */
 	u32 i_csum_seed;                 /* metadata_csum: seed of this inode's blocks' checksums */
 	struct list_head i_journal_list; /* ext4 with a journal: changed since the last commit */
+	struct list_head i_orphan;       /* on s_orphans: unlinked while open (fs/ext4/orphan.c) */
 	bool i_new;                      /* never written: write the whole on-disk inode */
 	/* data=ordered: blocks allocated written since the last commit; its data goes first */
 	bool i_ordered_data;
@@ -432,6 +436,11 @@ struct ext2_family_ops {
 	void (*inode_taken)(struct super_block *sb, unsigned int group, u32 bit);
 	/* the group a new inode goes in (flex_bg), or -EOPNOTSUPP for ext2's choice */
 	int (*find_inode_group)(struct super_block *sb, struct inode *dir, bool is_dir);
+	/* an inode's last link went (under a handle); it is evicted, or freed (under one) */
+	void (*orphan_add)(struct inode *inode);
+	void (*orphan_del)(struct inode *inode);
+	/* a read-write mount: the orphans a crash left are freed or truncated */
+	int (*orphan_cleanup)(struct super_block *sb);
 	/* a new inode: its flags (extents) and in-memory fields before it is first written */
 	void (*init_inode)(struct inode *inode, struct inode *dir);
 	/* the raw inode ext2 has filled: the fields past its 128 bytes, the checksum */

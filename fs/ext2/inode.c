@@ -31,6 +31,7 @@ struct inode *ext2_alloc_inode(struct super_block *sb)
 		return NULL;
 	mutex_init(&ei->truncate_mutex);
 	INIT_LIST_HEAD(&ei->i_journal_list);
+	INIT_LIST_HEAD(&ei->i_orphan);
 	return &ei->vfs_inode;
 }
 
@@ -154,7 +155,8 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 		ei->i_data[i] = le32_to_cpu(raw->i_block[i]);
 	ei->i_block_group = (u32)((inode->i_ino - 1) / EXT2_SB(sb)->s_inodes_per_group);
 
-	if (!inode->i_nlink && (!inode->i_mode || ei->i_dtime)) {
+	/* an orphan's i_dtime names the next one: the mount that frees them reads them */
+	if (!inode->i_nlink && (!inode->i_mode || (ei->i_dtime && !EXT2_SB(sb)->s_orphan_cleanup))) {
 		ext2_error(sb, "ext2_iget", "inode %lu: deleted inode referenced", inode->i_ino);
 		return -EIO;
 	}
@@ -344,6 +346,8 @@ static void __ext2_evict_inode(struct inode *inode)
 	ext2_discard_reservation(inode);
 	if (inode->i_nlink || !ei->i_loaded || (inode->i_sb->s_flags & SB_RDONLY))
 		return;
+	if (ext2_family(inode->i_sb))
+		ext2_family(inode->i_sb)->orphan_del(inode);
 	ei->i_dtime = (u32)ktime_get_real_seconds();
 	inode->i_size = 0;
 	if (inode->i_blocks)

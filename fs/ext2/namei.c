@@ -204,6 +204,8 @@ static void ext2_drop_link(struct inode *inode)
 	}
 	drop_nlink(inode);
 	mark_inode_dirty(inode);
+	if (!inode->i_nlink && ext2_family(inode->i_sb))
+		ext2_family(inode->i_sb)->orphan_add(inode);
 }
 
 static int ext2_unlink(struct inode *dir, struct dentry *dentry)

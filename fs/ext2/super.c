@@ -336,7 +336,10 @@ static int ext2_setup_super(struct super_block *sb)
 	le16_add_cpu(&es->s_mnt_count, 1);
 	es->s_mtime = cpu_to_le32((u32)ktime_get_real_seconds());
 	es->s_state &= cpu_to_le16(~EXT2_VALID_FS);
-	return ext2_commit_super(sb, true);
+	err = ext2_commit_super(sb, true);
+	if (!err && sbi->s_family)
+		err = sbi->s_family->orphan_cleanup(sb);
+	return err;
 }
 
 /* errors=continue|remount-ro|panic; anything else is refused, as Linux's ext2 does. */
@@ -715,6 +718,8 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 	sbi->s_family = ops;
 	mutex_init(&sbi->s_lock);
 	mutex_init(&sbi->s_commit_lock);
+	mutex_init(&sbi->s_orphan_lock);
+	INIT_LIST_HEAD(&sbi->s_orphans);
 	spin_lock_init(&sbi->s_sb_csum_lock);
 	sb->s_fs_info = sbi;
 	sbi->s_sbh = ext2_read_sb_block(sb, &offset);

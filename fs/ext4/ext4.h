@@ -278,6 +278,10 @@ int ext4_ext_truncate(struct inode *inode, loff_t size);
 int ext4_init_uninit_groups(struct super_block *sb);
 void ext4_group_csum_set(struct super_block *sb, unsigned int group,
 			 struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap);
+/* orphan.c: the orphan list (inodes unlinked while open) */
+void ext4_orphan_add(struct inode *inode);
+void ext4_orphan_del(struct inode *inode);
+int ext4_orphan_cleanup(struct super_block *sb);
 /* ialloc.c: where a new inode goes on a flex_bg image, or -EOPNOTSUPP */
 int ext4_find_inode_group(struct super_block *sb, struct inode *dir, bool is_dir);
 void ext4_inode_taken(struct super_block *sb, unsigned int group, u32 bit);

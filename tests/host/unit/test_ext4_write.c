@@ -499,6 +499,58 @@ ParameterizedTest(int *csum_v3, ext4_write, journal_replays_after_crash)
 	ext2t_fsck_clean();
 }
 
+/* The superblock's first orphan inode (dumpe2fs), 0 if none. */
+static unsigned long long first_orphan(const char *img)
+{
+	unsigned long long ino = 0;
+
+	ext2t_sh_number(&ino,
+			"dumpe2fs -h %s 2>/dev/null | awk '/^First orphan inode:/ {print $4}'", img);
+	return ino;
+}
+
+/*
+ * A file unlinked while open is an orphan: the unlink's commit puts it on the superblock's
+ * list (Linux's s_last_orphan, the chain through i_dtime), its eviction takes it off.
+ * A crash while it is open leaves the list: the next read-write mount replays the journal,
+ * then frees the inode and its blocks, and e2fsck finds the image clean. Two orphans, the
+ * second closed first: the list is unlinked in its middle too.
+ */
+Test(ext4_write, orphans_are_freed_after_a_crash)
+{
+	char crash[100];
+	struct file *f3, *f4;
+	unsigned long long ino = 0;
+
+	ext4t_make_image("-b 1024");
+	snprintf(crash, sizeof(crash), "%s/crash.img", ext2t_env.dir);
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	f3 = filp_open(EXT2T_MNT "/f3", O_RDONLY, 0);
+	f4 = filp_open(EXT2T_MNT "/f4", O_RDONLY, 0);
+	cr_assert(!IS_ERR(f3) && !IS_ERR(f4));
+	cr_assert_eq(do_unlink(EXT2T_MNT "/f3"), 0);
+	cr_assert_eq(do_unlink(EXT2T_MNT "/f4"), 0);
+	cr_assert_eq(fsync_path(EXT2T_MNT "/f1"), 0); /* the unlinks' commit */
+	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0);
+	cr_assert_neq(first_orphan(crash), 0, "the unlinks left no orphan list");
+	fput(f3); /* the list's second: the head skips it */
+	cr_assert_eq(fsync_path(EXT2T_MNT "/f1"), 0);
+	cr_assert(ext2t_sh_number(&ino, "echo %llu", first_orphan(ext2t_env.img)));
+	cr_assert_neq(ino, 0, "f4 is still open");
+	fput(f4);
+	ext2t_umount();
+	cr_expect_eq(first_orphan(ext2t_env.img), 0, "the list outlived its inodes");
+	ext2t_fsck_clean();
+
+	/* the crash: both still open */
+	cr_assert_eq(ext2t_sh("cp %s %s", crash, ext2t_env.img), 0);
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_expect(host_log_contains("2 orphan inodes deleted"), "%s", host_log());
+	ext2t_umount();
+	cr_expect_eq(first_orphan(ext2t_env.img), 0);
+	ext2t_fsck_clean();
+}
+
 /* The journal superblock's log start: 0 while nothing was committed since the mount. */
 static unsigned long long journal_start(void)
 {
