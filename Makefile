@@ -3,7 +3,8 @@
 #   make            build build/cgwb.elf and build/cgwb.iso
 #   make run        boot the ISO in QEMU (TCG; ACCEL=kvm to opt in), shell on this terminal
 #   make test       host unit/simulation tests, then QEMU system tests
-#   make bench      benchmarks, printed beside reference figures from the same run
+#   make bench      benchmarks, printed beside reference figures from the same run (ext2;
+#                   BENCH_FS=ext4: the ext4 section, beside Linux's ext4)
 #   make debug      like run, with a gdb stub on :1234, stopped at the first instruction
 #   make lint       declarations, floors and .clang-format checked over the tree (all fatal)
 #   make format     clang-format the tree (F=files: those files only)
@@ -137,7 +138,7 @@ stress: all
 	$(Q)scripts/stress/run
 
 bench: all bench-tools
-	$(Q)scripts/bench/run
+	$(Q)BENCH_FS="$(BENCH_FS)" scripts/bench/run
 
 # The workloads of examples/workloads/ on Debian's Linux and on cgwb, on the same QEMU
 # hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel,

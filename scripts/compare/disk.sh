@@ -2,7 +2,8 @@
 # FS=ext2 (the default: 4 KiB blocks) or FS=ext4 (Debian's `mke2fs -t ext4` defaults, with its
 # journal), mounted on /mnt with FS_OPTS (e.g. data=writeback) by both kernels alike.
 #
-#   fs_mkfs IMG SIZE     a fresh image of SIZE (truncate's units) holding an empty $FS
+#   fs_mkfs IMG SIZE [ARG...]   a fresh image of SIZE (truncate's units) holding an empty
+#                        $FS; ARGs go to mke2fs for ext2 only (each caller's ext2 as it was)
 #   fs_cgwb_mount        the line a cgwb guest script starts with to mount it (cgwb's boot
 #                        mounts an ext2 /dev/vda by itself, not an ext4 one nor with options)
 #   fs_linux_args        what Linux's command line takes for it (scripts/compare/init reads)
@@ -16,7 +17,7 @@ esac
 
 fs_mkfs()
 {
-	local img=$1 size=$2 args=(-t ext2 -b 4096)
+	local img=$1 size=$2 args=(-t ext2 "${@:3}")
 	[[ $FS == ext4 ]] && args=(-t ext4)
 	rm -f "$img" && truncate -s "$size" "$img" &&
 		PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F "${args[@]}" "$img" > /dev/null 2>&1 ||
