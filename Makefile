@@ -3,7 +3,8 @@
 #   make            build build/cgwb.elf and build/cgwb.iso
 #   make run        boot the ISO in QEMU (TCG; ACCEL=kvm to opt in), shell on this terminal
 #   make test       host unit/simulation tests, then QEMU system tests
-#   make bench      benchmarks, printed beside reference figures from the same run
+#   make bench      benchmarks, printed beside reference figures from the same run (ext2;
+#                   BENCH_FS=ext4: the ext4 section, beside Linux's ext4)
 #   make debug      like run, with a gdb stub on :1234, stopped at the first instruction
 #   make lint       declarations, floors and .clang-format checked over the tree (all fatal)
 #   make format     clang-format the tree (F=files: those files only)
@@ -137,16 +138,18 @@ stress: all
 	$(Q)scripts/stress/run
 
 bench: all bench-tools
-	$(Q)scripts/bench/run
+	$(Q)BENCH_FS="$(BENCH_FS)" scripts/bench/run
 
 # The workloads of examples/workloads/ on Debian's Linux and on cgwb, on the same QEMU
 # hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel,
 # POLICY=bandwidth cgwb's dirty-throttling policy, DRIVE="throttling.bps-write=33554432" more
-# -drive options for the workload disk of both kernels.
+# -drive options for the workload disk of both kernels. FS=ext4 [FS_OPTS=data=writeback]: an ext4
+# disk on both (Debian's mke2fs defaults), and Linux mounting the images cgwb writes.
 N ?= 3
 compare: all
-	$(Q)KVER="$(KVER)" POLICY="$(POLICY)" COMPARE_DRIVE_OPTS="$(DRIVE)" \
-		scripts/compare/run -n $(N) $(if $(W),-w "$(W)")
+	$(Q)KVER="$(KVER)" POLICY="$(POLICY)" COMPARE_DRIVE_OPTS="$(DRIVE)" FS="$(FS)" FS_OPTS="$(FS_OPTS)" \
+		scripts/compare/run -n $(N) $(if $(W),-w "$(W)"); rc=$$?; \
+		if [ "$(FS)" = ext4 ]; then KVER="$(KVER)" scripts/compare/ext4-interop read || rc=1; fi; exit $$rc
 
 # Figures of writeback from tracefs traces, cgwb's or Linux's (docs/plots.md):
 # make plot TRACE="a.trace b.trace" [OUT=dir]

@@ -13,8 +13,16 @@ median()
 bench_smp=${SMP:-1}
 bench_hw=TCG
 [[ $bench_smp -gt 1 ]] && bench_hw="TCG, $bench_smp CPUs"
-# bench_dir NAME: build/bench/NAME, or build/bench/NAME-smpN on N > 1 CPUs
+# The disk's filesystem: ext2, or FS=ext4 [FS_OPTS=...] (scripts/compare/disk.sh), on cgwb's
+# disk and, exported, on the Linux reference's; headers name it when it is not ext2.
+source scripts/compare/disk.sh
+export FS FS_OPTS
+[[ $FS == ext2 && -z $FS_OPTS ]] || bench_hw="$bench_hw, $(fs_label)"
+# bench_dir NAME: build/bench/NAME, with -smpN on N > 1 CPUs, -ext4[-OPTIONS] on ext4
 bench_dir()
 {
-	if [[ $bench_smp -gt 1 ]]; then echo "build/bench/$1-smp$bench_smp"; else echo "build/bench/$1"; fi
+	local d=build/bench/$1
+	[[ $bench_smp -gt 1 ]] && d=$d-smp$bench_smp
+	[[ $FS == ext2 && -z $FS_OPTS ]] || d=$d-$FS${FS_OPTS:+-${FS_OPTS//[=,]/-}}
+	echo "$d"
 }

@@ -3,8 +3,9 @@
 # again and again. Linux's vote moves the inode to B's wb: A is charged for a few rewrites
 # only, then for none. Groups are matched to wb_stats blocks by their cgroup ids, learnt
 # from the attribution audit (its rows name the owner of each inode's pages).
+# ext4_cgwb_foreign runs it on ext4 (TEST_FS).
 PATH=$PATH:/usr/sbin:/sbin
-mke2fs -q -F -t ext2 "$T/disk.img" 128M > /dev/null 2>&1 || fail "mke2fs"
+test_mkfs "$T/disk.img" 128M
 guest_script <<'GUEST'
 cd /sys/fs/cgroup
 echo "+memory +io" > cgroup.subtree_control

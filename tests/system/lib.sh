@@ -46,10 +46,28 @@ check_kernel_reports()
 	[[ -z $report ]] || fail "kernel report in the log: $report"
 }
 
-# The guest script, from stdin.
+# The filesystem of a test's disk: ext2, or ext4 when a test that runs another one on ext4
+# sets TEST_FS=ext4 (and TEST_FS_OPTS, e.g. data=writeback) before sourcing it.
+TEST_FS=${TEST_FS:-ext2}
+TEST_FS_OPTS=${TEST_FS_OPTS:-}
+
+# test_mkfs IMG SIZE: a fresh $TEST_FS image (ext4: Debian's mke2fs defaults, with a journal)
+test_mkfs()
+{
+	rm -f "$1"
+	PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t "$TEST_FS" "$1" "$2" > /dev/null 2>&1 ||
+		fail "mke2fs -t $TEST_FS"
+}
+
+# The guest script, from stdin. cgwb's boot mounts an ext2 /dev/vda on /mnt by itself; with
+# TEST_FS=ext4 the script mounts it first (and stops at once if it cannot).
 guest_script()
 {
-	cat > "$T/script.sh"
+	{
+		[[ $TEST_FS == ext2 ]] || echo "mount -t $TEST_FS${TEST_FS_OPTS:+ -o $TEST_FS_OPTS} /dev/vda /mnt ||" \
+			"{ echo 'mount -t $TEST_FS failed'; poweroff 1; }"
+		cat
+	} > "$T/script.sh"
 }
 
 # run_guest [--disk IMG[,OPTS]]... [--append ARGS] [--memory SIZE] [--smp N] [--timeout S]

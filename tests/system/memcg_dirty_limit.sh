@@ -2,9 +2,8 @@
 # plus writeback pages to its domain's limit, about 20 % of its memory (Linux's dirty_ratio
 # applied to the group), never the global pool; it needs no oom and e2fsck finds the
 # disk clean. The guest samples memory.stat as fast as it can while dd runs, and keeps
-# the peak.
-truncate -s 512M "$T/disk.img"
-mke2fs -q -F -t ext2 "$T/disk.img" > /dev/null 2>&1 || fail "mke2fs"
+# the peak. ext4_memcg_dirty_limit runs it on ext4 (TEST_FS).
+test_mkfs "$T/disk.img" 512M
 guest_script <<'GUEST'
 [ -e /mnt/lost+found ] || mount /dev/vda /mnt
 cd /sys/fs/cgroup

@@ -1,0 +1,43 @@
+# The workload disk's filesystem, written once for `make compare` and the benchmarks (sourced):
+# FS=ext2 (the default: 4 KiB blocks) or FS=ext4 (Debian's `mke2fs -t ext4` defaults, with its
+# journal), mounted on /mnt with FS_OPTS (e.g. data=writeback) by both kernels alike.
+#
+#   fs_mkfs IMG SIZE [ARG...]   a fresh image of SIZE (truncate's units) holding an empty
+#                        $FS; ARGs go to mke2fs for ext2 only (each caller's ext2 as it was)
+#   fs_cgwb_mount        the line a cgwb guest script starts with to mount it (cgwb's boot
+#                        mounts an ext2 /dev/vda by itself, not an ext4 one nor with options)
+#   fs_linux_args        what Linux's command line takes for it (scripts/compare/init reads)
+#   fs_label             "ext2", or "ext4" with its options, for headers
+FS=${FS:-ext2}
+FS_OPTS=${FS_OPTS:-}
+case $FS in
+ext2 | ext4) ;;
+*) echo "FS=$FS: only ext2 and ext4" >&2; exit 2 ;;
+esac
+
+fs_mkfs()
+{
+	local img=$1 size=$2 args=(-t ext2 "${@:3}")
+	[[ $FS == ext4 ]] && args=(-t ext4)
+	rm -f "$img" && truncate -s "$size" "$img" &&
+		PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F "${args[@]}" "$img" > /dev/null 2>&1 ||
+		{ echo "mke2fs -t $FS $img failed" >&2; return 1; }
+}
+
+fs_cgwb_mount()
+{
+	[[ $FS == ext2 && -z $FS_OPTS ]] && return 0
+	echo "umount /mnt 2> /dev/null"
+	# a workload on the root's ramfs would measure nothing: no mount, no run
+	echo "mount -t $FS${FS_OPTS:+ -o $FS_OPTS} /dev/vda /mnt || { echo 'mount -t $FS failed'; poweroff 1; }"
+}
+
+fs_linux_args()
+{
+	echo "fstype=$FS${FS_OPTS:+ mountopts=$FS_OPTS}"
+}
+
+fs_label()
+{
+	echo "$FS${FS_OPTS:+ ($FS_OPTS)}"
+}
