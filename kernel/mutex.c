@@ -1,6 +1,21 @@
-/* Mutexes and reader/writer semaphores (portable). Waiters sleep; no spinning on one CPU. */
+/*
+ * Mutexes and reader/writer semaphores (portable). Waiters sleep; with several CPUs a
+ * mutex's waiter first spins a little while the lock is held (mutex_spin_on_owner()).
+ */
 #include <cgwb/mutex.h>
 #include <cgwb/bug.h>
+#include <cgwb/smp.h>
+#include <cgwb/compiler.h>
+
+/*
+ * How long a waiter spins before it sleeps, in cpu_relax() rounds: a few microseconds,
+ * the length of the sections that take ext2's s_lock. Linux spins while the owner runs on
+ * another CPU (mutex_optimistic_spin()); here a task's struct may go once it is not the
+ * owner, so the waiter does not look at it and bounds its spin instead. Sleeping on a lock
+ * held for a microsecond costs a wake-up and two switches, which under TCG cost more than
+ * the sections themselves.
+ */
+#define MUTEX_SPIN_ROUNDS 256
 
 void mutex_init(struct mutex *lock)
 {
@@ -29,11 +44,24 @@ bool mutex_trylock(struct mutex *lock)
  * taken again: a sixth of the CPU went to waking them. A waiter whose turn a running task
  * took sleeps again where it was in the queue.
  */
+/* Spin for the lock while another CPU may release it soon: true if it was taken. */
+static bool mutex_spin_on_owner(struct mutex *lock)
+{
+	if (num_online_cpus() < 2)
+		return false;
+	for (int i = 0; i < MUTEX_SPIN_ROUNDS; i++) {
+		if (!READ_ONCE(lock->owner) && mutex_trylock(lock))
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
 void mutex_lock(struct mutex *lock)
 {
 	if (unlikely(lock->owner == current))
 		panic("mutex %s: recursive lock by task %d", lock->name, current->pid);
-	if (mutex_trylock(lock))
+	if (mutex_trylock(lock) || mutex_spin_on_owner(lock))
 		return;
 	(void)___wait_event(lock->wait, mutex_trylock(lock), TASK_UNINTERRUPTIBLE, 1, 0, schedule());
 }
@@ -48,7 +76,7 @@ void mutex_lock_nopreempt(struct mutex *lock)
 {
 	for (;;) {
 		preempt_disable();
-		if (mutex_trylock(lock))
+		if (mutex_trylock(lock) || mutex_spin_on_owner(lock))
 			return;
 		preempt_enable();
 		(void)___wait_event(lock->wait, !mutex_is_locked(lock), TASK_UNINTERRUPTIBLE, 1, 0,
@@ -67,7 +95,10 @@ void mutex_unlock(struct mutex *lock)
 	if (unlikely(lock->owner != current))
 		panic("mutex %s: unlocked by task %d, not its owner", lock->name, current->pid);
 	WRITE_ONCE(lock->owner, NULL);
-	wake_up(&lock->wait);
+	/* against a waiter that queued and then found the lock taken: see mutex_lock() */
+	smp_mb();
+	if (waitqueue_active(&lock->wait))
+		wake_up(&lock->wait);
 }
 
 void init_rwsem(struct rw_semaphore *sem)
