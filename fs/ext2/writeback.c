@@ -19,11 +19,12 @@
  * every later bio references; when the last completes they are converted.
  *
  * The allocation needs a journal handle, taken before write_cache_pages locks any page (a
- * handle is always taken before a page lock) and held until the pages are submitted;
- * io.max holds throttled bios in its queue, so submit_bio does not wait for them. The
- * handle must not wait for the inode's IO either (it may be throttled, and a commit, some
- * other group's fsync, waits for every handle): integrity writeback waits for the IO in
- * flight first, without the handle. write_cache_pages may still wait under it for a page
+ * handle is always taken before a page lock). Nothing that waits for the group's IO may
+ * happen under it, since a commit (some other group's fsync) waits for every handle: the
+ * bios built under it are held (ctx->held) and submitted once it is stopped, because
+ * submit_bio waits for io.cost's budget (io.max only queues), and integrity writeback
+ * waits for the IO in flight first, without the handle. Linux maps and submits an extent
+ * at a time, restarting its handle for each; here one pass's bios wait for its end. write_cache_pages may still wait under it for a page
  * dirtied again while under writeback (not a sequential writer's case).
  * Any other block that is a hole in a dirty page was never written and stays a hole.
  */
@@ -38,7 +39,36 @@ struct ext2_wb_ctx {
 	bool open;     /* bio's last page was whole */
 	unsigned int opf;
 	struct ext2_io_end *io_end; /* unwritten ranges mapped so far, or NULL */
+	bool hold;                  /* under a handle: bios wait in held, in order */
+	struct bio *held, **held_tail;
 };
+
+/* Submit now, or after the handle when ctx holds them. */
+static void ext2_wb_submit(struct ext2_wb_ctx *ctx, struct bio *bio)
+{
+	if (!ctx->hold) {
+		submit_bio(bio);
+		return;
+	}
+	bio->bi_next = NULL;
+	*ctx->held_tail = bio;
+	ctx->held_tail = &bio->bi_next;
+}
+
+static void ext2_wb_submit_held(struct ext2_wb_ctx *ctx)
+{
+	struct bio *bio = ctx->held;
+
+	while (bio) {
+		struct bio *next = bio->bi_next;
+
+		bio->bi_next = NULL;
+		submit_bio(bio);
+		bio = next;
+	}
+	ctx->held = NULL;
+	ctx->held_tail = &ctx->held;
+}
 
 static unsigned int ext2_wb_opf(const struct writeback_control *wbc)
 {
@@ -83,7 +113,7 @@ static void ext2_submit_write(struct ext2_wb_ctx *ctx)
 {
 	if (ctx->bio) {
 		ext2_wb_bio_io_end(ctx, ctx->bio);
-		submit_bio(ctx->bio);
+		ext2_wb_submit(ctx, ctx->bio);
 	}
 	ctx->bio = NULL;
 	ctx->open = false;
@@ -156,7 +186,7 @@ static int ext2_wb_runs(struct ext2_wb_ctx *ctx, struct page *page, const struct
 	if (nbios)
 		ext2_wb_bio_io_end(ctx, bios[0]); /* its completion is the page's */
 	for (unsigned int i = nbios; i-- > 0;)
-		submit_bio(bios[i]); /* the first last: it must not complete before its children exist */
+		ext2_wb_submit(ctx, bios[i]); /* the first last: not complete before its children */
 	return 0;
 }
 
@@ -319,6 +349,8 @@ int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc
 	bool delalloc = ext2_inode_delalloc(mapping->host);
 	int err;
 
+	ctx.hold = delalloc;
+	ctx.held_tail = &ctx.held;
 	if (delalloc && wbc->sync_mode == WB_SYNC_ALL)
 		/* the IO in flight waited for before the handle, not under it (above) */
 		filemap_fdatawait_range(mapping, wbc->range_start, wbc->range_end);
@@ -330,6 +362,7 @@ int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc
 	ext2_submit_write(&ctx);
 	if (delalloc)
 		ext2_journal_stop(sb);
+	ext2_wb_submit_held(&ctx);
 	if (ctx.io_end)
 		ext2_io_end_put(ctx.io_end, 0);
 	return err;
