@@ -140,7 +140,12 @@ void apic_send_startup(unsigned int apic_id, unsigned int page)
 
 static u32 lapic_timer_per_tick;
 
-/* The local timer's rate, measured against the TSC over a few milliseconds (boot CPU). */
+/*
+ * The local timer's rate, measured against the TSC over LAPIC_CALIBRATE_NS (boot CPU). A
+ * millisecond is tens of thousands of counts, and the ticks it times only run timers and
+ * the scheduler: jiffies come from the TSC. Each millisecond here is one of the boot's.
+ */
+#define LAPIC_CALIBRATE_NS (1 * NSEC_PER_MSEC)
 void lapic_timer_calibrate(unsigned int hz)
 {
 	u64 start;
@@ -150,12 +155,12 @@ void lapic_timer_calibrate(unsigned int hz)
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
 	lapic_write(LAPIC_TIMER_INIT, 0xffffffffu);
 	start = ktime_get_ns();
-	while (ktime_get_ns() - start < 5 * NSEC_PER_MSEC)
+	while (ktime_get_ns() - start < LAPIC_CALIBRATE_NS)
 		cpu_relax();
 	left = lapic_read(LAPIC_TIMER_CUR);
 	lapic_write(LAPIC_TIMER_INIT, 0);
 	lapic_timer_per_tick =
-		(u32)((0xffffffffu - left) * (u64)NSEC_PER_SEC / (5 * NSEC_PER_MSEC) / hz);
+		(u32)((0xffffffffu - left) * (u64)NSEC_PER_SEC / LAPIC_CALIBRATE_NS / hz);
 	pr_info("apic: local timer %u counts per tick\n", lapic_timer_per_tick);
 }
 

@@ -27,7 +27,7 @@
  * quick_pit_calibrate() bounds its error by the time its reads took.
  */
 #define CALIBRATE_MS 2
-#define CALIBRATE_TRIES 5
+#define CALIBRATE_TRIES 3
 volatile unsigned long jiffies;
 static u64 tsc_at_boot;
 static u64 tsc_mult; /* ns = (tsc * tsc_mult) >> 32 */
