@@ -61,6 +61,8 @@ DECLARE_PER_CPU(struct rq, runqueues);
  * cgroup before waking it.
  */
 void task_init_defaults(struct task_struct *task);
+/* The platform's idle loop, interrupts off, before it halts (register_cpu_idle_hook()). */
+void run_cpu_idle_hook(void);
 /* Run the exit hooks: the task's files, cgroup membership, dirty-throttle leaks go. */
 void task_exit_hook(struct task_struct *task);
 

@@ -18,6 +18,21 @@ void register_task_hooks(const struct task_hooks *hooks)
 	task_hooks[nr_task_hooks++] = hooks;
 }
 
+static void (*cpu_idle_hook)(void);
+
+void register_cpu_idle_hook(void (*fn)(void))
+{
+	WRITE_ONCE(cpu_idle_hook, fn);
+}
+
+void run_cpu_idle_hook(void)
+{
+	void (*fn)(void) = READ_ONCE(cpu_idle_hook);
+
+	if (fn)
+		fn();
+}
+
 void task_init_defaults(struct task_struct *t)
 {
 	t->nr_dirtied = 0;

@@ -144,8 +144,11 @@ void refresh_node_stat_thresholds(void)
 	int t = 2 * fls_ul(num_online_cpus()) * (1 + fls_ul(mem));
 
 	WRITE_ONCE(stat_threshold, min(t, 125));
-	if (!vmstat_wq)
-		start_vmstat_updates(); /* differences can build up from now on */
+	if (!vmstat_wq) {
+		/* differences can build up from now on */
+		start_vmstat_updates();
+		register_cpu_idle_hook(quiet_vmstat);
+	}
 }
 
 /* Interrupts off: IO completions count pages from interrupt handlers. */

@@ -127,6 +127,12 @@ struct task_hooks {
 void register_task_hooks(const struct task_hooks *hooks);
 
 /*
+ * What a CPU does before it idles, interrupts off (Linux's do_idle() calls quiet_vmstat()):
+ * a floor above registers it, once, at start-up.
+ */
+void register_cpu_idle_hook(void (*fn)(void));
+
+/*
  * Work a task holds back and must send before it sleeps (Linux's sched_submit_work()):
  * the block layer's plug embeds one and sets fn; schedule() calls it for a task that goes
  * to sleep, or whoever waits for those bios might be what this task waits for.

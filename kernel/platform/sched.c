@@ -10,7 +10,6 @@
 #include <cgwb/smp.h>
 #include <cgwb/rcupdate.h>
 #include <cgwb/profile.h>
-#include <cgwb/vmstat.h>
 #include "../arch/x86.h"
 #include "../sched-internal.h"
 
@@ -104,7 +103,7 @@ __noreturn void cpu_idle_loop(void)
 	for (;;) {
 		arch_local_irq_disable();
 		if (!need_resched()) {
-			quiet_vmstat(); /* the counters stay exact while this CPU sleeps */
+			run_cpu_idle_hook(); /* vmstat: the counters stay exact while it sleeps */
 			safe_halt();
 		} else {
 			arch_local_irq_enable();
