@@ -7,6 +7,7 @@
 #include <cgwb/bug.h>
 #include <cgwb/sched.h>
 #include <cgwb/wait.h>
+#include <cgwb/irqflags.h>
 #include "selftest.h"
 
 /* noinline so each shows up as its own frame in the backtrace the tests look for */
@@ -50,6 +51,15 @@ static void selftest_hung(void)
 		kthread_detach(t);
 }
 
+/* A kernel that stops with interrupts off: no tick, no hung-task report, no log line. Only
+ * the host sees where it is (scripts/run-qemu's report of every CPU after a timeout). */
+static __attribute__((noinline)) __noreturn void selftest_stall(void)
+{
+	local_irq_disable();
+	for (;;)
+		cpu_relax();
+}
+
 void selftest_run(const char *what)
 {
 	if (!what)
@@ -69,6 +79,8 @@ void selftest_run(const char *what)
 		BUG_ON(what != NULL);
 	else if (!strcmp(what, "hung"))
 		selftest_hung();
+	else if (!strcmp(what, "stall"))
+		selftest_stall();
 	else if (!strcmp(what, "warn"))
 		WARN_ON_ONCE(what != NULL);
 	else if (!strcmp(what, "tlb-shootdown"))
