@@ -56,6 +56,7 @@ static int kernel_init(void *unused)
 
 	(void)unused;
 	smp_init();
+	mem_init_late();
 	workqueue_init();
 	hung_task_init();
 	profile_init(); /* its failure is told; the kernel runs without */

@@ -27,6 +27,9 @@ __noreturn void cpu_idle_loop(void);
 
 /* Start the other CPUs (kernel/arch/smpboot.c), first thing in init. */
 void smp_init(void);
+/* The RAM setup_arch() left for later (kernel/platform/meminit.c): scrubbed and given to the
+ * page allocator by a thread, once the scheduler and the other CPUs run. */
+void mem_init_late(void);
 
 /* Report tasks stuck in uninterruptible sleep (kernel/platform/hung_task.c). */
 void hung_task_init(void);

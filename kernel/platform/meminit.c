@@ -12,27 +12,92 @@
  * overwritten: a task stack or a slab page that landed there made a whole dd 7 times
  * slower (16 instead of 110-170 MiB/s). One write of each byte drops the translations for
  * good; on real hardware or KVM it costs about a millisecond.
+ *
+ * Under TCG that one write is the slowest part of start-up: each store to a page that still
+ * holds translations takes the slow path, and 8 MiB took 16 to 35 ms, a quarter of the time
+ * to the prompt (written again it takes 1 ms). So a range large enough to boot without its
+ * top (MEM_DEFER_MIN) keeps the top out of the allocator at first, and mem_init_late()
+ * scrubs and adds it in a thread, as Linux initialises most of its struct pages after boot
+ * in pgdatinit threads (deferred_init_memmap); with two CPUs it runs beside the rest of
+ * start-up. Nothing can land there before it is written over: the allocator has not seen it.
+ * Smaller ranges are scrubbed at once.
  */
 #include <cgwb/mm.h>
 #include <cgwb/slab.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
 #include <cgwb/string.h>
+#include <cgwb/sched.h>
+#include <cgwb/platform.h>
 #include "multiboot.h"
 
 #define LOW_LIMIT 0x100000ULL
 #define BOOT_CODE_SCRUB (8ULL << 20)
 #define MAPPED_LIMIT (4ULL << 30)
+#define MEM_DEFER_MIN (64ULL << 20)
+#define MEM_DEFER_MAX 4            /* ranges; the multiboot map of a PC has one or two large ones */
+#define SCRUB_CHUNK (256ULL << 10) /* written between two chances to reschedule */
 
 extern char __kernel_start[], __kernel_end[];
+
+static struct {
+	u64 start, end;
+} deferred[MEM_DEFER_MAX];
+static unsigned int nr_deferred;
 
 /* Free RAM for the allocator, its top written over first (the boot code's, see above). */
 static void add_free_range(u64 start, u64 end)
 {
 	u64 scrub = end - start > BOOT_CODE_SCRUB ? end - BOOT_CODE_SCRUB : start;
 
-	memset((void *)(uintptr_t)scrub, 0, (size_t)(end - scrub));
+	if (end - start >= MEM_DEFER_MIN && nr_deferred < MEM_DEFER_MAX) {
+		deferred[nr_deferred].start = scrub;
+		deferred[nr_deferred++].end = end;
+		end = scrub;
+	} else {
+		memset((void *)(uintptr_t)scrub, 0, (size_t)(end - scrub));
+	}
 	page_alloc_add_range(start >> PAGE_SHIFT, end >> PAGE_SHIFT);
+}
+
+static u64 deferred_bytes(void)
+{
+	u64 sum = 0;
+
+	for (unsigned int i = 0; i < nr_deferred; i++)
+		sum += deferred[i].end - deferred[i].start;
+	return sum;
+}
+
+static int deferred_scrub(void *unused)
+{
+	(void)unused;
+	for (unsigned int i = 0; i < nr_deferred; i++) {
+		for (u64 at = deferred[i].start; at < deferred[i].end; at += SCRUB_CHUNK) {
+			memset((void *)(uintptr_t)at, 0,
+			       (size_t)min(SCRUB_CHUNK, deferred[i].end - at));
+			cond_resched();
+		}
+		page_alloc_add_range(deferred[i].start >> PAGE_SHIFT, deferred[i].end >> PAGE_SHIFT);
+	}
+	pr_info("mem: %llu KiB scrubbed and added, %lu MiB available\n", deferred_bytes() >> 10,
+		totalram_pages >> (20 - PAGE_SHIFT));
+	return 0;
+}
+
+void mem_init_late(void)
+{
+	struct task_struct *t;
+
+	if (!nr_deferred)
+		return;
+	t = kthread_run(deferred_scrub, NULL, "pgdatinit0");
+	if (t) {
+		kthread_detach(t);
+		return;
+	}
+	pr_warn("mem: no thread for the deferred scrub; scrubbing now\n");
+	deferred_scrub(NULL);
 }
 
 static void add_range_excluding(u64 start, u64 end, u64 ex_start, u64 ex_end)
@@ -84,8 +149,11 @@ void mem_init(void)
 		/* kernel and frame table are contiguous: [kstart, map_at + map_size) */
 		add_range_excluding(start, end, kstart, map_at + map_size);
 	}
-	page_alloc_set_reserve(clamp(totalram_pages / 128, 64UL, 2048UL));
+	page_alloc_set_reserve(
+		clamp((totalram_pages + (deferred_bytes() >> PAGE_SHIFT)) / 128, 64UL, 2048UL));
 	kmem_cache_init();
-	pr_info("mem: %lu MiB available, frame table %llu KiB, reserve %lu pages\n",
-		totalram_pages >> (20 - PAGE_SHIFT), map_size >> 10, totalreserve_pages);
+	pr_info("mem: %lu MiB available, frame table %llu KiB, reserve %lu pages, %llu KiB "
+		"deferred\n",
+		totalram_pages >> (20 - PAGE_SHIFT), map_size >> 10, totalreserve_pages,
+		deferred_bytes() >> 10);
 }
