@@ -12,6 +12,7 @@
 #include "x86.h"
 #include "../platform/ksyms.h"
 #include "../platform/panic.h"
+#include "../platform/hung_task.h"
 #include "../sched-internal.h"
 
 struct idt_entry {
@@ -211,6 +212,10 @@ void do_interrupt(struct pt_regs *regs)
 	unsigned int vec = (unsigned int)regs->vector;
 	struct pt_regs *outer;
 
+	if (vec == 2) {
+		hung_task_nmi(); /* the only NMI a guest gets: the host asking (hung_task.h) */
+		return;
+	}
 	if (vec < 32)
 		die(regs);
 	if (vec == SPURIOUS_VECTOR)

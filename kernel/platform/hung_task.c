@@ -4,6 +4,10 @@
  * per sleep, with its stack, so that a lost wake-up or a deadlock leaves its place in the
  * log instead of a silent timeout. It only reports: the task is left as it is.
  *
+ * An NMI asks it for every task's state and stack at once (hung_task.h): a guest where
+ * everything waits on something that sleeps interruptibly, or on a timer that never fires,
+ * says where each task is before the host kills it.
+ *
  * hung_task_timeout_secs=N on the command line; 0 turns it off. Linux's default is 120 s;
  * ours is 30 s, so that the report comes well before a system test's 120 s timeout. A
  * writer held back by io.max may legitimately wait longer: the line is information, not
@@ -16,11 +20,14 @@
 #include "../arch/x86.h"
 #include "cmdline.h"
 #include "ksyms.h"
+#include "hung_task.h"
 #include <cgwb/platform.h>
 
 #define HUNG_TASK_DEFAULT_SECS 30
 
 static unsigned long hung_task_timeout_secs = HUNG_TASK_DEFAULT_SECS;
+static struct task_struct *khungtaskd_task;
+static int show_state_asked; /* set by an NMI, taken by khungtaskd */
 
 /* The frame __switch_to left on a sleeping task's stack: r15..r12, rbx, rbp, return. */
 static void show_sleeping_stack(const struct task_struct *t)
@@ -50,6 +57,29 @@ static void check_hung_task(struct task_struct *t, void *now_ns)
 	show_sleeping_stack(t);
 }
 
+static void show_task(struct task_struct *t, void *unused)
+{
+	(void)unused;
+	pr_err("  task %-16s pid %-4d %s on CPU %u%s\n", t->comm, t->pid, task_state_name(t),
+	       t->cpu, t->on_cpu ? ", running" : "");
+	/* a running task's stack is moving; an idle worker's says nothing */
+	if (t != current && !t->on_cpu && t->state != TASK_IDLE)
+		show_sleeping_stack(t);
+}
+
+void hung_task_nmi(void)
+{
+	__atomic_store_n(&show_state_asked, 1, __ATOMIC_RELAXED);
+}
+
+void hung_task_tick(void)
+{
+	struct task_struct *t = __atomic_load_n(&khungtaskd_task, __ATOMIC_ACQUIRE);
+
+	if (t && __atomic_load_n(&show_state_asked, __ATOMIC_RELAXED))
+		wake_up_process(t);
+}
+
 static int khungtaskd(void *unused)
 {
 	(void)unused;
@@ -57,7 +87,14 @@ static int khungtaskd(void *unused)
 		u64 now;
 
 		/* a quarter of the timeout: a hang is reported within 1.25 times it */
-		msleep_interruptible((unsigned int)(hung_task_timeout_secs * 250));
+		schedule_timeout_interruptible(msecs_to_jiffies(hung_task_timeout_secs * 250));
+		if (__atomic_exchange_n(&show_state_asked, 0, __ATOMIC_RELAXED)) {
+			pr_err("show_state: every task, asked by an NMI\n");
+			for_each_task(show_task, NULL)
+				;
+			pr_err("show_state: end\n");
+			continue;
+		}
 		now = ktime_get_ns();
 		for_each_task(check_hung_task, &now)
 			;
@@ -81,4 +118,5 @@ void hung_task_init(void)
 		return;
 	}
 	kthread_detach(t);
+	__atomic_store_n(&khungtaskd_task, t, __ATOMIC_RELEASE);
 }

@@ -12,6 +12,7 @@
 #include <cgwb/profile.h>
 #include "../arch/x86.h"
 #include "../sched-internal.h"
+#include "hung_task.h"
 
 static struct task_struct boot_idle_task;
 static struct task_struct *idle_tasks[NR_CPUS];
@@ -62,6 +63,7 @@ void sched_tick(void)
 		return;
 	scheduler_tick();
 	rcu_sched_clock_irq(current->flags & PF_IDLE);
+	hung_task_tick();
 }
 
 /* The boot context becomes CPU 0's idle task (pid 0). */
