@@ -10,8 +10,11 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include <cgwb/sched.h>
+#include <cgwb/jiffies.h>
 
 static LIST_HEAD(all_disks);
+static struct show_state_hook blk_show_state_hook; /* below */
 static DEFINE_SPINLOCK(disks_lock);
 
 static const struct queue_limits default_limits = {
@@ -92,6 +95,8 @@ int add_disk(struct gendisk *disk)
 	disk->part0->bd_dev = MKDEV(disk->major, disk->first_minor);
 	disk->part0->bd_block_size = disk->queue->limits.logical_block_size;
 	spin_lock_irqsave(&disks_lock, flags);
+	if (list_empty(&all_disks))
+		register_show_state_hook(&blk_show_state_hook);
 	list_add_tail(&disk->node, &all_disks);
 	spin_unlock_irqrestore(&disks_lock, flags);
 	err = disk_hooks && disk_hooks->added ? disk_hooks->added(disk) : 0;
@@ -141,3 +146,37 @@ void for_each_disk(void (*fn)(struct gendisk *, void *), void *arg)
 	list_for_each_entry(disk, &all_disks, node)
 		fn(disk, arg);
 }
+
+/* The report of every task (sched.h): each disk's requests, whether tasks wait for IO. */
+static void blk_show_queue(struct gendisk *disk, void *unused)
+{
+	struct request_queue *q = disk->queue;
+	u64 now = ktime_get_ns();
+	unsigned int dispatch = 0;
+	struct request *rq;
+
+	(void)unused;
+	list_for_each_entry(rq, &q->dispatch, queuelist) /* racy: a report, not a decision */
+		dispatch++;
+	pr_err("  %s: %u in flight, %u free of %u, %u waiting to go, %s for a free one\n",
+	       disk->disk_name, q->nr_in_flight, q->nr_free, q->queue_depth, dispatch,
+	       list_empty(&q->rq_wait.head) ? "nobody waits" : "tasks wait");
+	for (unsigned int i = 0; i < q->queue_depth; i++) {
+		rq = &q->requests[i];
+		if (rq->rq_flags & RQF_STARTED)
+			pr_err("    request %u: op %u, sector %llu, %u bytes, at the driver for "
+			       "%llu ms\n",
+			       i, rq->cmd_flags & REQ_OP_MASK, (unsigned long long)rq->sector,
+			       rq->nr_bytes, (now - rq->start_ns) / NSEC_PER_MSEC);
+	}
+	if (q->ops->show_state)
+		q->ops->show_state(q);
+}
+
+static void blk_show_state(void)
+{
+	pr_err("block: the disks' queues\n");
+	for_each_disk(blk_show_queue, NULL);
+}
+
+static struct show_state_hook blk_show_state_hook = { .show = blk_show_state };

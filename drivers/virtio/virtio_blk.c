@@ -116,9 +116,24 @@ static void virtblk_commit_rqs(struct request_queue *q)
 		virtqueue_notify(vblk->vq);
 }
 
+/* A completion the device made and nobody took (used ahead of last used) is a lost interrupt. */
+static void virtblk_show_state(struct request_queue *q)
+{
+	struct virtio_blk *vblk = q->queuedata;
+	const struct virtqueue *vq = vblk->vq;
+
+	pr_err("%s: virtqueue: %u made available, %u used by the device, %u taken, %u free, "
+	       "interrupts %s%s\n",
+	       vblk->disk->disk_name, vq->avail_idx_shadow, READ_ONCE(vq->used->idx),
+	       vq->last_used_idx, vq->num_free,
+	       vq->avail_flags_shadow & VRING_AVAIL_F_NO_INTERRUPT ? "off" : "on",
+	       vq->broken ? ", broken" : "");
+}
+
 static const struct blk_mq_ops virtblk_mq_ops = {
 	.queue_rq = virtblk_queue_rq,
 	.commit_rqs = virtblk_commit_rqs,
+	.show_state = virtblk_show_state,
 };
 
 /* Interrupt: take every used request, re-arm, then end them and refill the ring. */

@@ -74,6 +74,8 @@ struct blk_mq_ops {
 	int (*queue_rq)(struct request_queue *q, struct request *rq);
 	/* Kick the device after a batch of queue_rq calls (one notification per batch). */
 	void (*commit_rqs)(struct request_queue *q);
+	/* Optional: the driver's side of the queue, for the report of every task (sched.h). */
+	void (*show_state)(struct request_queue *q);
 };
 
 /* Linux's /proc/diskstats fields; indexes 0 read, 1 write, 2 discard, 3 flush. */

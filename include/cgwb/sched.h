@@ -156,6 +156,17 @@ int kthread_join(struct task_struct *task);
 int kthread_join_killable(struct task_struct *task, int *exit_code);
 /* Nobody will join: the task is freed when it exits. */
 void kthread_detach(struct task_struct *task);
+
+/*
+ * What else the kernel's report of every task prints (an NMI asks for it: the host does
+ * before it kills a guest that timed out; kernel/platform/hung_task.c): state that tells why
+ * tasks wait, as the block layer's requests in flight. Registered once, never removed.
+ */
+struct show_state_hook {
+	void (*show)(void);
+	struct show_state_hook *next;
+};
+void register_show_state_hook(struct show_state_hook *hook);
 __noreturn void do_exit(int code);
 
 void schedule(void);

@@ -14,6 +14,7 @@
  * an error.
  */
 #include <cgwb/sched.h>
+#include <cgwb/spinlock.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
@@ -67,6 +68,32 @@ static void show_task(struct task_struct *t, void *unused)
 		show_sleeping_stack(t);
 }
 
+static struct show_state_hook *show_state_hooks;
+static DEFINE_SPINLOCK(show_state_hooks_lock);
+
+void register_show_state_hook(struct show_state_hook *hook)
+{
+	spin_lock(&show_state_hooks_lock);
+	hook->next = show_state_hooks;
+	show_state_hooks = hook;
+	spin_unlock(&show_state_hooks_lock);
+}
+
+static void show_state(void)
+{
+	struct show_state_hook *hook;
+
+	pr_err("show_state: every task, asked by an NMI\n");
+	for_each_task(show_task, NULL)
+		;
+	spin_lock(&show_state_hooks_lock);
+	hook = show_state_hooks;
+	spin_unlock(&show_state_hooks_lock);
+	for (; hook; hook = hook->next) /* never removed: the walk needs no lock */
+		hook->show();
+	pr_err("show_state: end\n");
+}
+
 void hung_task_nmi(void)
 {
 	__atomic_store_n(&show_state_asked, 1, __ATOMIC_RELAXED);
@@ -89,10 +116,7 @@ static int khungtaskd(void *unused)
 		/* a quarter of the timeout: a hang is reported within 1.25 times it */
 		schedule_timeout_interruptible(msecs_to_jiffies(hung_task_timeout_secs * 250));
 		if (__atomic_exchange_n(&show_state_asked, 0, __ATOMIC_RELAXED)) {
-			pr_err("show_state: every task, asked by an NMI\n");
-			for_each_task(show_task, NULL)
-				;
-			pr_err("show_state: end\n");
+			show_state();
 			continue;
 		}
 		now = ktime_get_ns();
