@@ -194,6 +194,7 @@ static void end_buffer_read(struct bio *bio)
 {
 	struct buffer_head *bh = bio->bi_private;
 
+	clear_buffer_verified(bh); /* what the disk gave is checked anew */
 	if (!bio->bi_status)
 		set_buffer_uptodate(bh);
 	else
@@ -386,6 +387,7 @@ static void end_page_read(struct bio *bio)
 	struct buffer_head *head = page_buffers(page), *bh = head;
 
 	do {
+		clear_buffer_verified(bh);
 		if (!bio->bi_status)
 			set_buffer_uptodate(bh);
 		bh = bh->b_this_page;

@@ -110,10 +110,16 @@ int ext4_ext_check_inode(struct inode *inode)
 	return ext_check(inode, eh, EXT2_N_BLOCKS * sizeof(__le32), depth, 0);
 }
 
-/* The node at pblk, read and checked (its depth must be depth); ERR_PTR on failure. */
+/*
+ * The node at pblk, read and checked (its depth must be depth); ERR_PTR on failure. Checked
+ * once per read from the disk, as Linux's __read_extent_tree_block() (buffer_verified):
+ * writeback maps every page through the tree, and a checksum of the whole block each time
+ * made the flusher CPU-bound. What ext4 changes in the node keeps the checksum current.
+ */
 struct buffer_head *ext4_ext_read_node(struct inode *inode, u32 pblk, unsigned int depth)
 {
 	struct buffer_head *bh = sb_bread(inode->i_sb, pblk);
+	const struct ext4_extent_header *eh;
 	int err;
 
 	if (!bh) {
@@ -121,11 +127,15 @@ struct buffer_head *ext4_ext_read_node(struct inode *inode, u32 pblk, unsigned i
 			   "inode #%lu: cannot read extent tree block %u", inode->i_ino, pblk);
 		return ERR_PTR(-EIO);
 	}
-	err = ext_check(inode, (const void *)bh->b_data, (unsigned int)bh->b_size, depth, pblk);
+	eh = (const void *)bh->b_data;
+	if (buffer_verified(bh) && le16_to_cpu(eh->eh_depth) == depth)
+		return bh;
+	err = ext_check(inode, eh, (unsigned int)bh->b_size, depth, pblk);
 	if (err) {
 		brelse(bh);
 		return ERR_PTR(err);
 	}
+	set_buffer_verified(bh);
 	return bh;
 }
 

@@ -23,6 +23,7 @@ enum bh_state_bits {
 	BH_New,         /* just allocated on disk */
 	BH_Write_EIO,   /* the last write failed */
 	BH_Async_Write, /* part of its page's current writeback */
+	BH_Verified,    /* checked by its filesystem since it was read (ext4's checksums) */
 };
 
 typedef void(bh_end_io_t)(struct buffer_head *bh, int uptodate);
@@ -63,6 +64,7 @@ BUFFER_FNS(Mapped, mapped)
 BUFFER_FNS(New, new)
 BUFFER_FNS(Write_EIO, write_io_error)
 BUFFER_FNS(Async_Write, async_write)
+BUFFER_FNS(Verified, verified)
 
 /* The buffer for block of sb's device, read if needed; NULL on IO error (logged). */
 struct buffer_head *sb_bread(struct super_block *sb, sector_t block);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cgwb/fs.h>
 #include <cgwb/errno.h>
+#include <cgwb/buffer_head.h>
 #include "host.h"
 #include "test_ext2.h"
 #include "test_ext4.h"
@@ -127,6 +128,42 @@ Test(ext4_corrupt, extent_block_checksum)
 	flip(sparse_leaf() * BS + 1000); /* an unused slot: only the checksum covers it */
 	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
 	cr_expect_eq(ext2t_read(EXT2T_MNT "/sparse", 0, buf, sizeof(buf), &got), -EIO);
+	expect_log("extent tree block checksum invalid");
+	ext2t_umount();
+}
+
+/*
+ * An extent tree block is checked once per read from the disk (Linux's buffer_verified):
+ * writeback maps every page through the tree. A change to the cached copy is then not
+ * checked again, and a copy read anew from the disk is.
+ */
+Test(ext4_corrupt, extent_block_checked_once_per_read)
+{
+	static u8 buf[4096];
+	struct buffer_head *bh;
+	struct path p;
+	ssize_t got;
+	long leaf;
+
+	ext4t_make_image("-b 1024");
+	leaf = sparse_leaf();
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_assert_eq(ext2t_read(EXT2T_MNT "/sparse", 0, buf, sizeof(buf), &got), 0);
+	cr_assert_eq(kern_path(EXT2T_MNT, LOOKUP_FOLLOW, &p), 0);
+	bh = sb_bread(p.dentry->d_sb, (sector_t)leaf);
+	path_put(&p);
+	cr_assert(bh && buffer_verified(bh), "the leaf a read went through is marked checked");
+
+	flip(leaf * BS + 1000); /* on the disk, and the same byte in the cached copy */
+	bh->b_data[1000] ^= 0x5a;
+	/* each read at a piece not read before: the page cache does not have it */
+	cr_expect_eq(ext2t_read(EXT2T_MNT "/sparse", 65536, buf, sizeof(buf), &got), 0,
+		     "a checked block is not checked again: %s", host_log());
+	cr_expect(!host_log_contains("checksum invalid"));
+
+	clear_buffer_uptodate(bh); /* the next look reads it from the disk again */
+	brelse(bh);
+	cr_expect_eq(ext2t_read(EXT2T_MNT "/sparse", 2 * 65536, buf, sizeof(buf), &got), -EIO);
 	expect_log("extent tree block checksum invalid");
 	ext2t_umount();
 }
