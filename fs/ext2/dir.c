@@ -162,11 +162,16 @@ struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n)
 		ext2_error(sb, __func__, "directory #%lu: cannot read block %u", dir->i_ino, bno);
 		return ERR_PTR(-EIO);
 	}
+	/* checked once per read from the disk, as Linux's ext2_check_page() and ext4's
+	 * buffer_verified: what the filesystem changes in it since stays valid */
+	if (buffer_verified(bh))
+		return bh;
 	ret = ext2_check_dir_block(dir, bh, n);
 	if (ret) {
 		brelse(bh);
 		return ERR_PTR(ret);
 	}
+	set_buffer_verified(bh);
 	return bh;
 }
 

@@ -178,6 +178,34 @@ Test(ext4_corrupt, directory_leaf_checksum)
 	ext2t_umount();
 }
 
+/* A directory block too: checked once per read from the disk (ext2_dir_bread). */
+Test(ext4_corrupt, directory_block_checked_once_per_read)
+{
+	long block, off;
+	struct buffer_head *bh;
+	struct path p;
+
+	ext4t_make_image("-b 1024");
+	block = first_block("/dir");
+	off = BS - 20; /* slack of the last entry, before the tail */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_assert_gt(ext2t_count_entries(EXT2T_MNT "/dir"), 0);
+	cr_assert_eq(kern_path(EXT2T_MNT, LOOKUP_FOLLOW, &p), 0);
+	bh = sb_bread(p.dentry->d_sb, (sector_t)block);
+	path_put(&p);
+	cr_assert(bh && buffer_verified(bh), "the block a readdir went through is marked checked");
+
+	flip(block * BS + off);
+	bh->b_data[off] ^= 0x5a;
+	cr_expect_gt(ext2t_count_entries(EXT2T_MNT "/dir"), 0, "checked again: %s", host_log());
+
+	clear_buffer_uptodate(bh); /* read from the disk at the next look */
+	brelse(bh);
+	cr_expect_eq(ext2t_count_entries(EXT2T_MNT "/dir"), -EIO);
+	expect_log("directory leaf block checksum invalid");
+	ext2t_umount();
+}
+
 Test(ext4_corrupt, htree_root_checksum)
 {
 	ext4t_make_image("-b 1024");
