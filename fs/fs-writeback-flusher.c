@@ -396,7 +396,7 @@ void wb_workfn(struct work_struct *work)
 long wb_split_bdi_pages(struct bdi_writeback *wb, long nr_pages)
 {
 	unsigned long this_bw = wb->avg_write_bandwidth;
-	unsigned long tot_bw = wb->bdi->tot_write_bandwidth;
+	unsigned long tot_bw = READ_ONCE(wb->bdi->tot_write_bandwidth);
 
 	if (nr_pages == LONG_MAX || !tot_bw || this_bw >= tot_bw)
 		return nr_pages;

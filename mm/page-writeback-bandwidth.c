@@ -52,8 +52,10 @@ out:
 	if (wb_has_dirty_io(wb)) {
 		long delta_avg = (long)avg - (long)wb->avg_write_bandwidth;
 
-		WARN_ON_ONCE((long)wb->bdi->tot_write_bandwidth + delta_avg < 0);
-		wb->bdi->tot_write_bandwidth += delta_avg;
+		long was = (long)__atomic_fetch_add(&wb->bdi->tot_write_bandwidth,
+						    (unsigned long)delta_avg, __ATOMIC_RELAXED);
+
+		WARN_ON_ONCE(was + delta_avg < 0);
 	}
 	wb->write_bandwidth = (unsigned long)bw;
 	WRITE_ONCE(wb->avg_write_bandwidth, avg);

@@ -140,10 +140,12 @@ struct backing_dev_info {
 	unsigned int capabilities;
 	unsigned int min_ratio, max_ratio; /* share of the dirty threshold, BDI_RATIO_SCALE units */
 	unsigned long max_prop_frac;       /* FPROP_FRAC_BASE x max_ratio / 100 % */
-	unsigned long tot_write_bandwidth; /* sum of avg_write_bandwidth over wbs with dirty IO */
-	struct bdi_writeback wb;           /* the root wb */
-	struct list_head wb_list;          /* root first, then cgwbs (cgwb_lock) */
-	struct xarray cgwb_tree;           /* memcg css id -> live cgwb (cgwb_lock; RCU to read) */
+	/* sum of avg_write_bandwidth over wbs with dirty IO: each wb adds and takes its own part
+	 * under its list_lock, so the sum changes atomically (Linux's atomic_long_t) */
+	unsigned long tot_write_bandwidth;
+	struct bdi_writeback wb;  /* the root wb */
+	struct list_head wb_list; /* root first, then cgwbs (cgwb_lock) */
+	struct xarray cgwb_tree;  /* memcg css id -> live cgwb (cgwb_lock; RCU to read) */
 	struct rw_semaphore wb_switch_rwsem;
 	bool wb_audit; /* record the attribution audit (fs/fs-writeback-audit.c) */
 	struct gendisk *disk;
