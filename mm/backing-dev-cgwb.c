@@ -266,7 +266,7 @@ static int cgwb_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, g
 			css_get(&blkcg->css);
 			/* what it writes after rmdir still goes at the group's io.max */
 			blkcg_pin_online(blkcg);
-			bdi->refcnt++;
+			__atomic_fetch_add(&bdi->refcnt, 1, __ATOMIC_RELAXED);
 			list_add_tail(&wb->bdi_node, &bdi->wb_list);
 			list_add_tail(&wb->memcg_node, &memcg->cgwb_list);
 			list_add_tail(&wb->blkcg_node, &blkcg->cgwb_list);

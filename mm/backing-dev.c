@@ -124,7 +124,9 @@ void bdi_unregister(struct backing_dev_info *bdi)
 
 void bdi_put(struct backing_dev_info *bdi)
 {
-	if (--bdi->refcnt == 0 && bdi != &noop_backing_dev_info) {
+	/* cgwbs take references under cgwb_lock and drop them without it: atomically */
+	if (__atomic_sub_fetch(&bdi->refcnt, 1, __ATOMIC_ACQ_REL) == 0 &&
+	    bdi != &noop_backing_dev_info) {
 		wb_exit(&bdi->wb);
 		kfree(bdi);
 	}
