@@ -43,8 +43,10 @@ static void check_hung_task(struct task_struct *t, void *now_ns)
 {
 	u64 now = *(u64 *)now_ns, timeout = hung_task_timeout_secs * NSEC_PER_SEC;
 
-	if (t == current || t->state != TASK_UNINTERRUPTIBLE || t->hung_switches != t->nr_switches) {
-		/* running, or asleep since its last look: a fresh sleep starts counting now */
+	if (t == current || t->state != TASK_UNINTERRUPTIBLE ||
+	    t->hung_switches != t->nr_switches || !t->hung_since_ns) {
+		/* running, asleep since its last look, or never looked at (a task just made,
+		 * not yet woken, has run 0 times as it had at "time 0"): counting starts now */
 		t->hung_switches = t->nr_switches;
 		t->hung_since_ns = now;
 		t->hung_reported = false;
