@@ -148,7 +148,7 @@ void host_fiber_finish(struct task_struct *self)
 #endif
 }
 
-void host_fiber_switch(struct task_struct *prev, struct task_struct *next)
+void host_fiber_switch(struct task_struct *prev, struct task_struct *next, bool final)
 {
 	struct host_task *p = host_task(prev), *n = host_task(next);
 
@@ -157,9 +157,10 @@ void host_fiber_switch(struct task_struct *prev, struct task_struct *next)
 #ifdef __SANITIZE_ADDRESS__
 	if (!n->stack_size)
 		panic("host: switching to task %d whose stack is unknown", next->pid);
-	/* a dead task never comes back: NULL lets ASan free its fake stack now */
-	__sanitizer_start_switch_fiber(prev->state == TASK_DEAD ? NULL : &p->fake_stack,
-				       n->stack_bottom, n->stack_size);
+	/* a dead task's last switch never comes back: NULL lets ASan free its fake stack now */
+	__sanitizer_start_switch_fiber(final ? NULL : &p->fake_stack, n->stack_bottom, n->stack_size);
+#else
+	(void) final;
 #endif
 	host_switch_stack(&p->sp, n->sp);
 }

@@ -100,11 +100,12 @@ u64 host_nr_switches(void);
 /* ------------------------------------------------------------------ virtual CPUs */
 
 /*
- * Every task runs on CPU 0, but a test of per-CPU data can give the machine n possible CPUs
- * (nr_cpu_ids: what per-CPU counters sum over and bound their error by; none comes online,
- * so the scheduler still sees one) and act as CPU cpu: smp_processor_id() and
- * this_cpu_ptr() are then cpu's. Only with no lock held and back to CPU 0 before anything
- * can sleep or switch tasks (checked: preemption and interrupts on, not in an interrupt).
+ * Without host_smp_start() (below) every task runs on CPU 0, but a test of per-CPU data can
+ * give the machine n possible CPUs (nr_cpu_ids: what per-CPU counters sum over and bound
+ * their error by; none comes online, so the scheduler still sees one) and act as CPU cpu:
+ * smp_processor_id() and this_cpu_ptr() are then cpu's. Only with no lock held and back to
+ * CPU 0 before anything can sleep or switch tasks (checked: preemption and interrupts on,
+ * not in an interrupt; and not with host_smp_start()'s CPUs up).
  */
 void host_set_nr_cpus(unsigned int n);
 void host_set_cpu(unsigned int cpu);

@@ -24,8 +24,11 @@ static inline struct host_task *host_task(const struct task_struct *t)
 void host_switch_stack(void **save_sp, void *to_sp);
 void host_task_start(void);
 void host_fiber_init_main(struct host_task *ht);
-/* Returns when prev is switched back to; the caller then calls host_fiber_finish(). */
-void host_fiber_switch(struct task_struct *prev, struct task_struct *next);
+/*
+ * Returns when prev is switched back to; the caller then calls host_fiber_finish(). final:
+ * prev never is (a dead task's last switch; not a change of CPU, which comes back).
+ */
+void host_fiber_switch(struct task_struct *prev, struct task_struct *next, bool final);
 /* First thing on a stack switched to: in a resumed task and at the start of a new one. */
 void host_fiber_finish(struct task_struct *self);
 

@@ -100,7 +100,7 @@ void arch_send_reschedule(unsigned int cpu)
 void arch_switch_to(struct task_struct *prev, struct task_struct *next)
 {
 	nr_switches++;
-	host_fiber_switch(prev, next);
+	host_fiber_switch(prev, next, prev->state == TASK_DEAD);
 }
 
 void arch_finish_switch(struct task_struct *self, struct task_struct *from)

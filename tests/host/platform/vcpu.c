@@ -120,7 +120,7 @@ static void vcpu_switch(unsigned int to)
 	vcpus[from].hot = pcpu_hot[0];
 	vcpus[from].irqs_off = host_irq_swap(vcpus[to].irqs_off);
 	pcpu_hot[0] = vcpus[to].hot;
-	host_fiber_switch(prev, current);
+	host_fiber_switch(prev, current, false); /* prev may be dead, on its way out: not yet */
 	host_fiber_finish(prev);
 }
 
@@ -223,7 +223,7 @@ static void vcpu_boot(unsigned int cpu)
 	pcpu_hot[0] = (struct pcpu_hot){ .current_task = idle, .cpu_number = cpu };
 	/* the new CPU's lock, taken as that CPU */
 	raw_spin_lock(&rq->lock);
-	host_fiber_switch(me, idle);
+	host_fiber_switch(me, idle, false);
 	host_fiber_finish(me);
 }
 
