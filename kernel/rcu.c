@@ -75,6 +75,11 @@ static void rcu_report_qs(void)
 	rcu_invoke(done);
 }
 
+bool rcu_needs_cpu_qs(unsigned int cpu)
+{
+	return READ_ONCE(qs_pending) & (1UL << cpu);
+}
+
 void rcu_note_context_switch(void)
 {
 	rcu_report_qs();

@@ -9,7 +9,8 @@
  *   kernel: kernel/platform/sched.c,              host: tests/host/platform/sched.c,
  *           kernel/arch/task.c                          fiber.c
  *   - one idle task per CPU, halting it           - one CPU, no idle task: the idle loop
- *                                                   moves virtual time; fibers
+ *                                                   moves virtual time; fibers; or several
+ *                                                   virtual CPUs with idle tasks (vcpu.c)
  *   - stacks and __switch_to                      - host_consume_ns() ends time slices
  *   - the tick that ends time slices and
  *     balances the queues, the IPIs
@@ -137,7 +138,7 @@ struct task_struct *pick_next_task(struct rq *rq);
 void arch_switch_to(struct task_struct *prev, struct task_struct *next);
 /* First thing on a stack switched to, from: a resumed task, or a new one in kthread_entry(). */
 void arch_finish_switch(struct task_struct *self, struct task_struct *from);
-/* Make cpu look at its need_resched (an IPI; nothing on the host, which is one CPU). */
+/* Make cpu look at its need_resched (an IPI; on the host, it looks when it next runs). */
 void arch_send_reschedule(unsigned int cpu);
 
 /* kernel/platform/sched.c (its start: <cgwb/platform.h>) */

@@ -25,6 +25,24 @@
 #define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
 #define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
 
+#ifndef CGWB_KERNEL
+/*
+ * The host simulator with several virtual CPUs (tests/host/platform/vcpu.c) may change CPU
+ * here; spinning, it must (the one awaited runs elsewhere).
+ */
+extern bool host_smp_on;
+void host_switch_point(bool spinning);
+#define host_preempt_point(spinning)                 \
+	do {                                         \
+		if (unlikely(host_smp_on))           \
+			host_switch_point(spinning); \
+	} while (0)
+#else
+#define host_preempt_point(spinning) \
+	do {                         \
+	} while (0)
+#endif
+
 /* In a loop polling a device or a lock: tells the CPU it spins (x86 pause). */
 static inline void cpu_relax(void)
 {
@@ -32,6 +50,7 @@ static inline void cpu_relax(void)
 	__asm__ volatile("pause" ::: "memory");
 #else
 	__asm__ volatile("" ::: "memory");
+	host_preempt_point(true);
 #endif
 }
 

@@ -38,6 +38,7 @@ static inline void preempt_disable(void)
 {
 	preempt_count_add(1);
 	barrier();
+	host_preempt_point(false);
 }
 static inline void preempt_enable_no_resched(void)
 {
@@ -47,6 +48,7 @@ static inline void preempt_enable_no_resched(void)
 static inline void preempt_enable(void)
 {
 	preempt_enable_no_resched();
+	host_preempt_point(false);
 	preempt_check_resched();
 }
 

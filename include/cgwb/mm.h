@@ -63,7 +63,8 @@ struct page {
 
 /*
  * Atomic with respect to interrupts: IO completion changes flags (PG_locked, PG_writeback,
- * PG_uptodate) of pages whose other flags tasks are changing at the same time.
+ * PG_uptodate) of pages whose other flags tasks are changing at the same time. A test-and-
+ * change is where CPUs meet without a lock: the host's virtual CPUs may change there.
  */
 #define PAGEFLAG_FUNCS(uname, lname)                                                           \
 	static inline bool Page##uname(const struct page *p)                                   \
@@ -80,11 +81,13 @@ struct page {
 	}                                                                                      \
 	static inline bool TestSetPage##uname(struct page *p)                                  \
 	{                                                                                      \
+		host_preempt_point(false);                                                     \
 		return __atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST) &     \
 		       (1UL << PG_##lname);                                                    \
 	}                                                                                      \
 	static inline bool TestClearPage##uname(struct page *p)                                \
 	{                                                                                      \
+		host_preempt_point(false);                                                     \
 		return __atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST) & \
 		       (1UL << PG_##lname);                                                    \
 	}

@@ -2,7 +2,8 @@
  * Per-CPU data. Each CPU has a few hot words (its current task, its preemption count, its
  * number) that it reaches without knowing who it is: in the kernel through the GS segment,
  * whose base each CPU points at its own struct pcpu_hot (as Linux's pcpu_hot), on the host
- * through one plain structure, the simulator being one CPU.
+ * through one plain structure: the words of the virtual CPU executing, which a change of
+ * CPU saves and replaces (tests/host/platform/vcpu.c).
  *
  * Everything else per CPU is an array indexed by the CPU's number: DEFINE_PER_CPU(type, name)
  * makes name[NR_CPUS], and per_cpu(name, cpu), per_cpu_ptr(&name, cpu), this_cpu_ptr(&name)
@@ -52,7 +53,7 @@ static __always_inline void __preempt_count_add(int n)
 			 : "memory");
 }
 #else
-/* The host simulator is one CPU: its hot words are CPU 0's. */
+/* The host: the executing virtual CPU's words (one CPU executes at a time). */
 #define __pcpu_hot_read(field) READ_ONCE(pcpu_hot[0].field)
 #define __pcpu_hot_write(field, v) WRITE_ONCE(pcpu_hot[0].field, (v))
 static inline void __preempt_count_add(int n)

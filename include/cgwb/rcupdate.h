@@ -34,6 +34,8 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 void synchronize_rcu(void);
 /* Grace periods completed so far (tests). */
 unsigned long rcu_gp_completed(void);
+/* Does the running grace period still wait for cpu's quiescent state? (unlocked read) */
+bool rcu_needs_cpu_qs(unsigned int cpu);
 
 /*
  * CPUs a grace period waits for besides the online ones: none in the kernel; on the host

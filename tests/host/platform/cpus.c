@@ -13,7 +13,7 @@ void host_set_nr_cpus(unsigned int n)
 
 void host_set_cpu(unsigned int cpu)
 {
-	BUG_ON(cpu >= nr_cpu_ids);
+	BUG_ON(cpu >= nr_cpu_ids || host_smp_on); /* with real virtual CPUs, run a task there */
 	/* a lock held, or an interrupt that could fire, would see its CPU change under it */
 	BUG_ON(preempt_count() != 0 || irqs_disabled());
 	__pcpu_hot_write(cpu_number, cpu);

@@ -122,14 +122,18 @@ void host_fiber_init_main(struct host_task *ht)
 	*ht = (struct host_task){ 0 };
 }
 
+/* The fiber the last switch left: a switch between virtual CPUs has no rq->prev to tell. */
+static struct task_struct *switched_from;
+
 /*
  * First thing on the stack just switched to (after host_fiber_switch returns, or at the start
  * of a new task): complete ASan's switch, and learn main's stack from the first switch away.
  */
-void host_fiber_finish(struct task_struct *self, struct task_struct *from)
+void host_fiber_finish(struct task_struct *self)
 {
 #ifdef __SANITIZE_ADDRESS__
 	struct host_task *ht = host_task(self);
+	struct task_struct *from = switched_from;
 	const void *from_bottom;
 	size_t from_size;
 
@@ -141,20 +145,22 @@ void host_fiber_finish(struct task_struct *self, struct task_struct *from)
 	}
 #else
 	(void)self;
-	(void)from;
 #endif
 }
 
-void host_fiber_switch(struct task_struct *prev, struct task_struct *next)
+void host_fiber_switch(struct task_struct *prev, struct task_struct *next, bool final)
 {
 	struct host_task *p = host_task(prev), *n = host_task(next);
+
+	switched_from = prev;
 
 #ifdef __SANITIZE_ADDRESS__
 	if (!n->stack_size)
 		panic("host: switching to task %d whose stack is unknown", next->pid);
-	/* a dead task never comes back: NULL lets ASan free its fake stack now */
-	__sanitizer_start_switch_fiber(prev->state == TASK_DEAD ? NULL : &p->fake_stack,
-				       n->stack_bottom, n->stack_size);
+	/* a dead task's last switch never comes back: NULL lets ASan free its fake stack now */
+	__sanitizer_start_switch_fiber(final ? NULL : &p->fake_stack, n->stack_bottom, n->stack_size);
+#else
+	(void) final;
 #endif
 	host_switch_stack(&p->sp, n->sp);
 }

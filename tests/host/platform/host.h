@@ -1,8 +1,9 @@
 /*
  * The host platform: what the kernel's kernel-only files provide (scheduler, interrupt flag,
  * clock, memory, console, panic), rebuilt on libc so the portable sources run in a test
- * process. One CPU, cooperative and deterministic; VIRTUAL time that moves only when every
- * task is blocked or when a task says it spends CPU time. Same inputs, same run, every time.
+ * process. One CPU (or several virtual ones, host_smp_start(), interleaved by a seeded PRNG),
+ * cooperative and deterministic; VIRTUAL time that moves only when every task is blocked or
+ * when a task says it spends CPU time. Same inputs (and seed), same run, every time.
  *
  * A test (or a simulator) calls host_platform_init() once from its own thread, which then
  * becomes the task "main": it can sleep, wait, lock and join like any kernel thread.
@@ -99,11 +100,12 @@ u64 host_nr_switches(void);
 /* ------------------------------------------------------------------ virtual CPUs */
 
 /*
- * Every task runs on CPU 0, but a test of per-CPU data can give the machine n possible CPUs
- * (nr_cpu_ids: what per-CPU counters sum over and bound their error by; none comes online,
- * so the scheduler still sees one) and act as CPU cpu: smp_processor_id() and
- * this_cpu_ptr() are then cpu's. Only with no lock held and back to CPU 0 before anything
- * can sleep or switch tasks (checked: preemption and interrupts on, not in an interrupt).
+ * Without host_smp_start() (below) every task runs on CPU 0, but a test of per-CPU data can
+ * give the machine n possible CPUs (nr_cpu_ids: what per-CPU counters sum over and bound
+ * their error by; none comes online, so the scheduler still sees one) and act as CPU cpu:
+ * smp_processor_id() and this_cpu_ptr() are then cpu's. Only with no lock held and back to
+ * CPU 0 before anything can sleep or switch tasks (checked: preemption and interrupts on,
+ * not in an interrupt; and not with host_smp_start()'s CPUs up).
  */
 void host_set_nr_cpus(unsigned int n);
 void host_set_cpu(unsigned int cpu);
@@ -117,6 +119,23 @@ void host_set_cpu(unsigned int cpu);
 void host_rcu_cpu_online(unsigned int cpu, bool online);
 /* CPU cpu passes a quiescent state (may end a grace period and run its callbacks). */
 void host_rcu_quiescent(unsigned int cpu);
+
+/*
+ * Bring n virtual CPUs up (2..NR_CPUS; from main, on CPU 0, nothing held), each with its own
+ * run queue and idle task, interleaved at switch points by a PRNG seeded with seed:
+ * tests/host/platform/vcpu.c has the model, what it finds and what it cannot. The same seed
+ * gives the same interleaving, the same run. Without it the machine is one CPU.
+ */
+void host_smp_start(unsigned int n, u64 seed);
+
+/*
+ * Run scenario(seed) once per seed 1..nr_seeds, each in a child process of its own (the
+ * platform is set up once per process: the scenario calls host_platform_init() and
+ * host_smp_start(n, seed) itself), stopping at the first that fails: panics, or takes more
+ * than a minute. Returns that seed, after printing SIM_SEED=S; 0 if every seed passed. With
+ * SIM_SEED=S in the environment, only seed S runs.
+ */
+u64 host_smp_seeds(unsigned int nr_seeds, void (*scenario)(u64 seed));
 
 /* ------------------------------------------------------------------ memory */
 

@@ -24,10 +24,13 @@ static inline struct host_task *host_task(const struct task_struct *t)
 void host_switch_stack(void **save_sp, void *to_sp);
 void host_task_start(void);
 void host_fiber_init_main(struct host_task *ht);
-/* Returns when prev is switched back to; the caller then calls host_fiber_finish(). */
-void host_fiber_switch(struct task_struct *prev, struct task_struct *next);
+/*
+ * Returns when prev is switched back to; the caller then calls host_fiber_finish(). final:
+ * prev never is (a dead task's last switch; not a change of CPU, which comes back).
+ */
+void host_fiber_switch(struct task_struct *prev, struct task_struct *next, bool final);
 /* First thing on a stack switched to: in a resumed task and at the start of a new one. */
-void host_fiber_finish(struct task_struct *self, struct task_struct *from);
+void host_fiber_finish(struct task_struct *self);
 
 /* clock.c: the virtual clock and the event queue */
 void host_clock_reset(void);
@@ -44,11 +47,21 @@ void host_run_events(void);
 unsigned long host_irq_enter(void);
 void host_irq_exit(unsigned long saved);
 void host_irq_set_pending(void);
+/* Set the flag to off (interrupts disabled), return what it was. */
+bool host_irq_swap(bool off);
 
 /* sched.c (the scheduler core's hooks are in kernel/sched-internal.h) */
 void host_sched_init(void);
 void host_sched_exit(void);
 void host_wait_idle(void);
+/* Every task's pid, name and state, into the log. */
+void host_report_tasks(void);
+/* Every CPU idle: run due events, let the run-until-idle waiter in, or move time. */
+void host_idle_step(void);
+
+/* vcpu.c: several virtual CPUs (host_smp_start()) */
+struct rq;
+struct task_struct *host_vcpu_pick(struct rq *rq);
 
 /* mem.c */
 void host_mem_init(size_t mem_bytes);
@@ -60,6 +73,9 @@ void host_log_exit(void);
 bool host_log_verbose(void);
 /* Write the last max_bytes of the log to stderr, starting at a line boundary. */
 void host_log_dump_tail(size_t max_bytes);
+
+/* seeds.c: this process runs one seed of host_smp_seeds() */
+extern bool host_seed_child;
 
 /* platform.c */
 bool host_platform_up(void);

@@ -40,6 +40,7 @@ void arch_local_irq_enable(void)
 {
 	irqs_off = false;
 	deliver_pending();
+	host_preempt_point(false);
 }
 
 void arch_local_irq_disable(void)
@@ -50,6 +51,15 @@ void arch_local_irq_disable(void)
 bool arch_irqs_disabled(void)
 {
 	return irqs_off;
+}
+
+/* A change of virtual CPU (vcpu.c): each has its own flag. */
+bool host_irq_swap(bool off)
+{
+	bool old = irqs_off;
+
+	irqs_off = off;
+	return old;
 }
 
 void host_irq_set_pending(void)

@@ -31,63 +31,82 @@ static void report_task(struct task_struct *t, void *unused)
 	       t == current ? " (current)" : "");
 }
 
+void host_report_tasks(void)
+{
+	for_each_task(report_task, NULL)
+		;
+}
+
 static __noreturn void deadlock(void)
 {
 	printk(KERN_EMERG "host: deadlock at %llu ns: no task can run and no timer is pending\n",
 	       ktime_get_ns());
-	for_each_task(report_task, NULL)
-		;
+	host_report_tasks();
 	panic("deadlock: every task is blocked and no timer is pending");
 }
 
 /*
- * Interrupts off, rq's lock held. The loop is the idle task: it runs events until somebody
- * is runnable, with the lock dropped, since the events wake tasks.
+ * Every CPU is idle, interrupts off, no lock held: run the events due now, or let the
+ * run-until-idle waiter in, or move virtual time to the next event (none: a deadlock).
+ */
+void host_idle_step(void)
+{
+	u64 when;
+	bool pending = host_next_event(&when);
+
+	if (pending && when <= ktime_get_ns()) {
+		host_run_events();
+	} else if (idle_waiter) {
+		/* idle at this instant: the run-until-idle waiter's turn, before time moves */
+		struct task_struct *t = idle_waiter;
+
+		idle_waiter = NULL;
+		wake_up_process(t);
+	} else if (!pending) {
+		deadlock();
+	} else {
+		host_clock_advance(when);
+	}
+}
+
+/*
+ * Interrupts off, rq's lock held. On one CPU the loop is the idle task: it runs events until
+ * somebody is runnable, with the lock dropped, since the events wake tasks. Several virtual
+ * CPUs have idle tasks instead (vcpu.c), as the kernel's.
  */
 struct task_struct *pick_next_task(struct rq *rq)
 {
+	if (host_smp_on)
+		return host_vcpu_pick(rq);
 	for (;;) {
 		struct task_struct *t = pick_next_fair(rq);
-		bool pending;
-		u64 when;
 
 		if (t)
 			return t;
 		raw_spin_unlock(&rq->lock);
 		quiet_vmstat();
 		rcu_note_context_switch(); /* idle: a quiescent state */
-		pending = host_next_event(&when);
-		if (pending && when <= ktime_get_ns()) {
-			host_run_events();
-		} else if (idle_waiter) {
-			/* idle at this instant: the run-until-idle waiter's turn, before time moves */
-			t = idle_waiter;
-			idle_waiter = NULL;
-			wake_up_process(t);
-		} else if (!pending) {
-			deadlock();
-		} else {
-			host_clock_advance(when);
-		}
+		host_idle_step();
 		raw_spin_lock(&rq->lock);
 	}
 }
 
-/* One CPU: nobody else to tell. */
+/* A virtual CPU looks at its need_resched when it next runs (vcpu.c): nothing to send. */
 void arch_send_reschedule(unsigned int cpu)
 {
-	BUG_ON(cpu != 0);
+	BUG_ON(cpu >= nr_cpu_ids);
 }
 
 void arch_switch_to(struct task_struct *prev, struct task_struct *next)
 {
 	nr_switches++;
-	host_fiber_switch(prev, next);
+	host_fiber_switch(prev, next, prev->state == TASK_DEAD);
 }
 
 void arch_finish_switch(struct task_struct *self, struct task_struct *from)
 {
-	host_fiber_finish(self, from);
+	(void)from; /* the fiber layer knows it, also after a change of virtual CPU */
+	host_fiber_finish(self);
 }
 
 /* Sleep until the system is idle at this instant (host_run_until_idle). */
@@ -130,6 +149,7 @@ static void free_stack(struct task_struct *t, void *unused)
  */
 void host_sched_exit(void)
 {
+	host_smp_on = false; /* the other virtual CPUs' tasks are dropped too */
 	for_each_task(free_stack, NULL)
 		;
 	__pcpu_hot_write(current_task, NULL);

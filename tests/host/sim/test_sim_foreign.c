@@ -817,8 +817,10 @@ Test(sim_foreign, a_memcg_keeps_four_foreign_records)
  * entered unlocked_inode_to_wb_begin() before I_WB_SWITCH was set updates the wb it read,
  * the old one, so phase 2 must not move the counts until its section ends. CPU 1 runs
  * clear_page_dirty_for_io()'s steps on a page of the file and stops between reading i_wb
- * and updating the counts, while CPU 0 switches the inode. The host holds no read-side
- * section across a change of CPU: CPU 1's parking (host_rcu_cpu_online) stands for it.
+ * and updating the counts, while CPU 0 switches the inode. host_set_cpu() holds no
+ * read-side section across a change of CPU: CPU 1's parking (host_rcu_cpu_online) stands
+ * for it. One fixed order; sim_smp (test_sim_smp.c) finds the race with tasks on two
+ * virtual CPUs under seeds.
  */
 Test(sim_foreign, a_switch_waits_for_an_updater_that_missed_the_flag)
 {

@@ -1,0 +1,211 @@
+/*
+ * Several virtual CPUs (host_smp_start(), tests/host/platform/vcpu.c), each scenario under
+ * many seeds (host_smp_seeds()): tasks pinned to different CPUs really interleave inside
+ * their critical sections, a spinlock still excludes, an RCU reader on one CPU holds off the
+ * grace period of a writer on another, and one seed always gives the same interleaving.
+ * A failing seed is printed as SIM_SEED=S; SIM_SEED=S replays it alone.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <cgwb/sched.h>
+#include <cgwb/spinlock.h>
+#include <cgwb/rcupdate.h>
+#include <cgwb/slab.h>
+#include <cgwb/bug.h>
+#include "host.h"
+
+#define NR_SEEDS 200
+
+static struct task_struct *start_on(unsigned int cpu, int (*fn)(void *), void *arg)
+{
+	struct task_struct *t = kthread_create(fn, arg, "vcpu-test/%u", cpu);
+
+	BUG_ON(!t);
+	BUG_ON(set_cpus_allowed(t, 1UL << cpu));
+	wake_up_process(t);
+	return t;
+}
+
+/* ---------------------------------------------------------------- a spinlock-protected counter */
+
+#define LOCK_TASKS 4
+#define LOCK_ROUNDS 50
+
+static DEFINE_SPINLOCK(counter_lock);
+static DEFINE_SPINLOCK(inner_lock);
+static unsigned long counter;
+static unsigned long cpus_seen; /* the CPUs that took the lock */
+static u64 order_hash;          /* which task, on which CPU, in what order */
+
+static int increment(void *arg)
+{
+	unsigned long id = (unsigned long)arg;
+
+	for (int i = 0; i < LOCK_ROUNDS; i++) {
+		spin_lock(&counter_lock);
+		unsigned long v = READ_ONCE(counter);
+
+		/* a switch point inside the section: another CPU may run here */
+		spin_lock(&inner_lock);
+		spin_unlock(&inner_lock);
+		WRITE_ONCE(counter, v + 1);
+		cpus_seen |= 1UL << raw_smp_processor_id();
+		order_hash = (order_hash ^ (id << 8 | raw_smp_processor_id())) * 0x100000001b3ULL;
+		spin_unlock(&counter_lock);
+	}
+	return 0;
+}
+
+static void run_counter(u64 seed, unsigned int nr_cpus)
+{
+	struct task_struct *t[LOCK_TASKS];
+
+	host_platform_init(16 << 20);
+	host_smp_start(nr_cpus, seed);
+	for (unsigned long i = 0; i < LOCK_TASKS; i++)
+		t[i] = start_on(i % nr_cpus, increment, (void *)i);
+	for (int i = 0; i < LOCK_TASKS; i++)
+		BUG_ON(kthread_join(t[i]));
+}
+
+static void counter_scenario(u64 seed)
+{
+	run_counter(seed, 2 + seed % 3);
+	if (counter != LOCK_TASKS * LOCK_ROUNDS)
+		panic("lost increments: %lu of %u", counter, LOCK_TASKS * LOCK_ROUNDS);
+	if (__builtin_popcountl(cpus_seen) < 2)
+		panic("the tasks ran on one CPU (%#lx)", cpus_seen);
+	if (host_log_contains("lockdep"))
+		panic("lockdep spoke:\n%s", host_log());
+	host_platform_exit();
+}
+
+Test(vcpu, a_spinlock_excludes_tasks_on_other_cpus, .timeout = 240)
+{
+	cr_assert_eq(host_smp_seeds(NR_SEEDS, counter_scenario), 0);
+}
+
+/* ---------------------------------------------------------------- an RCU reader and a writer */
+
+#define RCU_ROUNDS 20
+
+struct item {
+	struct rcu_head rcu;
+	bool freed;
+};
+
+static struct item *shared;
+static bool writer_done;
+static unsigned long overlaps; /* sections that saw the pointer change under them */
+static int overlap_fd;         /* the parent's pipe: a byte per seed that had some */
+
+static void item_free(struct rcu_head *head)
+{
+	container_of(head, struct item, rcu)->freed = true; /* kept: the reader checks the flag */
+}
+
+static int reader(void *unused)
+{
+	while (!READ_ONCE(writer_done)) {
+		rcu_read_lock();
+		struct item *p = rcu_dereference(shared);
+
+		for (int i = 0; i < 4; i++) {
+			preempt_disable(); /* switch points: the writer runs meanwhile */
+			preempt_enable();
+			if (READ_ONCE(p->freed))
+				panic("an item was freed under a reader");
+		}
+		if (rcu_dereference(shared) != p)
+			overlaps++;
+		rcu_read_unlock();
+		cond_resched();
+	}
+	return 0;
+}
+
+static int writer(void *arg)
+{
+	bool sync = arg;
+
+	for (int i = 0; i < RCU_ROUNDS; i++) {
+		struct item *n = kzalloc(sizeof(*n), GFP_KERNEL), *old = shared;
+
+		BUG_ON(!n);
+		rcu_assign_pointer(shared, n);
+		if (sync) {
+			synchronize_rcu();
+			item_free(&old->rcu);
+		} else {
+			call_rcu(&old->rcu, item_free);
+		}
+		cond_resched();
+	}
+	WRITE_ONCE(writer_done, true);
+	return 0;
+}
+
+static void rcu_scenario(u64 seed)
+{
+	struct task_struct *r, *w;
+
+	host_platform_init(16 << 20);
+	host_smp_start(2, seed);
+	shared = kzalloc(sizeof(*shared), GFP_KERNEL);
+	r = start_on(0, reader, NULL);
+	w = start_on(1, writer, (void *)(seed & 1)); /* odd seeds: synchronize_rcu() */
+	BUG_ON(kthread_join(w));
+	BUG_ON(kthread_join(r));
+	if (overlaps) /* tell the parent: this seed tested what it should */
+		BUG_ON(write(overlap_fd, "o", 1) != 1);
+	host_platform_exit();
+}
+
+Test(vcpu, a_grace_period_waits_for_a_reader_on_another_cpu, .timeout = 240)
+{
+	int fd[2], n = 0;
+	char c;
+
+	cr_assert_eq(pipe(fd), 0);
+	overlap_fd = fd[1];
+	cr_assert_eq(host_smp_seeds(NR_SEEDS, rcu_scenario), 0);
+	close(fd[1]);
+	while (read(fd[0], &c, 1) == 1)
+		n++;
+	close(fd[0]);
+	/* a seed whose reader never overlapped a grace period proves nothing: most must */
+	cr_assert_gt(n, NR_SEEDS / 2, "only %d seeds had a reader overlap a grace period", n);
+}
+
+/* ---------------------------------------------------------------- one seed, one interleaving */
+
+/* The counter scenario's order and clock, through a pipe from the child that ran it. */
+static u64 counter_fingerprint(u64 seed)
+{
+	int fd[2];
+	u64 h = 0;
+	pid_t pid;
+
+	cr_assert_eq(pipe(fd), 0);
+	fflush(NULL);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		run_counter(seed, 3);
+		h = order_hash ^ host_nr_switches() << 1;
+		_exit(write(fd[1], &h, sizeof(h)) == sizeof(h) ? 0 : 1);
+	}
+	cr_assert_eq(read(fd[0], &h, sizeof(h)), (ssize_t)sizeof(h));
+	close(fd[0]);
+	close(fd[1]);
+	return h;
+}
+
+Test(vcpu, a_seed_replays_its_interleaving)
+{
+	u64 a = counter_fingerprint(7), b = counter_fingerprint(7);
+
+	cr_assert_eq(a, b, "seed 7 ran two ways");
+	cr_assert_neq(counter_fingerprint(8), a, "seeds 7 and 8 interleaved alike");
+}
