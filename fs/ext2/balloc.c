@@ -9,9 +9,17 @@
  * the search moves on through the other groups. Callers are treated as privileged: the
  * reserved blocks (s_r_blocks_count) are usable too.
  *
- * Group descriptor counts are the truth for free space; the superblock's totals are sums
- * of them, computed when the superblock is written. Everything under sbi->s_lock; an
- * allocation reads its bitmap before taking it and searches with preemption off.
+ * Locking, as Linux's ext2: a group's bitmap, descriptor and window map change under that
+ * group's lock alone (sb_bgl_lock(), a spinlock), so writers allocating in different
+ * groups never meet. The bitmap is read before the lock is taken (that may sleep on IO),
+ * and the search runs under it: a few microseconds, nothing in it sleeps. A writer whose
+ * goal group has no room reads a descriptor's free count without the lock to skip it; the
+ * count is looked at again under the lock before anything is taken.
+ *
+ * Free space: the descriptors' counts are the truth for each group, and the filesystem's
+ * total is a per-CPU counter (s_freeblocks_counter) moved by the same amount after the
+ * group's lock is let go, as Linux's percpu_counter_sub() after ext2_try_to_allocate_with_rsv().
+ * It is set from the descriptors at mount; the superblock's count is its sum when written.
  */
 #include "ext2.h"
 #include <cgwb/errno.h>
@@ -105,7 +113,7 @@ void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_
 	ext2_dirty_metadata(sb, gdbh);
 }
 
-/* Sum of the groups' free blocks. s_lock held (or a consistent snapshot is not needed). */
+/* Sum of the groups' free blocks: exact when nothing allocates (mount, tests). */
 u32 ext2_count_free_blocks(struct super_block *sb)
 {
 	u32 n = 0;
@@ -203,11 +211,12 @@ static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned in
 
 /*
  * Allocate in one group from bit goal on (then from its start), in its bitmap bh, read by
- * the caller. s_lock held, preemption off: nothing here sleeps. 0: none.
+ * the caller. The group's lock held: nothing here sleeps. 0: none. A window of the inode's
+ * in another group that this one replaced is left in *stale, for the caller to clear.
  */
 static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned int group,
 			  struct buffer_head *bh, u32 goal_bit, bool whole, unsigned long *count,
-			  int *errp)
+			  struct ext2_rsv_window *stale, int *errp)
 {
 	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
 	u32 size = group_size(sb, group);
@@ -217,7 +226,7 @@ static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned 
 
 	if (!le16_to_cpu(gd->bg_free_blocks_count))
 		return 0;
-	bit = ext2_rsv_alloc(sb, inode, group, (u8 *)bh->b_data, size, goal_bit, whole, &want);
+	bit = ext2_rsv_alloc(sb, inode, group, (u8 *)bh->b_data, size, goal_bit, whole, &want, stale);
 	if (bit < 0)
 		return 0;
 	if (!outside_system_zone(sb, group, first + (u32)bit, (u32)want)) {
@@ -236,17 +245,17 @@ static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned 
 }
 
 /*
- * One group's try: its bitmap is read first, without s_lock (that may sleep on IO); then
- * the search runs under s_lock with preemption off from the instant the lock is taken
- * (mutex_lock_nopreempt). A writer preempted while holding s_lock would have every other
- * writer of the machine queue behind it, one wake-up and one switch per block each, for as
- * long as the convoy lasts; taking the lock first and turning preemption off after would
- * leave a gap between the two where the convoys still form.
+ * One group's try: its bitmap is read first, without the group's lock (that may sleep on
+ * IO); then the search runs under the lock, a spinlock, so the holder is never preempted
+ * (a preempted holder would have every writer of the group queue behind it). The free
+ * counter follows once the lock is let go, and a window the inode left in another group is
+ * cleared under that group's lock: one group lock at a time.
  */
 static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int group, u32 goal_bit,
 		     bool whole, unsigned long *count, int *errp)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_rsv_window stale = { 0 };
 	struct buffer_head *bh;
 	u32 block;
 
@@ -257,10 +266,13 @@ static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int g
 		*errp = -EIO;
 		return 0;
 	}
-	mutex_lock_nopreempt(&sbi->s_lock);
-	block = alloc_in_group(sb, inode, group, bh, goal_bit, whole, count, errp);
-	mutex_unlock_nopreempt(&sbi->s_lock);
+	spin_lock(sb_bgl_lock(sbi, group));
+	block = alloc_in_group(sb, inode, group, bh, goal_bit, whole, count, &stale, errp);
+	spin_unlock(sb_bgl_lock(sbi, group));
 	brelse(bh);
+	if (block)
+		percpu_counter_sub(&sbi->s_freeblocks_counter, (s64)*count);
+	ext2_rsv_clear_window(sb, &stale);
 	return block;
 }
 
@@ -308,11 +320,15 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 	return block;
 }
 
-/* Clear count bits from block in one group; returns how many were actually set. s_lock held. */
+/*
+ * Clear count bits from block in one group, under the group's lock (the bitmap read before
+ * it); returns how many were actually set, and the free counter has them back.
+ */
 static unsigned long free_in_group(struct super_block *sb, unsigned int group, u32 block,
 				   unsigned long count)
 {
 	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
+	spinlock_t *lock = sb_bgl_lock(EXT2_SB(sb), group);
 	struct buffer_head *bh;
 	u32 bit = block - ext2_group_first_block(sb, group);
 	unsigned long freed = 0;
@@ -325,6 +341,7 @@ static unsigned long free_in_group(struct super_block *sb, unsigned int group, u
 	bh = read_block_bitmap(sb, group);
 	if (!bh)
 		return 0;
+	spin_lock(lock);
 	for (unsigned long i = 0; i < count; i++) {
 		if (!ext2_test_bit((u8 *)bh->b_data, bit + (u32)i)) {
 			ext2_error(sb, __func__, "bit already cleared for block %lu", block + i);
@@ -335,7 +352,9 @@ static unsigned long free_in_group(struct super_block *sb, unsigned int group, u
 	}
 	le16_add_cpu(&gd->bg_free_blocks_count, (int)freed);
 	ext2_group_dirty(sb, group, bh, NULL);
+	spin_unlock(lock);
 	brelse(bh);
+	percpu_counter_add(&EXT2_SB(sb)->s_freeblocks_counter, (s64)freed);
 	return freed;
 }
 
@@ -352,7 +371,6 @@ void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count)
 			   block, count, inode->i_ino);
 		return;
 	}
-	mutex_lock(&sbi->s_lock);
 	while (count) {
 		unsigned int group = (block - sbi->s_first_data_block) / sbi->s_blocks_per_group;
 		u32 last = ext2_group_last_block(sb, group);
@@ -362,7 +380,6 @@ void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count)
 		block += (u32)n;
 		count -= n;
 	}
-	mutex_unlock(&sbi->s_lock);
 	inode->i_blocks -= min(inode->i_blocks, (u64)freed << (sb->s_blocksize_bits - 9));
 	mark_inode_dirty(inode);
 }
