@@ -97,20 +97,47 @@ int ext2_check_descriptors(struct super_block *sb)
 	return 0;
 }
 
-void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_head *block_bitmap,
-		      struct buffer_head *inode_bitmap)
+/* The group's checksums after a change (ext4): under its lock, with the change. */
+static void group_csum_set(struct super_block *sb, unsigned int group,
+			   struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap)
 {
 	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (family)
+		family->group_csum_set(sb, group, block_bitmap, inode_bitmap);
+}
+
+/*
+ * The group's descriptor block and the bitmaps given dirtied (joining the transaction,
+ * under the caller's handle): the block allocator does it after the group's lock is let
+ * go, as Linux's ext2_new_blocks() marks its buffers, to keep the lock's sections short.
+ */
+static void group_mark_dirty(struct super_block *sb, unsigned int group,
+			     struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap)
+{
 	struct buffer_head *gdbh;
 
 	ext2_get_group_desc(sb, group, &gdbh);
-	if (family)
-		family->group_csum_set(sb, group, block_bitmap, inode_bitmap);
 	if (block_bitmap)
 		ext2_dirty_metadata(sb, block_bitmap);
 	if (inode_bitmap)
 		ext2_dirty_metadata(sb, inode_bitmap);
 	ext2_dirty_metadata(sb, gdbh);
+}
+
+void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_head *block_bitmap,
+		      struct buffer_head *inode_bitmap)
+{
+	group_csum_set(sb, group, block_bitmap, inode_bitmap);
+	group_mark_dirty(sb, group, block_bitmap, inode_bitmap);
+}
+
+/* delta blocks into the group's free count, its checksums set: under the group's lock. */
+static void group_adjust_blocks(struct super_block *sb, unsigned int group, struct buffer_head *bh,
+				int delta)
+{
+	le16_add_cpu(&ext2_get_group_desc(sb, group, NULL)->bg_free_blocks_count, delta);
+	group_csum_set(sb, group, bh, NULL);
 }
 
 /* Sum of the groups' free blocks: exact when nothing allocates (mount, tests). */
@@ -211,45 +238,52 @@ static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned in
 
 /*
  * Allocate in one group from bit goal on (then from its start), in its bitmap bh, read by
- * the caller. The group's lock held: nothing here sleeps. 0: none. A window of the inode's
- * in another group that this one replaced is left in *stale, for the caller to clear.
+ * the caller. The group's lock held: nothing here sleeps. Returns the first bit taken and
+ * sets *count, or -1. A window of the inode's in another group that this one replaced is
+ * left in *stale, for the caller to clear.
  */
-static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned int group,
-			  struct buffer_head *bh, u32 goal_bit, bool whole, unsigned long *count,
-			  struct ext2_rsv_window *stale, int *errp)
+static long alloc_in_group(struct super_block *sb, struct inode *inode, unsigned int group,
+			   struct buffer_head *bh, u32 goal_bit, bool whole, unsigned long *count,
+			   struct ext2_rsv_window *stale)
 {
-	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
 	u32 size = group_size(sb, group);
-	u32 first = ext2_group_first_block(sb, group);
-	unsigned long want = *count;
 	long bit;
 
-	if (!le16_to_cpu(gd->bg_free_blocks_count))
-		return 0;
-	bit = ext2_rsv_alloc(sb, inode, group, (u8 *)bh->b_data, size, goal_bit, whole, &want, stale);
-	if (bit < 0)
-		return 0;
-	if (!outside_system_zone(sb, group, first + (u32)bit, (u32)want)) {
-		ext2_error(sb, __func__,
-			   "allocating block in system zone - blocks from %u, length %lu",
-			   first + (u32)bit, want);
-		for (unsigned long i = 0; i < want; i++)
-			ext2_clear_bit((u8 *)bh->b_data, (u32)bit + (u32)i);
-		*errp = -EIO;
-		return 0;
-	}
-	le16_add_cpu(&gd->bg_free_blocks_count, -(int)want);
-	ext2_group_dirty(sb, group, bh, NULL);
-	*count = want;
-	return first + (u32)bit;
+	if (!le16_to_cpu(ext2_get_group_desc(sb, group, NULL)->bg_free_blocks_count))
+		return -1;
+	bit = ext2_rsv_alloc(sb, inode, group, (u8 *)bh->b_data, size, goal_bit, whole, count, stale);
+	if (bit >= 0)
+		group_adjust_blocks(sb, group, bh, -(int)*count);
+	return bit;
+}
+
+/* Blocks just taken that lie on the group's metadata: the bitmap is wrong. Given back. */
+static bool taken_in_system_zone(struct super_block *sb, unsigned int group, struct buffer_head *bh,
+				 u32 bit, unsigned long count)
+{
+	u32 first = ext2_group_first_block(sb, group);
+	spinlock_t *lock = sb_bgl_lock(EXT2_SB(sb), group);
+
+	if (outside_system_zone(sb, group, first + bit, (u32)count))
+		return false;
+	ext2_error(sb, "alloc_in_group",
+		   "allocating block in system zone - blocks from %u, length %lu", first + bit,
+		   count);
+	spin_lock(lock);
+	for (unsigned long i = 0; i < count; i++)
+		ext2_clear_bit((u8 *)bh->b_data, bit + (u32)i);
+	group_adjust_blocks(sb, group, bh, (int)count);
+	spin_unlock(lock);
+	return true;
 }
 
 /*
  * One group's try: its bitmap is read first, without the group's lock (that may sleep on
  * IO); then the search runs under the lock, a spinlock, so the holder is never preempted
- * (a preempted holder would have every writer of the group queue behind it). The free
- * counter follows once the lock is let go, and a window the inode left in another group is
- * cleared under that group's lock: one group lock at a time.
+ * (a preempted holder would have every writer of the group queue behind it). What needs
+ * no lock comes after it is let go, to keep its sections to the bits and the counts: the
+ * check against the metadata, the buffers dirtied, the free counter, and the clearing of
+ * a window the inode left in another group, under that group's lock (one at a time).
  */
 static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int group, u32 goal_bit,
 		     bool whole, unsigned long *count, int *errp)
@@ -257,7 +291,7 @@ static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int g
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_rsv_window stale = { 0 };
 	struct buffer_head *bh;
-	u32 block;
+	long bit;
 
 	if (!le16_to_cpu(ext2_get_group_desc(sb, group, NULL)->bg_free_blocks_count))
 		return 0; /* looked at without the lock: alloc_in_group looks again under it */
@@ -267,13 +301,19 @@ static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int g
 		return 0;
 	}
 	spin_lock(sb_bgl_lock(sbi, group));
-	block = alloc_in_group(sb, inode, group, bh, goal_bit, whole, count, &stale, errp);
+	bit = alloc_in_group(sb, inode, group, bh, goal_bit, whole, count, &stale);
 	spin_unlock(sb_bgl_lock(sbi, group));
-	brelse(bh);
-	if (block)
-		percpu_counter_sub(&sbi->s_freeblocks_counter, (s64)*count);
 	ext2_rsv_clear_window(sb, &stale);
-	return block;
+	if (bit >= 0 && taken_in_system_zone(sb, group, bh, (u32)bit, *count)) {
+		*errp = -EIO;
+		bit = -1;
+	}
+	if (bit >= 0) {
+		group_mark_dirty(sb, group, bh, NULL);
+		percpu_counter_sub(&sbi->s_freeblocks_counter, (s64)*count);
+	}
+	brelse(bh);
+	return bit < 0 ? 0 : ext2_group_first_block(sb, group) + (u32)bit;
 }
 
 /*
@@ -327,7 +367,6 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 static unsigned long free_in_group(struct super_block *sb, unsigned int group, u32 block,
 				   unsigned long count)
 {
-	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
 	spinlock_t *lock = sb_bgl_lock(EXT2_SB(sb), group);
 	struct buffer_head *bh;
 	u32 bit = block - ext2_group_first_block(sb, group);
@@ -350,9 +389,9 @@ static unsigned long free_in_group(struct super_block *sb, unsigned int group, u
 		ext2_clear_bit((u8 *)bh->b_data, bit + (u32)i);
 		freed++;
 	}
-	le16_add_cpu(&gd->bg_free_blocks_count, (int)freed);
-	ext2_group_dirty(sb, group, bh, NULL);
+	group_adjust_blocks(sb, group, bh, (int)freed);
 	spin_unlock(lock);
+	group_mark_dirty(sb, group, bh, NULL);
 	brelse(bh);
 	percpu_counter_add(&EXT2_SB(sb)->s_freeblocks_counter, (s64)freed);
 	return freed;
