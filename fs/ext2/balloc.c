@@ -9,9 +9,17 @@
  * the search moves on through the other groups. Callers are treated as privileged: the
  * reserved blocks (s_r_blocks_count) are usable too.
  *
- * Group descriptor counts are the truth for free space; the superblock's totals are sums
- * of them, computed when the superblock is written. Everything under sbi->s_lock; an
- * allocation reads its bitmap before taking it and searches with preemption off.
+ * Locking, as Linux's ext2: a group's bitmap, descriptor and window map change under that
+ * group's lock alone (sb_bgl_lock(), a spinlock), so writers allocating in different
+ * groups never meet. The bitmap is read before the lock is taken (that may sleep on IO),
+ * and the search runs under it: a few microseconds, nothing in it sleeps. A writer whose
+ * goal group has no room reads a descriptor's free count without the lock to skip it; the
+ * count is looked at again under the lock before anything is taken.
+ *
+ * Free space: the descriptors' counts are the truth for each group, and the filesystem's
+ * total is a per-CPU counter (s_freeblocks_counter) moved by the same amount after the
+ * group's lock is let go, as Linux's percpu_counter_sub() after ext2_try_to_allocate_with_rsv().
+ * It is set from the descriptors at mount; the superblock's count is its sum when written.
  */
 #include "ext2.h"
 #include <cgwb/errno.h>
@@ -89,15 +97,27 @@ int ext2_check_descriptors(struct super_block *sb)
 	return 0;
 }
 
-void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_head *block_bitmap,
-		      struct buffer_head *inode_bitmap)
+/* The group's checksums after a change (ext4): under its lock, with the change. */
+static void group_csum_set(struct super_block *sb, unsigned int group,
+			   struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap)
 {
 	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (family)
+		family->group_csum_set(sb, group, block_bitmap, inode_bitmap);
+}
+
+/*
+ * The group's descriptor block and the bitmaps given dirtied (joining the transaction,
+ * under the caller's handle): the block allocator does it after the group's lock is let
+ * go, as Linux's ext2_new_blocks() marks its buffers, to keep the lock's sections short.
+ */
+static void group_mark_dirty(struct super_block *sb, unsigned int group,
+			     struct buffer_head *block_bitmap, struct buffer_head *inode_bitmap)
+{
 	struct buffer_head *gdbh;
 
 	ext2_get_group_desc(sb, group, &gdbh);
-	if (family)
-		family->group_csum_set(sb, group, block_bitmap, inode_bitmap);
 	if (block_bitmap)
 		ext2_dirty_metadata(sb, block_bitmap);
 	if (inode_bitmap)
@@ -105,7 +125,22 @@ void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_
 	ext2_dirty_metadata(sb, gdbh);
 }
 
-/* Sum of the groups' free blocks. s_lock held (or a consistent snapshot is not needed). */
+void ext2_group_dirty(struct super_block *sb, unsigned int group, struct buffer_head *block_bitmap,
+		      struct buffer_head *inode_bitmap)
+{
+	group_csum_set(sb, group, block_bitmap, inode_bitmap);
+	group_mark_dirty(sb, group, block_bitmap, inode_bitmap);
+}
+
+/* delta blocks into the group's free count, its checksums set: under the group's lock. */
+static void group_adjust_blocks(struct super_block *sb, unsigned int group, struct buffer_head *bh,
+				int delta)
+{
+	le16_add_cpu(&ext2_get_group_desc(sb, group, NULL)->bg_free_blocks_count, delta);
+	group_csum_set(sb, group, bh, NULL);
+}
+
+/* Sum of the groups' free blocks: exact when nothing allocates (mount, tests). */
 u32 ext2_count_free_blocks(struct super_block *sb)
 {
 	u32 n = 0;
@@ -203,52 +238,60 @@ static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned in
 
 /*
  * Allocate in one group from bit goal on (then from its start), in its bitmap bh, read by
- * the caller. s_lock held, preemption off: nothing here sleeps. 0: none.
+ * the caller. The group's lock held: nothing here sleeps. Returns the first bit taken and
+ * sets *count, or -1. A window of the inode's in another group that this one replaced is
+ * left in *stale, for the caller to clear.
  */
-static u32 alloc_in_group(struct super_block *sb, struct inode *inode, unsigned int group,
-			  struct buffer_head *bh, u32 goal_bit, bool whole, unsigned long *count,
-			  int *errp)
+static long alloc_in_group(struct super_block *sb, struct inode *inode, unsigned int group,
+			   struct buffer_head *bh, u32 goal_bit, bool whole, unsigned long *count,
+			   struct ext2_rsv_window *stale)
 {
-	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
 	u32 size = group_size(sb, group);
-	u32 first = ext2_group_first_block(sb, group);
-	unsigned long want = *count;
 	long bit;
 
-	if (!le16_to_cpu(gd->bg_free_blocks_count))
-		return 0;
-	bit = ext2_rsv_alloc(sb, inode, group, (u8 *)bh->b_data, size, goal_bit, whole, &want);
-	if (bit < 0)
-		return 0;
-	if (!outside_system_zone(sb, group, first + (u32)bit, (u32)want)) {
-		ext2_error(sb, __func__,
-			   "allocating block in system zone - blocks from %u, length %lu",
-			   first + (u32)bit, want);
-		for (unsigned long i = 0; i < want; i++)
-			ext2_clear_bit((u8 *)bh->b_data, (u32)bit + (u32)i);
-		*errp = -EIO;
-		return 0;
-	}
-	le16_add_cpu(&gd->bg_free_blocks_count, -(int)want);
-	ext2_group_dirty(sb, group, bh, NULL);
-	*count = want;
-	return first + (u32)bit;
+	if (!le16_to_cpu(ext2_get_group_desc(sb, group, NULL)->bg_free_blocks_count))
+		return -1;
+	bit = ext2_rsv_alloc(sb, inode, group, (u8 *)bh->b_data, size, goal_bit, whole, count, stale);
+	if (bit >= 0)
+		group_adjust_blocks(sb, group, bh, -(int)*count);
+	return bit;
+}
+
+/* Blocks just taken that lie on the group's metadata: the bitmap is wrong. Given back. */
+static bool taken_in_system_zone(struct super_block *sb, unsigned int group, struct buffer_head *bh,
+				 u32 bit, unsigned long count)
+{
+	u32 first = ext2_group_first_block(sb, group);
+	spinlock_t *lock = sb_bgl_lock(EXT2_SB(sb), group);
+
+	if (outside_system_zone(sb, group, first + bit, (u32)count))
+		return false;
+	ext2_error(sb, "alloc_in_group",
+		   "allocating block in system zone - blocks from %u, length %lu", first + bit,
+		   count);
+	spin_lock(lock);
+	for (unsigned long i = 0; i < count; i++)
+		ext2_clear_bit((u8 *)bh->b_data, bit + (u32)i);
+	group_adjust_blocks(sb, group, bh, (int)count);
+	spin_unlock(lock);
+	return true;
 }
 
 /*
- * One group's try: its bitmap is read first, without s_lock (that may sleep on IO); then
- * the search runs under s_lock with preemption off from the instant the lock is taken
- * (mutex_lock_nopreempt). A writer preempted while holding s_lock would have every other
- * writer of the machine queue behind it, one wake-up and one switch per block each, for as
- * long as the convoy lasts; taking the lock first and turning preemption off after would
- * leave a gap between the two where the convoys still form.
+ * One group's try: its bitmap is read first, without the group's lock (that may sleep on
+ * IO); then the search runs under the lock, a spinlock, so the holder is never preempted
+ * (a preempted holder would have every writer of the group queue behind it). What needs
+ * no lock comes after it is let go, to keep its sections to the bits and the counts: the
+ * check against the metadata, the buffers dirtied, the free counter, and the clearing of
+ * a window the inode left in another group, under that group's lock (one at a time).
  */
 static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int group, u32 goal_bit,
 		     bool whole, unsigned long *count, int *errp)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_rsv_window stale = { 0 };
 	struct buffer_head *bh;
-	u32 block;
+	long bit;
 
 	if (!le16_to_cpu(ext2_get_group_desc(sb, group, NULL)->bg_free_blocks_count))
 		return 0; /* looked at without the lock: alloc_in_group looks again under it */
@@ -257,11 +300,20 @@ static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int g
 		*errp = -EIO;
 		return 0;
 	}
-	mutex_lock_nopreempt(&sbi->s_lock);
-	block = alloc_in_group(sb, inode, group, bh, goal_bit, whole, count, errp);
-	mutex_unlock_nopreempt(&sbi->s_lock);
+	spin_lock(sb_bgl_lock(sbi, group));
+	bit = alloc_in_group(sb, inode, group, bh, goal_bit, whole, count, &stale);
+	spin_unlock(sb_bgl_lock(sbi, group));
+	ext2_rsv_clear_window(sb, &stale);
+	if (bit >= 0 && taken_in_system_zone(sb, group, bh, (u32)bit, *count)) {
+		*errp = -EIO;
+		bit = -1;
+	}
+	if (bit >= 0) {
+		group_mark_dirty(sb, group, bh, NULL);
+		percpu_counter_sub(&sbi->s_freeblocks_counter, (s64)*count);
+	}
 	brelse(bh);
-	return block;
+	return bit < 0 ? 0 : ext2_group_first_block(sb, group) + (u32)bit;
 }
 
 /*
@@ -308,11 +360,14 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 	return block;
 }
 
-/* Clear count bits from block in one group; returns how many were actually set. s_lock held. */
+/*
+ * Clear count bits from block in one group, under the group's lock (the bitmap read before
+ * it); returns how many were actually set, and the free counter has them back.
+ */
 static unsigned long free_in_group(struct super_block *sb, unsigned int group, u32 block,
 				   unsigned long count)
 {
-	struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
+	spinlock_t *lock = sb_bgl_lock(EXT2_SB(sb), group);
 	struct buffer_head *bh;
 	u32 bit = block - ext2_group_first_block(sb, group);
 	unsigned long freed = 0;
@@ -325,6 +380,7 @@ static unsigned long free_in_group(struct super_block *sb, unsigned int group, u
 	bh = read_block_bitmap(sb, group);
 	if (!bh)
 		return 0;
+	spin_lock(lock);
 	for (unsigned long i = 0; i < count; i++) {
 		if (!ext2_test_bit((u8 *)bh->b_data, bit + (u32)i)) {
 			ext2_error(sb, __func__, "bit already cleared for block %lu", block + i);
@@ -333,9 +389,11 @@ static unsigned long free_in_group(struct super_block *sb, unsigned int group, u
 		ext2_clear_bit((u8 *)bh->b_data, bit + (u32)i);
 		freed++;
 	}
-	le16_add_cpu(&gd->bg_free_blocks_count, (int)freed);
-	ext2_group_dirty(sb, group, bh, NULL);
+	group_adjust_blocks(sb, group, bh, (int)freed);
+	spin_unlock(lock);
+	group_mark_dirty(sb, group, bh, NULL);
 	brelse(bh);
+	percpu_counter_add(&EXT2_SB(sb)->s_freeblocks_counter, (s64)freed);
 	return freed;
 }
 
@@ -352,7 +410,6 @@ void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count)
 			   block, count, inode->i_ino);
 		return;
 	}
-	mutex_lock(&sbi->s_lock);
 	while (count) {
 		unsigned int group = (block - sbi->s_first_data_block) / sbi->s_blocks_per_group;
 		u32 last = ext2_group_last_block(sb, group);
@@ -362,7 +419,6 @@ void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count)
 		block += (u32)n;
 		count -= n;
 	}
-	mutex_unlock(&sbi->s_lock);
 	inode->i_blocks -= min(inode->i_blocks, (u64)freed << (sb->s_blocksize_bits - 9));
 	mark_inode_dirty(inode);
 }

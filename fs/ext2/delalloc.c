@@ -14,11 +14,19 @@
  * writeback also sees the whole run of dirty pages, so a file written in order gets long
  * extents.
  *
- * Policy: the reservation (sbi->s_dirty_blocks, the inode's i_reserved_data_blocks, under
- * s_lock) is refused with -ENOSPC when the free blocks less those already reserved would
- * fall below a slack kept for the extent tree blocks writeback and conversion may need (2 %
- * of the filesystem, at most 4096 blocks, as Linux's s_resv_clusters): write(2) reports a
- * full disk, writeback does not meet it. A delayed block's reservation goes back when the
+ * Policy: the reservation (s_dirtyclusters_counter, and the inode's i_reserved_data_blocks
+ * under its i_block_reservation_lock) is refused with -ENOSPC when the free blocks less
+ * those already reserved would fall below a slack kept for the extent tree blocks
+ * writeback and conversion may need (2 % of the filesystem, at most 4096 blocks, as
+ * Linux's s_resv_clusters): write(2) reports a full disk, writeback does not meet it.
+ *
+ * Both totals are per-CPU counters, as Linux's ext4_has_free_clusters(): every page a
+ * write dirties asks, so the question must not lock or walk the groups. Their cheap reads
+ * answer while the disk is far from full; within a watermark of the limit (each counter
+ * off by less than a batch per CPU, four times over) the exact sums decide, so near a
+ * full disk the answer is what it would be with one lock. Two writers may still pass the
+ * check at the same instant and both take the last blocks above the slack: the slack is
+ * what they eat into, as in Linux, and it is thousands of blocks. A delayed block's reservation goes back when the
  * block is mapped at writeback, or when its page is truncated (invalidatepage). statfs
  * counts reserved blocks as used, as Linux does. The pages after the one whose writeback
  * allocated their run keep their reservations until their own turn (their bits change
@@ -38,21 +46,39 @@ static u64 ext2_da_slack(struct super_block *sb)
 	return min((u64)EXT2_SB(sb)->s_blocks_count / 50, (u64)4096);
 }
 
+/* How far from the limit the counters' reads may be trusted: EXT4_FREECLUSTERS_WATERMARK. */
+static s64 ext2_da_watermark(void)
+{
+	return 4 * (s64)percpu_counter_batch * nr_cpu_ids;
+}
+
+/* Room for n more delayed blocks above the slack? As Linux's ext4_has_free_clusters(). */
+static bool ext2_da_has_free_blocks(struct super_block *sb, unsigned int n)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	s64 need = (s64)n + (s64)ext2_da_slack(sb);
+	s64 free = percpu_counter_read_positive(&sbi->s_freeblocks_counter);
+	s64 dirty = percpu_counter_read_positive(&sbi->s_dirtyclusters_counter);
+
+	if (free - (need + dirty) < ext2_da_watermark()) {
+		free = percpu_counter_sum_positive(&sbi->s_freeblocks_counter);
+		dirty = percpu_counter_sum_positive(&sbi->s_dirtyclusters_counter);
+	}
+	return free >= need + dirty;
+}
+
 static int ext2_da_reserve_space(struct inode *inode, unsigned int n)
 {
-	struct super_block *sb = inode->i_sb;
-	struct ext2_sb_info *sbi = EXT2_SB(sb);
-	int err = 0;
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	struct ext2_inode_info *ei = EXT2_I(inode);
 
-	mutex_lock_nopreempt(&sbi->s_lock);
-	if ((u64)ext2_count_free_blocks(sb) < sbi->s_dirty_blocks + n + ext2_da_slack(sb)) {
-		err = -ENOSPC;
-	} else {
-		sbi->s_dirty_blocks += n;
-		EXT2_I(inode)->i_reserved_data_blocks += n;
-	}
-	mutex_unlock_nopreempt(&sbi->s_lock);
-	return err;
+	if (!ext2_da_has_free_blocks(inode->i_sb, n))
+		return -ENOSPC;
+	percpu_counter_add(&sbi->s_dirtyclusters_counter, n);
+	spin_lock(&ei->i_block_reservation_lock);
+	ei->i_reserved_data_blocks += n;
+	spin_unlock(&ei->i_block_reservation_lock);
+	return 0;
 }
 
 static unsigned int ext2_da_count(unsigned long slots)
@@ -69,17 +95,12 @@ static void ext2_da_release_space(struct inode *inode, unsigned int n)
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
 	struct ext2_inode_info *ei = EXT2_I(inode);
 
-	mutex_lock_nopreempt(&sbi->s_lock);
-	if (WARN_ON_ONCE(n > ei->i_reserved_data_blocks || n > sbi->s_dirty_blocks))
-		n = (unsigned int)min((u64)ei->i_reserved_data_blocks, sbi->s_dirty_blocks);
+	spin_lock(&ei->i_block_reservation_lock);
+	if (WARN_ON_ONCE(n > ei->i_reserved_data_blocks))
+		n = ei->i_reserved_data_blocks;
 	ei->i_reserved_data_blocks -= n;
-	sbi->s_dirty_blocks -= n;
-	mutex_unlock_nopreempt(&sbi->s_lock);
-}
-
-u64 ext2_da_dirty_blocks(struct super_block *sb)
-{
-	return READ_ONCE(EXT2_SB(sb)->s_dirty_blocks);
+	spin_unlock(&ei->i_block_reservation_lock);
+	percpu_counter_sub(&sbi->s_dirtyclusters_counter, n);
 }
 
 static void ext2_da_attach(struct page *page)

@@ -5,10 +5,22 @@
  * Locking, outermost first:
  *   dir->i_rwsem (VFS)          directory contents, held by the VFS around namespace ops
  *   inode->i_rwsem (VFS)        i_size changes (write, truncate)
- *   ei->truncate_mutex          the block map: i_data[] and the indirect blocks
- *   sbi->s_lock                 bitmaps, group descriptors, superblock counters and fields
+ *   ei->truncate_mutex          the block map: i_data[] and the indirect blocks; the
+ *                               inode's reservation window (i_rsv_*)
+ *   sbi->s_lock (mutex)         inode placement (ialloc.c's search over the groups, ext4's
+ *                               flex_bg/Orlov choice) and the superblock's own fields
+ *   sb_bgl_lock(sbi, group)     one group's bitmaps, its descriptor (counts, flags,
+ *                               checksums) and its reservation-window map (reserve.c)
+ *   ei->i_block_reservation_lock  the inode's delayed-allocation count (delalloc.c)
+ * The group locks are spinlocks, as Linux's struct blockgroup_lock: a block allocation in
+ * one group never meets one in another, and takes no lock of the whole filesystem. Their
+ * sections never sleep (a bitmap is read before its lock is taken), one is held at a time,
+ * and inside one only the journal's j_state_lock is taken (a buffer dirtied). The free
+ * counts of the whole filesystem are per-CPU counters (s_freeblocks_counter,
+ * s_freeinodes_counter, s_dirtyclusters_counter): changed after the group's lock is let
+ * go, exact when summed with no change in flight (statfs, the superblock's write).
  * sbi->s_commit_lock (fsync's metadata commit) is taken with no other of these held; the
- * commit takes s_lock inside it.
+ * commit takes s_lock inside it. ext4's orphan list has its own s_orphan_lock.
  */
 #ifndef CGWB_FS_EXT2_H
 #define CGWB_FS_EXT2_H
@@ -17,6 +29,8 @@
 #include <cgwb/ext2.h>
 #include <cgwb/buffer_head.h>
 #include <cgwb/mutex.h>
+#include <cgwb/spinlock.h>
+#include <cgwb/percpu_counter.h>
 #include <cgwb/printk.h>
 
 /* The disk is little-endian like the CPUs we run on; the helpers keep the intent visible. */
@@ -299,6 +313,20 @@ struct ext2_xattr_header {
 };
 
 /* ---------------------------------------------------------------- in memory */
+/*
+ * Per-group locks, as Linux's struct blockgroup_lock: groups hash onto a fixed array of
+ * spinlocks, each on its own cache line, so two CPUs allocating in two groups touch
+ * neither each other's lock nor its line. 64 is Linux's figure for a handful of CPUs.
+ */
+#define EXT2_NR_BG_LOCKS 64
+struct bgl_lock {
+	spinlock_t lock;
+	u8 pad[64 - sizeof(spinlock_t)]; /* padded, not aligned: kzalloc() promises no 64 */
+};
+struct blockgroup_lock {
+	struct bgl_lock locks[EXT2_NR_BG_LOCKS];
+};
+
 struct ext4_system_zone;
 struct ext2_family_ops;
 
@@ -323,14 +351,18 @@ struct ext2_sb_info {
 	u16 s_errors;                    /* EXT2_ERRORS_*: errors= or the superblock's default */
 	bool s_errors_panic_asked;       /* errors=panic given at mount (a disk cannot ask it) */
 	unsigned int s_bdev_wb_err_seen; /* the device's wb_err_count when last checked */
-	u32 s_next_generation;
-	struct mutex s_lock;
+	u32 s_next_generation;           /* under s_lock */
+	struct mutex s_lock; /* inode placement, the superblock's fields (the opening) */
+	struct blockgroup_lock s_blockgroup_lock; /* sb_bgl_lock(): one group's state */
+	/* the groups' totals, set from the descriptors at mount (the opening) */
+	struct percpu_counter s_freeblocks_counter;
+	struct percpu_counter s_freeinodes_counter;
 	/* fsync's commit of the device's metadata (fs/ext2/file.c), one at a time */
 	struct mutex s_commit_lock;
 	u64 s_commits_started; /* under s_commit_lock; read without it */
 	u64 s_commits_done;    /* under s_commit_lock */
 	int s_commit_err;      /* the last commit's status; under s_commit_lock */
-	u8 **s_rsv_map;        /* per group: blocks in files' windows (reserve.c); s_lock */
+	u8 **s_rsv_map;        /* per group: blocks in files' windows (reserve.c); group lock */
 	/* ext4 (fs/ext4/): set at mount, constant afterwards */
 	const struct ext2_family_ops *s_family; /* what type ext4 adds; NULL for type ext2 */
 	unsigned int s_desc_size; /* bytes per group descriptor: 32, or 64+ with 64bit */
@@ -348,9 +380,10 @@ struct ext2_sb_info {
 	bool s_orphan_cleanup;      /* a mount frees the orphans: their inodes may be read */
 	unsigned int s_system_zone_count;
 	/* ext4's delayed allocation (delalloc.c, io_end.c) */
-	bool s_nodelalloc;  /* the nodelalloc mount option: blocks allocated at write time */
-	u64 s_dirty_blocks; /* reserved by delayed writes, not yet allocated; s_lock */
-	int s_unwritten;    /* IOs whose unwritten extents are not converted yet (atomic) */
+	bool s_nodelalloc; /* the nodelalloc mount option: blocks allocated at write time */
+	/* blocks reserved by delayed writes, not yet allocated: ext4's s_dirtyclusters_counter */
+	struct percpu_counter s_dirtyclusters_counter;
+	int s_unwritten; /* IOs whose unwritten extents are not converted yet (atomic) */
 };
 
 struct ext2_inode_info {
@@ -363,7 +396,7 @@ struct ext2_inode_info {
 	/* the last allocation: the next sequential block goes right after it */
 	u32 i_next_alloc_block;
 	u32 i_next_alloc_goal;
-	/* the reservation window (reserve.c): bits [start, end) of group; under s_lock */
+	/* the reservation window (reserve.c): bits [start, end) of group; truncate_mutex */
 	u32 i_rsv_group;
 	u32 i_rsv_start, i_rsv_end;
 	u32 i_rsv_size;                  /* the next window's size, in blocks */
@@ -373,9 +406,10 @@ struct ext2_inode_info {
 	bool i_new;                      /* never written: write the whole on-disk inode */
 	/* data=ordered: blocks allocated written since the last commit; its data goes first */
 	bool i_ordered_data;
-	u32 i_reserved_data_blocks; /* delayed blocks reserved (delalloc.c); sbi->s_lock */
-	int i_unwritten;            /* this inode's IOs waiting for conversion (atomic) */
-	bool i_loaded;              /* read or created: eviction may free what it owns */
+	u32 i_reserved_data_blocks; /* delayed blocks reserved (delalloc.c); the lock below */
+	spinlock_t i_block_reservation_lock;
+	int i_unwritten; /* this inode's IOs waiting for conversion (atomic) */
+	bool i_loaded;   /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
 };
@@ -383,6 +417,11 @@ struct ext2_inode_info {
 static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
 {
 	return sb->s_fs_info;
+}
+
+static inline spinlock_t *sb_bgl_lock(struct ext2_sb_info *sbi, unsigned int group)
+{
+	return &sbi->s_blockgroup_lock.locks[group & (EXT2_NR_BG_LOCKS - 1)].lock;
 }
 
 /*
@@ -577,6 +616,7 @@ struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int
 					    struct buffer_head **bhp);
 u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp);
 void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
+/* Sum of the descriptors' free blocks: the counter's value at mount (and a check of it). */
 u32 ext2_count_free_blocks(struct super_block *sb);
 int ext2_check_descriptors(struct super_block *sb);
 /* group's descriptor changed, and the bitmaps given (NULL: not): checksums, all dirty */
@@ -605,6 +645,7 @@ static inline void ext2_clear_bit(u8 *map, unsigned int nr)
 /* ialloc.c */
 struct inode *ext2_new_inode(struct inode *dir, umode_t mode);
 void ext2_free_inode(struct inode *inode);
+/* Sum of the descriptors' free inodes, as ext2_count_free_blocks(). */
 u32 ext2_count_free_inodes(struct super_block *sb);
 
 /* inode.c */
@@ -671,15 +712,20 @@ int ext2_rsv_init(struct super_block *sb);
 void ext2_rsv_destroy(struct super_block *sb);
 /* The inode's window goes back: truncate, a writer's close, eviction. */
 void ext2_discard_reservation(struct inode *inode);
+/* A window's bits [start, end) of group's map; empty when start == end. */
+struct ext2_rsv_window {
+	u32 group, start, end;
+};
+/* Under group's lock: choose and take blocks in its bitmap map (reserve.c). */
 long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int group, u8 *map,
-		    u32 size, u32 goal_bit, bool whole, unsigned long *count);
+		    u32 size, u32 goal_bit, bool whole, unsigned long *count,
+		    struct ext2_rsv_window *stale);
+/* A window ext2_rsv_alloc() left behind in another group: cleared under that group's lock. */
+void ext2_rsv_clear_window(struct super_block *sb, const struct ext2_rsv_window *w);
 
 /* io_end.c: waits for the conversion of unwritten extents after their IO */
 void ext2_unwritten_wait(struct inode *inode);
 void ext2_unwritten_wait_sb(struct super_block *sb);
-
-/* delalloc.c: delayed blocks' reservations left in statfs's free count */
-u64 ext2_da_dirty_blocks(struct super_block *sb);
 
 /* file.c */
 int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync);

@@ -5,7 +5,17 @@
  * directory goes in a group with at least the average number of free inodes and the most
  * free blocks, which spreads directory trees over the disk so they have room to grow. A
  * type ext4 mount of a flex_bg image places by flex groups instead (find_inode_group).
- * Everything under sbi->s_lock.
+ *
+ * Locking: the choice of group and the search of its bitmap run under sbi->s_lock, a
+ * mutex (the search may read inode table blocks); only this file sets inode bits, so a
+ * bit found clear under it stays clear. Setting the bit and changing the descriptor's
+ * counts take the group's lock too (sb_bgl_lock()): the descriptor and its checksum are
+ * shared with the block allocator, which takes only that. Freeing an inode takes the
+ * group's lock alone. The filesystem's free inodes are s_freeinodes_counter, moved after
+ * the group's lock is let go. The placement sums the descriptors instead (it walks them
+ * all anyway): compared with one group's count, the counter's cheap read could say that
+ * no group has the average. Without the groups' locks the sum may be a moment old, but
+ * only frees move counts meanwhile, upwards: some group still has the average.
  *
  * The bitmap is not trusted alone: a number whose bit is clear is refused if the inode is
  * still cached or its on-disk copy is live (links, or a mode without a deletion time). Its
@@ -83,7 +93,7 @@ static int find_group_other(struct super_block *sb, unsigned int parent_group)
 
 /*
  * Is inode ino still in use although its bitmap bit is clear? 1: in use, 0: free, or -EIO
- * if its inode table block cannot be read. s_lock held.
+ * if its inode table block cannot be read. s_lock held (this may sleep).
  */
 static int inode_in_use(struct super_block *sb, unsigned long ino)
 {
@@ -122,8 +132,10 @@ static long find_free_inode_bit(struct super_block *sb, unsigned int group, stru
 			   "group %u: inode %u is in use but free in the bitmap", group,
 			   base + bit + 1);
 		/* the bit goes back on, the free count stays: it was counted as used before */
+		spin_lock(sb_bgl_lock(sbi, group));
 		ext2_set_bit((u8 *)bh->b_data, bit);
 		ext2_group_dirty(sb, group, NULL, bh);
+		spin_unlock(sb_bgl_lock(sbi, group));
 		bit++;
 	}
 	return bit;
@@ -157,6 +169,7 @@ static long take_inode(struct super_block *sb, unsigned int group, bool dir)
 		brelse(bh);
 		return 0;
 	}
+	spin_lock(sb_bgl_lock(sbi, group));
 	ext2_set_bit((u8 *)bh->b_data, (u32)bit);
 	le16_add_cpu(&gd->bg_free_inodes_count, -1);
 	if (dir)
@@ -164,7 +177,9 @@ static long take_inode(struct super_block *sb, unsigned int group, bool dir)
 	if (family)
 		family->inode_taken(sb, group, (u32)bit);
 	ext2_group_dirty(sb, group, NULL, bh);
+	spin_unlock(sb_bgl_lock(sbi, group));
 	brelse(bh);
+	percpu_counter_dec(&sbi->s_freeinodes_counter);
 	return (long)base + bit + 1;
 }
 
@@ -256,6 +271,7 @@ void ext2_free_inode(struct inode *inode)
 	struct ext2_group_desc *gd;
 	struct buffer_head *bh;
 	unsigned int group, bit;
+	bool freed;
 
 	if (ino < sbi->s_first_ino || ino > sbi->s_inodes_count) {
 		ext2_error(sb, __func__, "reserved or nonexistent inode %lu", ino);
@@ -263,18 +279,23 @@ void ext2_free_inode(struct inode *inode)
 	}
 	group = (unsigned int)((ino - 1) / sbi->s_inodes_per_group);
 	bit = (unsigned int)((ino - 1) % sbi->s_inodes_per_group);
-	mutex_lock(&sbi->s_lock);
 	gd = ext2_get_group_desc(sb, group, NULL);
 	bh = read_inode_bitmap(sb, group);
-	if (bh && !ext2_test_bit((u8 *)bh->b_data, bit)) {
+	if (!bh)
+		return;
+	spin_lock(sb_bgl_lock(sbi, group));
+	freed = ext2_test_bit((u8 *)bh->b_data, bit);
+	if (!freed) {
 		ext2_error(sb, __func__, "bit already cleared for inode %lu", ino);
-	} else if (bh) {
+	} else {
 		ext2_clear_bit((u8 *)bh->b_data, bit);
 		le16_add_cpu(&gd->bg_free_inodes_count, 1);
 		if (S_ISDIR(inode->i_mode))
 			le16_add_cpu(&gd->bg_used_dirs_count, -1);
 		ext2_group_dirty(sb, group, NULL, bh);
 	}
+	spin_unlock(sb_bgl_lock(sbi, group));
 	brelse(bh);
-	mutex_unlock(&sbi->s_lock);
+	if (freed)
+		percpu_counter_inc(&sbi->s_freeinodes_counter);
 }

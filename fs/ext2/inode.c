@@ -30,6 +30,7 @@ struct inode *ext2_alloc_inode(struct super_block *sb)
 	if (!ei)
 		return NULL;
 	mutex_init(&ei->truncate_mutex);
+	spin_lock_init(&ei->i_block_reservation_lock);
 	INIT_LIST_HEAD(&ei->i_journal_list);
 	INIT_LIST_HEAD(&ei->i_orphan);
 	return &ei->vfs_inode;

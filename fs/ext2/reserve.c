@@ -15,8 +15,14 @@
  * so a crash leaves no trace for e2fsck. When every free block of a group is inside some
  * window, an allocation takes a reserved block anyway (ENOSPC only when the disk is full).
  *
- * Locking: the maps and every inode's window are under sbi->s_lock; the searches run with
- * preemption off (balloc.c), so nothing here sleeps.
+ * Locking: a group's map is under that group's lock (sb_bgl_lock(), balloc.c), as its
+ * bitmap is; an inode's window (i_rsv_*) under its truncate_mutex, which every allocation
+ * for the inode holds. Linux keeps the windows in one tree under s_rsv_window_lock; maps of
+ * one group each need no lock beyond the group's, and nothing here sleeps. The one case
+ * that touches two groups, a new window replacing the inode's window in another group, is
+ * done in two steps: the old window is forgotten under the new group's lock, and its bits
+ * cleared after, under its own (ext2_rsv_clear_window()). Until then they stay reserved for
+ * nobody: other files keep out of them a moment longer, which costs nothing but placement.
  */
 #include "ext2.h"
 #include <cgwb/slab.h>
@@ -91,30 +97,54 @@ static void take(u8 *map, u8 *rsv, u32 end, u32 bit, unsigned long *count)
 	*count = n;
 }
 
-/* s_lock held. */
+static void clear_window(struct super_block *sb, const struct ext2_rsv_window *w)
+{
+	u8 *rsv = EXT2_SB(sb)->s_rsv_map[w->group];
+
+	for (u32 bit = w->start; bit < w->end; bit++)
+		ext2_clear_bit(rsv, bit);
+}
+
+/* The window's group's lock held, if it has one. */
 static void discard_window(struct super_block *sb, struct ext2_inode_info *ei)
 {
-	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_rsv_window w = { ei->i_rsv_group, ei->i_rsv_start, ei->i_rsv_end };
 
-	if (ei->i_rsv_start != ei->i_rsv_end) {
-		u8 *rsv = sbi->s_rsv_map[ei->i_rsv_group];
-
-		for (u32 bit = ei->i_rsv_start; bit < ei->i_rsv_end; bit++)
-			ext2_clear_bit(rsv, bit);
+	if (w.start != w.end) {
+		lockdep_assert_held(sb_bgl_lock(EXT2_SB(sb), w.group));
+		clear_window(sb, &w);
 	}
 	ei->i_rsv_start = ei->i_rsv_end = 0;
+}
+
+void ext2_rsv_clear_window(struct super_block *sb, const struct ext2_rsv_window *w)
+{
+	spinlock_t *lock;
+
+	if (w->start == w->end)
+		return;
+	lock = sb_bgl_lock(EXT2_SB(sb), w->group);
+	spin_lock(lock);
+	clear_window(sb, w);
+	spin_unlock(lock);
 }
 
 void ext2_discard_reservation(struct inode *inode)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
 	struct ext2_inode_info *ei = EXT2_I(inode);
+	spinlock_t *lock;
 
-	if (!sbi->s_rsv_map || ei->i_rsv_start == ei->i_rsv_end)
+	if (!sbi->s_rsv_map || READ_ONCE(ei->i_rsv_start) == READ_ONCE(ei->i_rsv_end))
 		return;
-	mutex_lock_nopreempt(&sbi->s_lock); /* in memory only: see try_group() */
-	discard_window(inode->i_sb, ei);
-	mutex_unlock_nopreempt(&sbi->s_lock);
+	mutex_lock(&ei->truncate_mutex); /* against the inode's allocations (the opening) */
+	if (ei->i_rsv_start != ei->i_rsv_end) {
+		lock = sb_bgl_lock(sbi, ei->i_rsv_group);
+		spin_lock(lock);
+		discard_window(inode->i_sb, ei);
+		spin_unlock(lock);
+	}
+	mutex_unlock(&ei->truncate_mutex);
 }
 
 /* From the inode's window in this group, at or after goal_bit: the first bit, or -1. */
@@ -171,10 +201,12 @@ static u32 find_gap(const u8 *map, const u8 *rsv, u32 size, u32 start, u32 want,
 /*
  * A new window for the inode in this group, from goal_bit on (then from the start). With
  * whole, only a gap of the window's full size will do: the first pass over the groups
- * looks for one before a later pass settles for less.
+ * looks for one before a later pass settles for less. An old window in another group goes
+ * to *stale (its lock is not ours to take here: the opening).
  */
 static bool new_window(struct super_block *sb, struct ext2_inode_info *ei, unsigned int group,
-		       const u8 *map, u32 size, u32 goal_bit, bool whole)
+		       const u8 *map, u32 size, u32 goal_bit, bool whole,
+		       struct ext2_rsv_window *stale)
 {
 	u8 *rsv = EXT2_SB(sb)->s_rsv_map[group];
 	u32 bit, n;
@@ -192,7 +224,10 @@ static bool new_window(struct super_block *sb, struct ext2_inode_info *ei, unsig
 	}
 	if (!n || (whole && n < ei->i_rsv_size))
 		return false;
-	discard_window(sb, ei);
+	if (ei->i_rsv_start != ei->i_rsv_end && ei->i_rsv_group != group)
+		*stale = (struct ext2_rsv_window){ ei->i_rsv_group, ei->i_rsv_start, ei->i_rsv_end };
+	else
+		discard_window(sb, ei);
 	for (u32 i = 0; i < n; i++)
 		ext2_set_bit(rsv, bit + i);
 	ei->i_rsv_group = group;
@@ -205,10 +240,12 @@ static bool new_window(struct super_block *sb, struct ext2_inode_info *ei, unsig
  * Choose and set on disk up to *count blocks in one group's bitmap map (size bits), near
  * goal_bit: from the inode's window if it is a regular file (with whole, only a window of
  * full size), else outside the windows, else anywhere. *count becomes the number taken;
- * returns the first bit, or -1 if nothing was taken. s_lock held, preemption off.
+ * returns the first bit, or -1 if nothing was taken. The group's lock and the inode's
+ * truncate_mutex held; a window the inode leaves in another group goes to *stale.
  */
 long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int group, u8 *map,
-		    u32 size, u32 goal_bit, bool whole, unsigned long *count)
+		    u32 size, u32 goal_bit, bool whole, unsigned long *count,
+		    struct ext2_rsv_window *stale)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
 	u8 *rsv = EXT2_SB(sb)->s_rsv_map[group];
@@ -221,7 +258,7 @@ long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int gr
 		if (bit >= 0)
 			return bit;
 		*count = want;
-		if (new_window(sb, ei, group, map, size, goal_bit, whole))
+		if (new_window(sb, ei, group, map, size, goal_bit, whole, stale))
 			return alloc_from_window(sb, ei, group, map, ei->i_rsv_start, count);
 		if (whole)
 			return -1; /* no room for a whole window here: try the other groups first */

@@ -3,8 +3,9 @@
  * descriptors, the root inode), the clean/error state kept on disk, statfs, sync, remount
  * and umount, and error reporting.
  *
- * The free block and inode counters live in ext2_sb_info while mounted (the allocators keep
- * them under s_lock) and are copied into the on-disk superblock whenever it is written.
+ * The free block and inode counts live in ext2_sb_info while mounted, as per-CPU counters
+ * set from the group descriptors at mount (the allocators move them with the descriptors'
+ * counts), and their sums are copied into the on-disk superblock whenever it is written.
  */
 #include "ext2.h"
 #include <cgwb/blkdev.h>
@@ -194,11 +195,13 @@ static int ext2_commit_super(struct super_block *sb, bool sync)
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_super_block *es = sbi->s_es;
 
-	mutex_lock_nopreempt(&sbi->s_lock); /* sums in memory: see try_group() */
-	es->s_free_blocks_count = cpu_to_le32(ext2_count_free_blocks(sb));
-	es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
+	mutex_lock(&sbi->s_lock);
+	es->s_free_blocks_count =
+		cpu_to_le32((u32)percpu_counter_sum_positive(&sbi->s_freeblocks_counter));
+	es->s_free_inodes_count =
+		cpu_to_le32((u32)percpu_counter_sum_positive(&sbi->s_freeinodes_counter));
 	es->s_wtime = cpu_to_le32((u32)ktime_get_real_seconds());
-	mutex_unlock_nopreempt(&sbi->s_lock);
+	mutex_unlock(&sbi->s_lock);
 	ext2_sb_dirty(sb);
 	return sync ? sync_dirty_buffer(sbi->s_sbh) : 0;
 }
@@ -248,6 +251,9 @@ static void ext2_release_sbi(struct super_block *sb)
 	if (!sbi)
 		return;
 	ext2_rsv_destroy(sb);
+	percpu_counter_destroy(&sbi->s_freeblocks_counter);
+	percpu_counter_destroy(&sbi->s_freeinodes_counter);
+	percpu_counter_destroy(&sbi->s_dirtyclusters_counter);
 	if (sbi->s_family)
 		sbi->s_family->release(sb);
 	for (unsigned int i = 0; sbi->s_group_desc && i < sbi->s_gdb_count; i++)
@@ -300,12 +306,11 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_type = EXT2_SUPER_MAGIC;
 	buf->f_bsize = (long)sb->s_blocksize;
 	buf->f_blocks = sbi->s_blocks_count - (overhead ?: ext2_overhead_blocks(sb));
-	mutex_lock_nopreempt(&sbi->s_lock);
-	buf->f_bfree = ext2_count_free_blocks(sb);
+	buf->f_bfree = (u64)percpu_counter_sum_positive(&sbi->s_freeblocks_counter);
 	/* blocks reserved by delayed writes are as good as used, as in Linux's ext4_statfs */
-	buf->f_bfree -= min((u64)buf->f_bfree, ext2_da_dirty_blocks(sb));
-	buf->f_ffree = ext2_count_free_inodes(sb);
-	mutex_unlock_nopreempt(&sbi->s_lock);
+	buf->f_bfree -=
+		min(buf->f_bfree, (u64)percpu_counter_sum_positive(&sbi->s_dirtyclusters_counter));
+	buf->f_ffree = (u64)percpu_counter_sum_positive(&sbi->s_freeinodes_counter);
 	buf->f_bavail = buf->f_bfree > reserved ? buf->f_bfree - reserved : 0;
 	buf->f_files = sbi->s_inodes_count;
 	buf->f_namelen = EXT2_NAME_LEN;
@@ -684,6 +689,21 @@ static int ext2_load_group_desc(struct super_block *sb)
 	return err ? err : ext2_check_group_counts(sb);
 }
 
+/* The filesystem's free counts, from the descriptors checked (and repaired) above. */
+static int ext2_init_counters(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	int err;
+
+	err = percpu_counter_init(&sbi->s_freeblocks_counter, ext2_count_free_blocks(sb), GFP_KERNEL);
+	if (!err)
+		err = percpu_counter_init(&sbi->s_freeinodes_counter, ext2_count_free_inodes(sb),
+					  GFP_KERNEL);
+	if (!err)
+		err = percpu_counter_init(&sbi->s_dirtyclusters_counter, 0, GFP_KERNEL);
+	return err;
+}
+
 static int ext2_load_root(struct super_block *sb)
 {
 	struct inode *root = ext2_iget(sb, EXT2_ROOT_INO);
@@ -717,6 +737,8 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 		return -ENOMEM;
 	sbi->s_family = ops;
 	mutex_init(&sbi->s_lock);
+	for (unsigned int i = 0; i < EXT2_NR_BG_LOCKS; i++)
+		spin_lock_init(&sbi->s_blockgroup_lock.locks[i].lock);
 	mutex_init(&sbi->s_commit_lock);
 	mutex_init(&sbi->s_orphan_lock);
 	INIT_LIST_HEAD(&sbi->s_orphans);
@@ -752,6 +774,8 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 	err = ext2_load_group_desc(sb);
 	if (!err && ops && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER))
 		return ops->recover(sb) ?: EXT2_FILL_AGAIN;
+	if (!err)
+		err = ext2_init_counters(sb);
 	if (!err)
 		err = ext2_rsv_init(sb);
 	if (!err)

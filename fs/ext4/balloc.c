@@ -119,7 +119,8 @@ void ext4_group_csum_set(struct super_block *sb, unsigned int group,
 
 /*
  * bg_itable_unused counts the inode table's never-used slots at its end: e2fsck reads no
- * further. An inode taken past them moves the mark (s_lock held, as for the bitmap).
+ * further. An inode taken past them moves the mark (the group's lock held, as for the
+ * bitmap: sb_bgl_lock()).
  */
 void ext4_inode_taken(struct super_block *sb, unsigned int group, u32 bit)
 {

@@ -117,15 +117,19 @@ void ext4_evict_inode(struct inode *inode)
  * The superblock's free counts as the transaction leaves the descriptors, logged with it:
  * a replay then restores counts that agree with the replayed groups (e2fsck finds nothing
  * to fix), as it restores the groups. Written home as well, as the superblock always is.
+ * The free counters' sums are exact here: the commit runs with no handle open, and every
+ * change to a group and its counter is made under one.
  */
 static void ext4_log_super(journal_t *j, struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
-	mutex_lock_nopreempt(&sbi->s_lock);
-	sbi->s_es->s_free_blocks_count = cpu_to_le32(ext2_count_free_blocks(sb));
-	sbi->s_es->s_free_inodes_count = cpu_to_le32(ext2_count_free_inodes(sb));
-	mutex_unlock_nopreempt(&sbi->s_lock);
+	mutex_lock(&sbi->s_lock);
+	sbi->s_es->s_free_blocks_count =
+		cpu_to_le32((u32)percpu_counter_sum_positive(&sbi->s_freeblocks_counter));
+	sbi->s_es->s_free_inodes_count =
+		cpu_to_le32((u32)percpu_counter_sum_positive(&sbi->s_freeinodes_counter));
+	mutex_unlock(&sbi->s_lock);
 	ext2_sb_dirty(sb);
 	jbd2_journal_dirty_metadata(j, sbi->s_sbh);
 }

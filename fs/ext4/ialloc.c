@@ -17,7 +17,10 @@
  * Not as Linux: Orlov's random start for top-level directories (the first flex group
  * wins a tie here: easier to test), its cap on a flex group's directories and the
  * parent's last allocation group (i_last_alloc_group) are left out.
- * ext2_ialloc's own search takes over when this finds nothing. s_lock held.
+ * ext2_ialloc's own search takes over when this finds nothing. s_lock held (ialloc.c):
+ * the descriptors' counts are read without the groups' locks, as Linux's
+ * find_group_orlov() reads them; the averages are their sums, not the per-CPU counters,
+ * whose cheap reads could put every flex group below the average (ialloc.c).
  */
 #include "ext4.h"
 #include <cgwb/errno.h>
