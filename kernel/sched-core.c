@@ -25,16 +25,22 @@
 
 /* ---------------------------------------------------------------- switching */
 
-/* On the stack switched to, interrupts off, rq's lock held since the switch began. */
+/*
+ * On the stack switched to, interrupts off, rq's lock held since the switch began. prev's
+ * state is read before its on_cpu is cleared, as Linux's finish_task_switch(): from that
+ * store on, a wake-up elsewhere may run prev on another CPU, where it may exit and be freed
+ * before this CPU looks again; a dead task is seen dead here only if it died here.
+ */
 static void finish_task_switch(struct rq *rq)
 {
 	struct task_struct *prev = rq->prev;
+	bool prev_dead = prev && prev->state == TASK_DEAD;
 
 	rq->prev = NULL;
 	if (prev)
 		__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 	raw_spin_unlock(&rq->lock);
-	if (prev && prev->state == TASK_DEAD)
+	if (prev_dead)
 		task_dead(prev);
 }
 

@@ -32,6 +32,8 @@ __lockfunc void raw_spin_unlock(spinlock_t *lock)
 	lock_release_hook(lock);
 	WRITE_ONCE(lock->owner_cpu, -1);
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1), __ATOMIC_RELEASE);
+	/* a CPU may be held up right after a release, with nothing else done (host: may switch) */
+	host_preempt_point(false);
 }
 
 __lockfunc void spin_lock(spinlock_t *lock)

@@ -12,9 +12,10 @@
  *
  * Where the CPU changes: at switch points, which are every change of the preemption count
  * (preempt_disable(), preempt_enable(): so every spin lock and unlock, every RCU read-side
- * section's start and end), every enabling of interrupts (also at the end of schedule()),
- * every test-and-set or test-and-clear of a page flag (where CPUs meet without a lock), and
- * every cpu_relax(). There the seeded PRNG decides whether to go on with another CPU that
+ * section's start and end), every release of a spin lock (the raw ones too, which the
+ * scheduler lets go with interrupts off), every enabling of interrupts (also at the end of
+ * schedule()), every test-and-set or test-and-clear of a page flag (where CPUs meet
+ * without a lock), and every cpu_relax(). There the seeded PRNG decides whether to go on with another CPU that
  * can run (one not idle, or an idle one with a task queued), picked by the PRNG too. Each
  * CPU leaves at its switch points with its own probability, drawn from the seed between 1
  * and 1/256: a race that needs one CPU stopped in a short window while another goes a long

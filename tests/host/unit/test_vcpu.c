@@ -178,6 +178,59 @@ Test(vcpu, a_grace_period_waits_for_a_reader_on_another_cpu, .timeout = 240)
 	cr_assert_gt(n, NR_SEEDS / 2, "only %d seeds had a reader overlap a grace period", n);
 }
 
+/* ---------------------------------------------------------------- a wake-up racing a switch */
+
+/*
+ * A task goes to sleep on CPU 0 and a task on CPU 1 wakes it onto CPU 1 the moment it is
+ * off CPU 0, where it exits at once, detached: freed by whoever sees it dead and off its
+ * CPU. CPU 0, still finishing the switch away from it, must not look at it again (its
+ * state) once it has said so: the task may be freed by then (AddressSanitizer reports it).
+ */
+static bool sleeper_asleep;
+
+static int sleeper(void *unused)
+{
+	(void)unused;
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	WRITE_ONCE(sleeper_asleep, true);
+	schedule();
+	return 0;
+}
+
+static int waker(void *arg)
+{
+	struct task_struct *t = arg;
+
+	while (!READ_ONCE(sleeper_asleep))
+		cpu_relax();
+	BUG_ON(set_cpus_allowed(t, 1UL << 1));
+	wake_up_process(t);
+	return 0;
+}
+
+static void exit_scenario(u64 seed)
+{
+	struct task_struct *s, *w;
+	unsigned int before;
+
+	host_platform_init(16 << 20);
+	host_smp_start(2, seed);
+	sleeper_asleep = false;
+	before = nr_tasks();
+	s = start_on(0, sleeper, NULL);
+	kthread_detach(s);
+	w = start_on(1, waker, s);
+	BUG_ON(kthread_join(w));
+	while (nr_tasks() != before) /* the sleeper freed */
+		schedule_timeout_uninterruptible(1);
+	host_platform_exit();
+}
+
+Test(vcpu, a_task_woken_elsewhere_as_it_leaves_its_cpu_is_freed_once, .timeout = 240)
+{
+	cr_assert_eq(host_smp_seeds(NR_SEEDS, exit_scenario), 0);
+}
+
 /* ---------------------------------------------------------------- one seed, one interleaving */
 
 /* The counter scenario's order and clock, through a pipe from the child that ran it. */
