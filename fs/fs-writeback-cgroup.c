@@ -32,8 +32,12 @@
  * than 1/8 s, and its writeback is exactly where another group's pages escape that
  * group's io.max). A best-effort round (WB_SYNC_NONE) ends as soon as it is clearly
  * foreign (wbc->frn_clear, checked by write_cache_pages), so at most about 4 MiB go out
- * under the wrong owner before the switch; an integrity round (sync, fsync) writes what it
- * must first, and no inode changes wb while a sync runs (wb_switch_rwsem), as in Linux.
+ * under the wrong owner before the switch. So does a pass of sync_inodes_sb() that a later
+ * pass completes (wbc->frn_pass_repeats): the switch waits for the pass to end (no inode
+ * changes wb while a sync runs: wb_switch_rwsem, as in Linux) and the next pass writes the
+ * rest under the new owner. On several CPUs that pass is often the first to meet the
+ * pages: the flusher may take the sync's work before the round sync(2) asked for first.
+ * Any other integrity round (fsync, a sync's last pass) writes what it must.
  * The hysteresis that keeps two groups taking turns from bouncing the inode: switching
  * back to the group the inode last left (i_wb_frn_prev) needs 12 of 16 foreign slots,
  * which taking turns never gives, and is never fast.
@@ -264,8 +268,8 @@ void wbc_account_cgroup_owner(struct writeback_control *wbc, struct page *page, 
 	if (css_is_dying(&memcg->css))
 		return; /* dead groups do not vote */
 	wbc_account_owner_id(wbc, mem_cgroup_id(memcg), bytes);
-	if (READ_ONCE(vm_dirty_foreign_fast_switch) && wbc->sync_mode == WB_SYNC_NONE &&
-	    !wbc->frn_clear)
+	if (READ_ONCE(vm_dirty_foreign_fast_switch) &&
+	    (wbc->sync_mode == WB_SYNC_NONE || wbc->frn_pass_repeats) && !wbc->frn_clear)
 		wbc_check_clear_round(wbc);
 }
 

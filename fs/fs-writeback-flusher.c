@@ -140,6 +140,7 @@ static long writeback_sb_inodes(struct super_block *sb, struct bdi_writeback *wb
 		.range_cyclic = work->range_cyclic,
 		.range_start = 0,
 		.range_end = LLONG_MAX,
+		.frn_pass_repeats = work->sync_mode == WB_SYNC_ALL && work->nr_switching,
 	};
 	unsigned long start_time = jiffies;
 	long total_wrote = 0;
@@ -185,6 +186,9 @@ static long writeback_sb_inodes(struct super_block *sb, struct bdi_writeback *wb
 		wbc.pages_skipped = 0;
 		__writeback_single_inode(inode, &wbc);
 		wbc_detach_inode(&wbc);
+		/* a sync pass ended a clear round: the switch is queued, the next pass writes it */
+		if (wbc.frn_clear && wbc.frn_pass_repeats)
+			__atomic_add_fetch(work->nr_switching, 1, __ATOMIC_RELAXED);
 
 		work->nr_pages -= write_chunk - wbc.nr_to_write;
 		wrote = write_chunk - wbc.nr_to_write - wbc.pages_skipped;

@@ -305,8 +305,11 @@ int write_cache_pages(struct address_space *mapping, struct writeback_control *w
 			}
 			if (--wbc->nr_to_write <= 0 && wbc->sync_mode == WB_SYNC_NONE)
 				done = true;
-			/* opt-in: clearly another group's pages; the switch sends the rest its way */
-			if (wbc->frn_clear && wbc->sync_mode == WB_SYNC_NONE)
+			/*
+			 * opt-in: clearly another group's pages; the switch sends the rest its
+			 * way (set only in rounds that may end early: wbc_account_cgroup_owner)
+			 */
+			if (wbc->frn_clear)
 				done = true;
 		}
 		cond_resched();

@@ -69,6 +69,9 @@ struct writeback_control {
 	size_t wb_round_bytes;  /* everything written this round (the opt-in fast switch) */
 	unsigned frn_clear : 1; /* opt-in: clearly another group's already; a best-effort
 				    * round ends here so that it switches (write_cache_pages) */
+	/* opt-in: a sync pass that another follows if it leaves an inode to a switch
+	 * (sync_inodes_sb): a clear round may end it too, as a best-effort one */
+	unsigned frn_pass_repeats : 1;
 };
 
 #define WBC_RANGE_WHOLE(wbc) ((wbc)->range_start == 0 && (wbc)->range_end == LLONG_MAX)
