@@ -303,17 +303,24 @@ static void shrink_memcg_tree(struct mem_cgroup *root, unsigned long nr_to_scan,
  * Reclaim can recurse: evicting an inode may read a bitmap block, whose new page may need
  * memory or a charge. The nested reclaim gives up instead of deadlocking on the mutex.
  */
+bool current_in_reclaim(void)
+{
+	return READ_ONCE(reclaim_mutex.owner) == current || (current && current->in_reclaim);
+}
+
+/* No reclaim from inside reclaim (an allocation made by a shrinker, or under the lock). */
 static bool reclaim_lock(void)
 {
-	if (READ_ONCE(reclaim_mutex.owner) == current)
+	if (current_in_reclaim())
 		return false;
 	mutex_lock(&reclaim_mutex);
 	return true;
 }
 
-bool current_in_reclaim(void)
+/* As Linux's current_gfp_context(): a task with a journal handle open stays out of filesystems. */
+static gfp_t current_gfp_context(gfp_t gfp)
 {
-	return READ_ONCE(reclaim_mutex.owner) == current;
+	return current && current->memalloc_nofs ? gfp & ~__GFP_FS : gfp;
 }
 
 static unsigned long scan_target(unsigned long nr, unsigned long lru)
@@ -349,14 +356,25 @@ void register_shrinker(struct shrinker *shrinker)
 	list_add_tail(&shrinker->list, &shrinker_list);
 }
 
-/* What the caches above hold: each shrinker in turn (the VFS: dentries, then the inodes they pinned). */
+/*
+ * What the caches above hold: each shrinker in turn (the VFS: dentries, then the inodes they
+ * pinned). Without reclaim_mutex, as Linux's shrinkers run under no lock of reclaim's own:
+ * evicting an inode may wait for a journal commit, and the commit for a handle whose holder
+ * is itself waiting to reclaim. The task is marked so that what the shrinkers allocate
+ * does not reclaim again.
+ */
 static unsigned long shrink_caches(unsigned long nr)
 {
+	struct task_struct *me = current;
 	struct shrinker *s;
 	unsigned long freed = 0;
 
+	if (!me)
+		return 0; /* before the first task: nothing cached above mm yet */
+	me->in_reclaim = true;
 	list_for_each_entry(s, &shrinker_list, list)
 		freed += s->scan(nr);
+	me->in_reclaim = false;
 	return freed;
 }
 
@@ -365,14 +383,15 @@ unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 	struct scan_result sr = { 0 };
 	unsigned long pflags;
 
+	gfp = current_gfp_context(gfp);
 	if (!reclaim_lock())
 		return 0;
 	psi_memstall_enter(&pflags); /* reclaim is a memory stall (pressure stall information) */
 	shrink_memcg_tree(root_mem_cgroup, scan_target(nr, lru_pages_tree(root_mem_cgroup)), nr,
 			  gfp, &sr);
+	mutex_unlock(&reclaim_mutex);
 	if (sr.freed < nr && (gfp & __GFP_FS))
 		sr.freed += shrink_caches(nr);
-	mutex_unlock(&reclaim_mutex);
 	count_vm_events(PGSCAN, sr.scanned);
 	count_vm_events(PGSTEAL, sr.freed);
 

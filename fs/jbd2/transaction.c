@@ -78,6 +78,8 @@ handle_t *jbd2_journal_start(journal_t *j)
 	list_add(&h->h_list, &j->j_handles);
 	j->j_running_transaction->t_updates++;
 	spin_unlock(&j->j_state_lock);
+	/* as Linux's jbd2__journal_start(): reclaim must not wait for this handle's commit */
+	h->h_saved_nofs = memalloc_nofs_save();
 	return h;
 }
 
@@ -94,6 +96,7 @@ void jbd2_journal_stop(journal_t *j, handle_t *h)
 	list_del(&h->h_list);
 	last = !--j->j_running_transaction->t_updates;
 	spin_unlock(&j->j_state_lock);
+	memalloc_nofs_restore(h->h_saved_nofs);
 	if (last)
 		wake_up_all(&j->j_wait_updates);
 	kfree(h);

@@ -139,6 +139,7 @@ typedef struct jbd2_journal_handle {
 	struct list_head h_list; /* journal's j_handles */
 	struct task_struct *h_task;
 	int h_ref;
+	bool h_saved_nofs; /* the task's memalloc_nofs before its first start */
 } handle_t;
 
 /* What the filesystem does at a commit, with the transaction locked (no handle open). */

@@ -83,6 +83,10 @@ struct task_struct {
 	u64 hung_since_ns;           /* since then it has not run */
 	bool hung_reported;          /* reported once for this sleep */
 
+	/* memory reclaim (mm/vmscan.c), set by the task itself */
+	bool memalloc_nofs; /* its allocations may not enter a filesystem (memalloc_nofs_save) */
+	bool in_reclaim;    /* running reclaim's shrinkers: no reclaim from inside them */
+
 	struct cgroup *cgroup;             /* cgroup membership (root until moved) */
 	struct file *files[TASK_NR_FILES]; /* 0 stdin, 1 stdout, 2 stderr, ... */
 	void *shell;                       /* the shell that runs this task, if any */
@@ -241,6 +245,24 @@ static inline unsigned int task_cpu(const struct task_struct *t)
  * online. A task running elsewhere moves at its next switch.
  */
 int set_cpus_allowed(struct task_struct *task, unsigned long mask);
+
+/*
+ * As Linux's memalloc_nofs_save()/restore(): until the restore, the current task's
+ * allocations do not enter a filesystem when they reclaim (a journal handle is open, and
+ * evicting an inode would wait for the commit that waits for this handle).
+ */
+static inline bool memalloc_nofs_save(void)
+{
+	bool old = current->memalloc_nofs;
+
+	current->memalloc_nofs = true;
+	return old;
+}
+
+static inline void memalloc_nofs_restore(bool old)
+{
+	current->memalloc_nofs = old;
+}
 
 /* Task table. The callback runs with the task list locked and must not sleep. */
 void for_each_task(void (*fn)(struct task_struct *, void *), void *arg);

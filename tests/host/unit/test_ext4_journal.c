@@ -18,6 +18,7 @@
 #include "test_ext2.h"
 #include "test_ext4.h"
 #include "filedisk.h"
+#include "../../../fs/ext2/ext2.h"
 
 #define BS 1024
 #define F5_SEED 105 /* /f5: 65536 bytes of ext4t's tree */
@@ -297,4 +298,25 @@ Test(ext4_journal, read_only_device_refused)
 	cr_expect(host_log_contains("the journal needs recovery and the device is read-only"), "%s",
 		  host_log());
 	cr_expect_eq(ext2t_sh("cmp -s %s %s/before.img", ext2t_env.img, ext2t_env.dir), 0);
+}
+
+/* A handle open keeps the task's reclaim out of filesystems, nested starts too, until the last stop. */
+Test(ext4_journal, a_handle_open_keeps_reclaim_out_of_filesystems)
+{
+	struct super_block *sb;
+	struct path p;
+
+	ext4t_make_image("-b 1024");
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(kern_path(EXT2T_MNT, LOOKUP_FOLLOW, &p), 0);
+	sb = p.mnt->mnt_sb;
+	path_put(&p);
+	cr_assert_not(current->memalloc_nofs);
+	cr_assert_eq(ext2_journal_start(sb), 0);
+	cr_assert(current->memalloc_nofs);
+	cr_assert_eq(ext2_journal_start(sb), 0);
+	ext2_journal_stop(sb);
+	cr_assert(current->memalloc_nofs, "the inner stop ended it");
+	ext2_journal_stop(sb);
+	cr_assert_not(current->memalloc_nofs);
 }
