@@ -149,7 +149,11 @@ fsck_disks()
 
 expect_status()
 {
-	[[ $STATUS == "$1" ]] || fail "exit status $STATUS, expected $1"
+	[[ $STATUS == "$1" ]] && return
+	fail "exit status $STATUS, expected $1"
+	# this run's own words, before a later run of the same test writes over them
+	sed -n 's/^run-qemu:/  | run-qemu:/p' "$T/qemu.err" | head -n 20
+	tail -n 3 "$T/log" | sed 's/^/  | log: /'
 }
 
 # A line of output exactly equal to the argument.
