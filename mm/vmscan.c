@@ -299,16 +299,16 @@ static void shrink_memcg_tree(struct mem_cgroup *root, unsigned long nr_to_scan,
 	}
 }
 
-/*
- * Reclaim can recurse: evicting an inode may read a bitmap block, whose new page may need
- * memory or a charge. The nested reclaim gives up instead of deadlocking on the mutex.
- */
 bool current_in_reclaim(void)
 {
 	return READ_ONCE(reclaim_mutex.owner) == current || (current && current->in_reclaim);
 }
 
-/* No reclaim from inside reclaim (an allocation made by a shrinker, or under the lock). */
+/*
+ * Reclaim can recurse: evicting an inode may read a bitmap block, whose new page may need
+ * memory or a charge. The nested reclaim (under the mutex, or from a shrinker) gives up
+ * instead of deadlocking on the mutex or recursing.
+ */
 static bool reclaim_lock(void)
 {
 	if (current_in_reclaim())
