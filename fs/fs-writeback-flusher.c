@@ -5,6 +5,7 @@
  */
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
+#include <cgwb/bio.h>
 #include <cgwb/writeback.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/vmstat.h>
@@ -245,12 +246,18 @@ static long __writeback_inodes_wb(struct bdi_writeback *wb, struct wb_writeback_
 	return wrote;
 }
 
-/* One work item: returns the pages written. */
+/*
+ * One work item: returns the pages written. Plugged across inodes, as Linux: files
+ * written one after another often lie side by side (small files packed by the allocator),
+ * and their bios merge into one request only if they wait for each other.
+ */
 static long wb_writeback(struct bdi_writeback *wb, struct wb_writeback_work *work)
 {
 	long nr_pages = work->nr_pages;
 	unsigned long dirtied_before = jiffies; /* livelock avoidance: not chase later dirtiers */
+	struct blk_plug plug;
 
+	blk_start_plug(&plug);
 	spin_lock(&wb->list_lock);
 	for (;;) {
 		long progress;
@@ -291,6 +298,7 @@ static long wb_writeback(struct bdi_writeback *wb, struct wb_writeback_work *wor
 		spin_lock(&wb->list_lock);
 	}
 	spin_unlock(&wb->list_lock);
+	blk_finish_plug(&plug);
 	return nr_pages - work->nr_pages;
 }
 

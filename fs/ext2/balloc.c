@@ -338,10 +338,10 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 	group = (goal - sbi->s_first_data_block) / sbi->s_blocks_per_group;
 	goal_bit = (goal - sbi->s_first_data_block) % sbi->s_blocks_per_group;
 	/*
-	 * A regular file first looks for a group with room for a whole reservation window,
-	 * then for any free block; for others both passes would be the same search.
+	 * A file with a reservation window first looks for a group with room for a whole
+	 * one, then for any free block; for others both passes would be the same search.
 	 */
-	unsigned int tries = S_ISREG(inode->i_mode) ? 2 * ngroups : ngroups;
+	unsigned int tries = ext2_rsv_wanted(inode) ? 2 * ngroups : ngroups;
 
 	for (unsigned int i = 0; i < tries && !block && !*errp; i++) {
 		unsigned long n = *count;

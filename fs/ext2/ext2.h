@@ -712,6 +712,8 @@ int ext2_rsv_init(struct super_block *sb);
 void ext2_rsv_destroy(struct super_block *sb);
 /* The inode's window goes back: truncate, a writer's close, eviction. */
 void ext2_discard_reservation(struct inode *inode);
+/* Does the inode's next allocation use a window of its own? */
+bool ext2_rsv_wanted(struct inode *inode);
 /* A window's bits [start, end) of group's map; empty when start == end. */
 struct ext2_rsv_window {
 	u32 group, start, end;

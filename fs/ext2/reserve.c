@@ -30,6 +30,26 @@
 
 #define EXT2_DEFAULT_RESERVE_BLOCKS 8
 #define EXT2_MAX_RESERVE_BLOCKS 1024
+#define EXT2_STREAM_REQUEST_BLOCKS 16 /* ext4's s_mb_stream_request */
+
+/*
+ * Small files of delayed allocation take no window: as ext4's mballoc
+ * (ext4_mb_group_or_file()), only a file larger than s_mb_stream_request blocks streams
+ * into space of its own; smaller ones take blocks at the goal or from the locality
+ * group's shared space, so that files written one after another lie side by side. With a
+ * window each, 500 files of 4 KiB lay one block in 8 and their writeback could not merge
+ * into large requests. At writeback i_size covers what is being allocated; without
+ * delayed allocation (ext2, nodelalloc) blocks come as the file grows from nothing, so
+ * every regular file has a window.
+ */
+bool ext2_rsv_wanted(struct inode *inode)
+{
+	if (!S_ISREG(inode->i_mode))
+		return false;
+	if (!ext2_inode_delalloc(inode))
+		return true;
+	return READ_ONCE(inode->i_size) > ((loff_t)EXT2_STREAM_REQUEST_BLOCKS << inode->i_blkbits);
+}
 
 int ext2_rsv_init(struct super_block *sb)
 {
@@ -238,7 +258,7 @@ static bool new_window(struct super_block *sb, struct ext2_inode_info *ei, unsig
 
 /*
  * Choose and set on disk up to *count blocks in one group's bitmap map (size bits), near
- * goal_bit: from the inode's window if it is a regular file (with whole, only a window of
+ * goal_bit: from the inode's window if it has one (ext2_rsv_wanted(); with whole, only a window of
  * full size), else outside the windows, else anywhere. *count becomes the number taken;
  * returns the first bit, or -1 if nothing was taken. The group's lock and the inode's
  * truncate_mutex held; a window the inode leaves in another group goes to *stale.
@@ -253,7 +273,7 @@ long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int gr
 	long bit;
 	u32 b;
 
-	if (S_ISREG(inode->i_mode)) {
+	if (ext2_rsv_wanted(inode)) {
 		bit = alloc_from_window(sb, ei, group, map, goal_bit, count);
 		if (bit >= 0)
 			return bit;

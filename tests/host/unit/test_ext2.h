@@ -67,5 +67,7 @@ int ext2t_readdir(const char *path,
 		  void *arg);
 int ext2t_count_entries(const char *path);
 void ext2t_statfs(u64 *bfree, u64 *ffree);
+/* The superblock mounted on EXT2T_MNT. */
+struct super_block *ext2t_sb(void);
 
 #endif

@@ -31,17 +31,6 @@ static void teardown(void)
 
 TestSuite(ext2_balloc, .init = setup, .fini = teardown, .timeout = 60);
 
-static struct super_block *mnt_sb(void)
-{
-	struct super_block *sb;
-	struct path p;
-
-	cr_assert_eq(kern_path(EXT2T_MNT, LOOKUP_FOLLOW, &p), 0);
-	sb = p.mnt->mnt_sb;
-	path_put(&p);
-	return sb;
-}
-
 /* The inode of path, referenced: the caller iput()s it. */
 static struct inode *inode_of(const char *path)
 {
@@ -98,7 +87,7 @@ Test(ext2_balloc, counters_equal_descriptors_after_files)
 
 	ext2t_mkfs("-b 1024 -g 2048", 16 << 10);
 	cr_assert_eq(ext2t_attach_mount(), 0);
-	sb = mnt_sb();
+	sb = ext2t_sb();
 	cr_assert_geq(EXT2_SB(sb)->s_groups_count, 8);
 	expect_counters_exact(sb);
 	for (unsigned int i = 0; i < 12; i++) {
@@ -144,7 +133,7 @@ Test(ext2_balloc, two_cpus_two_groups)
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	cr_assert_eq(ext2t_write(EXT2T_MNT "/a", O_CREAT, 0, "a", 1), 0);
 	cr_assert_eq(ext2t_write(EXT2T_MNT "/b", O_CREAT, 0, "b", 1), 0);
-	sb = mnt_sb();
+	sb = ext2t_sb();
 	sbi = EXT2_SB(sb);
 	inode[0] = inode_of(EXT2T_MNT "/a");
 	inode[1] = inode_of(EXT2T_MNT "/b");
@@ -209,7 +198,7 @@ Test(ext2_balloc, window_moved_to_another_group_is_cleared)
 	ext2t_mkfs("-b 1024 -g 2048", 16 << 10);
 	cr_assert_eq(ext2t_attach_mount(), 0);
 	cr_assert_eq(ext2t_write(EXT2T_MNT "/f", O_CREAT, 0, "f", 1), 0);
-	sb = mnt_sb();
+	sb = ext2t_sb();
 	inode = inode_of(EXT2T_MNT "/f");
 	b1 = new_block(inode, ext2_group_first_block(sb, 1) + 700);
 	cr_assert_eq(group_of(sb, b1), 1);
@@ -246,7 +235,7 @@ Test(ext2_balloc, delalloc_refuses_exactly_at_the_slack)
 	ext4t_make_image("-b 4096");
 	ext2t_attach();
 	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "delalloc"), 0, "%s", host_log());
-	sb = mnt_sb();
+	sb = ext2t_sb();
 	slack = min((u64)EXT2_SB(sb)->s_blocks_count / 50, (u64)4096);
 	for (loff_t pos = 0; !err; pos += sizeof(page)) {
 		ext2t_statfs(&bfree, &ffree);

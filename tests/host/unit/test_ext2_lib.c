@@ -378,6 +378,17 @@ int ext2t_count_entries(const char *path)
 	return ext2t_readdir(path, NULL, NULL);
 }
 
+struct super_block *ext2t_sb(void)
+{
+	struct super_block *sb;
+	struct path p;
+
+	cr_assert_eq(kern_path(EXT2T_MNT, LOOKUP_FOLLOW, &p), 0);
+	sb = p.mnt->mnt_sb;
+	path_put(&p);
+	return sb;
+}
+
 void ext2t_statfs(u64 *bfree, u64 *ffree)
 {
 	struct kstatfs st;

@@ -5,7 +5,8 @@
  * (converted) ones; a full disk fails write(2) itself and loses nothing already written;
  * truncate and unlink give delayed reservations back; a write into an unwritten extent
  * converts exactly what it wrote; an unwritten extent over old data reads as zeros, the
- * state a crash before the conversion leaves. Mounted with -o delalloc (not the default yet).
+ * state a crash before the conversion leaves; small files written back together lie side by
+ * side and go down together. Mounted with -o delalloc (not the default yet).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@
 #include "host.h"
 #include "test_ext2.h"
 #include "test_ext4.h"
+#include <cgwb/jbd2.h>
+#include "../../../fs/ext2/ext2.h"
 
 static void setup(void)
 {
@@ -77,6 +80,59 @@ Test(ext4_delalloc, sequential_file_long_extents)
 		      extents_matching("/seq", "1"));
 	cr_expect_eq(extents_matching("/seq", "/Uninit/"), 0, "an extent left unwritten");
 	cr_expect(!host_log_contains("WARNING"), "%s", host_log());
+}
+
+/* The first physical block of path (debugfs bmap), 0 if it has none. */
+static u64 first_block(const char *path)
+{
+	unsigned long long b = 0;
+
+	ext2t_sh_number(&b, "debugfs -R 'bmap %s 0' %s 2>/dev/null", path, ext2t_env.img);
+	return b;
+}
+
+/*
+ * Small files written back together lie side by side (no reservation window each: as
+ * ext4's mballoc, a small file has no stream of its own) and go down in a few large
+ * requests (writeback plugs across inodes, as Linux's wb_writeback()), behind one journal
+ * commit (->sync_fs's; none per inode). With a window each they lay one block in 8 and
+ * every file was a request of its own; with a commit per inode, 273 requests.
+ */
+Test(ext4_delalloc, small_files_written_back_together_lie_side_by_side)
+{
+	enum { FILES = 32 };
+	struct filedisk_stats st;
+	u64 lo = ~0ULL, hi = 0;
+	char path[32];
+	u32 commits;
+
+	ext4t_make_image("-b 4096");
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	for (u32 i = 0; i < FILES; i++) {
+		snprintf(path, sizeof(path), EXT2T_MNT "/s%u", i);
+		cr_assert_eq(ext2t_write_pattern(path, i, 0, 4096), 0);
+	}
+	filedisk_reset_stats(ext2t_env.disk);
+	commits = EXT2_SB(ext2t_sb())->s_journal->j_commit_sequence;
+	ksys_sync();
+	commits = EXT2_SB(ext2t_sb())->s_journal->j_commit_sequence - commits;
+	filedisk_get_stats(ext2t_env.disk, &st);
+	cr_expect_leq(commits, 2, "sync(2) committed %u times: once per inode?", commits);
+	cr_expect_leq(st.writes, FILES / 2, "%lu write requests for %d files of one block",
+		      st.writes, FILES);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	for (u32 i = 0; i < FILES; i++) {
+		snprintf(path, sizeof(path), "/s%u", i);
+		u64 b = first_block(path);
+
+		cr_assert_neq(b, 0, "%s has no block", path);
+		lo = min(lo, b);
+		hi = max(hi, b);
+		expect_dump_pattern(path, i, 4096);
+	}
+	cr_expect_eq(hi - lo + 1, FILES, "%d one-block files over blocks [%llu, %llu]", FILES,
+		     (unsigned long long)lo, (unsigned long long)hi);
 }
 
 /* A full disk: write(2) gets -ENOSPC, and everything it accepted reaches the disk. */
