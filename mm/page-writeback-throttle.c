@@ -391,7 +391,6 @@ void balance_dirty_pages_ratelimited(struct address_space *mapping)
 	struct inode *inode = mapping->host;
 	struct backing_dev_info *bdi = inode_to_bdi(inode);
 	struct bdi_writeback *wb = NULL;
-	unsigned long flags;
 	int ratelimit, *p;
 
 	if (!bdi_cap_writeback(bdi) || (mapping->flags & (1UL << AS_NO_ACCOUNT)))
@@ -404,8 +403,12 @@ void balance_dirty_pages_ratelimited(struct address_space *mapping)
 	ratelimit = current->nr_dirtied_pause;
 	if (wb->dirty_exceeded)
 		ratelimit = min(ratelimit, 32 >> (PAGE_SHIFT - 10));
-	/* many tasks dirtying a little each: this CPU's count makes one of them check */
-	local_irq_save(flags);
+	/*
+	 * Many tasks dirtying a little each: this CPU's count makes one of them check. As
+	 * Linux, preemption off is enough: no interrupt handler dirties pages or exits tasks,
+	 * and an add from a task that moved here meanwhile may be lost, as Linux's may.
+	 */
+	preempt_disable();
 	p = this_cpu_ptr(&bdp_ratelimits);
 	if (current->nr_dirtied >= ratelimit) {
 		*p = 0;
@@ -421,7 +424,7 @@ void balance_dirty_pages_ratelimited(struct address_space *mapping)
 		*p -= n;
 		current->nr_dirtied += n;
 	}
-	local_irq_restore(flags);
+	preempt_enable();
 	if (current->nr_dirtied >= ratelimit) {
 		balance_dirty_pages(wb, (unsigned long)current->nr_dirtied);
 		/* io.cost's delay for the group's IO debt, Linux's return-to-user throttle */

@@ -12,15 +12,16 @@
  * per-CPU delayed work every sysctl_stat_interval (a second) folds its CPU's, and a CPU
  * about to idle folds its own. So the shared count is off by at most threshold x CPUs, by
  * differences at most a second old, and exact a second after the updates stop. The works
- * start with the threshold (before it every update folds); each folds on its own CPU with
- * interrupts off, as the updates run, so no update is lost between the read and the reset.
+ * start with the threshold (before it every update folds). A difference changes only by
+ * compare-and-exchange (an update) or exchange (a fold), as Linux's mod_node_state(), so
+ * neither an interrupt handler's update nor a task's that moved to another CPU between
+ * finding its difference and changing it is lost, and nothing turns interrupts off.
  * The snapshot readers keep adding the differences: the /proc files, wbtop and the
  * simulator's counter checks compare these counts exactly with others at any instant.
  */
 #include <cgwb/vmstat.h>
 #include <cgwb/mm.h>
 #include <cgwb/memcontrol.h>
-#include <cgwb/irqflags.h>
 #include <cgwb/smp.h>
 #include <cgwb/bug.h>
 #include <cgwb/workqueue.h>
@@ -79,26 +80,20 @@ static int fls_ul(unsigned long x)
 }
 
 /*
- * Fold cpu's differences into the shared counts. On cpu, interrupts off as its updates run;
- * a CPU that runs no tasks (the host platform's virtual CPUs) is folded by whoever runs its
- * work, which is as safe there, with one real CPU.
+ * Fold cpu's differences into the shared counts: on cpu, or for a CPU that runs no tasks
+ * (the host platform's virtual CPUs) by whoever runs its work.
  */
 static void fold_cpu_diffs(unsigned int cpu)
 {
 	struct per_cpu_nodestat *pcp = per_cpu_ptr(&per_cpu_nodestats, cpu);
-	unsigned long flags;
 
 	WARN_ON_ONCE(cpu != raw_smp_processor_id() && cpu_online(cpu));
-	local_irq_save(flags);
 	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++) {
-		s8 x = pcp->vm_node_stat_diff[i];
+		s8 x = __atomic_exchange_n(&pcp->vm_node_stat_diff[i], 0, __ATOMIC_RELAXED);
 
-		if (x) {
+		if (x)
 			__atomic_add_fetch(&vm_node_stat[i], x, __ATOMIC_RELAXED);
-			pcp->vm_node_stat_diff[i] = 0;
-		}
 	}
-	local_irq_restore(flags);
 }
 
 /* Every second on each CPU, as Linux's before its shepherd: cgwb has no tickless idle to spare. */
@@ -154,20 +149,17 @@ void refresh_node_stat_thresholds(void)
 /* Interrupts off: IO completions count pages from interrupt handlers. */
 void mod_node_page_state(enum node_stat_item item, long delta)
 {
-	struct per_cpu_nodestat *pcp;
-	long t = READ_ONCE(stat_threshold);
-	unsigned long flags;
-	long x;
+	s8 *diff = &this_cpu_ptr(&per_cpu_nodestats)->vm_node_stat_diff[item];
+	long t = READ_ONCE(stat_threshold), x;
+	s8 old = READ_ONCE(*diff), new;
 
-	local_irq_save(flags);
-	pcp = this_cpu_ptr(&per_cpu_nodestats);
-	x = pcp->vm_node_stat_diff[item] + delta;
-	if (x > t || x < -t) {
+	do {
+		x = old + delta;
+		new = x > t || x < -t ? 0 : (s8)x;
+	} while (!__atomic_compare_exchange_n(diff, &old, new, false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	if (x > t || x < -t)
 		__atomic_add_fetch(&vm_node_stat[item], x, __ATOMIC_RELAXED);
-		x = 0;
-	}
-	pcp->vm_node_stat_diff[item] = (s8)x;
-	local_irq_restore(flags);
 }
 
 /*

@@ -79,13 +79,13 @@ static __always_inline struct task_struct *get_current(void)
 #define per_cpu(name, cpu) ((name)[cpu])
 #define per_cpu_ptr(ptr, cpu) (&(*(ptr))[cpu])
 #define this_cpu_ptr(ptr) per_cpu_ptr(ptr, raw_smp_processor_id())
-/* Add to this CPU's copy, safe against this CPU's interrupt handlers (<cgwb/irqflags.h>). */
-#define this_cpu_add(name, n)                              \
-	do {                                               \
-		unsigned long __f = arch_local_irq_save(); \
-		(name)[raw_smp_processor_id()] += (n);     \
-		arch_local_irq_restore(__f);               \
-	} while (0)
+/*
+ * Add to this CPU's copy, safe against this CPU's interrupt handlers and against a move to
+ * another CPU meanwhile (which adds to that CPU's copy: a sum is the same) without turning
+ * either off: an atomic add, one instruction, as Linux's this_cpu_add().
+ */
+#define this_cpu_add(name, n) \
+	((void)__atomic_add_fetch(&(name)[raw_smp_processor_id()], (n), __ATOMIC_RELAXED))
 #define this_cpu_inc(name) this_cpu_add(name, 1)
 
 #endif

@@ -8,7 +8,7 @@
  * exact for the instant it holds it. A caller comparing with a small bound uses the sum
  * (or percpu_counter_compare(), which sums only when the read is too close to tell).
  *
- * Updates are safe from interrupt handlers (interrupts are off while a CPU's part moves).
+ * Updates are safe from interrupt handlers (a part moves only by atomic adds and exchanges).
  * There is no CPU hotplug: a CPU's part stays with it, so readers bound the error by the
  * possible CPUs (nr_cpu_ids), where Linux folds a dying CPU's part and counts online ones.
  */
