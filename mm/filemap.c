@@ -125,16 +125,29 @@ void wait_on_page_writeback(struct page *page)
 
 /* ---------------------------------------------------------------- lookup and insertion */
 
+/*
+ * Without the mapping's lock, as Linux's filemap_get_entry(): the tree is read under RCU
+ * (kernel/lib/xarray.c), the page taken with a speculative reference and kept only if it
+ * is still at index afterwards. Every page written is looked up at least once on its way
+ * in and once more by ext4's writeback; taking the lock with interrupts off for each
+ * showed among the largest costs after the copy.
+ */
 struct page *find_get_page(struct address_space *mapping, pgoff_t index)
 {
-	unsigned long flags;
 	struct page *page;
 
-	xa_lock_irqsave(&mapping->i_pages, flags);
-	page = xa_load(&mapping->i_pages, index);
-	if (page)
-		get_page(page);
-	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	rcu_read_lock();
+	for (;;) {
+		page = xa_load(&mapping->i_pages, index);
+		if (!page)
+			break;
+		if (!get_page_unless_zero(page))
+			continue; /* freed meanwhile: look again */
+		if (page == xa_load(&mapping->i_pages, index))
+			break;
+		put_page(page); /* moved or reused meanwhile */
+	}
+	rcu_read_unlock();
 	return page;
 }
 

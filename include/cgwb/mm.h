@@ -171,6 +171,23 @@ static inline void get_page(struct page *page)
 {
 	BUG_ON(__atomic_fetch_add(&page->_refcount, 1, __ATOMIC_RELAXED) <= 0);
 }
+/*
+ * A reference to a page found without the lock that keeps it where it was found (the
+ * page cache's lockless lookup): none if it was free. The caller checks that the page
+ * is still there, since it may have been freed and reused by another owner meanwhile;
+ * a struct page itself is never freed, so the look is always safe.
+ */
+static inline bool get_page_unless_zero(struct page *page)
+{
+	int count = __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
+
+	do {
+		if (count <= 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&page->_refcount, &count, count + 1, false,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	return true;
+}
 static inline int page_count(const struct page *page)
 {
 	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
