@@ -207,6 +207,9 @@ const char *ext2_block_pointer_problem(struct inode *inode, u32 block)
 /*
  * The group's block bitmap, checked: the bits of the group's own bitmaps and inode table
  * must be set, or the bitmap is garbage and allocating from it would destroy metadata.
+ * Once per read from the disk (BH_Verified), as Linux's ext2_valid_block_bitmap() and
+ * ext4_validate_block_bitmap(): allocation never clears those bits, and the check scanned
+ * the inode table's bits at every allocation, once per page ext2 writes.
  */
 static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned int group)
 {
@@ -224,13 +227,15 @@ static struct buffer_head *read_block_bitmap(struct super_block *sb, unsigned in
 		return NULL;
 	}
 	map = (const u8 *)bh->b_data;
-	if (ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_FLEX_BG))
-		return bh; /* its metadata may be in another group: the system zone guards it */
+	if (buffer_verified(bh) || ext2_has_incompat(sb, EXT4_FEATURE_INCOMPAT_FLEX_BG))
+		return bh; /* flex_bg: its metadata may be elsewhere; the system zone guards it */
 	if (ext2_test_bit(map, block - first) &&
 	    ext2_test_bit(map, le32_to_cpu(gd->bg_inode_bitmap) - first) &&
 	    ext2_find_next_zero_bit(map, itable - first + EXT2_SB(sb)->s_itb_per_group,
-				    itable - first) == itable - first + EXT2_SB(sb)->s_itb_per_group)
+				    itable - first) == itable - first + EXT2_SB(sb)->s_itb_per_group) {
+		set_buffer_verified(bh);
 		return bh;
+	}
 	ext2_error(sb, __func__, "invalid block bitmap - block_group = %u, block = %u", group, block);
 	brelse(bh);
 	return NULL;
