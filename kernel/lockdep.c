@@ -42,8 +42,11 @@ static struct lock_class classes[LOCKDEP_MAX_CLASSES + 1]; /* 1-based: 0 is "not
 static u64 after[LOCKDEP_MAX_CLASSES + 1][CLASS_WORDS + 1];
 static DEFINE_PER_CPU(struct held_locks, held_locks);
 
+bool lockdep_was_enabled;
+
 void lockdep_enable(void)
 {
+	WRITE_ONCE(lockdep_was_enabled, true);
 	WRITE_ONCE(lockdep_on, true);
 }
 

@@ -22,14 +22,16 @@ __lockfunc void raw_spin_lock(spinlock_t *lock)
 	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
 	WRITE_ONCE(lock->owner_cpu, (s16)raw_smp_processor_id());
-	lock_acquired_hook(lock, false);
+	if (unlikely(READ_ONCE(lockdep_was_enabled)))
+		lock_acquired_hook(lock, false);
 }
 
 __lockfunc void raw_spin_unlock(spinlock_t *lock)
 {
 	if (unlikely(!spin_is_locked(lock)))
 		panic("spinlock %s: unlock of an unlocked lock", lock_name(lock));
-	lock_release_hook(lock);
+	if (unlikely(READ_ONCE(lockdep_was_enabled)))
+		lock_release_hook(lock);
 	WRITE_ONCE(lock->owner_cpu, -1);
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1), __ATOMIC_RELEASE);
 	/* a CPU may be held up right after a release, with nothing else done (host: may switch) */
@@ -52,7 +54,8 @@ __lockfunc bool spin_trylock(spinlock_t *lock)
 	if (__atomic_compare_exchange_n(&lock->next, &owner, (u16)(owner + 1), false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		WRITE_ONCE(lock->owner_cpu, (s16)raw_smp_processor_id());
-		lock_acquired_hook(lock, true);
+		if (unlikely(READ_ONCE(lockdep_was_enabled)))
+			lock_acquired_hook(lock, true);
 		return true;
 	}
 	preempt_enable_no_resched();

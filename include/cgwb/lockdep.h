@@ -16,7 +16,12 @@
 struct spinlock;
 
 void lockdep_enable(void);
-/* After a lock was taken / before it is released (kernel/spinlock.c). */
+/*
+ * After a lock was taken / before it is released (kernel/spinlock.c), only once the
+ * validator was ever on (lockdep_was_enabled, never cleared: a report turns it off, and
+ * the locks held then are still released through the hook). Off, a lock costs no call.
+ */
+extern bool lockdep_was_enabled;
 void lock_acquired_hook(struct spinlock *lock, bool trylock);
 void lock_release_hook(struct spinlock *lock);
 /* Reports so far (0 or 1: it stops at the first). */
