@@ -25,9 +25,12 @@
 #include "ext4.h"
 #include <cgwb/errno.h>
 
+/* Groups per flex group; 1 (no grouping) for a size out of range, as Linux ignores flex_bg's. */
 static unsigned int flex_size(struct super_block *sb)
 {
-	return 1U << EXT2_SB(sb)->s_es->s_log_groups_per_flex;
+	unsigned int log = EXT2_SB(sb)->s_es->s_log_groups_per_flex;
+
+	return log >= 1 && log <= 31 ? 1U << log : 1;
 }
 
 static u32 group_free_inodes(struct super_block *sb, unsigned int g)

@@ -277,3 +277,21 @@ Test(ext4_corrupt, extent_into_journal)
 	expect_bad_extent(sparse_leaf() * BS + 12 + 12 + 8, start, 4,
 			  "invalid extent (physical blocks)");
 }
+
+/*
+ * A flex group size out of range (2^255 groups, found by the fuzzer: an undefined shift in
+ * inode placement) is ignored, as Linux's ext4_fill_flex_info() ignores it: files and
+ * directories are still made, each group placed on its own.
+ */
+Test(ext4_corrupt, flex_group_size_out_of_range_is_ignored)
+{
+	struct kstat st;
+
+	ext4t_make_image("-b 1024");
+	ext4t_set_super_value("log_groups_per_flex", "255");
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(do_mkdir(EXT2T_MNT "/d", 0755), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/d/f", 3, 0, 4096), 0);
+	cr_expect_eq(vfs_stat(EXT2T_MNT "/d/f", &st), 0);
+	ext2t_umount();
+}
