@@ -27,9 +27,9 @@ void mutex_init(struct mutex *lock)
 /*
  * One compare-and-exchange of the owner, as Linux's fast path: a waiter cannot miss the
  * unlock, since it queues (a full barrier) before it tries, and mutex_unlock() clears the
- * owner (a full barrier) before it looks at the queue. Under the wait queue's lock with
- * interrupts off, as before, the lock and unlock of a mutex held a moment cost more than
- * the sections ext4 takes it for, once per page written.
+ * owner (a full barrier) before it looks at the queue. Taking the wait queue's lock with
+ * interrupts off instead would cost more than the sections ext4 holds a mutex for, once
+ * per page written.
  */
 bool mutex_trylock(struct mutex *lock)
 {

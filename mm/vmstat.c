@@ -146,19 +146,20 @@ void refresh_node_stat_thresholds(void)
 	}
 }
 
-/* Interrupts off: IO completions count pages from interrupt handlers. */
+/* Safe from interrupt handlers (IO completions count pages there): see the opening. */
 void mod_node_page_state(enum node_stat_item item, long delta)
 {
 	s8 *diff = &this_cpu_ptr(&per_cpu_nodestats)->vm_node_stat_diff[item];
 	long t = READ_ONCE(stat_threshold), x;
-	s8 old = READ_ONCE(*diff), new;
+	s8 old = READ_ONCE(*diff);
+	bool fold;
 
 	do {
 		x = old + delta;
-		new = x > t || x < -t ? 0 : (s8)x;
-	} while (!__atomic_compare_exchange_n(diff, &old, new, false, __ATOMIC_RELAXED,
+		fold = x > t || x < -t;
+	} while (!__atomic_compare_exchange_n(diff, &old, fold ? 0 : (s8)x, false, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
-	if (x > t || x < -t)
+	if (fold)
 		__atomic_add_fetch(&vm_node_stat[item], x, __ATOMIC_RELAXED);
 }
 

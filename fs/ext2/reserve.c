@@ -258,8 +258,8 @@ static bool new_window(struct super_block *sb, struct ext2_inode_info *ei, unsig
 
 /*
  * Choose and set on disk up to *count blocks in one group's bitmap map (size bits), near
- * goal_bit: from the inode's window if it has one (ext2_rsv_wanted(); with whole, only a window of
- * full size), else outside the windows, else anywhere. *count becomes the number taken;
+ * goal_bit: from the inode's window if it takes one (ext2_rsv_wanted(); with whole, only
+ * a window of full size), else outside the windows, else anywhere. *count becomes the number taken;
  * returns the first bit, or -1 if nothing was taken. The group's lock and the inode's
  * truncate_mutex held; a window the inode leaves in another group goes to *stale.
  */
