@@ -581,8 +581,12 @@ static inline bool ext2_inode_is_fast_symlink(struct inode *inode)
 __printf(3, 4) void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...);
 __printf(3, 4) void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...);
 void ext2_write_super(struct super_block *sb);
-/* The superblock's buffer changed: its checksum (ext4), then dirty. */
+/* The superblock's buffer changed: its checksum (ext4) set again. */
+void ext2_sb_csum(struct super_block *sb);
+/* ... and written home in place: the journal's own state, errors, an image without one. */
 void ext2_sb_dirty(struct super_block *sb);
+/* ... under a handle (orphan list, a feature): journalled, home after its commit. */
+void ext2_sb_dirty_metadata(struct super_block *sb);
 /*
  * The journal's share of the shared code (ext4 with a journal; otherwise plain): a handle
  * around each change (0 or -EROFS), metadata buffers dirtied and freed through it.

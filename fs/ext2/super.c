@@ -135,7 +135,7 @@ void ext2_forget_metadata(struct super_block *sb, struct buffer_head *bh)
 	bforget(bh);
 }
 
-void ext2_sb_dirty(struct super_block *sb)
+void ext2_sb_csum(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 
@@ -144,7 +144,23 @@ void ext2_sb_dirty(struct super_block *sb)
 		sbi->s_family->super_csum_set(sb);
 		spin_unlock(&sbi->s_sb_csum_lock);
 	}
-	mark_buffer_dirty(sbi->s_sbh);
+}
+
+void ext2_sb_dirty(struct super_block *sb)
+{
+	ext2_sb_csum(sb);
+	mark_buffer_dirty(EXT2_SB(sb)->s_sbh);
+}
+
+/*
+ * Written in place, a change made under a handle would reach the disk before the commit
+ * that makes it atomic with the rest, and with whatever else the buffer holds by then (a
+ * later transaction's free counts): a crash before that commit would keep it all the same.
+ */
+void ext2_sb_dirty_metadata(struct super_block *sb)
+{
+	ext2_sb_csum(sb);
+	ext2_dirty_metadata(sb, EXT2_SB(sb)->s_sbh);
 }
 
 static bool is_power_of(unsigned int n, unsigned int base)
@@ -186,7 +202,7 @@ void ext2_set_large_file(struct super_block *sb)
 	mutex_lock(&sbi->s_lock);
 	sbi->s_es->s_feature_ro_compat |= cpu_to_le32(EXT2_FEATURE_RO_COMPAT_LARGE_FILE);
 	mutex_unlock(&sbi->s_lock);
-	ext2_sb_dirty(sb);
+	ext2_sb_dirty_metadata(sb);
 }
 
 /* Write the in-memory counters and times to the superblock buffer; wait if sync. */
@@ -220,12 +236,19 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 
 	if (sb->s_flags & SB_RDONLY)
 		return 0;
-	if (wait && sbi->s_family) {
+	if (wait && sbi->s_family)
 		ext2_unwritten_wait_sb(sb); /* written data converted before the commit */
-		/* a journal: its commit makes the metadata stable (1: there is none) */
+	if (sbi->s_journal) {
+		/*
+		 * The commit makes the metadata stable and its checkpoint writes it home, the
+		 * superblock with it. Written in place here, the superblock would carry the
+		 * free counts of whatever transaction runs beside this sync.
+		 */
+		if (!wait)
+			return 0;
 		err = sbi->s_family->force_commit(sb);
-		if (err < 0)
-			return err;
+		ext2_check_bdev_write_error(sb, __func__);
+		return err;
 	}
 	if (wait) {
 		/* bitmaps and inode tables first: a failure there must mark this superblock */

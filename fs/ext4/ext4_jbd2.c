@@ -17,9 +17,10 @@
  *   (fs/ext2/io_end.c), so their inodes need nothing of the commit: it never waits for a
  *   cgroup's throttled data. data=writeback skips the data always. data=journal is
  *   refused.
- * - The superblock is written in place (it carries the journal's own state), and logged
- *   too with each transaction that has something else, its free counts set from the
- *   descriptors the transaction leaves, so that a replay restores counts and groups alike.
+ * - The superblock is logged with each transaction that has something else, its free
+ *   counts set from the descriptors the transaction leaves, so that a replay restores
+ *   counts and groups alike; changes under a handle (the orphan list) go the same way.
+ *   Only the journal's own state (needs_recovery) and errors are written in place.
  */
 #include "ext4.h"
 #include <cgwb/jbd2.h>
@@ -116,9 +117,11 @@ void ext4_evict_inode(struct inode *inode)
 /*
  * The superblock's free counts as the transaction leaves the descriptors, logged with it:
  * a replay then restores counts that agree with the replayed groups (e2fsck finds nothing
- * to fix), as it restores the groups. Written home as well, as the superblock always is.
- * The free counters' sums are exact here: the commit runs with no handle open, and every
- * change to a group and its counter is made under one.
+ * to fix), as it restores the groups. Home only by the checkpoint after the commit block:
+ * written in place before it, counts whose transaction a crash kept from committing would
+ * stay on disk beside the groups of the one before. The free counters' sums are exact
+ * here: the commit runs with no handle open, and every change to a group and its counter
+ * is made under one.
  */
 static void ext4_log_super(journal_t *j, struct super_block *sb)
 {
@@ -130,7 +133,7 @@ static void ext4_log_super(journal_t *j, struct super_block *sb)
 	sbi->s_es->s_free_inodes_count =
 		cpu_to_le32((u32)percpu_counter_sum_positive(&sbi->s_freeinodes_counter));
 	mutex_unlock(&sbi->s_lock);
-	ext2_sb_dirty(sb);
+	ext2_sb_csum(sb);
 	jbd2_journal_dirty_metadata(j, sbi->s_sbh);
 }
 

@@ -42,7 +42,7 @@ void ext4_orphan_add(struct inode *inode)
 		sbi->s_es->s_last_orphan = cpu_to_le32((u32)inode->i_ino);
 		list_add(&ei->i_orphan, &sbi->s_orphans);
 		mark_inode_dirty(inode);
-		ext2_sb_dirty(sb);
+		ext2_sb_dirty_metadata(sb);
 	}
 	mutex_unlock(&sbi->s_orphan_lock);
 }
@@ -58,7 +58,7 @@ void ext4_orphan_del(struct inode *inode)
 	if (!list_empty(&ei->i_orphan)) {
 		if (ei->i_orphan.prev == &sbi->s_orphans) {
 			sbi->s_es->s_last_orphan = cpu_to_le32(ei->i_dtime);
-			ext2_sb_dirty(sb);
+			ext2_sb_dirty_metadata(sb);
 		} else {
 			prev = list_entry(ei->i_orphan.prev, struct ext2_inode_info, i_orphan);
 			prev->i_dtime = ei->i_dtime;

@@ -27,6 +27,7 @@ struct filedisk {
 	struct filedisk_model model;
 	bool has_model;
 	bool failing;
+	int record_fd; /* -1: writes not recorded */
 	u64 busy_until_ns;
 	struct filedisk_stats stats;
 };
@@ -38,9 +39,21 @@ struct filedisk_rq {
 	int status;
 };
 
+static int filedisk_record(struct filedisk *fdisk, const void *buf, u64 pos, u32 len)
+{
+	struct filedisk_write w = { .pos = pos, .len = len };
+
+	if (write(fdisk->record_fd, &w, sizeof(w)) != sizeof(w) ||
+	    write(fdisk->record_fd, buf, len) != (ssize_t)len)
+		return -EIO;
+	return 0;
+}
+
 static int filedisk_rw(struct filedisk *fdisk, bool write, void *buf, u64 pos, u32 len)
 {
 	if (pos + len > fdisk->size)
+		return -EIO;
+	if (write && fdisk->record_fd >= 0 && filedisk_record(fdisk, buf, pos, len))
 		return -EIO;
 	if (fdisk->fd < 0) {
 		if (write)
@@ -148,6 +161,7 @@ static struct gendisk *filedisk_register(struct filedisk *fdisk, const char *nam
 
 	if (!disk)
 		return NULL;
+	fdisk->record_fd = -1;
 	if (model) {
 		fdisk->model = *model;
 		fdisk->has_model = true;
@@ -211,4 +225,14 @@ void filedisk_reset_stats(struct gendisk *disk)
 void filedisk_set_failing(struct gendisk *disk, bool fail)
 {
 	((struct filedisk *)disk->private_data)->failing = fail;
+}
+
+int filedisk_record_writes(struct gendisk *disk, const char *path)
+{
+	struct filedisk *fdisk = disk->private_data;
+
+	if (fdisk->record_fd >= 0)
+		close(fdisk->record_fd);
+	fdisk->record_fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+	return path && fdisk->record_fd < 0 ? -EIO : 0;
 }

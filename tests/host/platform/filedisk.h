@@ -41,4 +41,15 @@ void filedisk_reset_stats(struct gendisk *disk);
 /* Fail every request from now on with -EIO (fail true) or stop failing. */
 void filedisk_set_failing(struct gendisk *disk, bool fail);
 
+/*
+ * Crash tests: from now on, append every write the disk carries out to the file at path,
+ * in the order it reaches the disk, as a struct filedisk_write then its data; path NULL
+ * stops. Each piece of a request is its own record (a crash may fall between them).
+ */
+struct filedisk_write {
+	u64 pos; /* bytes from the disk's start */
+	u32 len;
+};
+int filedisk_record_writes(struct gendisk *disk, const char *path);
+
 #endif

@@ -57,6 +57,8 @@ void ext2t_fill(void *buf, size_t len, u32 seed, u64 offset);
 /* VFS file helpers on full paths; each returns 0 or -errno. */
 int ext2t_write(const char *path, unsigned int flags, loff_t pos, const void *buf, size_t len);
 int ext2t_write_pattern(const char *path, u32 seed, loff_t pos, u64 len);
+/* fsync(2) of the file at path: its error. */
+int ext2t_fsync(const char *path);
 int ext2t_read(const char *path, loff_t pos, void *buf, size_t len, ssize_t *got);
 /* Compare a file's size and contents with the pattern. */
 int ext2t_check_pattern(const char *path, u32 seed, u64 len);

@@ -245,6 +245,18 @@ int ext2t_write(const char *path, unsigned int flags, loff_t pos, const void *bu
 	return n < 0 ? (int)n : 0;
 }
 
+int ext2t_fsync(const char *path)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	int err;
+
+	if (IS_ERR(f))
+		return (int)PTR_ERR(f);
+	err = vfs_fsync(f, 0);
+	fput(f);
+	return err;
+}
+
 int ext2t_write_pattern(const char *path, u32 seed, loff_t pos, u64 len)
 {
 	size_t chunk = 256 << 10;

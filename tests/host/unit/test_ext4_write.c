@@ -380,18 +380,6 @@ ParameterizedTestParameters(ext4_write, journalled)
 	return cr_make_param_array(int, index, 2);
 }
 
-static int fsync_path(const char *path)
-{
-	struct file *f = filp_open(path, O_RDONLY, 0);
-	int err;
-
-	if (IS_ERR(f))
-		return (int)PTR_ERR(f);
-	err = vfs_fsync(f, 0);
-	fput(f);
-	return err;
-}
-
 /* The same round of changes as without a journal, through it; umount leaves it empty. */
 ParameterizedTest(int *opt, ext4_write, journalled)
 {
@@ -405,7 +393,7 @@ ParameterizedTest(int *opt, ext4_write, journalled)
 		snprintf(path, sizeof(path), EXT2T_MNT "/new%u", i);
 		cr_assert_eq(ext2t_write_pattern(path, 200 + i, 0, 70000u * i + 1), 0, "%s", path);
 	}
-	cr_assert_eq(fsync_path(EXT2T_MNT "/new3"), 0);
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/new3"), 0);
 	cr_assert_eq(do_mkdir(EXT2T_MNT "/d1", 0755), 0);
 	cr_assert_eq(do_rename(EXT2T_MNT "/new2", EXT2T_MNT "/d1/renamed"), 0);
 	cr_assert_eq(do_unlink(EXT2T_MNT "/f6"), 0);
@@ -461,11 +449,11 @@ ParameterizedTest(int *csum_v3, ext4_write, journal_replays_after_crash)
 	snprintf(crash, sizeof(crash), "%s/crash.img", ext2t_env.dir);
 	snprintf(ours, sizeof(ours), "%s/ours.img", ext2t_env.dir);
 	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
-	cr_assert_eq(fsync_path(EXT2T_MNT "/f1"), 0); /* everything so far checkpointed */
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/f1"), 0); /* everything so far checkpointed */
 	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, before), 0);
 	cr_assert_eq(do_mkdir(EXT2T_MNT "/crashdir", 0755), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/crashdir/file", 42, 0, 100000), 0);
-	cr_assert_eq(fsync_path(EXT2T_MNT "/crashdir/file"), 0);
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/crashdir/file"), 0);
 	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0);
 	/* the logged blocks back to their old contents: the checkpoint never happened */
 	cr_assert_eq(ext2t_sh("debugfs -R 'logdump -a' %s 2>/dev/null | "
@@ -530,11 +518,11 @@ Test(ext4_write, orphans_are_freed_after_a_crash)
 	cr_assert(!IS_ERR(f3) && !IS_ERR(f4));
 	cr_assert_eq(do_unlink(EXT2T_MNT "/f3"), 0);
 	cr_assert_eq(do_unlink(EXT2T_MNT "/f4"), 0);
-	cr_assert_eq(fsync_path(EXT2T_MNT "/f1"), 0); /* the unlinks' commit */
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/f1"), 0); /* the unlinks' commit */
 	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0);
 	cr_assert_neq(first_orphan(crash), 0, "the unlinks left no orphan list");
 	fput(f3); /* the list's second: the head skips it */
-	cr_assert_eq(fsync_path(EXT2T_MNT "/f1"), 0);
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/f1"), 0);
 	cr_assert(ext2t_sh_number(&ino, "echo %llu", first_orphan(ext2t_env.img)));
 	cr_assert_neq(ino, 0, "f4 is still open");
 	fput(f4);
