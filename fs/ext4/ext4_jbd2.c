@@ -150,15 +150,23 @@ static int ext4_flush_metadata(journal_t *j)
 		struct ext2_inode_info *ei = list_first_entry(
 			&sbi->s_journal_inodes, struct ext2_inode_info, i_journal_list);
 		struct inode *inode = &ei->vfs_inode;
+		bool evicted = READ_ONCE(inode->i_state) & (I_FREEING | I_WILL_FREE);
 
-		if (READ_ONCE(inode->i_state) & (I_FREEING | I_WILL_FREE)) {
+		if (evicted && inode->i_nlink) {
 			/* its eviction copies it, under a handle, once the commit is over */
 			list_move_tail(&ei->i_journal_list, &busy);
 			continue;
 		}
+		/*
+		 * An unlinked inode whose eviction waits for this commit goes in now: the
+		 * unlink that put it on the orphan list is in this transaction, and a crash
+		 * after the commit must find it unlinked, not linked and nowhere (Linux
+		 * copies it in the unlink's own handle). Its data is never read again.
+		 */
 		list_del_init(&ei->i_journal_list);
 		spin_unlock(&sbi->s_journal_inodes_lock);
-		if (!sbi->s_data_writeback && ei->i_ordered_data && !ext2_inode_delalloc(inode)) {
+		if (!evicted && !sbi->s_data_writeback && ei->i_ordered_data &&
+		    !ext2_inode_delalloc(inode)) {
 			/* data=ordered: its data before the commit that makes its blocks visible */
 			int e = filemap_write_and_wait(inode->i_mapping);
 			if (e && !err)
