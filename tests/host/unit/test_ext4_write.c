@@ -535,6 +535,7 @@ Test(ext4_write, orphans_are_freed_after_a_crash)
 	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
 	cr_expect(host_log_contains("2 orphan inodes deleted"), "%s", host_log());
 	ext2t_umount();
+	cr_expect(!host_log_contains("WARNING"), "%s", host_log());
 	cr_expect_eq(first_orphan(ext2t_env.img), 0);
 	ext2t_fsck_clean();
 }
