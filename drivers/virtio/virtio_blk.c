@@ -123,10 +123,11 @@ static void virtblk_show_state(struct request_queue *q)
 	const struct virtqueue *vq = vblk->vq;
 
 	pr_err("%s: virtqueue: %u made available, %u used by the device, %u taken, %u free, "
-	       "interrupts %s%s\n",
+	       "interrupts %s (%lu received, the next asked for at used %u%s)%s\n",
 	       vblk->disk->disk_name, vq->avail_idx_shadow, READ_ONCE(vq->used->idx),
 	       vq->last_used_idx, vq->num_free,
 	       vq->avail_flags_shadow & VRING_AVAIL_F_NO_INTERRUPT ? "off" : "on",
+	       vblk->vp->nr_irqs, virtqueue_used_event(vq), vq->event_idx ? "" : ", no event index",
 	       vq->broken ? ", broken" : "");
 }
 

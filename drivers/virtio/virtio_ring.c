@@ -253,6 +253,11 @@ bool virtqueue_more_used(const struct virtqueue *vq)
 	return vq->last_used_idx != READ_ONCE(vq->used->idx);
 }
 
+u16 virtqueue_used_event(const struct virtqueue *vq)
+{
+	return READ_ONCE(*vring_used_event(vq));
+}
+
 void *virtqueue_get_buf(struct virtqueue *vq, unsigned int *len)
 {
 	if (unlikely(vq->broken) || !virtqueue_more_used(vq))

@@ -141,6 +141,8 @@ bool virtqueue_kick(struct virtqueue *vq);
  */
 void *virtqueue_get_buf(struct virtqueue *vq, unsigned int *len);
 bool virtqueue_more_used(const struct virtqueue *vq);
+/* The used index at which the driver asked for its next interrupt (event index only). */
+u16 virtqueue_used_event(const struct virtqueue *vq);
 
 /*
  * Interrupt suppression. disable_cb asks for no interrupts (a hint); enable_cb asks for
