@@ -61,6 +61,25 @@ static unsigned int rec_len(const struct ext2_dir_entry_2 *de)
 	return le16_to_cpu(de->rec_len);
 }
 
+/*
+ * Whether a walk may step over the entry at off of a block of size bytes. A block is
+ * checked whole once per read (ext2_dir_bread()), but a corrupt image can give one block
+ * two roles, and the mark another role's check left then skips that check: so every walk
+ * also checks what it steps by, as Linux's ext4_check_dir_entry() in each of its walks.
+ * Otherwise a zero rec_len loops for ever.
+ */
+bool ext2_dirent_steps(struct inode *dir, struct buffer_head *bh, unsigned int off, unsigned int size)
+{
+	unsigned int len = size - off >= EXT2_DIR_REC_LEN(1) ? rec_len(dirent_at(bh, off)) : 0;
+
+	if (len >= EXT2_DIR_REC_LEN(1) && len <= size - off)
+		return true;
+	ext2_error(dir->i_sb, "ext2_dirent_steps",
+		   "directory #%lu: block %llu: bad entry at offset %u (rec_len %u)", dir->i_ino,
+		   (unsigned long long)bh->b_blocknr, off, len);
+	return false;
+}
+
 void ext2_set_dir_changed(struct inode *dir)
 {
 	dir->i_mtime = dir->i_ctime = current_time(dir);
@@ -195,6 +214,11 @@ int ext2_readdir(struct file *file, struct dir_context *ctx)
 			struct ext2_dir_entry_2 *de = dirent_at(bh, off);
 			unsigned int ft = types && de->file_type < EXT2_FT_MAX ? de->file_type : 0;
 
+			if (!ext2_dirent_steps(dir, bh, off, size)) {
+				brelse(bh);
+				return -EIO;
+			}
+
 			if (base + off < ctx->pos || !de->inode)
 				continue;
 			ctx->pos = base + off;
@@ -215,12 +239,15 @@ static bool ext2_match(const struct qstr *name, const struct ext2_dir_entry_2 *d
 	return de->inode && de->name_len == name->len && !memcmp(name->name, de->name, name->len);
 }
 
-struct ext2_dir_entry_2 *ext2_search_dir_block(struct buffer_head *bh, unsigned int size,
-					       const struct qstr *name)
+struct ext2_dir_entry_2 *ext2_search_dir_block(struct inode *dir, struct buffer_head *bh,
+					       unsigned int size, const struct qstr *name)
 {
-	for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off)))
+	for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
+		if (!ext2_dirent_steps(dir, bh, off, size))
+			return ERR_PTR(-EIO);
 		if (ext2_match(name, dirent_at(bh, off)))
 			return dirent_at(bh, off);
+	}
 	return NULL;
 }
 
@@ -254,7 +281,11 @@ struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *n
 
 		if (IS_ERR(bh))
 			return (struct ext2_dir_entry_2 *)bh;
-		de = ext2_search_dir_block(bh, size, name);
+		de = ext2_search_dir_block(dir, bh, size, name);
+		if (IS_ERR(de)) {
+			brelse(bh);
+			return de;
+		}
 		if (de) {
 			ei->i_dir_start_lookup = (u32)n;
 			*bhp = bh;
@@ -301,13 +332,16 @@ static void ext2_fill_entry(struct inode *dir, struct buffer_head *bh, struct ex
 }
 
 /* A room for an entry needing reclen bytes in block bh, or NULL; -EEXIST if name is there. */
-static struct ext2_dir_entry_2 *ext2_find_room(struct buffer_head *bh, unsigned int size,
-					       const struct qstr *name, unsigned int reclen)
+static struct ext2_dir_entry_2 *ext2_find_room(struct inode *dir, struct buffer_head *bh,
+					       unsigned int size, const struct qstr *name,
+					       unsigned int reclen)
 {
 	for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
 		struct ext2_dir_entry_2 *de = dirent_at(bh, off);
 		unsigned int used = de->inode ? EXT2_DIR_REC_LEN(de->name_len) : 0;
 
+		if (!ext2_dirent_steps(dir, bh, off, size))
+			return ERR_PTR(-EIO);
 		if (ext2_match(name, de))
 			return ERR_PTR(-EEXIST);
 		if (rec_len(de) >= used + reclen)
@@ -347,7 +381,7 @@ int ext2_add_entry_to_block(struct inode *dir, struct buffer_head *bh, const str
 			    struct inode *inode)
 {
 	struct ext2_dir_entry_2 *de =
-		ext2_find_room(bh, ext2_dir_space(dir), name, EXT2_DIR_REC_LEN(name->len));
+		ext2_find_room(dir, bh, ext2_dir_space(dir), name, EXT2_DIR_REC_LEN(name->len));
 
 	if (IS_ERR_OR_NULL(de))
 		return de ? (int)PTR_ERR(de) : -ENOSPC;
@@ -381,7 +415,7 @@ int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inod
 		bh = ext2_dir_bread(dir, (unsigned long)n);
 		if (IS_ERR(bh))
 			return (int)PTR_ERR(bh);
-		de = ext2_find_room(bh, size, name, reclen);
+		de = ext2_find_room(dir, bh, size, name, reclen);
 		if (IS_ERR(de)) {
 			brelse(bh);
 			return (int)PTR_ERR(de);
@@ -407,8 +441,11 @@ int ext2_delete_entry(struct inode *dir, struct ext2_dir_entry_2 *de, struct buf
 	unsigned int target = (unsigned int)((char *)de - bh->b_data);
 	struct ext2_dir_entry_2 *prev = NULL;
 
-	for (unsigned int off = 0; off < target; off += rec_len(dirent_at(bh, off)))
+	for (unsigned int off = 0; off < target; off += rec_len(dirent_at(bh, off))) {
+		if (!ext2_dirent_steps(dir, bh, off, target))
+			return -EIO;
 		prev = dirent_at(bh, off);
+	}
 	if (prev)
 		prev->rec_len = cpu_to_le16((u16)(rec_len(prev) + rec_len(de)));
 	de->inode = 0;
@@ -463,6 +500,11 @@ int ext2_empty_dir(struct inode *inode)
 			return (int)PTR_ERR(bh);
 		for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
 			struct ext2_dir_entry_2 *de = dirent_at(bh, off);
+
+			if (!ext2_dirent_steps(inode, bh, off, size)) {
+				brelse(bh);
+				return -EIO;
+			}
 			if (de->inode && !ext2_is_dot_entry(inode, de)) {
 				brelse(bh);
 				return 0;

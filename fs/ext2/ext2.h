@@ -691,8 +691,11 @@ struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *n
 /* Directory block n, read and checked; ERR_PTR on a hole, a bad block or an IO error. */
 struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n);
 /* The live entry for name in a checked directory block of size bytes, or NULL. */
-struct ext2_dir_entry_2 *ext2_search_dir_block(struct buffer_head *bh, unsigned int size,
-					       const struct qstr *name);
+struct ext2_dir_entry_2 *ext2_search_dir_block(struct inode *dir, struct buffer_head *bh,
+					       unsigned int size, const struct qstr *name);
+/* Whether a walk of a leaf block may step over the entry at off (logs an error if not). */
+bool ext2_dirent_steps(struct inode *dir, struct buffer_head *bh, unsigned int off,
+		       unsigned int size);
 int ext2_add_link(struct inode *dir, const struct qstr *name, struct inode *inode);
 /* name -> inode into leaf block bh if it has room: 0, -ENOSPC, or -EEXIST. */
 int ext2_add_entry_to_block(struct inode *dir, struct buffer_head *bh, const struct qstr *name,

@@ -164,7 +164,12 @@ struct ext2_dir_entry_2 *ext4_dx_find_entry(struct inode *dir, const struct qstr
 			err = (int)PTR_ERR(bh);
 		if (err)
 			break;
-		de = ext2_search_dir_block(bh, size, name);
+		de = ext2_search_dir_block(dir, bh, size, name);
+		if (IS_ERR(de)) {
+			err = (int)PTR_ERR(de);
+			brelse(bh);
+			break;
+		}
 		if (de) {
 			*bhp = bh;
 			break;

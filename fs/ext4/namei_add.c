@@ -148,6 +148,8 @@ static int dx_make_map(struct inode *dir, struct dx_frame *root, struct buffer_h
 		struct dx_map m = { .off = (u16)off, .size = (u16)EXT2_DIR_REC_LEN(de->name_len) };
 		int i = n, err;
 
+		if (!ext2_dirent_steps(dir, bh, off, space))
+			return -EIO;
 		if (!de->inode)
 			continue;
 		err = dx_hash(dir, dx_root_info(root->bh), &q, &m.hash);
