@@ -212,13 +212,13 @@ int ext2_readdir(struct file *file, struct dir_context *ctx)
 			return (int)PTR_ERR(bh);
 		for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
 			struct ext2_dir_entry_2 *de = dirent_at(bh, off);
-			unsigned int ft = types && de->file_type < EXT2_FT_MAX ? de->file_type : 0;
+			unsigned int ft;
 
 			if (!ext2_dirent_steps(dir, bh, off, size)) {
 				brelse(bh);
 				return -EIO;
 			}
-
+			ft = types && de->file_type < EXT2_FT_MAX ? de->file_type : 0;
 			if (base + off < ctx->pos || !de->inode)
 				continue;
 			ctx->pos = base + off;

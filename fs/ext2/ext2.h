@@ -690,7 +690,7 @@ struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir, const struct qstr *n
 					 struct buffer_head **bhp);
 /* Directory block n, read and checked; ERR_PTR on a hole, a bad block or an IO error. */
 struct buffer_head *ext2_dir_bread(struct inode *dir, unsigned long n);
-/* The live entry for name in a checked directory block of size bytes, or NULL. */
+/* The live entry for name in a checked directory block of size bytes, NULL, or -EIO. */
 struct ext2_dir_entry_2 *ext2_search_dir_block(struct inode *dir, struct buffer_head *bh,
 					       unsigned int size, const struct qstr *name);
 /* Whether a walk of a leaf block may step over the entry at off (logs an error if not). */

@@ -43,6 +43,8 @@ void ext2t_umount(void);
 void ext2t_fsck_clean(void);
 /* debugfs dump of path (in the image) compared byte for byte with data. */
 void ext2t_expect_dump(const char *path, const void *data, size_t len);
+/* ... with len bytes of the ext2t_fill() pattern of seed. */
+void ext2t_expect_dump_pattern(const char *path, u32 seed, size_t len);
 /* Free blocks and inodes as the on-disk superblock (dumpe2fs -h) says. */
 void ext2t_disk_free(u64 *blocks, u64 *inodes);
 

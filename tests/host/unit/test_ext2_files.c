@@ -51,15 +51,6 @@ static const u64 file_sizes[] = {
 };
 #define NR_SIZES (sizeof(file_sizes) / sizeof(file_sizes[0]))
 
-static void expect_dump_pattern(const char *path, u32 seed, u64 len)
-{
-	u8 *buf = malloc(len ? len : 1);
-
-	ext2t_fill(buf, len, seed, 0);
-	ext2t_expect_dump(path, buf, len);
-	free(buf);
-}
-
 ParameterizedTestParameters(ext2_files, sizes)
 {
 	static int block_sizes[] = { 1024, 2048, 4096 };
@@ -89,7 +80,7 @@ ParameterizedTest(int *bs, ext2_files, sizes)
 	ext2t_fsck_clean();
 	for (size_t i = 0; i < NR_SIZES; i++) {
 		snprintf(path, sizeof(path), "/f%zu", i);
-		expect_dump_pattern(path, (u32)i, file_sizes[i]);
+		ext2t_expect_dump_pattern(path, (u32)i, file_sizes[i]);
 	}
 	/* read back from a cold cache, then delete everything */
 	cr_assert_eq(ext2t_mount(), 0);
@@ -236,8 +227,8 @@ Test(ext2_files, rename)
 	cr_assert_eq(ext2t_size(EXT2T_MNT "/a/x"), -ENOENT);
 	ext2t_umount();
 	ext2t_fsck_clean();
-	expect_dump_pattern("/b/y", 1, 50000);
-	expect_dump_pattern("/b/sub2/z", 3, 3000);
+	ext2t_expect_dump_pattern("/b/y", 1, 50000);
+	ext2t_expect_dump_pattern("/b/sub2/z", 3, 3000);
 	cr_assert_eq(ext2t_mount(), 0);
 	cr_assert_eq(do_unlink(EXT2T_MNT "/b/y"), 0);
 	cr_assert_eq(do_unlink(EXT2T_MNT "/b/sub2/z"), 0);

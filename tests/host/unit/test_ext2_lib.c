@@ -169,6 +169,16 @@ void ext2t_expect_dump(const char *path, const void *data, size_t len)
 	free(buf);
 }
 
+void ext2t_expect_dump_pattern(const char *path, u32 seed, size_t len)
+{
+	u8 *buf = malloc(len ? len : 1);
+
+	cr_assert_not_null(buf);
+	ext2t_fill(buf, len, seed, 0);
+	ext2t_expect_dump(path, buf, len);
+	free(buf);
+}
+
 static unsigned long dumpe2fs_field(const char *field)
 {
 	char out[160], line[256];

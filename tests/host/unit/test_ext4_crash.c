@@ -93,16 +93,6 @@ static unsigned int check_every_prefix(const char *before, const char *writes, c
 	return n;
 }
 
-static void expect_pattern_on_disk(const char *path, u32 seed, size_t len)
-{
-	u8 *want = malloc(len);
-
-	cr_assert_not_null(want);
-	ext2t_fill(want, len, seed, 0);
-	ext2t_expect_dump(path, want, len);
-	free(want);
-}
-
 Test(ext4_crash, a_crash_after_any_write_replays_clean)
 {
 	char before[128], writes[128], check[128];
@@ -139,9 +129,9 @@ Test(ext4_crash, a_crash_after_any_write_replays_clean)
 	n = check_every_prefix(before, writes, check);
 	cr_expect_gt(n, 10, "only %u writes recorded", n);
 	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", check);
-	expect_pattern_on_disk("/d/a", 51, 30000);
-	expect_pattern_on_disk("/b", 52, 5000);
-	expect_pattern_on_disk("/d/c", 53, 70000);
+	ext2t_expect_dump_pattern("/d/a", 51, 30000);
+	ext2t_expect_dump_pattern("/b", 52, 5000);
+	ext2t_expect_dump_pattern("/d/c", 53, 70000);
 	cr_expect_eq(ext2t_sh("debugfs -R 'stat /f2' %s 2>&1 | grep -q 'File not found'", check), 0,
 		     "the fsync'd unlink of /f2 is undone");
 	ext2t_env.check_img[0] = 0;

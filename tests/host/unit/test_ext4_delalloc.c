@@ -51,15 +51,6 @@ static int da_mount(unsigned long flags)
 	return do_mount("/dev/vda", EXT2T_MNT, "ext4", flags, "delalloc");
 }
 
-static void expect_dump_pattern(const char *path, u32 seed, size_t len)
-{
-	u8 *buf = malloc(len + 1);
-
-	ext2t_fill(buf, len, seed, 0);
-	ext2t_expect_dump(path, buf, len);
-	free(buf);
-}
-
 /* 8 MiB written in order: reserved (statfs) until writeback, then in at most 2 extents. */
 Test(ext4_delalloc, sequential_file_long_extents)
 {
@@ -74,7 +65,7 @@ Test(ext4_delalloc, sequential_file_long_extents)
 		      (unsigned long long)(free0 - free1));
 	ext2t_umount();
 	ext2t_fsck_clean();
-	expect_dump_pattern("/seq", 77, 8u << 20);
+	ext2t_expect_dump_pattern("/seq", 77, 8u << 20);
 	cr_expect_geq(extents_matching("/seq", "1"), 1);
 	cr_expect_leq(extents_matching("/seq", "1"), 2, "8 MiB in order in %llu extents",
 		      extents_matching("/seq", "1"));
@@ -129,7 +120,7 @@ Test(ext4_delalloc, small_files_written_back_together_lie_side_by_side)
 		cr_assert_neq(b, 0, "%s has no block", path);
 		lo = min(lo, b);
 		hi = max(hi, b);
-		expect_dump_pattern(path, i, 4096);
+		ext2t_expect_dump_pattern(path, i, 4096);
 	}
 	cr_expect_eq(hi - lo + 1, FILES, "%d one-block files over blocks [%llu, %llu]", FILES,
 		     (unsigned long long)lo, (unsigned long long)hi);
@@ -178,7 +169,7 @@ Test(ext4_delalloc, truncate_delayed_pages)
 	cr_expect_eq(free0 - free1, 5, "an unlinked file's delayed blocks are held");
 	ext2t_umount();
 	ext2t_fsck_clean();
-	expect_dump_pattern("/t", 8, 5000);
+	ext2t_expect_dump_pattern("/t", 8, 5000);
 }
 
 /*
