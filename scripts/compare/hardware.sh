@@ -1,5 +1,5 @@
 # The virtual hardware of `make compare`, written once for both kernels (sourced by
-# scripts/compare/run): $SMP CPUs of TCG (1 unless set; multi-threaded TCG for more),
+# scripts/compare/run): $SMP CPUs of multi-threaded TCG (1 unless set; scripts/qemu-cpus.sh),
 # 512 MiB, a pc machine, and the workload disk as virtio-blk-pci on a raw image, opened
 # without the host's page cache. scripts/run-qemu reads the same $SMP, so a benchmark run
 # with SMP=2 boots cgwb and its Linux reference on two CPUs each.
@@ -9,12 +9,13 @@
 #                          scripts/run-qemu beside a Linux reference open theirs so too
 #   COMPARE_DRIVE_OPTS     more -drive options, for both kernels (`make compare DRIVE=...`):
 #                          throttling.bps-write=33554432 makes the disk a 32 MB/s bottleneck
+source "$(dirname "${BASH_SOURCE[0]}")/../qemu-cpus.sh"
+
 COMPARE_DISK_OPTS=cache=none,aio=threads${COMPARE_DRIVE_OPTS:+,$COMPARE_DRIVE_OPTS}
 compare_hardware()
 {
-	local smp=${SMP:-1} accel=tcg
-	[[ $smp -gt 1 ]] && accel=tcg,thread=multi
-	HW=(-accel "$accel" -cpu qemu64 -smp "$smp" -m 512M -machine pc
+	qemu_cpu_args "${SMP:-1}"
+	HW=("${CPU_ARGS[@]}" -cpu qemu64 -m 512M -machine pc
 		-nodefaults -no-user-config -display none -vga none -net none -no-reboot
 		-serial stdio
 		-drive "if=none,id=vd0,format=raw,file=$1,$COMPARE_DISK_OPTS"
