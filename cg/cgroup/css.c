@@ -8,10 +8,20 @@
  * release: only then does the css leave its parent's children list and its id, and the
  * controller frees it. Until then it is still walked (its pages can be reclaimed, its
  * figures count in its ancestors').
+ *
+ * References are taken and dropped without a lock (every charged and uncharged page takes
+ * one, on any CPU): the count is atomic, and a tryget is "online and not yet zero". A count
+ * at zero is never raised again, and the css it belongs to stays allocated for a grace
+ * period after it got there, so a lookup under rcu_read_lock() (the css of a task) may try
+ * one and fail. The tree, the ids and cg->subsys[] change under css_set_lock.
+ * As with Linux's percpu_ref_tryget_live(), a tryget that read the css online just as it
+ * went offline may succeed; its holder then holds an offline css, as a reference taken a
+ * moment earlier would.
  */
 #include "cgroup-internal.h"
 #include <cgwb/sched.h>
 #include <cgwb/xarray.h>
+#include <cgwb/rcupdate.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 
@@ -19,25 +29,27 @@ static struct xarray css_ids[CGROUP_SUBSYS_COUNT]; /* id -> css, css_set_lock */
 
 void css_get(struct cgroup_subsys_state *css)
 {
-	unsigned long flags;
+	int old = __atomic_fetch_add(&css->refcnt, 1, __ATOMIC_RELAXED);
 
-	spin_lock_irqsave(&css_set_lock, flags);
-	BUG_ON(css->refcnt <= 0);
-	css->refcnt++;
-	spin_unlock_irqrestore(&css_set_lock, flags);
+	BUG_ON(old <= 0);
+}
+
+/* Raise a count that has not reached zero: one at zero belongs to a css being released. */
+static bool css_get_unless_zero(struct cgroup_subsys_state *css)
+{
+	int old = __atomic_load_n(&css->refcnt, __ATOMIC_RELAXED);
+
+	do {
+		if (old <= 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&css->refcnt, &old, old + 1, true, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return true;
 }
 
 bool css_tryget(struct cgroup_subsys_state *css)
 {
-	unsigned long flags;
-	bool ok;
-
-	spin_lock_irqsave(&css_set_lock, flags);
-	ok = css->online && css->refcnt > 0;
-	if (ok)
-		css->refcnt++;
-	spin_unlock_irqrestore(&css_set_lock, flags);
-	return ok;
+	return READ_ONCE(css->online) && css_get_unless_zero(css);
 }
 
 /*
@@ -47,15 +59,14 @@ bool css_tryget(struct cgroup_subsys_state *css)
  */
 void css_put(struct cgroup_subsys_state *css)
 {
-	unsigned long flags;
-	bool last;
+	/* release: everything done under the reference is done before the css can go */
+	int old = __atomic_fetch_sub(&css->refcnt, 1, __ATOMIC_RELEASE);
 
-	spin_lock_irqsave(&css_set_lock, flags);
-	BUG_ON(css->refcnt <= 0);
-	last = --css->refcnt == 0;
-	spin_unlock_irqrestore(&css_set_lock, flags);
-	if (last)
+	BUG_ON(old <= 0);
+	if (old == 1) {
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		queue_rcu_work(system_wq, &css->release_rwork);
+	}
 }
 
 static void css_release_workfn(struct work_struct *work)
@@ -67,7 +78,7 @@ static void css_release_workfn(struct work_struct *work)
 	unsigned long flags;
 
 	spin_lock_irqsave(&css_set_lock, flags);
-	BUG_ON(css->refcnt || css->online || !list_empty(&css->children));
+	BUG_ON(READ_ONCE(css->refcnt) || css->online || !list_empty(&css->children));
 	list_del(&css->sibling);
 	xa_erase(&css_ids[css->ss->id], (unsigned long)css->id);
 	spin_unlock_irqrestore(&css_set_lock, flags);
@@ -111,7 +122,7 @@ static int css_link(struct cgroup_subsys_state *css, struct cgroup_subsys *ss, s
 		css->id = id;
 		cg->refcount++;
 		if (parent) {
-			parent->refcnt++;
+			css_get(parent);
 			list_add_tail(&css->sibling, &parent->children);
 		}
 	}
@@ -124,8 +135,8 @@ static void css_set_online(struct cgroup *cg, struct cgroup_subsys_state *css)
 	unsigned long flags;
 
 	spin_lock_irqsave(&css_set_lock, flags);
-	css->online = true;
-	cg->subsys[css->ss->id] = css;
+	WRITE_ONCE(css->online, true);
+	WRITE_ONCE(cg->subsys[css->ss->id], css);
 	spin_unlock_irqrestore(&css_set_lock, flags);
 }
 
@@ -178,8 +189,8 @@ struct cgroup_subsys_state *css_kill_keep_ref(struct cgroup *cg, struct cgroup_s
 	if (!css)
 		return NULL;
 	spin_lock_irqsave(&css_set_lock, flags);
-	css->online = false;
-	cg->subsys[ss->id] = NULL;
+	WRITE_ONCE(css->online, false);
+	WRITE_ONCE(cg->subsys[ss->id], NULL);
 	spin_unlock_irqrestore(&css_set_lock, flags);
 	if (ss->css_offline)
 		ss->css_offline(css);
@@ -216,32 +227,37 @@ struct cgroup_subsys_state *task_css(struct task_struct *task, enum cgroup_subsy
 	return cgroup_e_css(cg ? cg : &cgroup_root, id);
 }
 
-/* Under the lock cg->subsys[] holds only online css's: the result is live and referenced. */
+/*
+ * cg->subsys[] holds online css's only, but one can go offline, and its count to zero,
+ * between the read and the tryget: then the task resolves to another css (its cgroup's
+ * parent's, or a new cgroup's after a move), so try again, as Linux's task_get_css().
+ */
 struct cgroup_subsys_state *task_get_css(struct task_struct *task, enum cgroup_subsys_id id)
 {
 	struct cgroup_subsys_state *css;
-	unsigned long flags;
 
-	spin_lock_irqsave(&css_set_lock, flags);
-	css = task_css(task, id);
-	if (css)
-		css->refcnt++;
-	spin_unlock_irqrestore(&css_set_lock, flags);
+	rcu_read_lock();
+	for (;;) {
+		css = task_css(task, id);
+		if (!css || css_tryget(css))
+			break;
+		cpu_relax();
+	}
+	rcu_read_unlock();
 	return css;
 }
 
+/* Under the lock: a css leaves the ids, and is freed, only after css_set_lock is dropped. */
 struct cgroup_subsys_state *css_from_id(int id, enum cgroup_subsys_id ss)
 {
-	struct cgroup_subsys_state *css = NULL;
+	struct cgroup_subsys_state *css;
 	unsigned long flags;
 
 	if (id <= 0 || !cgroup_subsys[ss])
 		return NULL;
 	spin_lock_irqsave(&css_set_lock, flags);
 	css = xa_load(&css_ids[ss], (unsigned long)id);
-	if (css && css->online)
-		css->refcnt++;
-	else
+	if (css && !css_tryget(css))
 		css = NULL;
 	spin_unlock_irqrestore(&css_set_lock, flags);
 	return css;
@@ -272,9 +288,7 @@ struct cgroup_subsys_state *css_next_descendant_pre(struct cgroup_subsys_state *
 	/* a css whose release is queued has no children and must not be revived: skip it */
 	do
 		next = next_pre(next, root);
-	while (next && !next->refcnt);
-	if (next)
-		next->refcnt++;
+	while (next && !css_get_unless_zero(next));
 	spin_unlock_irqrestore(&css_set_lock, flags);
 	if (pos)
 		css_put(pos);
