@@ -103,8 +103,12 @@ static bool can_migrate(const struct task_struct *t, unsigned int cpu)
 	return !t->on_cpu && cpumask_test_cpu(cpu, t->cpus_mask);
 }
 
-/* The busiest other queue, if it has at least two more runnable tasks (or any, when idle). */
-static struct rq *find_busiest(struct rq *this, bool idle)
+/*
+ * The busiest other queue, if it has at least two more runnable tasks (or any, when idle),
+ * and how many to take from it: half the difference, so that one pass evens two queues out
+ * (at least one for an idle CPU), as Linux's imbalance, at most SCHED_NR_MIGRATE.
+ */
+static struct rq *find_busiest(struct rq *this, bool idle, unsigned int *nr_move)
 {
 	unsigned int this_load = rq_load(this), best_load = 0, cpu;
 	struct rq *busiest = NULL;
@@ -121,6 +125,8 @@ static struct rq *find_busiest(struct rq *this, bool idle)
 	}
 	if (!busiest || (!idle && best_load < this_load + 2))
 		return NULL;
+	*nr_move = best_load > this_load ? (best_load - this_load) / 2 : 0;
+	*nr_move = clamp(*nr_move, 1u, (unsigned int)SCHED_NR_MIGRATE);
 	return busiest;
 }
 
@@ -137,20 +143,20 @@ static struct task_struct *pick_migratable(struct rq *src, unsigned int cpu)
 
 bool load_balance(struct rq *rq, bool idle)
 {
-	struct rq *busiest = find_busiest(rq, idle);
+	unsigned int nr_move, moved = 0;
+	struct rq *busiest = find_busiest(rq, idle, &nr_move);
 	struct task_struct *t;
-	bool moved = false;
 
 	if (!busiest)
 		return false;
 	raw_spin_unlock(&rq->lock);
 	double_rq_lock(rq, busiest);
-	t = pick_migratable(busiest, rq->cpu);
-	if (t) {
+	/* the loads were read unlocked: stop early if busiest has run out of movable tasks */
+	while (moved < nr_move && (t = pick_migratable(busiest, rq->cpu))) {
 		dequeue_task(busiest, t);
 		set_task_cpu(t, rq->cpu);
 		enqueue_task(rq, t);
-		moved = true;
+		moved++;
 	}
 	raw_spin_unlock(&busiest->lock);
 	return moved;

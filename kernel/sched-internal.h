@@ -36,6 +36,8 @@
 #define SCHED_WAKEUP_GRAN_NS (1 * NSEC_PER_MSEC)
 /* How often a CPU's tick looks for a busier queue to pull from. */
 #define SCHED_BALANCE_INTERVAL_NS (4 * NSEC_PER_MSEC)
+/* The most tasks one balancing pass moves, interrupts off (Linux's sysctl_sched_nr_migrate). */
+#define SCHED_NR_MIGRATE 32
 
 struct rq {
 	spinlock_t lock;

@@ -14,6 +14,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/bug.h>
 #include "host.h"
+#include "../../../kernel/sched-internal.h"
 
 #define NR_SEEDS 200
 
@@ -229,6 +230,72 @@ static void exit_scenario(u64 seed)
 Test(vcpu, a_task_woken_elsewhere_as_it_leaves_its_cpu_is_freed_once, .timeout = 240)
 {
 	cr_assert_eq(host_smp_seeds(NR_SEEDS, exit_scenario), 0);
+}
+
+/* ---------------------------------------------------------------- balancing evens queues out */
+
+#define BALANCE_TASKS 8
+
+static int return_at_once(void *unused)
+{
+	(void)unused;
+	return 0;
+}
+
+static unsigned int tasks_on(struct task_struct **t, unsigned int n, unsigned int cpu)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		k += task_cpu(t[i]) == cpu;
+	return k;
+}
+
+/*
+ * Eight tasks queued on CPU 0 behind the running test, none on CPU 1: one balancing pass of
+ * CPU 1 takes half the difference of the loads (9 against 0: four), as Linux's imbalance,
+ * not one task a pass (which leaves a CPU that went busy with one task beside a queue of
+ * hundreds for a second).
+ */
+static void balance_scenario(u64 seed)
+{
+	struct task_struct *t[BALANCE_TASKS];
+	unsigned int moved, queued;
+	unsigned long flags;
+
+	host_platform_init(16 << 20);
+	host_smp_start(2, seed);
+	for (int i = 0; i < BALANCE_TASKS; i++) {
+		t[i] = kthread_create(return_at_once, NULL, "balance/%d", i);
+		BUG_ON(!t[i] || set_cpus_allowed(t[i], 1UL << 0));
+	}
+	preempt_disable(); /* the test stays CPU 0's current: the eight stay queued */
+	if (raw_smp_processor_id() != 0)
+		panic("the test runs on CPU %u", raw_smp_processor_id());
+	for (int i = 0; i < BALANCE_TASKS; i++) {
+		wake_up_process(t[i]);
+		BUG_ON(set_cpus_allowed(t[i], 3UL));
+	}
+	local_irq_save(flags);
+	raw_spin_lock(&cpu_rq(1)->lock);
+	load_balance(cpu_rq(1), true);
+	/* counted before the unlock: past it CPU 1 runs, and pulls more as it goes idle */
+	moved = tasks_on(t, BALANCE_TASKS, 1);
+	queued = cpu_rq(1)->nr_queued;
+	raw_spin_unlock(&cpu_rq(1)->lock);
+	local_irq_restore(flags);
+	if (moved != 4 || queued != 4)
+		panic("one pass moved %u of %u tasks to the idle CPU (%u queued), not 4", moved,
+		      BALANCE_TASKS, queued);
+	preempt_enable();
+	for (int i = 0; i < BALANCE_TASKS; i++)
+		BUG_ON(kthread_join(t[i]));
+	host_platform_exit();
+}
+
+Test(vcpu, one_balancing_pass_takes_half_the_difference, .timeout = 60)
+{
+	cr_assert_eq(host_smp_seeds(20, balance_scenario), 0);
 }
 
 /* ---------------------------------------------------------------- one seed, one interleaving */
