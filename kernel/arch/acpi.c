@@ -96,6 +96,8 @@ static void parse_madt(void)
 			/* enabled, or online capable: both can be started */
 			if ((flags & 3) && madt_info.nr_cpus < NR_CPUS)
 				madt_info.lapic_ids[madt_info.nr_cpus++] = t[off + 3];
+			else if (!(flags & 3))
+				madt_info.nr_absent_cpus++;
 		} else if (type == 1 && !madt_info.ioapic_addr) { /* IOAPIC */
 			u32 addr, base;
 			memcpy(&addr, t + off + 4, 4);

@@ -20,6 +20,8 @@ struct acpi_madt_info {
 	/* the processors' local APIC ids, enabled or startable, in the table's order */
 	unsigned int nr_cpus;
 	u8 lapic_ids[NR_CPUS];
+	/* processors listed neither enabled nor startable (QEMU's beyond -smp, up to maxcpus) */
+	unsigned int nr_absent_cpus;
 };
 
 const struct acpi_madt_info *acpi_madt(void);

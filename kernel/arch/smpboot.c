@@ -140,5 +140,6 @@ void smp_init(void)
 		cpu++;
 	}
 	nr_cpu_ids = cpu;
-	pr_info("smp: %u of %u CPUs running\n", num_online_cpus(), want);
+	pr_info("smp: %u of %u CPUs running, %u more listed absent\n", num_online_cpus(), want,
+		madt->nr_absent_cpus);
 }
