@@ -338,10 +338,11 @@ static struct ext2_dir_entry_2 *ext2_find_room(struct inode *dir, struct buffer_
 {
 	for (unsigned int off = 0; off < size; off += rec_len(dirent_at(bh, off))) {
 		struct ext2_dir_entry_2 *de = dirent_at(bh, off);
-		unsigned int used = de->inode ? EXT2_DIR_REC_LEN(de->name_len) : 0;
+		unsigned int used;
 
 		if (!ext2_dirent_steps(dir, bh, off, size))
 			return ERR_PTR(-EIO);
+		used = de->inode ? EXT2_DIR_REC_LEN(de->name_len) : 0;
 		if (ext2_match(name, de))
 			return ERR_PTR(-EEXIST);
 		if (rec_len(de) >= used + reclen)

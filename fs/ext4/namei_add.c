@@ -144,14 +144,14 @@ static int dx_make_map(struct inode *dir, struct dx_frame *root, struct buffer_h
 
 	for (unsigned int off = 0; off < space; off += le16_to_cpu(de_at(bh, off)->rec_len)) {
 		struct ext2_dir_entry_2 *de = de_at(bh, off);
-		struct qstr q = { .name = de->name, .len = de->name_len };
-		struct dx_map m = { .off = (u16)off, .size = (u16)EXT2_DIR_REC_LEN(de->name_len) };
 		int i = n, err;
 
 		if (!ext2_dirent_steps(dir, bh, off, space))
 			return -EIO;
 		if (!de->inode)
 			continue;
+		struct qstr q = { .name = de->name, .len = de->name_len };
+		struct dx_map m = { .off = (u16)off, .size = (u16)EXT2_DIR_REC_LEN(de->name_len) };
 		err = dx_hash(dir, dx_root_info(root->bh), &q, &m.hash);
 		if (err)
 			return err;
