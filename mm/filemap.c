@@ -220,13 +220,15 @@ struct page *find_or_create_page(struct address_space *mapping, pgoff_t index, g
 	}
 }
 
-/* Remove a locked page from its mapping. i_pages lock held. */
+/*
+ * Remove a locked page from its mapping. i_pages lock held. It stays on its LRU list and
+ * charged to its memcg until its last reference goes (put_page()).
+ */
 static void __delete_from_page_cache(struct page *page, struct address_space *mapping)
 {
 	xa_erase(&mapping->i_pages, page->index);
 	mapping->nrpages--;
 	mod_page_state(page, NR_FILE_PAGES, -1);
-	mem_cgroup_uncharge(page); /* after the last page-state change of the page */
 	page->mapping = NULL;
 }
 
@@ -241,7 +243,6 @@ void delete_from_page_cache(struct page *page)
 		return;
 	if (PageDirty(page))
 		cancel_dirty_page(page);
-	lru_cache_del(page);
 	xa_lock_irqsave(&mapping->i_pages, flags);
 	__delete_from_page_cache(page, mapping);
 	xa_unlock_irqrestore(&mapping->i_pages, flags);

@@ -203,33 +203,45 @@ static void free_one_block(struct page *page, unsigned int order)
 	spin_unlock_irqrestore(&zone_lock, flags);
 }
 
-void __free_pages(struct page *page, unsigned int order)
+/* A reference to drop: refused (logged, counted) if the page is not one of ours to drop. */
+static bool page_ref_valid(struct page *page)
 {
 	if (page_to_pfn(page) >= max_pfn) {
 		bad_page(page, "not a frame of this machine");
-		return;
+		return false;
 	}
 	if (PageBuddy(page) || page_count(page) <= 0) {
 		bad_page(page, "double free");
-		return;
+		return false;
 	}
-	if ((order && (!PageHead(page) || page->private != order)) || (!order && PageHead(page))) {
-		bad_page(page, "freed with a different order than allocated");
-		return;
-	}
-	if (__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_ACQ_REL))
-		return;
+	return true;
+}
+
+bool put_page_testzero(struct page *page)
+{
+	return page_ref_valid(page) && !__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_ACQ_REL);
+}
+
+void free_unref_page(struct page *page, unsigned int order)
+{
 	if (page->mapping || PageLRU(page) || PageDirty(page) || PageWriteback(page) ||
-	    PageSlab(page)) {
+	    PageSlab(page) || page->memcg) {
 		bad_page(page, "freeing a page still in use");
 		return;
 	}
 	free_one_block(page, order);
 }
 
-void put_page(struct page *page)
+void __free_pages(struct page *page, unsigned int order)
 {
-	__free_pages(page, PageHead(page) ? (unsigned int)page->private : 0);
+	if (!page_ref_valid(page))
+		return;
+	if ((order && (!PageHead(page) || page->private != order)) || (!order && PageHead(page))) {
+		bad_page(page, "freed with a different order than allocated");
+		return;
+	}
+	if (put_page_testzero(page))
+		free_unref_page(page, order);
 }
 
 void *__get_free_pages(gfp_t gfp, unsigned int order)

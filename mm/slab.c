@@ -176,6 +176,8 @@ static void slab_free(struct kmem_cache *c, struct page *page, const void *obj)
 		bad_free(obj, "double free");
 		return;
 	}
+	/* poisoned before the slot is free: another CPU may take it once the lock is gone */
+	kasan_poison((void *)obj, c->size);
 	if (page->slab_used == full_mask(c))
 		list_move(&page->lru, &c->partial);
 	page->slab_used &= ~(1ULL << i);
@@ -187,7 +189,6 @@ static void slab_free(struct kmem_cache *c, struct page *page, const void *obj)
 	}
 	spin_unlock_irqrestore(&slab_lock, flags);
 
-	kasan_poison((void *)obj, c->size);
 	if (empty) {
 		ClearPageSlab(page);
 		page->slab_cache = NULL;

@@ -7,8 +7,9 @@
  * one, its oldest pages are moved down.
  *
  * Every memory cgroup, the root included, has its own pair of lists (its lruvec), and a
- * page sits on the lists of the memcg it is charged to (page->memcg, fixed while the page
- * is in the cache). Global reclaim walks every memcg, each scanned in proportion to its
+ * page sits on the lists of the memcg it is charged to (page->memcg, fixed from the charge
+ * to the page's last put: a page leaves its list there, not when it leaves the cache, see
+ * mm/swap.c). Global reclaim walks every memcg, each scanned in proportion to its
  * share of the LRU pages, so that no group is spared or singled out; a memcg at its limit
  * reclaims from its own subtree only (try_to_free_mem_cgroup_pages).
  */
@@ -64,7 +65,7 @@ void lruvec_free(struct lruvec *lruvec)
 	kfree(lruvec);
 }
 
-/* Stable while the page is in the cache: charged before it is added, uncharged after. */
+/* Stable from the charge, before the page enters the cache, to its last put (mm/swap.c). */
 static struct list_head *page_lru_list(struct page *page, enum lru_list lru)
 {
 	return &((struct lruvec *)page_memcg(page)->lruvec)->lists[lru];
@@ -80,6 +81,7 @@ void lru_cache_add(struct page *page, struct address_space *mapping)
 	unsigned long flags;
 
 	if (mapping_unevictable(mapping)) {
+		SetPageUnevictable(page);
 		mod_page_state(page, NR_UNEVICTABLE, 1);
 		return;
 	}
@@ -101,17 +103,19 @@ static void del_page_from_lru(struct page *page)
 		mod_page_state(page, NR_INACTIVE_FILE, -1);
 }
 
-void lru_cache_del(struct page *page)
+void __page_cache_release(struct page *page)
 {
 	unsigned long flags;
 
-	if (mapping_unevictable(page->mapping)) {
+	if (TestClearPageUnevictable(page)) {
 		mod_page_state(page, NR_UNEVICTABLE, -1);
 		return;
 	}
+	/* unlocked first look: isolation (reclaim) holds a reference, so none is under way */
+	if (!PageLRU(page))
+		return;
 	spin_lock_irqsave(&lru_lock, flags);
-	if (PageLRU(page))
-		del_page_from_lru(page);
+	del_page_from_lru(page);
 	spin_unlock_irqrestore(&lru_lock, flags);
 }
 
@@ -164,16 +168,18 @@ static void shrink_active_list(struct mem_cgroup *memcg, unsigned long nr)
 	spin_unlock_irqrestore(&lru_lock, flags);
 }
 
+/*
+ * Back on the list, whether or not the page is still in the cache (Linux's
+ * folio_putback_lru()): if it was truncated meanwhile, the last put takes it off again.
+ */
 static void putback_page(struct page *page)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&lru_lock, flags);
-	if (page->mapping && !PageLRU(page)) {
-		SetPageLRU(page);
-		list_add(&page->lru, page_lru_list(page, LRU_INACTIVE_FILE));
-		mod_page_state(page, NR_INACTIVE_FILE, 1);
-	}
+	SetPageLRU(page);
+	list_add(&page->lru, page_lru_list(page, LRU_INACTIVE_FILE));
+	mod_page_state(page, NR_INACTIVE_FILE, 1);
 	spin_unlock_irqrestore(&lru_lock, flags);
 	put_page(page);
 }
@@ -242,7 +248,12 @@ static void shrink_inactive_list(struct mem_cgroup *memcg, unsigned long nr_to_s
 			spin_unlock_irqrestore(&lru_lock, flags);
 			continue;
 		}
-		get_page(page);
+		if (!get_page_unless_zero(page)) {
+			/* its last reference is going: the put takes it off the list */
+			list_move(&page->lru, inactive);
+			spin_unlock_irqrestore(&lru_lock, flags);
+			continue;
+		}
 		del_page_from_lru(page);
 		spin_unlock_irqrestore(&lru_lock, flags);
 

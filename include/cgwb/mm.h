@@ -36,6 +36,7 @@ enum pageflags {
 	PG_head,     /* first page of a multi-page allocation, order in page->private */
 	PG_private,  /* page->private is in use by the filesystem */
 	PG_mappedtodisk,
+	PG_unevictable, /* in an unevictable mapping's cache: counted, on no LRU list */
 	PG_nr,
 };
 
@@ -107,6 +108,7 @@ PAGEFLAG_FUNCS(Slab, slab)
 PAGEFLAG_FUNCS(Head, head)
 PAGEFLAG_FUNCS(Private, private)
 PAGEFLAG_FUNCS(MappedToDisk, mappedtodisk)
+PAGEFLAG_FUNCS(Unevictable, unevictable)
 
 /* The frame table and the direct map (kernel: identity; host: an arena). */
 extern struct page *mem_map;
@@ -192,8 +194,20 @@ static inline int page_count(const struct page *page)
 {
 	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
 }
-/* Drop a reference; the last one frees the page (through page_release_hook if set). */
+/*
+ * Drop a reference; the last one frees the page (mm/swap.c). A page that was in the page
+ * cache leaves its LRU list and its memory cgroup there, at its last reference, wherever
+ * that is dropped (truncation, reclaim, a reader, an IO completion): any context.
+ */
 void put_page(struct page *page);
+static inline unsigned int compound_order(const struct page *page)
+{
+	return PageHead(page) ? (unsigned int)page->private : 0;
+}
+/* The allocator's half of put_page(): drop a reference, true if it was the last. */
+bool put_page_testzero(struct page *page);
+/* Give back a page whose last reference is gone; one still in use is refused and logged. */
+void free_unref_page(struct page *page, unsigned int order);
 
 /* Counters. */
 unsigned long nr_free_pages(void);

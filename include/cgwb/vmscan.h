@@ -15,8 +15,11 @@ struct lruvec;
 
 /* A new page-cache page joins the inactive list (unless its mapping is unevictable). */
 void lru_cache_add(struct page *page, struct address_space *mapping);
-/* The page leaves the page cache. */
-void lru_cache_del(struct page *page);
+/*
+ * A charged page's last reference is gone (put_page()): it leaves its LRU list, or its
+ * unevictable count, now. Leaving the cache does not take it off: see mm/swap.c.
+ */
+void __page_cache_release(struct page *page);
 /* A use of the page: referenced, then promoted to the active list on a second use. */
 void mark_page_accessed(struct page *page);
 
