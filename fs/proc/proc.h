@@ -11,5 +11,6 @@ void proc_cpus_init(struct pseudo_node *root);
 void proc_sys_vm_init(struct pseudo_node *root);
 void proc_pressure_init(struct pseudo_node *root);
 void proc_profile_init(struct pseudo_node *root);
+void proc_slabinfo_init(struct pseudo_node *root);
 
 #endif

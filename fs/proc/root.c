@@ -25,4 +25,5 @@ void proc_init(void)
 	proc_sys_vm_init(proc_root);
 	proc_pressure_init(proc_root);
 	proc_profile_init(proc_root);
+	proc_slabinfo_init(proc_root);
 }

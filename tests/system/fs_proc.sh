@@ -1,8 +1,9 @@
-# /proc: meminfo and vmstat fields (Linux's names, sane values), mounts, and the
-# /proc/sys/vm knobs (read, write, invalid values refused with status 1).
+# /proc: meminfo and vmstat fields (Linux's names, sane values), slabinfo's layout, mounts,
+# and the /proc/sys/vm knobs (read, write, invalid values refused with status 1).
 guest_script <<'GUEST'
 cat /proc/meminfo
 cat /proc/vmstat
+cat /proc/slabinfo
 cat /proc/mounts
 cat /proc/filesystems
 cat /proc/uptime
@@ -40,6 +41,9 @@ for f in nr_free_pages nr_file_pages nr_dirty nr_writeback nr_dirtied nr_written
 	nr_dirty_threshold nr_dirty_background_threshold pgpgin pgpgout; do
 	expect_output "^$f [0-9]+$"
 done
+expect_line 'slabinfo - version: 2.1'
+expect_output '^kmalloc-64 +[0-9]+ +[0-9]+ +64 +64 +1 : tunables +0 +0 +0 : slabdata +[0-9]+ +[0-9]+ +0$'
+expect_output '^buffer_head +[0-9]+ +[0-9]+ +[0-9]+ '
 expect_line 'rootfs / rootfs rw 0 0'
 expect_line 'proc /proc proc rw 0 0'
 expect_line 'tmpfs /tmp tmpfs rw 0 0'
