@@ -37,20 +37,26 @@ void ext2_page_map_finish(struct ext2_page_map *m);
 /*
  * delalloc.c: a page's delayed blocks are bits of page->private (slot i: bit i), with
  * PG_private set and a page reference while any is, or while the page was written into
- * unwritten extents not yet converted (reclaim must keep it: the disk reads zeros there).
+ * unwritten extents not yet converted (reclaim must keep it: the disk reads zeros there):
+ * the bits above the slots then hold the number of the inode's IO that converts them.
  */
 #define EXT2_DA_SLOTS ((1UL << EXT2_MAX_BLOCKS_PER_PAGE) - 1)
+#define EXT2_DA_IO_SHIFT EXT2_MAX_BLOCKS_PER_PAGE
 static inline unsigned long ext2_da_delayed(const struct page *page)
 {
 	return PagePrivate(page) ? page->private & EXT2_DA_SLOTS : 0;
+}
+static inline u64 ext2_da_io_seq(const struct page *page)
+{
+	return PagePrivate(page) ? page->private >> EXT2_DA_IO_SHIFT : 0;
 }
 /* Slots [i, last] of a locked page are about to be written: reserve the missing blocks. */
 int ext2_da_prepare_blocks(struct inode *inode, struct page *page, unsigned int i,
 			   unsigned int last, const struct ext2_page_map *m, bool mapped);
 /* Slots of a locked page got their blocks (or are gone): bits and reservations dropped. */
 void ext2_da_release_slots(struct inode *inode, struct page *page, unsigned long slots);
-/* A locked page was written into unwritten extents: reclaim keeps it until converted. */
-void ext2_da_protect_page(struct page *page);
+/* A locked page was written into unwritten extents by IO seq: reclaim keeps it until converted. */
+void ext2_da_protect_page(struct page *page, u64 seq);
 void ext2_da_invalidatepage(struct page *page, size_t offset, size_t length);
 bool ext2_da_releasepage(struct page *page, gfp_t gfp);
 
@@ -60,11 +66,16 @@ bool ext2_da_releasepage(struct page *page, gfp_t gfp);
  * bio submitted after the io_end exists another.
  */
 #define EXT2_IO_END_RANGES 16
+struct ext2_io_pending {
+	struct list_head node; /* on an ext2_unwritten's list */
+	u64 seq;               /* its number there */
+};
 struct ext2_io_end {
 	struct inode *inode; /* held until the conversion is done */
 	int refs;            /* atomic */
 	int err;             /* the first IO error: no conversion */
 	unsigned int nr;
+	struct ext2_io_pending in_inode, in_sb;
 	struct {
 		u32 lblk, len;
 	} range[EXT2_IO_END_RANGES];

@@ -175,9 +175,10 @@ void ext2_da_release_slots(struct inode *inode, struct page *page, unsigned long
 		ext2_da_detach(page);
 }
 
-void ext2_da_protect_page(struct page *page)
+void ext2_da_protect_page(struct page *page, u64 seq)
 {
 	ext2_da_attach(page);
+	page->private = (page->private & EXT2_DA_SLOTS) | (unsigned long)(seq << EXT2_DA_IO_SHIFT);
 }
 
 /* Truncate: the delayed slots wholly inside [offset, offset + length) lose their blocks. */
@@ -198,11 +199,12 @@ void ext2_da_invalidatepage(struct page *page, size_t offset, size_t length)
 		ext2_da_detach(page);
 }
 
-/* Reclaim of a clean page: kept while the inode has conversions pending (the comment). */
+/* Reclaim of a clean page: kept while the IO that wrote it waits for its conversion. */
 bool ext2_da_releasepage(struct page *page, gfp_t gfp)
 {
 	(void)gfp;
-	if (ext2_da_delayed(page) || READ_ONCE(EXT2_I(page->mapping->host)->i_unwritten))
+	if (ext2_da_delayed(page) ||
+	    ext2_da_io_seq(page) > ext2_unwritten_done(&EXT2_I(page->mapping->host)->i_unwritten))
 		return false;
 	ext2_da_detach(page);
 	return true;

@@ -330,6 +330,17 @@ struct blockgroup_lock {
 struct ext4_system_zone;
 struct ext2_family_ops;
 
+/*
+ * IOs into unwritten extents whose conversion has not run yet (io_end.c), of an inode or
+ * of a filesystem, oldest first: each gets the next number, so "every IO numbered up to n
+ * is converted" is a question about the oldest one left, whatever order they end in.
+ */
+struct ext2_unwritten {
+	spinlock_t lock;
+	struct list_head pending;
+	u64 last; /* the newest IO's number */
+};
+
 struct ext2_sb_info {
 	struct buffer_head *s_sbh;     /* the block holding the superblock */
 	struct ext2_super_block *s_es; /* in s_sbh */
@@ -383,7 +394,7 @@ struct ext2_sb_info {
 	bool s_nodelalloc; /* the nodelalloc mount option: blocks allocated at write time */
 	/* blocks reserved by delayed writes, not yet allocated: ext4's s_dirtyclusters_counter */
 	struct percpu_counter s_dirtyclusters_counter;
-	int s_unwritten; /* IOs whose unwritten extents are not converted yet (atomic) */
+	struct ext2_unwritten s_unwritten; /* IOs whose unwritten extents are not converted yet */
 };
 
 struct ext2_inode_info {
@@ -408,7 +419,7 @@ struct ext2_inode_info {
 	bool i_ordered_data;
 	u32 i_reserved_data_blocks; /* delayed blocks reserved (delalloc.c); the lock below */
 	spinlock_t i_block_reservation_lock;
-	int i_unwritten; /* this inode's IOs waiting for conversion (atomic) */
+	struct ext2_unwritten i_unwritten; /* this inode's IOs waiting for conversion */
 	bool i_loaded;   /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
@@ -732,8 +743,13 @@ long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int gr
 /* A window ext2_rsv_alloc() left behind in another group: cleared under that group's lock. */
 void ext2_rsv_clear_window(struct super_block *sb, const struct ext2_rsv_window *w);
 
-/* io_end.c: waits for the conversion of unwritten extents after their IO */
+/* io_end.c: the conversion of unwritten extents after their IO */
+void ext2_unwritten_init(struct ext2_unwritten *u);
+/* Every IO numbered up to the result is converted (the number of the newest: all are). */
+u64 ext2_unwritten_done(struct ext2_unwritten *u);
+/* fsync: every IO of the inode begun before the call is converted (later ones are not waited). */
 void ext2_unwritten_wait(struct inode *inode);
+/* sync, umount: the same for the whole filesystem. */
 void ext2_unwritten_wait_sb(struct super_block *sb);
 
 /* file.c */

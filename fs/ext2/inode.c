@@ -31,6 +31,7 @@ struct inode *ext2_alloc_inode(struct super_block *sb)
 		return NULL;
 	mutex_init(&ei->truncate_mutex);
 	spin_lock_init(&ei->i_block_reservation_lock);
+	ext2_unwritten_init(&ei->i_unwritten);
 	INIT_LIST_HEAD(&ei->i_journal_list);
 	INIT_LIST_HEAD(&ei->i_orphan);
 	return &ei->vfs_inode;

@@ -9,12 +9,17 @@
  * conversion (Linux ends it after): here a handle may wait for page writeback (truncate
  * under setattr's handle, writeback holding its handle over write_cache_pages), and a
  * conversion needs a handle, so ending writeback only after the conversion could deadlock
- * against a commit waiting for that handle. What ending it early costs is covered instead:
- * - fsync and sync wait for the inode's (the filesystem's) pending conversions before they
- *   commit (ext2_unwritten_wait, ext2_unwritten_wait_sb), so they still make the data
- *   readable after a crash; umount's sync waits for them all, so no inode is held after;
- * - reclaim keeps the pages of an inode with conversions pending (delalloc.c), so nobody
- *   re-reads zeros from the disk in the meantime;
+ * against a commit waiting for that handle. What ending it early costs is covered instead,
+ * with the IOs numbered per inode and per filesystem (struct ext2_unwritten: each list
+ * holds the pending ones, oldest first):
+ * - fsync and sync wait, before they commit, for the conversion of every IO begun before
+ *   they were called (ext2_unwritten_wait, ext2_unwritten_wait_sb), as Linux's wait for
+ *   the writeback of the pages dirty when it was called: the later IOs of a writer that
+ *   keeps the inode busy are not waited for; umount's sync waits for them all, so no
+ *   inode is held after;
+ * - reclaim keeps a page whose IO is not converted yet (the page holds its IO's number,
+ *   delalloc.c), so nobody re-reads zeros from the disk in the meantime; the inode's
+ *   other clean pages go as any;
  * - the io_end holds the inode, so it cannot be evicted before its conversion.
  *
  * A failed IO is not converted: the blocks stay unwritten (zeros) and the error is on the
@@ -26,6 +31,59 @@
 
 /* One queue for every filesystem's waiters: umount may free the sbi the moment it sees 0. */
 static DECLARE_WAIT_QUEUE_HEAD(ext2_unwritten_wq);
+
+void ext2_unwritten_init(struct ext2_unwritten *u)
+{
+	spin_lock_init(&u->lock);
+	INIT_LIST_HEAD(&u->pending);
+	u->last = 0;
+}
+
+static void ext2_unwritten_add(struct ext2_unwritten *u, struct ext2_io_pending *p)
+{
+	spin_lock(&u->lock);
+	p->seq = ++u->last;
+	list_add_tail(&p->node, &u->pending);
+	spin_unlock(&u->lock);
+}
+
+/* The last touch of u: a waiter for all of them may free it once it sees the list empty. */
+static void ext2_unwritten_del(struct ext2_unwritten *u, struct ext2_io_pending *p)
+{
+	spin_lock(&u->lock);
+	list_del(&p->node);
+	spin_unlock(&u->lock);
+}
+
+u64 ext2_unwritten_done(struct ext2_unwritten *u)
+{
+	u64 done;
+
+	spin_lock(&u->lock);
+	done = list_empty(&u->pending) ?
+		       u->last :
+		       list_first_entry(&u->pending, struct ext2_io_pending, node)->seq - 1;
+	spin_unlock(&u->lock);
+	return done;
+}
+
+static u64 ext2_unwritten_last(struct ext2_unwritten *u)
+{
+	u64 last;
+
+	spin_lock(&u->lock);
+	last = u->last;
+	spin_unlock(&u->lock);
+	return last;
+}
+
+/* Until every IO numbered up to now is converted; later ones are not waited for. */
+static void ext2_unwritten_wait_upto(struct ext2_unwritten *u)
+{
+	u64 upto = ext2_unwritten_last(u);
+
+	wait_event(ext2_unwritten_wq, ext2_unwritten_done(u) >= upto);
+}
 
 struct ext2_io_end *ext2_io_end_alloc(struct inode *inode)
 {
@@ -40,8 +98,8 @@ struct ext2_io_end *ext2_io_end_alloc(struct inode *inode)
 	}
 	io->inode = inode;
 	io->refs = 1;
-	__atomic_fetch_add(&EXT2_I(inode)->i_unwritten, 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_add(&EXT2_SB(inode->i_sb)->s_unwritten, 1, __ATOMIC_SEQ_CST);
+	ext2_unwritten_add(&EXT2_I(inode)->i_unwritten, &io->in_inode);
+	ext2_unwritten_add(&EXT2_SB(inode->i_sb)->s_unwritten, &io->in_sb);
 	return io;
 }
 
@@ -86,12 +144,12 @@ static void ext2_end_io_work(struct work_struct *work)
 			 inode->i_ino);
 		mapping_set_error(inode->i_mapping, err);
 	}
-	__atomic_fetch_sub(&EXT2_I(inode)->i_unwritten, 1, __ATOMIC_SEQ_CST);
+	ext2_unwritten_del(&EXT2_I(inode)->i_unwritten, &io->in_inode);
 	wake_up_all(&ext2_unwritten_wq);
-	kfree(io);
 	iput(inode); /* no handle held: an eviction here takes its own */
 	/* last, so that umount (waiting for it) finds no inode held; sbi untouched after */
-	__atomic_fetch_sub(&sbi->s_unwritten, 1, __ATOMIC_SEQ_CST);
+	ext2_unwritten_del(&sbi->s_unwritten, &io->in_sb);
+	kfree(io);
 	wake_up_all(&ext2_unwritten_wq);
 }
 
@@ -106,15 +164,12 @@ void ext2_io_end_put(struct ext2_io_end *io, int err)
 	queue_work(system_wq, &io->work);
 }
 
-/* fsync: the inode's written data is readable from disk (converted) before the commit. */
 void ext2_unwritten_wait(struct inode *inode)
 {
-	wait_event(ext2_unwritten_wq,
-		   !__atomic_load_n(&EXT2_I(inode)->i_unwritten, __ATOMIC_SEQ_CST));
+	ext2_unwritten_wait_upto(&EXT2_I(inode)->i_unwritten);
 }
 
-/* sync, umount: the same for the whole filesystem. */
 void ext2_unwritten_wait_sb(struct super_block *sb)
 {
-	wait_event(ext2_unwritten_wq, !__atomic_load_n(&EXT2_SB(sb)->s_unwritten, __ATOMIC_SEQ_CST));
+	ext2_unwritten_wait_upto(&EXT2_SB(sb)->s_unwritten);
 }

@@ -724,6 +724,7 @@ static int ext2_init_counters(struct super_block *sb)
 					  GFP_KERNEL);
 	if (!err)
 		err = percpu_counter_init(&sbi->s_dirtyclusters_counter, 0, GFP_KERNEL);
+	ext2_unwritten_init(&sbi->s_unwritten);
 	return err;
 }
 

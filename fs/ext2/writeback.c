@@ -297,7 +297,7 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 	}
 	ext2_da_release_slots(inode, page, done);
 	if (protect)
-		ext2_da_protect_page(page);
+		ext2_da_protect_page(page, ctx->io_end->in_inode.seq);
 	ext2_page_map_finish(m);
 	return err;
 }

@@ -6,7 +6,8 @@
  * truncate and unlink give delayed reservations back; a write into an unwritten extent
  * converts exactly what it wrote; an unwritten extent over old data reads as zeros, the
  * state a crash before the conversion leaves; small files written back together lie side by
- * side and go down together. Mounted with -o delalloc (not the default yet).
+ * side and go down together; a page waits for its own IO's conversion only (reclaim,
+ * fsync). Mounted with -o delalloc (not the default yet).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -18,7 +19,9 @@
 #include "test_ext2.h"
 #include "test_ext4.h"
 #include <cgwb/jbd2.h>
-#include "../../../fs/ext2/ext2.h"
+#include <cgwb/vmscan.h>
+#include <cgwb/sched.h>
+#include "../../../fs/ext2/data.h"
 
 static void setup(void)
 {
@@ -211,4 +214,87 @@ Test(ext4_delalloc, write_into_unwritten_extent)
 	ext2t_fill(buf + 30720, 20480, 6, 30720);
 	ext2t_expect_dump("/fa", buf, 102400);
 	free(buf);
+}
+
+static struct inode *inode_of(const char *path)
+{
+	struct path p;
+	struct inode *inode;
+
+	cr_assert_eq(kern_path(path, LOOKUP_FOLLOW, &p), 0, "%s", path);
+	inode = igrab(p.dentry->d_inode);
+	path_put(&p);
+	cr_assert_not_null(inode);
+	return inode;
+}
+
+/*
+ * Reclaim keeps a page only while its own IO waits for conversion: beside another IO of
+ * the same inode still pending, the pages converted earlier go (a file that a throttled
+ * group kept writing held all its clean pages, and memory ran out).
+ */
+Test(ext4_delalloc, converted_pages_go_beside_a_pending_conversion)
+{
+	struct ext2_io_end *pending;
+	struct inode *inode;
+
+	ext4t_make_image("-b 4096");
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 4, 0, 256 << 10), 0);
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/f"), 0);
+	inode = inode_of(EXT2T_MNT "/f");
+	cr_assert_eq(inode->i_mapping->nrpages, 64);
+	pending = ext2_io_end_alloc(inode);
+	cr_assert_not_null(pending);
+	drop_pagecache();
+	cr_expect_eq(inode->i_mapping->nrpages, 0, "%lu converted pages kept",
+		     inode->i_mapping->nrpages);
+	ext2_io_end_put(pending, 0);
+	iput(inode);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	ext2t_expect_dump_pattern("/f", 4, 256 << 10);
+}
+
+static bool fsync_returned;
+
+static int fsync_main(void *arg)
+{
+	int err = ext2t_fsync(arg);
+
+	WRITE_ONCE(fsync_returned, true);
+	return err;
+}
+
+/*
+ * fsync waits for the conversion of the IOs begun before it, not for those a writer keeps
+ * starting after it (which starved fsync for as long as the writer wrote).
+ */
+Test(ext4_delalloc, fsync_waits_only_for_conversions_begun_before_it)
+{
+	struct ext2_io_end *before, *after;
+	struct task_struct *t;
+	struct inode *inode;
+
+	ext4t_make_image("-b 4096");
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 5, 0, 64 << 10), 0);
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/f"), 0);
+	inode = inode_of(EXT2T_MNT "/f");
+	before = ext2_io_end_alloc(inode);
+	cr_assert_not_null(before);
+	t = kthread_run(fsync_main, (void *)(EXT2T_MNT "/f"), "fsync");
+	cr_assert(!IS_ERR_OR_NULL(t));
+	host_run_for(50 * NSEC_PER_MSEC);
+	cr_assert(!READ_ONCE(fsync_returned), "fsync did not wait for the conversion before it");
+	after = ext2_io_end_alloc(inode);
+	cr_assert_not_null(after);
+	ext2_io_end_put(before, 0);
+	host_run_for(50 * NSEC_PER_MSEC);
+	cr_expect(READ_ONCE(fsync_returned), "fsync waits for a conversion begun after it");
+	ext2_io_end_put(after, 0);
+	cr_expect_eq(kthread_join(t), 0);
+	iput(inode);
+	ext2t_umount();
+	ext2t_fsck_clean();
 }
