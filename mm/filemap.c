@@ -167,9 +167,34 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
 	}
 }
 
+/*
+ * Into the tree: its nodes come atomically under the lock, or, when that fails and the
+ * caller may sleep, from spares allocated outside it with the caller's gfp (Linux's
+ * xas_nomem()), so that memory pressure fails an insert only where the caller's gfp would.
+ */
+static int page_cache_insert(struct address_space *mapping, struct page *page, gfp_t gfp)
+{
+	struct xa_spare spare = { 0 };
+	unsigned long flags;
+	int err;
+
+	for (;;) {
+		xa_lock_irqsave(&mapping->i_pages, flags);
+		err = xa_insert_spare(&mapping->i_pages, page->index, page, GFP_ATOMIC, &spare);
+		if (!err) {
+			mapping->nrpages++;
+			mod_page_state(page, NR_FILE_PAGES, 1);
+		}
+		xa_unlock_irqrestore(&mapping->i_pages, flags);
+		if (err != -ENOMEM || !gfpflags_allow_blocking(gfp) || xa_spare_fill(&spare, gfp))
+			break;
+	}
+	xa_spare_free(&spare);
+	return err;
+}
+
 int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index, gfp_t gfp)
 {
-	unsigned long flags;
 	int err;
 
 	BUG_ON(!PageLocked(page));
@@ -180,13 +205,7 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgof
 	get_page(page); /* the cache's reference */
 	page->mapping = mapping;
 	page->index = index;
-	xa_lock_irqsave(&mapping->i_pages, flags);
-	err = xa_insert(&mapping->i_pages, index, page, GFP_ATOMIC);
-	if (!err) {
-		mapping->nrpages++;
-		mod_page_state(page, NR_FILE_PAGES, 1);
-	}
-	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	err = page_cache_insert(mapping, page, gfp);
 	if (err) {
 		page->mapping = NULL;
 		mem_cgroup_uncharge(page);

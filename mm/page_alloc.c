@@ -12,6 +12,10 @@
 #include <cgwb/errno.h>
 #include <cgwb/kasan.h>
 #include <cgwb/jiffies.h>
+#include <cgwb/ratelimit.h>
+#include <cgwb/vmstat.h>
+#include <cgwb/slab.h>
+#include <cgwb/sched.h>
 
 struct free_area {
 	struct list_head free_list;
@@ -30,8 +34,9 @@ static unsigned long nr_free;
 static unsigned long alloc_calls, free_calls, failed_calls;
 static DEFINE_SPINLOCK(zone_lock);
 
-#define RECLAIM_RETRIES 16      /* rounds of reclaim that free nothing, then fail */
-#define RECLAIM_MAX_ROUNDS 1024 /* in all: a livelock ends with a failure too */
+#define RECLAIM_RETRIES 16        /* rounds of reclaim that free nothing, then fail */
+#define RECLAIM_MAX_ROUNDS 1024   /* in all: a livelock ends with a failure too */
+#define PAGE_ALLOC_COSTLY_ORDER 3 /* Linux's: larger blocks may fail sooner */
 
 void page_alloc_init(struct page *map, unsigned long nr_pfns, uintptr_t map_offset)
 {
@@ -122,30 +127,75 @@ static struct page *try_alloc(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+/*
+ * Another round of reclaim, as Linux's should_reclaim_retry(): a round that freed pages
+ * starts the count again; one that freed none counts, unless the block is small and pages
+ * are dirty or under writeback (memory is on its way back, and reclaim waited for some of
+ * it: under a group held by io.max that takes time, and failing meanwhile failed commits
+ * and aborted journals). RECLAIM_RETRIES such rounds end the attempt, as RECLAIM_MAX_ROUNDS
+ * in all do (a livelock, or writeback that never ends). __GFP_NOFAIL never gives up, as
+ * Linux's, for the allocations that cannot fail (buffers of the journal and metadata).
+ */
+static bool should_reclaim_retry(gfp_t gfp, unsigned int order, unsigned long freed,
+				 int *no_progress, int rounds)
+{
+	if (gfp & __GFP_NOFAIL)
+		return true;
+	if (rounds > RECLAIM_MAX_ROUNDS)
+		return false;
+	if (freed) {
+		*no_progress = 0;
+		return true;
+	}
+	if (order <= PAGE_ALLOC_COSTLY_ORDER &&
+	    global_node_page_state(NR_WRITEBACK) + global_node_page_state(NR_FILE_DIRTY))
+		return true;
+	return ++*no_progress <= RECLAIM_RETRIES;
+}
+
+/* As Linux's warn_alloc(): the failure and what memory holds, 10 per 5 s at most. */
+static void warn_alloc(gfp_t gfp, unsigned int order)
+{
+	static DEFINE_RATELIMIT_STATE(nopage_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RATELIMIT_BURST);
+
+	if ((gfp & __GFP_NOWARN) || !__ratelimit(&nopage_rs))
+		return;
+	pr_warn("%s: page allocation failure: order %u, gfp %#x, %lu pages free\n",
+		current ? current->comm : "-", order, gfp, nr_free);
+	pr_warn("Mem-Info: active_file:%lu inactive_file:%lu unevictable:%lu dirty:%lu "
+		"writeback:%lu slab:%lu free:%lu reserve:%lu\n",
+		global_node_page_state(NR_ACTIVE_FILE), global_node_page_state(NR_INACTIVE_FILE),
+		global_node_page_state(NR_UNEVICTABLE), global_node_page_state(NR_FILE_DIRTY),
+		global_node_page_state(NR_WRITEBACK), slab_pages(), nr_free, totalreserve_pages);
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
-	int tries = 0, rounds = 0;
+	int no_progress = 0, rounds = 0;
 
 	if (WARN_ON_ONCE(order > MAX_ORDER))
 		return NULL;
+	/* as Linux: a block of more than two pages that must not fail is a request to rethink */
+	WARN_ON_ONCE((gfp & __GFP_NOFAIL) && order > 1);
 	while (!(page = try_alloc(gfp, order))) {
-		if (!gfpflags_allow_blocking(gfp) || !page_alloc_reclaim ||
-		    tries >= RECLAIM_RETRIES || ++rounds > RECLAIM_MAX_ROUNDS)
+		unsigned long freed;
+
+		if (!gfpflags_allow_blocking(gfp))
 			break;
 		/*
-		 * As Linux: only rounds that free nothing count against the retries. Pages a round
-		 * freed can be taken by other tasks before this one looks again, and giving up then
-		 * would fail an allocation while reclaim is working.
+		 * Pages a round freed can be taken by other tasks before this one looks again:
+		 * only rounds that free nothing count against the retries.
 		 */
-		if (!page_alloc_reclaim(gfp, order))
-			tries++;
+		freed = page_alloc_reclaim ? page_alloc_reclaim(gfp, order) : 0;
+		if (!should_reclaim_retry(gfp, order, freed, &no_progress, ++rounds))
+			break;
+		if (!freed) /* Linux's VMSCAN_THROTTLE_NOPROGRESS: let others free something */
+			schedule_timeout_uninterruptible(1);
 	}
 	if (!page) {
 		failed_calls++;
-		if (!(gfp & __GFP_NOWARN))
-			pr_warn("page allocation failure: order %u, gfp %#x, %lu pages free\n",
-				order, gfp, nr_free);
+		warn_alloc(gfp, order);
 		return NULL;
 	}
 	kasan_unpoison(page_address(page), PAGE_SIZE << order);

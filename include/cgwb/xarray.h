@@ -52,6 +52,23 @@ void xa_init(struct xarray *xa);
 void *xa_load(struct xarray *xa, unsigned long index);
 /* Store at an empty index: 0, -EEXIST, or -ENOMEM (nodes come from gfp; atomic under lock). */
 int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp);
+
+/*
+ * Nodes for an insert that may not sleep under its lock, as Linux's xas_nomem(): on
+ * -ENOMEM the caller drops the lock, fills the spares with a gfp that may sleep, and tries
+ * again; the insert takes a spare wherever gfp fails. Enough for the deepest tree.
+ */
+#define XA_MAX_HEIGHT ((64 + XA_CHUNK_SHIFT - 1) / XA_CHUNK_SHIFT)
+struct xa_spare {
+	unsigned int nr;
+	struct xa_node *nodes[XA_MAX_HEIGHT];
+};
+int xa_insert_spare(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp,
+		    struct xa_spare *spare);
+/* Top the spares up to XA_MAX_HEIGHT: 0, or -ENOMEM (those allocated are kept). */
+int xa_spare_fill(struct xa_spare *spare, gfp_t gfp);
+/* Free what the insert did not take. */
+void xa_spare_free(struct xa_spare *spare);
 /* Remove and return the entry (NULL if none); its marks go with it. */
 void *xa_erase(struct xarray *xa, unsigned long index);
 /* Replace an existing entry, keeping its marks; returns the old one. */

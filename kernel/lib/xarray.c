@@ -44,10 +44,14 @@ void xa_init(struct xarray *xa)
 	xa->head_marks = 0;
 }
 
-static struct xa_node *node_alloc(struct xarray *xa, unsigned int shift, gfp_t gfp)
+/* A new node: from gfp, or else from the caller's spares (filled where it could sleep). */
+static struct xa_node *node_alloc(struct xarray *xa, unsigned int shift, gfp_t gfp,
+				  struct xa_spare *spare)
 {
 	struct xa_node *node = kzalloc(sizeof(*node), gfp | __GFP_NOWARN);
 
+	if (!node && spare && spare->nr)
+		node = spare->nodes[--spare->nr];
 	if (node) {
 		node->shift = (unsigned char)shift;
 		xa->nr_nodes++;
@@ -100,7 +104,7 @@ bool xa_marked(const struct xarray *xa, xa_mark_t mark)
 }
 
 /* Add a level on top so the tree covers index. */
-static int xa_grow(struct xarray *xa, unsigned long index, gfp_t gfp)
+static int xa_grow(struct xarray *xa, unsigned long index, gfp_t gfp, struct xa_spare *spare)
 {
 	while (index > xa_max_index(xa) || !xa->xa_head) {
 		void *head = xa->xa_head;
@@ -114,7 +118,7 @@ static int xa_grow(struct xarray *xa, unsigned long index, gfp_t gfp)
 		} else {
 			shift = xa_is_node(head) ? xa_to_node(head)->shift + XA_CHUNK_SHIFT : 0;
 		}
-		struct xa_node *node = node_alloc(xa, shift, gfp);
+		struct xa_node *node = node_alloc(xa, shift, gfp, spare);
 		if (!node)
 			return -ENOMEM;
 		if (head) {
@@ -136,7 +140,8 @@ static int xa_grow(struct xarray *xa, unsigned long index, gfp_t gfp)
 
 static void xa_shrink(struct xarray *xa, struct xa_node *node);
 
-int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
+int xa_insert_spare(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp,
+		    struct xa_spare *spare)
 {
 	struct xa_node *node;
 	unsigned int off;
@@ -149,14 +154,15 @@ int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	}
 	if (!xa_is_node(xa->xa_head) && xa->xa_head && index == 0)
 		return -EEXIST;
-	int err = xa_grow(xa, index, gfp);
+	int err = xa_grow(xa, index, gfp, spare);
 	if (err)
 		return err;
 	node = xa_to_node(xa->xa_head);
 	while (node->shift) {
 		off = (index >> node->shift) & XA_CHUNK_MASK;
 		if (!node->slots[off]) {
-			struct xa_node *child = node_alloc(xa, node->shift - XA_CHUNK_SHIFT, gfp);
+			struct xa_node *child =
+				node_alloc(xa, node->shift - XA_CHUNK_SHIFT, gfp, spare);
 			if (!child) {
 				xa_shrink(xa, node); /* drop the empty nodes this call created */
 				return -ENOMEM;
@@ -174,6 +180,29 @@ int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	rcu_assign_pointer(node->slots[off], entry);
 	node->count++;
 	return 0;
+}
+
+int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
+{
+	return xa_insert_spare(xa, index, entry, gfp, NULL);
+}
+
+int xa_spare_fill(struct xa_spare *spare, gfp_t gfp)
+{
+	while (spare->nr < XA_MAX_HEIGHT) {
+		struct xa_node *node = kzalloc(sizeof(*node), gfp);
+
+		if (!node)
+			return -ENOMEM;
+		spare->nodes[spare->nr++] = node;
+	}
+	return 0;
+}
+
+void xa_spare_free(struct xa_spare *spare)
+{
+	while (spare->nr)
+		kfree(spare->nodes[--spare->nr]);
 }
 
 /* The leaf node and slot for index, or NULL if the index is beyond the tree. */

@@ -7,6 +7,8 @@
 #include <criterion/criterion.h>
 #include <cgwb/mm.h>
 #include <cgwb/bug.h>
+#include <cgwb/sched.h>
+#include <cgwb/errno.h>
 #include "host.h"
 
 #ifdef __SANITIZE_ADDRESS__
@@ -312,3 +314,32 @@ Test(page_alloc, free_pages_are_poisoned_for_asan)
 	cr_assert(__asan_address_is_poisoned(mem + 2 * PAGE_SIZE - 1));
 }
 #endif
+
+static struct page *nofail_page;
+
+static int nofail_main(void *arg)
+{
+	(void)arg;
+	nofail_page = alloc_page(GFP_KERNEL | __GFP_NOFAIL);
+	return 0;
+}
+
+/* __GFP_NOFAIL (the journal's and metadata's buffers) waits for memory, never fails. */
+Test(page_alloc, nofail_waits_for_memory_instead_of_failing)
+{
+	struct task_struct *t;
+
+	grab_all(GFP_KERNEL);
+	t = kthread_run(nofail_main, NULL, "nofail");
+	cr_assert(!IS_ERR_OR_NULL(t));
+	host_run_for(2 * NSEC_PER_SEC);
+	cr_assert_null(nofail_page, "it came back with a page from nowhere");
+	cr_assert(!host_log_contains("page allocation failure"), "it failed: %s", host_log());
+	__free_page(pages[--nr_pages]);
+	cr_assert_eq(kthread_join(t), 0);
+	cr_assert_not_null(nofail_page, "__GFP_NOFAIL returned NULL");
+	__free_page(nofail_page);
+	while (nr_pages)
+		__free_page(pages[--nr_pages]);
+	assert_free_lists_as_at_start();
+}
