@@ -96,7 +96,7 @@ static int create_empty_buffers(struct page *page, struct block_device *bdev, un
 	sector_t first = (sector_t)page->index * per_page;
 
 	for (unsigned int i = 0; i < per_page; i++) {
-		bhs[i] = kmem_cache_zalloc(bh_cache, GFP_NOFS);
+		bhs[i] = kmem_cache_zalloc(bh_cache, GFP_NOFS | __GFP_NOFAIL);
 		if (!bhs[i]) {
 			while (i--)
 				kmem_cache_free(bh_cache, bhs[i]);
@@ -162,7 +162,8 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned
 	bh = bh_lru_lookup(bdev, block, size);
 	if (bh)
 		return bh;
-	page = find_or_create_page(bdev_mapping(bdev), index, GFP_NOFS);
+	/* as Linux's grow_dev_page(): metadata has nowhere else to go, so memory must come */
+	page = find_or_create_page(bdev_mapping(bdev), index, GFP_NOFS | __GFP_NOFAIL);
 	if (IS_ERR(page))
 		return NULL;
 	if (PagePrivate(page) && page_buffers(page)->b_size != size) {

@@ -11,8 +11,9 @@
 int jbd2_checkpoint(journal_t *j, transaction_t *t)
 {
 	struct buffer_head *bh;
-	unsigned long index;
 
-	xa_for_each_range(&t->t_buffers, index, bh, 0, ~0UL, XA_PRESENT) mark_buffer_dirty(bh);
+	for (bh = t->t_buffers; bh; bh = bh->b_jnext)
+		if (buffer_jdirty(bh))
+			mark_buffer_dirty(bh);
 	return sync_blockdev(j->j_dev) ?: blkdev_issue_flush(j->j_dev);
 }

@@ -245,15 +245,11 @@ static int jbd2_write_log(journal_t *j, transaction_t *t)
 {
 	struct jbd2_log_writer w = { .j = j, .t = t, .next = j->j_first };
 	struct buffer_head *bh;
-	unsigned long index;
 	int err = jbd2_write_superblock(j, j->j_first, t->t_tid);
 
-	xa_for_each_range(&t->t_buffers, index, bh, 0, ~0UL, XA_PRESENT)
-	{
-		if (err)
-			break;
-		err = jbd2_log_buffer(&w, bh);
-	}
+	for (bh = t->t_buffers; bh && !err; bh = bh->b_jnext)
+		if (buffer_jdirty(bh))
+			err = jbd2_log_buffer(&w, bh);
 	if (err) {
 		if (w.desc)
 			jbd2_log_block_done(w.desc);
@@ -277,17 +273,23 @@ static void jbd2_lock_transaction(journal_t *j)
 	wait_event(j->j_wait_updates, !READ_ONCE(t->t_updates));
 }
 
-static void jbd2_release_buffers(transaction_t *t)
+static void jbd2_release_buffers(journal_t *j, transaction_t *t)
 {
-	struct buffer_head *bh;
-	unsigned long index;
+	struct buffer_head *bh, *next;
 
-	xa_for_each_range(&t->t_buffers, index, bh, 0, ~0UL, XA_PRESENT)
-	{
-		xa_erase(&t->t_buffers, index);
+	spin_lock(&j->j_state_lock);
+	bh = t->t_buffers;
+	t->t_buffers = NULL;
+	t->t_buffers_tail = &t->t_buffers;
+	t->t_nr_buffers = 0;
+	spin_unlock(&j->j_state_lock);
+	for (; bh; bh = next) {
+		next = bh->b_jnext;
+		bh->b_jnext = NULL;
+		clear_buffer_jdirty(bh);
+		clear_buffer_jlist(bh);
 		brelse(bh);
 	}
-	t->t_nr_buffers = 0;
 }
 
 /* The commit proper (kjournald2 only): the file's comment. */
@@ -307,7 +309,7 @@ static void jbd2_journal_commit_transaction(journal_t *j)
 	if (err)
 		pr_err("JBD2: %s: error %d committing transaction %u: journal aborted\n",
 		       j->j_devname, err, t->t_tid);
-	jbd2_release_buffers(t);
+	jbd2_release_buffers(j, t);
 	spin_lock(&j->j_state_lock);
 	if (err && !j->j_errno)
 		j->j_errno = err;
@@ -371,7 +373,8 @@ int jbd2_journal_start_thread(journal_t *j, unsigned int interval_ms,
 	init_waitqueue_head(&j->j_wait_transaction_locked);
 	init_waitqueue_head(&j->j_wait_commit);
 	init_waitqueue_head(&j->j_wait_done_commit);
-	xa_init(&t->t_buffers);
+	t->t_buffers = NULL;
+	t->t_buffers_tail = &t->t_buffers;
 	t->t_tid = be32_to_cpu(j->j_superblock->s_sequence);
 	j->j_running_transaction = t;
 	j->j_commit_sequence = j->j_commit_request = t->t_tid - 1;

@@ -114,29 +114,27 @@ void jbd2_journal_dirty_metadata(journal_t *j, struct buffer_head *bh)
 	spin_lock(&j->j_state_lock);
 	WARN_ON_ONCE(!current_handle_locked(j) && !(j->j_barrier && current == j->j_task));
 	t = j->j_running_transaction;
-	if (!xa_load(&t->t_buffers, bh->b_blocknr)) {
-		if (xa_insert(&t->t_buffers, bh->b_blocknr, bh, GFP_ATOMIC)) {
-			/* no memory to journal it: written in place, the journal stops */
-			j->j_errno = -ENOMEM;
-			spin_unlock(&j->j_state_lock);
-			mark_buffer_dirty(bh);
-			return;
-		}
+	if (!buffer_jlist(bh)) {
+		set_buffer_jlist(bh);
 		get_bh(bh);
+		bh->b_jnext = NULL;
+		*t->t_buffers_tail = bh;
+		t->t_buffers_tail = &bh->b_jnext;
+	}
+	if (!buffer_jdirty(bh)) {
+		set_buffer_jdirty(bh);
 		t->t_nr_buffers++;
 	}
 	spin_unlock(&j->j_state_lock);
 }
 
+/* The block was freed: nothing of this transaction's goes to it (the commit skips it). */
 void jbd2_journal_forget(journal_t *j, struct buffer_head *bh)
 {
-	struct buffer_head *old;
-
 	spin_lock(&j->j_state_lock);
-	old = xa_erase(&j->j_running_transaction->t_buffers, bh->b_blocknr);
-	if (old)
+	if (buffer_jdirty(bh)) {
+		clear_buffer_jdirty(bh);
 		j->j_running_transaction->t_nr_buffers--;
+	}
 	spin_unlock(&j->j_state_lock);
-	if (old)
-		brelse(old);
 }

@@ -24,6 +24,8 @@ enum bh_state_bits {
 	BH_Write_EIO,   /* the last write failed */
 	BH_Async_Write, /* part of its page's current writeback */
 	BH_Verified,    /* checked by its filesystem since it was read (ext4's checksums) */
+	BH_JList,       /* on the running transaction's list, referenced by it (jbd2) */
+	BH_JDirty,      /* and changed in it: logged by its commit (not if forgotten since) */
 };
 
 typedef void(bh_end_io_t)(struct buffer_head *bh, int uptodate);
@@ -33,11 +35,12 @@ struct buffer_head {
 	struct buffer_head *b_this_page; /* circular list of the page's buffers */
 	struct page *b_page;
 	sector_t b_blocknr; /* in units of b_size */
-	size_t b_size;
 	char *b_data;
 	struct block_device *b_bdev;
 	bh_end_io_t *b_end_io;
 	void *b_private;
+	struct buffer_head *b_jnext; /* next on the running transaction's list (BH_JList) */
+	u32 b_size;
 	int b_count;
 };
 
@@ -65,6 +68,8 @@ BUFFER_FNS(New, new)
 BUFFER_FNS(Write_EIO, write_io_error)
 BUFFER_FNS(Async_Write, async_write)
 BUFFER_FNS(Verified, verified)
+BUFFER_FNS(JList, jlist)
+BUFFER_FNS(JDirty, jdirty)
 
 /* The buffer for block of sb's device, read if needed; NULL on IO error (logged). */
 struct buffer_head *sb_bread(struct super_block *sb, sector_t block);

@@ -123,15 +123,18 @@ struct task_struct;
 typedef struct journal_s journal_t;
 
 /*
- * A transaction: the metadata buffers changed since the last commit (t_buffers, by
- * device block, each referenced), and the handles open on it. One at a time is running;
- * a commit locks it (no new handle), waits for the open ones, logs and checkpoints it.
+ * A transaction: the metadata buffers changed since the last commit, and the handles open
+ * on it. The buffers are linked through their b_jnext in the order they joined, each
+ * referenced (BH_JList): joining allocates nothing, so it cannot fail for memory. One
+ * forgotten (its block freed) stays linked until the commit but loses BH_JDirty: it is
+ * neither logged nor written home. One transaction at a time is running; a commit locks
+ * it (no new handle), waits for the open ones, logs and checkpoints it.
  */
 typedef struct transaction_s {
 	u32 t_tid;
 	unsigned int t_updates;    /* open handles; j_state_lock */
-	unsigned int t_nr_buffers; /* j_state_lock */
-	struct xarray t_buffers;   /* blocknr -> buffer_head; j_state_lock */
+	unsigned int t_nr_buffers; /* those with BH_JDirty; j_state_lock */
+	struct buffer_head *t_buffers, **t_buffers_tail; /* by b_jnext; j_state_lock */
 } transaction_t;
 
 /* An atomic change (one system call's metadata), as Linux's handle_t; nests per task. */
