@@ -9,8 +9,6 @@
 #define RM_FORCE FS_OPT('f')
 #define RM_RECURSIVE FS_OPT('r')
 
-static int rm_path(const char *path, unsigned int flags);
-
 struct child_names {
 	struct dir_context ctx;
 	char **v;
@@ -46,58 +44,108 @@ nomem:
 	return false;
 }
 
-/* Remove everything inside dir (names read first: removing while reading moves entries). */
-static int rm_children(const char *dir, unsigned int flags)
+/*
+ * A path still to remove. The tree is walked with this stack on the heap, not by recursion:
+ * a tree thousands of directories deep must not overflow the kernel stack.
+ */
+struct rm_entry {
+	struct list_head node; /* on the stack, top first */
+	struct rm_entry *parent;
+	char *path;
+	bool expanded; /* a directory whose children were pushed: rmdir once they are gone */
+	bool failed;   /* something inside could not go: the directory stays */
+};
+
+static int rm_push(struct list_head *stack, struct rm_entry *parent, char *path)
+{
+	struct rm_entry *e = kzalloc(sizeof(*e), GFP_KERNEL);
+
+	if (!e) {
+		kfree(path);
+		return -ENOMEM;
+	}
+	e->parent = parent;
+	e->path = path;
+	list_add(&e->node, stack);
+	return 0;
+}
+
+/* Push what is inside dir (names read first: removing while reading moves entries). */
+static int rm_push_children(struct list_head *stack, struct rm_entry *dir)
 {
 	struct child_names c = { .ctx.actor = collect_child };
-	struct file *f = filp_open(dir, O_RDONLY | O_DIRECTORY, 0);
-	int err, status = 0;
+	struct file *f = filp_open(dir->path, O_RDONLY | O_DIRECTORY, 0);
+	int err, i;
 
 	if (IS_ERR(f))
-		return sh_error("rm", "cannot remove '%s': %s", dir, errstr((int)PTR_ERR(f)));
+		return sh_error("rm", "cannot remove '%s': %s", dir->path, errstr((int)PTR_ERR(f)));
 	err = iterate_dir(f, &c.ctx);
 	fput(f);
 	if (!err && c.nomem)
 		err = -ENOMEM;
-	if (err)
-		status = sh_error("rm", "cannot remove '%s': %s", dir, errstr(err));
-	for (int i = 0; i < c.n; i++) {
-		char *p = status || signal_pending(current) ? NULL : fs_join(dir, c.v[i]);
-		if (p) {
-			int s = rm_path(p, flags);
-			if (s)
-				status = s;
-		}
-		kfree(p);
-		kfree(c.v[i]);
+	for (i = 0; !err && i < c.n; i++) {
+		char *p = fs_join(dir->path, c.v[i]);
+
+		err = p ? rm_push(stack, dir, p) : -ENOMEM;
 	}
+	for (i = 0; i < c.n; i++)
+		kfree(c.v[i]);
 	kfree(c.v);
-	return status;
+	return err ? sh_error("rm", "cannot remove '%s': %s", dir->path, errstr(err)) : 0;
+}
+
+/* One step on the top entry: 0 if it is done with (removed, or failed), 1 if it grew. */
+static int rm_step(struct list_head *stack, struct rm_entry *e, unsigned int flags)
+{
+	struct kstat st;
+	int err;
+
+	if (e->expanded) {
+		err = e->failed ? 0 : do_rmdir(e->path);
+	} else {
+		err = vfs_lstat(e->path, &st);
+		if (!err && S_ISDIR(st.mode)) {
+			if (!(flags & RM_RECURSIVE))
+				err = -EISDIR;
+			else if (rm_push_children(stack, e))
+				e->failed = true; /* said why already */
+			else
+				e->expanded = true;
+			if (e->expanded || e->failed)
+				return e->expanded;
+		} else if (!err) {
+			err = do_unlink(e->path);
+		}
+	}
+	if (err && !(err == -ENOENT && (flags & RM_FORCE))) {
+		e->failed = true;
+		sh_error("rm", "cannot remove '%s': %s", e->path, errstr(err));
+	}
+	return 0;
 }
 
 static int rm_path(const char *path, unsigned int flags)
 {
-	struct kstat st;
-	int err = vfs_lstat(path, &st);
+	LIST_HEAD(stack);
+	char *top = kstrdup(path, GFP_KERNEL);
+	bool failed = false;
 
-	if (err) {
-		if (err == -ENOENT && (flags & RM_FORCE))
-			return 0;
-		return sh_error("rm", "cannot remove '%s': %s", path, errstr(err));
+	if (!top || rm_push(&stack, NULL, top))
+		return sh_error("rm", "cannot remove '%s': %s", path, errstr(-ENOMEM));
+	while (!list_empty(&stack)) {
+		struct rm_entry *e = list_first_entry(&stack, struct rm_entry, node);
+
+		if (signal_pending(current))
+			e->failed = true; /* Ctrl-C: what is left stays */
+		else if (rm_step(&stack, e, flags))
+			continue;
+		if (e->failed)
+			*(e->parent ? &e->parent->failed : &failed) = true;
+		list_del(&e->node);
+		kfree(e->path);
+		kfree(e);
 	}
-	if (S_ISDIR(st.mode)) {
-		if (!(flags & RM_RECURSIVE))
-			return sh_error("rm", "cannot remove '%s': %s", path, errstr(-EISDIR));
-		int status = rm_children(path, flags);
-		if (status)
-			return status;
-		err = do_rmdir(path);
-	} else {
-		err = do_unlink(path);
-	}
-	if (err && !(err == -ENOENT && (flags & RM_FORCE)))
-		return sh_error("rm", "cannot remove '%s': %s", path, errstr(err));
-	return 0;
+	return failed ? 1 : 0;
 }
 
 static bool dot_or_dotdot(const char *path)

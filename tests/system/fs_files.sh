@@ -1,5 +1,6 @@
 # File commands on /tmp (tmpfs): create, copy, move, link, list, remove, with coreutils'
-# outputs, messages and exit statuses; redirections into real files.
+# outputs, messages and exit statuses; redirections into real files. rm -r takes a tree
+# 400 directories deep (a walk that recursed on the kernel stack overflowed it).
 guest_script <<'GUEST'
 mkdir -p /tmp/a/b/c
 echo rc-mkdir=$?
@@ -57,6 +58,13 @@ mv /tmp/d /tmp/d/inside
 echo rc-mv-into-itself=$?
 cp /tmp/d /tmp/e
 echo rc-cp-dir=$?
+mkdir /tmp/deep
+cd /tmp/deep
+for i in $(seq 1 400); do mkdir d; echo x > d/f; cd d; done
+cd /
+rm -r /tmp/deep
+echo rc-rm-deep=$?
+ls /tmp/deep
 poweroff 0
 GUEST
 run_guest
@@ -102,4 +110,6 @@ expect_line "mv: cannot move '/tmp/d' to a subdirectory of itself, '/tmp/d/insid
 expect_line 'rc-mv-into-itself=1'
 expect_line "cp: -r not specified; omitting directory '/tmp/d'"
 expect_line 'rc-cp-dir=1'
+expect_line 'rc-rm-deep=0'
+expect_line "ls: cannot access '/tmp/deep': No such file or directory"
 expect_no_log 'Kernel panic|kernel BUG|WARNING'
