@@ -99,8 +99,22 @@ static void ext2_write_failed(struct inode *inode, loff_t end)
 		ext2_truncate_blocks(inode, inode->i_size);
 }
 
-static int ext2_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
-			    unsigned int len, struct page **pagep, void **fsdata)
+/*
+ * Out of space while freed blocks wait for the commit that gives them back: have it, and
+ * try again (at most 3 times), as Linux's ext4_should_retry_alloc(). No handle or page
+ * lock may be held: the commit waits for every handle.
+ */
+static bool ext2_should_retry_alloc(struct super_block *sb, int *retries)
+{
+	const struct ext2_family_ops *family = ext2_family(sb);
+
+	if (!family || !ext2_pending_frees(sb) || ++*retries > 3)
+		return false;
+	return family->force_commit(sb) == 0;
+}
+
+static int ext2_write_begin_once(struct address_space *mapping, loff_t pos, unsigned int len,
+				 struct page **pagep, void **fsdata)
 {
 	struct inode *inode = mapping->host;
 	unsigned int from = (unsigned int)(pos & (PAGE_SIZE - 1));
@@ -108,7 +122,6 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
 	struct page *page;
 	int err;
 
-	(void)file;
 	/* a handle from here to write_end: blocks and i_size in one transaction (the page's
 	 * lock is taken after it, so a commit writing data pages never waits for a handle) */
 	err = delalloc ? 0 : ext2_journal_start(inode->i_sb);
@@ -134,6 +147,18 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
 	}
 	*pagep = page;
 	return 0;
+}
+
+static int ext2_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+			    unsigned int len, struct page **pagep, void **fsdata)
+{
+	int err, retries = 0;
+
+	(void)file;
+	do
+		err = ext2_write_begin_once(mapping, pos, len, pagep, fsdata);
+	while (err == -ENOSPC && ext2_should_retry_alloc(mapping->host->i_sb, &retries));
+	return err;
 }
 
 static int ext2_write_end(struct file *file, struct address_space *mapping, loff_t pos,

@@ -22,6 +22,8 @@
  * It is set from the descriptors at mount; the superblock's count is its sum when written.
  */
 #include "ext2.h"
+#include <cgwb/slab.h>
+#include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/irqflags.h>
 
@@ -322,11 +324,28 @@ static u32 try_group(struct super_block *sb, struct inode *inode, unsigned int g
 }
 
 /*
+ * ext4: an allocation that no reservation covers (a directory block, a write without
+ * delayed allocation) leaves the delayed blocks' reservations and the slack alone, as
+ * Linux's ext4_claim_free_clusters(): asked for more than fits, it gets what does, halving.
+ * Without it, mkdir took the blocks a delayed write had been promised, and that write's
+ * data was lost at writeback.
+ */
+static int ext2_claim_blocks(struct super_block *sb, unsigned long *count, unsigned int flags)
+{
+	if (!EXT2_SB(sb)->s_family || (flags & EXT2_ALLOC_RESERVED))
+		return 0;
+	while (*count && !ext2_has_free_blocks(sb, *count))
+		*count >>= 1;
+	return *count ? 0 : -ENOSPC;
+}
+
+/*
  * Allocate up to *count contiguous blocks, as near after goal as possible; *count becomes
  * the number obtained. Returns the first block, or 0 with *errp (-ENOSPC, -EIO, -EROFS).
  * The inode's i_blocks is charged.
  */
-u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp)
+u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp,
+		    unsigned int flags)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
@@ -338,6 +357,9 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 		*errp = -EROFS;
 		return 0;
 	}
+	*errp = ext2_claim_blocks(sb, count, flags);
+	if (*errp)
+		return 0;
 	if (!ext2_block_in_range(sb, goal))
 		goal = ext2_group_first_block(sb, EXT2_I(inode)->i_block_group);
 	group = (goal - sbi->s_first_data_block) / sbi->s_blocks_per_group;
@@ -366,13 +388,45 @@ u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *er
 }
 
 /*
+ * With a journal, a freed block stays allocated on disk and in the bitmap until the
+ * transaction that frees it commits, as Linux's ext4_mb_free_metadata() keeps it busy:
+ * reused at once, it could be overwritten by new data while a crash would bring back the
+ * file that owned it (its unlink not committed). The freeing marks it in the group's
+ * pending map (allocated on first use); the commit clears it in the bitmap, the
+ * descriptor and the free counter (ext2_commit_pending_frees()), within the transaction
+ * that frees it: every handle is closed then and none starts before the commit is over,
+ * so nothing can take the block before that transaction is on disk. Until then statfs
+ * counts it used.
+ */
+static u8 *pending_map(struct super_block *sb, unsigned int group)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u8 *map = READ_ONCE(sbi->s_pending_free[group]), *spare;
+
+	if (map)
+		return map;
+	spare = kzalloc(sb->s_blocksize, GFP_NOFS | __GFP_NOFAIL);
+	spin_lock(sb_bgl_lock(sbi, group));
+	map = sbi->s_pending_free[group];
+	if (!map)
+		WRITE_ONCE(sbi->s_pending_free[group], map = spare);
+	spin_unlock(sb_bgl_lock(sbi, group));
+	if (map != spare)
+		kfree(spare);
+	return map;
+}
+
+/*
  * Clear count bits from block in one group, under the group's lock (the bitmap read before
- * it); returns how many were actually set, and the free counter has them back.
+ * it); returns how many were actually set, and the free counter has them back. With a
+ * journal they are only marked pending (above).
  */
 static unsigned long free_in_group(struct super_block *sb, unsigned int group, u32 block,
 				   unsigned long count)
 {
-	spinlock_t *lock = sb_bgl_lock(EXT2_SB(sb), group);
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	spinlock_t *lock = sb_bgl_lock(sbi, group);
+	u8 *pending = sbi->s_journal ? pending_map(sb, group) : NULL;
 	struct buffer_head *bh;
 	u32 bit = block - ext2_group_first_block(sb, group);
 	unsigned long freed = 0;
@@ -387,19 +441,81 @@ static unsigned long free_in_group(struct super_block *sb, unsigned int group, u
 		return 0;
 	spin_lock(lock);
 	for (unsigned long i = 0; i < count; i++) {
-		if (!ext2_test_bit((u8 *)bh->b_data, bit + (u32)i)) {
+		u32 b = bit + (u32)i;
+
+		if (!ext2_test_bit((u8 *)bh->b_data, b) || (pending && ext2_test_bit(pending, b))) {
 			ext2_error(sb, __func__, "bit already cleared for block %lu", block + i);
 			continue;
 		}
-		ext2_clear_bit((u8 *)bh->b_data, bit + (u32)i);
+		ext2_set_bit(pending ? pending : (u8 *)bh->b_data, b);
+		if (!pending)
+			ext2_clear_bit((u8 *)bh->b_data, b);
 		freed++;
 	}
-	group_adjust_blocks(sb, group, bh, (int)freed);
+	if (!pending)
+		group_adjust_blocks(sb, group, bh, (int)freed);
 	spin_unlock(lock);
-	group_mark_dirty(sb, group, bh, NULL);
+	if (pending) {
+		__atomic_add_fetch(&sbi->s_pending_free_count, freed, __ATOMIC_RELAXED);
+	} else {
+		group_mark_dirty(sb, group, bh, NULL);
+		percpu_counter_add(&sbi->s_freeblocks_counter, (s64)freed);
+	}
 	brelse(bh);
-	percpu_counter_add(&EXT2_SB(sb)->s_freeblocks_counter, (s64)freed);
 	return freed;
+}
+
+/* One group's pending frees into its bitmap and descriptor (the commit, no handle open). */
+static void commit_pending_in_group(struct super_block *sb, unsigned int group, u8 *pending)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 size = group_size(sb, group), n = 0;
+	struct buffer_head *bh = read_block_bitmap(sb, group);
+
+	if (!bh)
+		return; /* the blocks stay allocated: e2fsck will give them back */
+	spin_lock(sb_bgl_lock(sbi, group));
+	for (u32 b = ext2_find_next_set_bit(pending, size, 0); b < size;
+	     b = ext2_find_next_set_bit(pending, size, b + 1)) {
+		ext2_clear_bit((u8 *)bh->b_data, b);
+		n++;
+	}
+	memset(pending, 0, sb->s_blocksize);
+	group_adjust_blocks(sb, group, bh, (int)n);
+	spin_unlock(sb_bgl_lock(sbi, group));
+	group_mark_dirty(sb, group, bh, NULL);
+	percpu_counter_add(&sbi->s_freeblocks_counter, (s64)n);
+	__atomic_sub_fetch(&sbi->s_pending_free_count, n, __ATOMIC_RELAXED);
+	brelse(bh);
+}
+
+int ext2_pending_frees_init(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	sbi->s_pending_free = kcalloc(sbi->s_groups_count, sizeof(u8 *), GFP_KERNEL);
+	return sbi->s_pending_free ? 0 : -ENOMEM;
+}
+
+void ext2_pending_frees_destroy(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	for (unsigned int g = 0; sbi->s_pending_free && g < sbi->s_groups_count; g++)
+		kfree(sbi->s_pending_free[g]);
+	kfree(sbi->s_pending_free);
+	sbi->s_pending_free = NULL;
+}
+
+void ext2_commit_pending_frees(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (!__atomic_load_n(&sbi->s_pending_free_count, __ATOMIC_RELAXED))
+		return;
+	for (unsigned int g = 0; g < sbi->s_groups_count; g++)
+		if (sbi->s_pending_free[g])
+			commit_pending_in_group(sb, g, sbi->s_pending_free[g]);
 }
 
 /* Free [block, block + count), which may span groups; the inode's i_blocks is credited. */

@@ -166,7 +166,7 @@ static int ext2_alloc_blocks(struct inode *inode, u32 goal, int need_ind, unsign
 	while (a->nind < need_ind || !a->ndata) {
 		unsigned long count = (unsigned long)(need_ind - a->nind) + want;
 		int err;
-		u32 b = ext2_new_blocks(inode, goal, &count, &err);
+		u32 b = ext2_new_blocks(inode, goal, &count, &err, 0);
 
 		if (!b) {
 			free_alloc(inode, a);

@@ -52,8 +52,7 @@ static s64 ext2_da_watermark(void)
 	return 4 * (s64)percpu_counter_batch * nr_cpu_ids;
 }
 
-/* Room for n more delayed blocks above the slack? As Linux's ext4_has_free_clusters(). */
-static bool ext2_da_has_free_blocks(struct super_block *sb, unsigned int n)
+bool ext2_has_free_blocks(struct super_block *sb, unsigned long n)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	s64 need = (s64)n + (s64)ext2_da_slack(sb);
@@ -72,7 +71,7 @@ static int ext2_da_reserve_space(struct inode *inode, unsigned int n)
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
 	struct ext2_inode_info *ei = EXT2_I(inode);
 
-	if (!ext2_da_has_free_blocks(inode->i_sb, n))
+	if (!ext2_has_free_blocks(inode->i_sb, n))
 		return -ENOSPC;
 	percpu_counter_add(&sbi->s_dirtyclusters_counter, n);
 	spin_lock(&ei->i_block_reservation_lock);

@@ -32,6 +32,7 @@
 #include <cgwb/spinlock.h>
 #include <cgwb/percpu_counter.h>
 #include <cgwb/printk.h>
+#include <cgwb/ratelimit.h>
 
 /* The disk is little-endian like the CPUs we run on; the helpers keep the intent visible. */
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -374,6 +375,9 @@ struct ext2_sb_info {
 	u64 s_commits_done;    /* under s_commit_lock */
 	int s_commit_err;      /* the last commit's status; under s_commit_lock */
 	u8 **s_rsv_map;        /* per group: blocks in files' windows (reserve.c); group lock */
+	/* per group, with a journal: blocks freed in the running transaction (balloc.c) */
+	u8 **s_pending_free;
+	unsigned long s_pending_free_count; /* atomic */
 	/* ext4 (fs/ext4/): set at mount, constant afterwards */
 	const struct ext2_family_ops *s_family; /* what type ext4 adds; NULL for type ext2 */
 	unsigned int s_desc_size; /* bytes per group descriptor: 32, or 64+ with 64bit */
@@ -395,6 +399,8 @@ struct ext2_sb_info {
 	/* blocks reserved by delayed writes, not yet allocated: ext4's s_dirtyclusters_counter */
 	struct percpu_counter s_dirtyclusters_counter;
 	struct ext2_unwritten s_unwritten; /* IOs whose unwritten extents are not converted yet */
+	/* ext4's rate limits of its log lines (super.c); none for ext2 */
+	struct ratelimit_state s_msg_ratelimit_state, s_err_ratelimit_state;
 };
 
 struct ext2_inode_info {
@@ -629,8 +635,25 @@ struct super_block *ext2_mount_family(struct file_system_type *fs_type, int flag
 /* balloc.c */
 struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int group,
 					    struct buffer_head **bhp);
-u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp);
+/*
+ * ext4: room for n more blocks that no delayed block's reservation covers, leaving the
+ * reservations and a slack for the extent tree (Linux's ext4_has_free_clusters()).
+ */
+bool ext2_has_free_blocks(struct super_block *sb, unsigned long n);
+/* ext2_new_blocks() flags */
+#define EXT2_ALLOC_RESERVED 0x1 /* covered by a delayed block's reservation, or tree blocks */
+u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp,
+		    unsigned int flags);
 void ext2_free_blocks(struct inode *inode, u32 block, unsigned long count);
+int ext2_pending_frees_init(struct super_block *sb);
+void ext2_pending_frees_destroy(struct super_block *sb);
+/* The commit: blocks freed in its transaction are given back to their groups in it. */
+void ext2_commit_pending_frees(struct super_block *sb);
+/* Blocks freed and waiting for the commit (a write short of space may ask for one). */
+static inline unsigned long ext2_pending_frees(struct super_block *sb)
+{
+	return __atomic_load_n(&EXT2_SB(sb)->s_pending_free_count, __ATOMIC_RELAXED);
+}
 /* Sum of the descriptors' free blocks: the counter's value at mount (and a check of it). */
 u32 ext2_count_free_blocks(struct super_block *sb);
 int ext2_check_descriptors(struct super_block *sb);

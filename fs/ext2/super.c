@@ -22,11 +22,36 @@ static const char *ext2_fs_name(struct super_block *sb)
 	return EXT2_SB(sb) && EXT2_SB(sb)->s_family ? "EXT4-fs" : "EXT2-fs";
 }
 
+/*
+ * ext4's messages and errors are rate-limited per filesystem, as Linux's __ext4_msg() and
+ * __ext4_error() (s_msg_ratelimit_state, s_err_ratelimit_state: 10 per 5 s, then a count
+ * of those suppressed); ext2's are not, as Linux's ext2. An error is still recorded.
+ */
+static bool ext2_msg_ratelimit(struct super_block *sb)
+{
+	return !EXT2_SB(sb) || ___ratelimit(&EXT2_SB(sb)->s_msg_ratelimit_state, ext2_fs_name(sb));
+}
+
+static bool ext2_error_ratelimit(struct super_block *sb)
+{
+	return !EXT2_SB(sb) || ___ratelimit(&EXT2_SB(sb)->s_err_ratelimit_state, ext2_fs_name(sb));
+}
+
+static void ext2_ratelimit_init(struct ext2_sb_info *sbi)
+{
+	int interval = sbi->s_family ? DEFAULT_RATELIMIT_INTERVAL : 0;
+
+	ratelimit_state_init(&sbi->s_msg_ratelimit_state, interval, DEFAULT_RATELIMIT_BURST);
+	ratelimit_state_init(&sbi->s_err_ratelimit_state, interval, DEFAULT_RATELIMIT_BURST);
+}
+
 void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...)
 {
 	char buf[256], line_fmt[32];
 	va_list ap;
 
+	if (!ext2_msg_ratelimit(sb))
+		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
@@ -65,7 +90,9 @@ void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	printk(KERN_ERR "%s error (device %s): %s: %s\n", ext2_fs_name(sb), sb->s_id, func, buf);
+	if (ext2_error_ratelimit(sb))
+		printk(KERN_ERR "%s error (device %s): %s: %s\n", ext2_fs_name(sb), sb->s_id, func,
+		       buf);
 	if (!sbi || !sbi->s_es)
 		return;
 	sbi->s_mount_state |= EXT2_ERROR_FS;
@@ -274,6 +301,7 @@ static void ext2_release_sbi(struct super_block *sb)
 	if (!sbi)
 		return;
 	ext2_rsv_destroy(sb);
+	ext2_pending_frees_destroy(sb);
 	percpu_counter_destroy(&sbi->s_freeblocks_counter);
 	percpu_counter_destroy(&sbi->s_freeinodes_counter);
 	percpu_counter_destroy(&sbi->s_dirtyclusters_counter);
@@ -760,6 +788,7 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 	if (!sbi)
 		return -ENOMEM;
 	sbi->s_family = ops;
+	ext2_ratelimit_init(sbi);
 	mutex_init(&sbi->s_lock);
 	for (unsigned int i = 0; i < EXT2_NR_BG_LOCKS; i++)
 		spin_lock_init(&sbi->s_blockgroup_lock.locks[i].lock);
@@ -802,6 +831,8 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 		err = ext2_init_counters(sb);
 	if (!err)
 		err = ext2_rsv_init(sb);
+	if (!err)
+		err = ext2_pending_frees_init(sb);
 	if (!err)
 		err = ext2_load_root(sb);
 	if (err)

@@ -179,6 +179,8 @@ static int ext4_flush_metadata(journal_t *j)
 	}
 	list_splice_init(&busy, &sbi->s_journal_inodes);
 	spin_unlock(&sbi->s_journal_inodes_lock);
+	if (!err)
+		ext2_commit_pending_frees(sb); /* before the counts go into the superblock */
 	if (!err && j->j_running_transaction->t_nr_buffers)
 		ext4_log_super(j, sb);
 	return err;

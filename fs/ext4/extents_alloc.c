@@ -86,7 +86,8 @@ static struct buffer_head *ext_new_node(struct inode *inode, u32 goal, u32 *pblk
 	unsigned long one = 1;
 	struct buffer_head *bh;
 
-	*pblk = ext2_new_blocks(inode, goal, &one, errp);
+	/* a tree block may use the slack: writeback and conversion must not fail for it */
+	*pblk = ext2_new_blocks(inode, goal, &one, errp, EXT2_ALLOC_RESERVED);
 	if (!*pblk)
 		return NULL;
 	bh = sb_getblk(inode->i_sb, *pblk);
@@ -320,7 +321,8 @@ static int ext4_ext_alloc(struct inode *inode, u32 lblk, unsigned long maxblocks
 	hole = ext_hole(path, (unsigned int)depth, lblk, &goal);
 	ext_path_release(path, (unsigned int)depth);
 	count = min(min(maxblocks, (unsigned long)hole), (unsigned long)ext_max_len(unwritten));
-	*bno = ext2_new_blocks(inode, goal, &count, &err);
+	/* unwritten: delayed blocks mapped at writeback, which their reservations cover */
+	*bno = ext2_new_blocks(inode, goal, &count, &err, unwritten ? EXT2_ALLOC_RESERVED : 0);
 	if (!*bno)
 		return err;
 	err = ext4_ext_insert_extent(inode, lblk, *bno, (u32)count, unwritten);

@@ -66,7 +66,7 @@ static u32 new_block(struct inode *inode, u32 goal)
 	u32 b;
 
 	mutex_lock(&EXT2_I(inode)->truncate_mutex);
-	b = ext2_new_blocks(inode, goal, &count, &err);
+	b = ext2_new_blocks(inode, goal, &count, &err, 0);
 	mutex_unlock(&EXT2_I(inode)->truncate_mutex);
 	cr_assert_neq(b, 0, "allocation near %u failed: %d", goal, err);
 	cr_assert_eq(count, 1);

@@ -298,3 +298,36 @@ Test(ext4_delalloc, fsync_waits_only_for_conversions_begun_before_it)
 	ext2t_umount();
 	ext2t_fsck_clean();
 }
+
+/*
+ * A disk filled by a delayed write, then directories made: their blocks may not come out
+ * of what the delayed write was promised. mkdir gets -ENOSPC, and writeback loses nothing
+ * write(2) accepted (the directories took those blocks, and the data was lost).
+ */
+Test(ext4_delalloc, mkdir_beside_delayed_blocks_gets_enospc_not_their_blocks)
+{
+	char name[64];
+	loff_t size;
+	int err = 0, made = 0;
+
+	ext4t_make_image("-b 4096");
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	for (loff_t pos = 0; !err && pos < (64 << 20); pos += 64 << 10)
+		err = ext2t_write_pattern(EXT2T_MNT "/fill", 7, pos, 64 << 10);
+	cr_assert_eq(err, -ENOSPC, "the write ended with %d", err);
+	size = ext2t_size(EXT2T_MNT "/fill");
+	for (int i = 0; i < 600; i++) {
+		snprintf(name, sizeof(name), EXT2T_MNT "/d%d", i);
+		err = do_mkdir(name, 0755);
+		if (err)
+			break;
+		made++;
+	}
+	cr_expect_eq(err, -ENOSPC, "mkdir #%d ended with %d", made, err);
+	ext2t_umount();
+	cr_expect(!host_log_contains("failed"), "writeback failed: %s", host_log());
+	ext2t_fsck_clean();
+	cr_assert_eq(da_mount(SB_RDONLY), 0, "%s", host_log());
+	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/fill", 7, (u64)size), 0);
+	ext2t_umount();
+}
