@@ -161,6 +161,20 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
 	return err;
 }
 
+/*
+ * The file grew to end. Without delayed allocation its blocks are there (data=ordered
+ * writes them before the commit): the disk may say the size at once. A delayed block
+ * gets it at its conversion (io_end.c); a write that ends in a block already allocated
+ * goes at once, as Linux's ext4_da_should_update_i_disksize(): no writeback will raise it.
+ */
+static void ext2_write_end_disksize(struct inode *inode, struct page *page, loff_t end)
+{
+	unsigned int slot = (unsigned int)(((end - 1) & (PAGE_SIZE - 1)) >> inode->i_blkbits);
+
+	if (!ext2_inode_delalloc(inode) || !(ext2_da_delayed(page) & (1UL << slot)))
+		ext2_update_disksize(inode, end);
+}
+
 static int ext2_write_end(struct file *file, struct address_space *mapping, loff_t pos,
 			  unsigned int len, unsigned int copied, struct page *page, void *fsdata)
 {
@@ -175,6 +189,7 @@ static int ext2_write_end(struct file *file, struct address_space *mapping, loff
 		set_page_dirty(page);
 	if (pos + copied > inode->i_size) {
 		inode->i_size = pos + copied;
+		ext2_write_end_disksize(inode, page, pos + copied);
 		mark_inode_dirty(inode);
 	}
 	unlock_page(page);

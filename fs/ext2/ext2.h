@@ -426,6 +426,12 @@ struct ext2_inode_info {
 	u32 i_reserved_data_blocks; /* delayed blocks reserved (delalloc.c); the lock below */
 	spinlock_t i_block_reservation_lock;
 	struct ext2_unwritten i_unwritten; /* this inode's IOs waiting for conversion */
+	/*
+	 * ext4's delayed allocation: the size the disk may say (Linux's i_disksize), raised
+	 * only as far as data is there to read (written and converted), so that a crash
+	 * leaves an appended tail absent or whole, never zeros. i_block_reservation_lock.
+	 */
+	loff_t i_disksize;
 	bool i_loaded;   /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
@@ -542,6 +548,12 @@ static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
  * Delayed allocation (delalloc.c): regular extent-mapped files of a type ext4 mount
  * without nodelalloc get their blocks at writeback, as unwritten extents.
  */
+/* The size the on-disk inode gets (inode.c). */
+loff_t ext2_disk_size(struct inode *inode);
+/* Data up to size is on disk: the on-disk size may grow to it (never past i_size). */
+void ext2_update_disksize(struct inode *inode, loff_t size);
+/* The size was set (truncate, or read from disk): the disk says it too. */
+void ext2_set_disksize(struct inode *inode, loff_t size);
 static inline bool ext2_inode_delalloc(struct inode *inode)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);

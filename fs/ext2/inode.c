@@ -144,6 +144,7 @@ static int ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 	if (S_ISREG(inode->i_mode))
 		size |= (u64)le32_to_cpu(raw->i_size_high) << 32;
 	inode->i_size = (loff_t)size; /* negative if the disk says >= 2^63: refused below */
+	ei->i_disksize = inode->i_size;
 	inode->i_atime = (struct timespec64){ (s32)le32_to_cpu(raw->i_atime), 0 };
 	inode->i_ctime = (struct timespec64){ (s32)le32_to_cpu(raw->i_ctime), 0 };
 	inode->i_mtime = (struct timespec64){ (s32)le32_to_cpu(raw->i_mtime), 0 };
@@ -228,9 +229,48 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 	return ext2_iget_special(sb, ino);
 }
 
+loff_t ext2_disk_size(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	loff_t size;
+
+	if (!ext2_inode_delalloc(inode))
+		return inode->i_size;
+	spin_lock(&ei->i_block_reservation_lock);
+	size = min(inode->i_size, ei->i_disksize);
+	spin_unlock(&ei->i_block_reservation_lock);
+	return size;
+}
+
+void ext2_update_disksize(struct inode *inode, loff_t size)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	bool grew = false;
+
+	spin_lock(&ei->i_block_reservation_lock);
+	size = min(size, inode->i_size);
+	if (size > ei->i_disksize) {
+		ei->i_disksize = size;
+		grew = true;
+	}
+	spin_unlock(&ei->i_block_reservation_lock);
+	if (grew)
+		mark_inode_dirty(inode);
+}
+
+void ext2_set_disksize(struct inode *inode, loff_t size)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	spin_lock(&ei->i_block_reservation_lock);
+	ei->i_disksize = size;
+	spin_unlock(&ei->i_block_reservation_lock);
+}
+
 static void ext2_fill_raw(struct inode *inode, struct ext2_inode *raw)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
+	loff_t size = ext2_disk_size(inode);
 
 	raw->i_mode = cpu_to_le16((u16)inode->i_mode);
 	raw->i_uid = cpu_to_le16((u16)inode->i_uid);
@@ -238,9 +278,9 @@ static void ext2_fill_raw(struct inode *inode, struct ext2_inode *raw)
 	raw->i_gid = cpu_to_le16((u16)inode->i_gid);
 	raw->i_gid_high = cpu_to_le16((u16)(inode->i_gid >> 16));
 	raw->i_links_count = cpu_to_le16((u16)inode->i_nlink);
-	raw->i_size = cpu_to_le32((u32)inode->i_size);
+	raw->i_size = cpu_to_le32((u32)size);
 	if (S_ISREG(inode->i_mode))
-		raw->i_size_high = cpu_to_le32((u32)((u64)inode->i_size >> 32));
+		raw->i_size_high = cpu_to_le32((u32)((u64)size >> 32));
 	raw->i_atime = cpu_to_le32((u32)inode->i_atime.tv_sec);
 	raw->i_ctime = cpu_to_le32((u32)inode->i_ctime.tv_sec);
 	raw->i_mtime = cpu_to_le32((u32)inode->i_mtime.tv_sec);
@@ -378,6 +418,7 @@ static int ext2_setsize(struct inode *inode, loff_t size)
 	if (size != inode->i_size)
 		inode->i_mtime = inode->i_ctime = current_time(inode);
 	truncate_setsize(inode, size);
+	ext2_set_disksize(inode, size); /* a hole reads zeros: the disk may say it at once */
 	return ext2_truncate_blocks(inode, size);
 }
 

@@ -121,6 +121,16 @@ void ext2_io_end_get(struct ext2_io_end *io)
 	__atomic_fetch_add(&io->refs, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Where the written ranges end, in bytes. */
+static loff_t ext2_io_end_last_byte(const struct ext2_io_end *io)
+{
+	u32 end = 0;
+
+	for (unsigned int i = 0; i < io->nr; i++)
+		end = max(end, io->range[i].lblk + io->range[i].len);
+	return (loff_t)end << io->inode->i_blkbits;
+}
+
 static void ext2_end_io_work(struct work_struct *work)
 {
 	struct ext2_io_end *io = container_of(work, struct ext2_io_end, work);
@@ -136,6 +146,8 @@ static void ext2_end_io_work(struct work_struct *work)
 		for (unsigned int i = 0; !err && i < io->nr; i++)
 			err = sbi->s_family->convert_unwritten(inode, io->range[i].lblk,
 							       io->range[i].len);
+		if (!err) /* the data is readable: the size may say so, in the same handle */
+			ext2_update_disksize(inode, ext2_io_end_last_byte(io));
 		if (started)
 			ext2_journal_stop(sb);
 	}

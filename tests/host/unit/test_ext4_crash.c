@@ -167,3 +167,34 @@ Test(ext4_crash, blocks_freed_by_an_uncommitted_unlink_are_not_reused)
 	ext2t_expect_dump_pattern("/a", 61, 1 << 20);
 	ext2t_env.check_img[0] = 0;
 }
+
+/*
+ * An append not yet written back when another file's fsync commits: after a crash the
+ * file has its old size or the append whole, never a size whose tail reads zeros (the
+ * size went into the commit at write time, the delayed data nowhere).
+ */
+Test(ext4_crash, an_append_is_absent_or_whole_after_a_crash)
+{
+	char crash[128];
+	unsigned long long size = 0;
+
+	snprintf(crash, sizeof(crash), "%s/crash.img", ext2t_env.dir);
+	ext4t_make_image("-b 4096");
+	ext2t_attach();
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "commit=60"), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/a", 63, 0, 64 << 10), 0);
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/a"), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/a", 63, 64 << 10, 64 << 10), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/x", 64, 0, 100), 0);
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/x"), 0); /* commits a's inode too */
+	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0); /* the power goes */
+	ext2t_umount();
+	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", crash);
+	cr_assert_leq(ext2t_sh("e2fsck -fy %s > /dev/null 2>&1", crash), 1, "e2fsck repaired");
+	cr_assert(ext2t_sh_number(&size, "debugfs -R 'stat /a' %s 2>/dev/null | "
+					 "sed -n 's/.*Size: \\([0-9]*\\).*/\\1/p'",
+				  crash));
+	cr_expect(size == 64 << 10 || size == 128 << 10, "a's size after the crash: %llu", size);
+	ext2t_expect_dump_pattern("/a", 63, (size_t)size);
+	ext2t_env.check_img[0] = 0;
+}
