@@ -71,7 +71,8 @@ struct ext2_io_pending {
 	u64 seq;               /* its number there */
 };
 struct ext2_io_end {
-	struct inode *inode; /* held until the conversion is done */
+	struct inode *inode; /* held until the conversion is done, or evicted after it */
+	bool holds_inode;    /* a reference (none for an inode being evicted) */
 	int refs;            /* atomic */
 	int err;             /* the first IO error: no conversion */
 	unsigned int nr;
@@ -81,7 +82,7 @@ struct ext2_io_end {
 	} range[EXT2_IO_END_RANGES];
 	struct work_struct work;
 };
-/* A new io_end for inode, or NULL (no memory, or the inode is going away). */
+/* A new io_end for inode (never fails). */
 struct ext2_io_end *ext2_io_end_alloc(struct inode *inode);
 /* [lblk, +len) was mapped unwritten and goes out with this io_end: false if it is full. */
 bool ext2_io_end_add(struct ext2_io_end *io, u32 lblk, u32 len);

@@ -786,6 +786,8 @@ u64 ext2_unwritten_done(struct ext2_unwritten *u);
 void ext2_unwritten_wait(struct inode *inode);
 /* sync, umount: the same for the whole filesystem. */
 void ext2_unwritten_wait_sb(struct super_block *sb);
+/* Eviction: every IO of the inode converted (it may hold no reference to the inode). */
+void ext2_unwritten_wait_all(struct inode *inode);
 
 /* file.c */
 int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync);

@@ -375,7 +375,10 @@ void ext2_evict_inode(struct inode *inode)
 {
 	struct super_block *sb = inode->i_sb;
 	bool journalled = EXT2_SB(sb)->s_journal && EXT2_I(inode)->i_loaded;
-	int err = journalled ? ext2_journal_start(sb) : -EROFS;
+	int err;
+
+	ext2_unwritten_wait_all(inode); /* before the handle: a conversion takes one */
+	err = journalled ? ext2_journal_start(sb) : -EROFS;
 
 	__ext2_evict_inode(inode);
 	if (!err) {

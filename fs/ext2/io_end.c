@@ -20,7 +20,11 @@
  * - reclaim keeps a page whose IO is not converted yet (the page holds its IO's number,
  *   delalloc.c), so nobody re-reads zeros from the disk in the meantime; the inode's
  *   other clean pages go as any;
- * - the io_end holds the inode, so it cannot be evicted before its conversion.
+ * - the io_end holds the inode, so it cannot be evicted before its conversion; an inode
+ *   already on its way out (written by a flusher that started before its last iput, or
+ *   by iput_final at umount) cannot be held, and its eviction waits for its conversions
+ *   instead (ext2_unwritten_wait_all(), as Linux's eviction waits for the pages' writeback,
+ *   which ends there only after the conversion).
  *
  * A failed IO is not converted: the blocks stay unwritten (zeros) and the error is on the
  * mapping, as the pages' own completion left it. A failed conversion is an error of the
@@ -87,16 +91,11 @@ static void ext2_unwritten_wait_upto(struct ext2_unwritten *u)
 
 struct ext2_io_end *ext2_io_end_alloc(struct inode *inode)
 {
-	struct ext2_io_end *io;
+	/* small, and writeback has no better way out (integrity writeback would retry) */
+	struct ext2_io_end *io = kzalloc(sizeof(*io), GFP_NOFS | __GFP_NOFAIL);
 
-	if (!igrab(inode))
-		return NULL;
-	io = kzalloc(sizeof(*io), GFP_NOFS);
-	if (!io) {
-		iput(inode);
-		return NULL;
-	}
 	io->inode = inode;
+	io->holds_inode = igrab(inode) != NULL; /* if not: it is being evicted, which waits */
 	io->refs = 1;
 	ext2_unwritten_add(&EXT2_I(inode)->i_unwritten, &io->in_inode);
 	ext2_unwritten_add(&EXT2_SB(inode->i_sb)->s_unwritten, &io->in_sb);
@@ -158,7 +157,8 @@ static void ext2_end_io_work(struct work_struct *work)
 	}
 	ext2_unwritten_del(&EXT2_I(inode)->i_unwritten, &io->in_inode);
 	wake_up_all(&ext2_unwritten_wq);
-	iput(inode); /* no handle held: an eviction here takes its own */
+	if (io->holds_inode)
+		iput(inode); /* no handle held: an eviction here takes its own */
 	/* last, so that umount (waiting for it) finds no inode held; sbi untouched after */
 	ext2_unwritten_del(&sbi->s_unwritten, &io->in_sb);
 	kfree(io);
@@ -174,6 +174,13 @@ void ext2_io_end_put(struct ext2_io_end *io, int err)
 		return;
 	INIT_WORK(&io->work, ext2_end_io_work);
 	queue_work(system_wq, &io->work);
+}
+
+void ext2_unwritten_wait_all(struct inode *inode)
+{
+	struct ext2_unwritten *u = &EXT2_I(inode)->i_unwritten;
+
+	wait_event(ext2_unwritten_wq, ext2_unwritten_done(u) == ext2_unwritten_last(u));
 }
 
 void ext2_unwritten_wait(struct inode *inode)

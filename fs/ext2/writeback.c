@@ -226,20 +226,15 @@ static unsigned long ext2_da_lookahead(struct ext2_wb_ctx *ctx, pgoff_t index)
 }
 
 /* An io_end with room for a range: the full one goes with the bios already built. */
-static int ext2_wb_io_end_room(struct ext2_wb_ctx *ctx)
+static void ext2_wb_io_end_room(struct ext2_wb_ctx *ctx)
 {
 	if (ctx->io_end && ctx->io_end->nr < EXT2_IO_END_RANGES)
-		return 0;
+		return;
 	if (ctx->io_end) {
 		ext2_submit_write(ctx);
 		ext2_io_end_put(ctx->io_end, 0);
 	}
 	ctx->io_end = ext2_io_end_alloc(ctx->inode);
-	if (ctx->io_end)
-		return 0;
-	/* an inode on its way out (written by iput_final) cannot be held for the conversion:
-	 * an error, not -ENOMEM, which integrity writeback would retry for ever */
-	return READ_ONCE(ctx->inode->i_state) & (I_FREEING | I_WILL_FREE) ? -EIO : -ENOMEM;
 }
 
 /*
@@ -267,11 +262,9 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 			continue;
 		while (i + want < m->nr && (delayed & (1UL << (i + want))))
 			want++;
-		err = ext2_wb_io_end_room(ctx);
+		ext2_wb_io_end_room(ctx);
 		/* mapped already (by an earlier page's run, or an unwritten extent)? */
-		n = err ? err :
-			  ext2_get_blocks(inode, first + i, want, &bno, EXT2_GET_BLOCKS_UNWRIT,
-					  &unwritten);
+		n = ext2_get_blocks(inode, first + i, want, &bno, EXT2_GET_BLOCKS_UNWRIT, &unwritten);
 		if (!n) {
 			if (i + want == per_page)
 				want += ext2_da_lookahead(ctx, page->index) * per_page;

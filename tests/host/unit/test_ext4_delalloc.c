@@ -331,3 +331,32 @@ Test(ext4_delalloc, mkdir_beside_delayed_blocks_gets_enospc_not_their_blocks)
 	cr_expect_eq(ext2t_check_pattern(EXT2T_MNT "/fill", 7, (u64)size), 0);
 	ext2t_umount();
 }
+
+/*
+ * Writeback of an inode already on its way out (a flusher that started before the last
+ * iput, iput_final at umount): its IO cannot hold the inode, and must not fail for it
+ * (it gave -EIO and lost the data); the eviction waits for the conversion instead.
+ */
+Test(ext4_delalloc, writeback_of_an_inode_being_evicted_converts)
+{
+	struct inode *inode;
+	int err;
+
+	ext4t_make_image("-b 4096");
+	cr_assert_eq(da_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 8, 0, 128 << 10), 0);
+	inode = inode_of(EXT2T_MNT "/f");
+	spin_lock(&inode->i_lock);
+	inode->i_state |= I_WILL_FREE; /* what iput_final sets around write_inode_now() */
+	spin_unlock(&inode->i_lock);
+	err = filemap_write_and_wait(inode->i_mapping);
+	spin_lock(&inode->i_lock);
+	inode->i_state &= ~I_WILL_FREE;
+	spin_unlock(&inode->i_lock);
+	cr_expect_eq(err, 0, "writeback of an inode being freed: %d", err);
+	iput(inode);
+	ext2t_umount();
+	cr_expect(!host_log_contains("failed"), "%s", host_log());
+	ext2t_fsck_clean();
+	ext2t_expect_dump_pattern("/f", 8, 128 << 10);
+}
