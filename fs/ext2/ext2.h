@@ -396,6 +396,7 @@ struct ext2_sb_info {
 	unsigned int s_system_zone_count;
 	/* ext4's delayed allocation (delalloc.c, io_end.c) */
 	bool s_nodelalloc; /* the nodelalloc mount option: blocks allocated at write time */
+	bool s_noload;     /* noload (norecovery): the journal is neither replayed nor used */
 	/* blocks reserved by delayed writes, not yet allocated: ext4's s_dirtyclusters_counter */
 	struct percpu_counter s_dirtyclusters_counter;
 	struct ext2_unwritten s_unwritten; /* IOs whose unwritten extents are not converted yet */

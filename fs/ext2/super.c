@@ -606,7 +606,7 @@ static int ext2_check_geometry(struct super_block *sb)
 		ext2_msg(sb, KERN_ERR,
 			 "error: bad geometry: block count %u exceeds size of device (%llu blocks)",
 			 sbi->s_blocks_count, (unsigned long long)dev_blocks);
-		return -EIO;
+		return -EINVAL; /* as Linux's: the image is whole, the device too small for it */
 	}
 	if ((u64)sbi->s_groups_count * sbi->s_inodes_per_group != sbi->s_inodes_count)
 		return SB_BAD(sb, "inodes count %u for %u groups of %u", sbi->s_inodes_count,
@@ -825,8 +825,15 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 	sb->s_op = &ext2_sops;
 	sb->s_iflags |= SB_I_CGROUPWB;
 	err = ext2_load_group_desc(sb);
-	if (!err && ops && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER))
-		return ops->recover(sb) ?: EXT2_FILL_AGAIN;
+	if (!err && ops && ext2_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER)) {
+		if (!sbi->s_noload)
+			return ops->recover(sb) ?: EXT2_FILL_AGAIN;
+		if (!(sb->s_flags & SB_RDONLY)) { /* as Linux's: noload reads an image as it is */
+			ext2_msg(sb, KERN_ERR,
+				 "error: required journal recovery suppressed and not mounted read-only");
+			return -EINVAL;
+		}
+	}
 	if (!err)
 		err = ext2_init_counters(sb);
 	if (!err)

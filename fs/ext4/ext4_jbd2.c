@@ -201,11 +201,29 @@ int ext4_force_commit(struct super_block *sb)
 	return jbd2_journal_force_commit(j);
 }
 
-/* commit=SECONDS, data=ordered|writeback, [no]delalloc: 0 taken, -EINVAL not ours or bad. */
+static bool ext4_option_is(const char *opt, size_t len, const char *name)
+{
+	return len == strlen(name) && !strncmp(opt, name, len);
+}
+
+/*
+ * commit=SECONDS, data=ordered|writeback, [no]delalloc, noload (norecovery),
+ * [no]journal_checksum: 0 taken, -EINVAL not ours or bad. journal_checksum is taken and
+ * changes nothing: the journal's checksums are what its superblock says (Debian's images
+ * have csum v3, which Linux's option would not change either).
+ */
 int ext4_parse_option(struct super_block *sb, const char *opt, size_t len)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	unsigned int secs = 0;
+
+	if (ext4_option_is(opt, len, "noload") || ext4_option_is(opt, len, "norecovery")) {
+		sbi->s_noload = true;
+		return 0;
+	}
+	if (ext4_option_is(opt, len, "journal_checksum") ||
+	    ext4_option_is(opt, len, "nojournal_checksum"))
+		return 0;
 
 	if ((len == 8 && !strncmp(opt, "delalloc", 8)) ||
 	    (len == 10 && !strncmp(opt, "nodelalloc", 10))) {
@@ -307,8 +325,9 @@ int ext4_journal_start_rw(struct super_block *sb)
 	journal_t *j;
 	int err;
 
-	if (!(le32_to_cpu(sbi->s_es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
-		return 0;
+	if (!(le32_to_cpu(sbi->s_es->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL) ||
+	    sbi->s_noload)
+		return 0; /* noload: metadata written in place, as without a journal */
 	map = ext4_map_journal(sb);
 	if (IS_ERR(map))
 		return (int)PTR_ERR(map);

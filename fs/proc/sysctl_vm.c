@@ -29,13 +29,13 @@ static int parse_word(const char *buf, char *word, size_t size)
 	return 0;
 }
 
-/* One integer per write (proc_dointvec's input). */
+/* One integer per write, as proc_dointvec's proc_get_long() reads it: a '-' or a digit first. */
 static int parse_long(const char *buf, long min, long max, long *val)
 {
 	char tmp[32];
 	s64 v;
 
-	if (parse_word(buf, tmp, sizeof(tmp)) || kstrtoll(tmp, 10, &v))
+	if (parse_word(buf, tmp, sizeof(tmp)) || tmp[0] == '+' || kstrtoll(tmp, 10, &v))
 		return -EINVAL;
 	if (v < min || v > max)
 		return -EINVAL;

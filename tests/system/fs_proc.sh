@@ -16,6 +16,8 @@ echo 101 > /proc/sys/vm/dirty_ratio
 echo rc-bad-ratio=$?
 echo abc > /proc/sys/vm/dirty_background_ratio
 echo rc-bad-text=$?
+echo +5 > /proc/sys/vm/dirty_background_ratio
+echo rc-plus=$?
 cat /proc/sys/vm/drop_caches
 echo rc-read-drop=$?
 echo 3 > /proc/sys/vm/drop_caches
@@ -54,6 +56,7 @@ expect_line 'dirty_ratio=15'
 expect_line 'dirty_bytes=20000000 dirty_ratio_after=0'
 expect_line 'rc-bad-ratio=1'
 expect_line 'rc-bad-text=1'
+expect_line 'rc-plus=1'
 expect_line 'cat: /proc/sys/vm/drop_caches: Permission denied'
 expect_line 'rc-read-drop=1'
 expect_line 'rc-drop=0'

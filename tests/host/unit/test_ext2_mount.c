@@ -166,6 +166,17 @@ Test(ext2_mount, corrupt_geometry)
 	cr_expect(host_log_contains("corrupt superblock: blocks per group 0"), "%s", host_log());
 }
 
+/* A whole image on a device too small for it (a truncated copy): EINVAL, as Linux's. */
+Test(ext2_mount, image_larger_than_its_device)
+{
+	ext2t_mkfs("-b 1024", 8 << 10);
+	cr_assert_eq(ext2t_sh("truncate -s 4M %s", ext2t_env.img), 0);
+	cr_assert_eq(ext2t_attach_mount(), -EINVAL);
+	cr_expect(host_log_contains("bad geometry: block count 8192 exceeds size of device (4096 "
+				    "blocks)"),
+		  "%s", host_log());
+}
+
 Test(ext2_mount, corrupt_group_descriptor)
 {
 	ext2t_mkfs("-b 1024", 8 << 10);

@@ -281,6 +281,41 @@ Test(ext4_journal, stale_superblock_counts_set_from_descriptors)
 	expect_recovered();
 }
 
+/*
+ * noload (norecovery), as Linux's: a read-only mount reads the image as it is, the journal
+ * left for later; read-write it is refused while the journal needs recovery, and on a
+ * clean image writes in place without the journal. journal_checksum is taken.
+ */
+Test(ext4_journal, noload_reads_as_is_and_refuses_to_write_over_a_journal)
+{
+	char cmd[128];
+	const char *cmds[] = { cmd };
+
+	ext4t_make_image("-b 1024");
+	snprintf(cmd, sizeof(cmd), "jw -b %ld %s", f5_block(0), new_data(1));
+	journal_run(true, cmds, 1);
+	ext2t_attach();
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "noload"), -EINVAL);
+	cr_expect(host_log_contains("required journal recovery suppressed and not mounted "
+				    "read-only"),
+		  "%s", host_log());
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", SB_RDONLY, "norecovery"), 0, "%s",
+		     host_log());
+	expect_f5_block(0, false); /* not replayed */
+	ext2t_umount();
+	cr_expect_eq(ext2t_sh("dumpe2fs -h %s 2>/dev/null | grep -q needs_recovery", ext2t_env.img),
+		     0, "the journal was replayed or cleared");
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "journal_checksum"), 0, "%s",
+		     host_log()); /* replays, then runs with its journal */
+	expect_f5_block(0, true);
+	ext2t_umount();
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "noload"), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/n", 9, 0, 5000), 0);
+	ext2t_umount();
+	expect_recovered();
+	ext2t_expect_dump_pattern("/n", 9, 5000);
+}
+
 /* Recovery writes: on a read-only device the mount is refused, the image untouched. */
 Test(ext4_journal, read_only_device_refused)
 {
