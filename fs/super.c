@@ -127,17 +127,40 @@ static void put_super(struct super_block *sb)
 	kfree(sb);
 }
 
-static bool sb_is_mounted_bdev(struct block_device *bdev)
+/* The live superblock on bdev, pinned (s_passive), or NULL. */
+static struct super_block *sb_of_bdev(struct block_device *bdev)
 {
-	struct super_block *sb;
-	bool found = false;
+	struct super_block *sb, *found = NULL;
 
 	spin_lock(&sb_lock);
 	list_for_each_entry(sb, &super_blocks, s_list)
-		if (sb->s_bdev == bdev && sb->s_count > 0)
-			found = true;
+		if (sb->s_bdev == bdev && sb->s_count > 0) {
+			found = sb;
+			found->s_passive++;
+			break;
+		}
 	spin_unlock(&sb_lock);
 	return found;
+}
+
+/*
+ * A device already mounted: the same filesystem type and read-only flag share its
+ * superblock (another active reference, s_umount held for writing as for a new one), as
+ * Linux's sget() and mount_bdev(); anything else is -EBUSY.
+ */
+static struct super_block *share_bdev_super(struct super_block *sb, struct file_system_type *type,
+					    int flags)
+{
+	bool ok = sb->s_type == type && !((flags ^ (int)sb->s_flags) & SB_RDONLY);
+
+	if (ok) {
+		down_write(&sb->s_umount); /* a mount still filling it holds it until done */
+		ok = sb->s_root && grab_active_super(sb);
+		if (!ok)
+			up_write(&sb->s_umount);
+	}
+	put_super(sb);
+	return ok ? sb : ERR_PTR(-EBUSY);
 }
 
 /* The block device a path names: a /dev block special file, or a bare disk name. */
@@ -173,8 +196,9 @@ struct super_block *sget_bdev(struct file_system_type *type, int flags, const ch
 		return ERR_PTR(err);
 	if (!(flags & SB_RDONLY) && bdev_read_only(bdev))
 		return ERR_PTR(-EACCES);
-	if (sb_is_mounted_bdev(bdev))
-		return ERR_PTR(-EBUSY);
+	sb = sb_of_bdev(bdev);
+	if (sb)
+		return share_bdev_super(sb, type, flags);
 	sb = alloc_super(type, flags);
 	if (IS_ERR(sb))
 		return sb;

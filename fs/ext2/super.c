@@ -869,8 +869,8 @@ struct super_block *ext2_mount_family(struct file_system_type *fs_type, int flag
 	int err;
 
 	sb = sget_bdev(fs_type, flags, dev_name);
-	if (IS_ERR(sb))
-		return sb;
+	if (IS_ERR(sb) || sb->s_root)
+		return sb; /* or the device's mounted superblock, shared */
 	err = ext2_fill_super(sb, flags, data, ops);
 	if (err == EXT2_FILL_AGAIN) {
 		/* the journal was replayed: check the image it left from the start */

@@ -327,7 +327,11 @@ struct file_system_type *get_fs_type(const char *name);
 /* ---------------------------------------------------------------- superblocks */
 /* A new superblock (s_umount held for writing until the caller's mount finishes). */
 struct super_block *alloc_super(struct file_system_type *type, int flags);
-/* A superblock for a block device filesystem: opens dev_name, sets s_bdev/s_bdi. */
+/*
+ * A superblock for a block device filesystem: opens dev_name, sets s_bdev/s_bdi. A device
+ * already mounted with the same type and read-only flag gives its superblock, shared
+ * (s_root set: the caller fills nothing); another type or flag is -EBUSY.
+ */
 struct super_block *sget_bdev(struct file_system_type *type, int flags, const char *dev_name);
 int sb_set_blocksize(struct super_block *sb, int size);
 void generic_shutdown_super(struct super_block *sb);

@@ -7,7 +7,7 @@
 head -c 8M /dev/urandom > "$T/src.raw"
 mke2fs -q -F -t ext2 "$T/disk.img" 256M > /dev/null 2>&1 || fail "mke2fs"
 guest_script <<'GUEST'
-mount /dev/vda /mnt 2> /dev/null # unless the boot mounted it already
+[ -e /mnt/lost+found ] || mount /dev/vda /mnt 2> /dev/null # unless the boot mounted it already
 df /mnt
 cat /dev/vdb /dev/vdb /dev/vdb /dev/vdb /dev/vdb /dev/vdb /dev/vdb /dev/vdb /dev/vdb /dev/vdb > /mnt/big
 echo write=$?

@@ -9,7 +9,7 @@
 head -c 8M /dev/urandom > "$T/src.raw"
 mke2fs -q -F -t ext2 -b 1024 "$T/disk.img" 64M > /dev/null 2>&1 || fail "mke2fs"
 guest_script <<'GUEST'
-mount /dev/vda /mnt 2> /dev/null # unless the boot mounted it already
+[ -e /mnt/lost+found ] || mount /dev/vda /mnt 2> /dev/null # unless the boot mounted it already
 df /mnt
 mkdir /mnt/kept
 dd if=/dev/vdb of=/mnt/kept/a bs=1M count=3 2> /dev/null

@@ -8,7 +8,7 @@ head -c 8M /dev/urandom > "$T/src.raw"
 mke2fs -q -F -t ext2 -b 1024 "$T/b1k.img" 48M > /dev/null 2>&1 || fail "mke2fs b1k"
 mke2fs -q -F -t ext2 -b 4096 "$T/b4k.img" 48M > /dev/null 2>&1 || fail "mke2fs b4k"
 guest_script <<'GUEST'
-mount /dev/vda /mnt 2> /dev/null # unless the boot mounted it already
+[ -e /mnt/lost+found ] || mount /dev/vda /mnt 2> /dev/null # unless the boot mounted it already
 df /mnt
 mkdir /tmp/m2
 mount /dev/vdb /tmp/m2

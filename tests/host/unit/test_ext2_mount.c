@@ -185,3 +185,28 @@ Test(ext2_mount, corrupt_group_descriptor)
 	cr_expect(host_log_contains("group descriptor 0: inode table at block 16777200"), "%s",
 		  host_log());
 }
+
+/*
+ * A device mounted a second time, as Linux: the same type and read-only flag share the
+ * superblock (both mounts show the same files; the last umount shuts it down); another
+ * type or flag is EBUSY.
+ */
+Test(ext2_mount, a_second_mount_shares_the_superblock)
+{
+	struct kstat st;
+
+	ext2t_mkfs("-b 1024", 8 << 10);
+	cr_assert_eq(ext2t_attach_mount(), 0, "%s", host_log());
+	cr_assert_eq(do_mkdir("/mnt2", 0755), 0);
+	cr_assert_eq(do_mount("/dev/vda", "/mnt2", "ext2", 0, NULL), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/shared", 3, 0, 5000), 0);
+	cr_assert_eq(vfs_stat("/mnt2/shared", &st), 0, "the second mount does not see the file");
+	cr_expect_eq(st.size, 5000);
+	cr_assert_eq(do_mount("/dev/vda", "/tmp", "ext2", SB_RDONLY, NULL), -EBUSY);
+	cr_assert_eq(do_mount("/dev/vda", "/tmp", "ext4", 0, NULL), -EBUSY);
+	cr_assert_eq(do_umount("/mnt2", 0), 0);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/shared", &st), 0, "the first mount lost the file");
+	ext2t_umount();
+	ext2t_fsck_clean();
+	ext2t_expect_dump_pattern("/shared", 3, 5000);
+}
