@@ -286,6 +286,10 @@ void kfree(const void *p)
 
 	if (!p)
 		return;
+	if (is_vmalloc_addr(p)) { /* as kvfree(): see <cgwb/slab.h> */
+		vfree(p);
+		return;
+	}
 	page = virt_to_page(p);
 	if (PageSlab(page)) {
 		slab_free(page->slab_cache, page, p);

@@ -9,9 +9,14 @@
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
+#include <cgwb/mm.h>
 #include "internal.h"
 
-#define CAPTURE_MAX (1024 * 1024)
+/* An eighth of the memory, at least 1 MiB: room for what a script keeps in a variable. */
+static size_t capture_max(void)
+{
+	return max((size_t)1 << 20, (size_t)(totalram_pages / 8) << PAGE_SHIFT);
+}
 
 struct capture {
 	struct mutex lock; /* a substitution's pipeline may write from several tasks */
@@ -25,7 +30,7 @@ static ssize_t capture_write(struct file *file, const char *buf, size_t len, lof
 	ssize_t ret = (ssize_t)len;
 
 	mutex_lock(&c->lock);
-	if (c->out.len + len > CAPTURE_MAX) {
+	if (c->out.len + len > capture_max()) {
 		c->overflowed = true;
 		ret = -EFBIG;
 	} else {

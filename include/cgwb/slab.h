@@ -11,6 +11,10 @@ void *kmalloc(size_t size, gfp_t gfp);
 void *kzalloc(size_t size, gfp_t gfp);
 void *kcalloc(size_t n, size_t size, gfp_t gfp);
 void *krealloc(void *p, size_t new_size, gfp_t gfp);
+/*
+ * Also takes vmalloc memory, as kvfree() (process context then): strings that grew past a
+ * page (the shell's, from kvmalloc) are handed on and freed by code that cannot tell.
+ */
 void kfree(const void *p);
 /* Usable size of an allocation (its size class). */
 size_t ksize(const void *p);

@@ -1,6 +1,7 @@
 /* Growable strings and string vectors (portable). */
 #include <cgwb/string.h>
 #include <cgwb/slab.h>
+#include <cgwb/vmalloc.h>
 #include "strbuf.h"
 
 void sb_init(struct strbuf *sb)
@@ -29,7 +30,8 @@ static bool sb_grow(struct strbuf *sb, size_t extra)
 		return true;
 	while (alloc < want)
 		alloc *= 2;
-	p = kmalloc(alloc, GFP_KERNEL);
+	/* past a page, not contiguous: a 4 MiB variable needs no free 8 MiB block */
+	p = kvmalloc(alloc, GFP_KERNEL);
 	if (!p) {
 		sb->failed = true;
 		return false;

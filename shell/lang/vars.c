@@ -2,6 +2,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/string.h>
 #include <cgwb/slab.h>
+#include <cgwb/vmalloc.h>
 #include "lexer.h"
 #include "vars.h"
 
@@ -48,6 +49,17 @@ static struct sh_var *var_create(struct sh_vars *vars, const char *name)
 	return v;
 }
 
+/* A value may be megabytes (a command's output): not necessarily contiguous (kfree frees it). */
+static char *var_value_dup(const char *value)
+{
+	size_t len = strlen(value) + 1;
+	char *copy = kvmalloc(len, GFP_KERNEL);
+
+	if (copy)
+		memcpy(copy, value, len);
+	return copy;
+}
+
 int sh_var_set(struct sh_vars *vars, const char *name, const char *value, unsigned int flags)
 {
 	struct sh_var *v;
@@ -55,7 +67,7 @@ int sh_var_set(struct sh_vars *vars, const char *name, const char *value, unsign
 
 	if (!sh_is_name(name, strlen(name)))
 		return -EINVAL;
-	copy = kstrdup(value, GFP_KERNEL);
+	copy = var_value_dup(value);
 	if (!copy)
 		return -ENOMEM;
 	v = var_create(vars, name);

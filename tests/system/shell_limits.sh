@@ -1,14 +1,18 @@
-# Limits give an error, never a silent cut: a command substitution over 1 MiB fails, a typed
+# Limits give an error, never a silent cut: a command substitution over an eighth of the
+# memory (8 MiB of 64) fails, one of 4 MiB fits and its variable holds it whole, a typed
 # line over 4095 characters is refused whole, truncate and dd name the step that failed.
 mke2fs -q -F -t ext2 "$T/disk.img" 16M > /dev/null 2>&1 || fail "mke2fs"
 long=$(printf 'A%.0s' $(seq 1 5000))
-start_guest --no-script --disk "$T/disk.img"
+start_guest --no-script --disk "$T/disk.img" --memory 64M
 await_prompt
-send 'x=$(seq 1 200000); echo subst-rc=$? len=${#x}\r' # 1.3 MB: over the 1 MiB bound
+send 'x=$(head -c 9000000 /dev/zero | tr "\\0" a); echo subst-rc=$? len=${#x}\r' # over
 await_line 'subst-rc=2 len=0'
 await_prompt
-send 'x=$(seq 1 100000); echo subst-rc=$? len=${#x}\r' # 589 KB: fits
-await_line 'subst-rc=0 len=588894'
+send 'x=$(head -c 4194304 /dev/zero | tr "\\0" a); echo subst-rc=$? len=${#x}\r' # fits
+await_line 'subst-rc=0 len=4194304'
+await_prompt
+send 'y="$x$x"; echo twice=${#y}\r'
+await_line 'twice=8388608'
 await_prompt
 send "echo $long\r"
 await_text 'line too long'
