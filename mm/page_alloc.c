@@ -13,8 +13,6 @@
 #include <cgwb/kasan.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/ratelimit.h>
-#include <cgwb/vmstat.h>
-#include <cgwb/slab.h>
 #include <cgwb/sched.h>
 
 struct free_area {
@@ -27,7 +25,8 @@ unsigned long max_pfn;
 uintptr_t direct_map_offset;
 unsigned long totalram_pages;
 unsigned long totalreserve_pages;
-unsigned long (*page_alloc_reclaim)(gfp_t gfp, unsigned int order);
+unsigned long (*page_alloc_reclaim)(gfp_t gfp, unsigned int order, bool *coming);
+void (*page_alloc_show_mem)(void);
 
 static struct free_area free_area[MAX_ORDER + 1];
 static unsigned long nr_free;
@@ -136,7 +135,7 @@ static struct page *try_alloc(gfp_t gfp, unsigned int order)
  * in all do (a livelock, or writeback that never ends). __GFP_NOFAIL never gives up, as
  * Linux's, for the allocations that cannot fail (buffers of the journal and metadata).
  */
-static bool should_reclaim_retry(gfp_t gfp, unsigned int order, unsigned long freed,
+static bool should_reclaim_retry(gfp_t gfp, unsigned int order, unsigned long freed, bool coming,
 				 int *no_progress, int rounds)
 {
 	if (gfp & __GFP_NOFAIL)
@@ -147,8 +146,7 @@ static bool should_reclaim_retry(gfp_t gfp, unsigned int order, unsigned long fr
 		*no_progress = 0;
 		return true;
 	}
-	if (order <= PAGE_ALLOC_COSTLY_ORDER &&
-	    global_node_page_state(NR_WRITEBACK) + global_node_page_state(NR_FILE_DIRTY))
+	if (order <= PAGE_ALLOC_COSTLY_ORDER && coming)
 		return true;
 	return ++*no_progress <= RECLAIM_RETRIES;
 }
@@ -162,11 +160,8 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 		return;
 	pr_warn("%s: page allocation failure: order %u, gfp %#x, %lu pages free\n",
 		current ? current->comm : "-", order, gfp, nr_free);
-	pr_warn("Mem-Info: active_file:%lu inactive_file:%lu unevictable:%lu dirty:%lu "
-		"writeback:%lu slab:%lu free:%lu reserve:%lu\n",
-		global_node_page_state(NR_ACTIVE_FILE), global_node_page_state(NR_INACTIVE_FILE),
-		global_node_page_state(NR_UNEVICTABLE), global_node_page_state(NR_FILE_DIRTY),
-		global_node_page_state(NR_WRITEBACK), slab_pages(), nr_free, totalreserve_pages);
+	if (page_alloc_show_mem)
+		page_alloc_show_mem();
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
@@ -187,8 +182,10 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		 * Pages a round freed can be taken by other tasks before this one looks again:
 		 * only rounds that free nothing count against the retries.
 		 */
-		freed = page_alloc_reclaim ? page_alloc_reclaim(gfp, order) : 0;
-		if (!should_reclaim_retry(gfp, order, freed, &no_progress, ++rounds))
+		bool coming = false;
+
+		freed = page_alloc_reclaim ? page_alloc_reclaim(gfp, order, &coming) : 0;
+		if (!should_reclaim_retry(gfp, order, freed, coming, &no_progress, ++rounds))
 			break;
 		if (!freed) /* Linux's VMSCAN_THROTTLE_NOPROGRESS: let others free something */
 			schedule_timeout_uninterruptible(1);

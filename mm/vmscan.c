@@ -24,6 +24,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/mutex.h>
 #include <cgwb/bug.h>
+#include <cgwb/printk.h>
 
 enum lru_list {
 	LRU_INACTIVE_FILE,
@@ -436,9 +437,23 @@ unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned lo
 	return sr.freed;
 }
 
-static unsigned long reclaim_for_allocation(gfp_t gfp, unsigned int order)
+static unsigned long reclaim_for_allocation(gfp_t gfp, unsigned int order, bool *coming)
 {
-	return try_to_free_pages(gfp, 32UL << order);
+	unsigned long freed = try_to_free_pages(gfp, 32UL << order);
+
+	*coming = global_node_page_state(NR_WRITEBACK) + global_node_page_state(NR_FILE_DIRTY);
+	return freed;
+}
+
+/* As Linux's show_free_areas(), in one line: what the memory holds (pages). */
+static void show_mem(void)
+{
+	pr_warn("Mem-Info: active_file:%lu inactive_file:%lu unevictable:%lu dirty:%lu "
+		"writeback:%lu slab:%lu free:%lu reserve:%lu\n",
+		global_node_page_state(NR_ACTIVE_FILE), global_node_page_state(NR_INACTIVE_FILE),
+		global_node_page_state(NR_UNEVICTABLE), global_node_page_state(NR_FILE_DIRTY),
+		global_node_page_state(NR_WRITEBACK), slab_pages(), nr_free_pages(),
+		totalreserve_pages);
 }
 
 unsigned long drop_pagecache(void)
@@ -470,4 +485,5 @@ unsigned long drop_pagecache(void)
 void vmscan_init(void)
 {
 	page_alloc_reclaim = reclaim_for_allocation;
+	page_alloc_show_mem = show_mem;
 }

@@ -344,8 +344,7 @@ static int ext2_claim_blocks(struct super_block *sb, unsigned long *count, unsig
  * the number obtained. Returns the first block, or 0 with *errp (-ENOSPC, -EIO, -EROFS).
  * The inode's i_blocks is charged.
  */
-u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp,
-		    unsigned int flags)
+u32 ext2_new_blocks(struct inode *inode, u32 goal, unsigned long *count, int *errp, unsigned int flags)
 {
 	struct super_block *sb = inode->i_sb;
 	struct ext2_sb_info *sbi = EXT2_SB(sb);

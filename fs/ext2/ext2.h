@@ -433,7 +433,7 @@ struct ext2_inode_info {
 	 * leaves an appended tail absent or whole, never zeros. i_block_reservation_lock.
 	 */
 	loff_t i_disksize;
-	bool i_loaded;   /* read or created: eviction may free what it owns */
+	bool i_loaded; /* read or created: eviction may free what it owns */
 	struct mutex truncate_mutex;
 	struct inode vfs_inode;
 };

@@ -830,7 +830,8 @@ static int ext2_fill_super(struct super_block *sb, int flags, const char *opts,
 			return ops->recover(sb) ?: EXT2_FILL_AGAIN;
 		if (!(sb->s_flags & SB_RDONLY)) { /* as Linux's: noload reads an image as it is */
 			ext2_msg(sb, KERN_ERR,
-				 "error: required journal recovery suppressed and not mounted read-only");
+				 "error: required journal recovery suppressed and not mounted "
+				 "read-only");
 			return -EINVAL;
 		}
 	}

@@ -316,11 +316,13 @@ static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, v
 	if (err) {
 		/* as Linux's "Delayed block allocation failed": the page's delayed data is lost
 		 * (one line per page is rate-limited, as Linux's; the mapping keeps the error) */
-		static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RATELIMIT_BURST);
+		static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+					      DEFAULT_RATELIMIT_BURST);
 
 		if (__ratelimit(&rs))
-			ext2_msg(inode->i_sb, KERN_ERR, "inode #%lu: writing page %lu failed: error %d",
-				 inode->i_ino, (unsigned long)page->index, err);
+			ext2_msg(inode->i_sb, KERN_ERR,
+				 "inode #%lu: writing page %lu failed: error %d", inode->i_ino,
+				 (unsigned long)page->index, err);
 		ext2_da_release_slots(inode, page, EXT2_DA_SLOTS);
 		mapping_set_error(page->mapping, err);
 		unlock_page(page);

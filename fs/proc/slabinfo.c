@@ -55,8 +55,9 @@ static int slabinfo_show(struct seq_buf *s, void *private)
 		const struct slabinfo_line *l = &w.lines[i];
 		unsigned long per_slab = l->pages ? l->total / l->pages : PAGE_SIZE / l->size;
 
-		seq_printf(s, "%-17s %6lu %6lu %6zu %4lu %4d : tunables %4d %4d %4d : slabdata "
-			      "%6lu %6lu %6d\n",
+		seq_printf(s,
+			   "%-17s %6lu %6lu %6zu %4lu %4d : tunables %4d %4d %4d : slabdata "
+			   "%6lu %6lu %6d\n",
 			   l->name, l->active, l->total, l->size, per_slab, 1, 0, 0, 0, l->pages,
 			   l->pages, 0);
 	}

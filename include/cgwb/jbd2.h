@@ -132,8 +132,8 @@ typedef struct journal_s journal_t;
  */
 typedef struct transaction_s {
 	u32 t_tid;
-	unsigned int t_updates;    /* open handles; j_state_lock */
-	unsigned int t_nr_buffers; /* those with BH_JDirty; j_state_lock */
+	unsigned int t_updates;                          /* open handles; j_state_lock */
+	unsigned int t_nr_buffers;                       /* those with BH_JDirty; j_state_lock */
 	struct buffer_head *t_buffers, **t_buffers_tail; /* by b_jnext; j_state_lock */
 } transaction_t;
 

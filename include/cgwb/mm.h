@@ -221,9 +221,12 @@ void page_alloc_get_stats(struct page_alloc_stats *st);
 
 /*
  * Reclaim: called by a blocking allocation that found too little free memory. Returns the
- * number of pages freed. Set by mm/vmscan.c once the page cache exists.
+ * number of pages freed; *coming says that pages are dirty or under writeback (memory on
+ * its way back: a small allocation waits for it rather than fail). Set by mm/vmscan.c once
+ * the page cache exists, as is page_alloc_show_mem, which logs what memory holds.
  */
-extern unsigned long (*page_alloc_reclaim)(gfp_t gfp, unsigned int order);
+extern unsigned long (*page_alloc_reclaim)(gfp_t gfp, unsigned int order, bool *coming);
+extern void (*page_alloc_show_mem)(void);
 
 /* Frees refused as invalid (double free, wrong order, ...): each is logged and counted. */
 unsigned long page_alloc_bad_pages(void);

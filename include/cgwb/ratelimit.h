@@ -21,10 +21,10 @@ struct ratelimit_state {
 	bool begun;
 };
 
-#define RATELIMIT_STATE_INIT(name, interval_init, burst_init)                           \
-	{                                                                               \
-		.lock = __SPIN_LOCK_UNLOCKED(name.lock), .interval = (interval_init),   \
-		.burst = (burst_init),                                                  \
+#define RATELIMIT_STATE_INIT(name, interval_init, burst_init)                         \
+	{                                                                             \
+		.lock = __SPIN_LOCK_UNLOCKED(name.lock), .interval = (interval_init), \
+		.burst = (burst_init),                                                \
 	}
 #define DEFINE_RATELIMIT_STATE(name, interval_init, burst_init) \
 	struct ratelimit_state name = RATELIMIT_STATE_INIT(name, interval_init, burst_init)
@@ -36,11 +36,11 @@ int ___ratelimit(struct ratelimit_state *rs, const char *func);
 /* Messages suppressed so far and not yet reported (tests, and callers that count them). */
 int ratelimit_missed(struct ratelimit_state *rs);
 
-#define printk_ratelimited(fmt, ...)                                                      \
-	({                                                                                \
-		static DEFINE_RATELIMIT_STATE(_rs, DEFAULT_RATELIMIT_INTERVAL,             \
-					      DEFAULT_RATELIMIT_BURST);                    \
-		__ratelimit(&_rs) ? printk(fmt, ##__VA_ARGS__) : 0;                      \
+#define printk_ratelimited(fmt, ...)                                           \
+	({                                                                     \
+		static DEFINE_RATELIMIT_STATE(_rs, DEFAULT_RATELIMIT_INTERVAL, \
+					      DEFAULT_RATELIMIT_BURST);        \
+		__ratelimit(&_rs) ? printk(fmt, ##__VA_ARGS__) : 0;            \
 	})
 #define pr_err_ratelimited(fmt, ...) printk_ratelimited(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_warn_ratelimited(fmt, ...) printk_ratelimited(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)

@@ -32,8 +32,7 @@ static const struct sim_config cfg = {
 
 static bool rewriter_done;
 
-static struct task_struct *start_on(unsigned int cpu, int (*fn)(void *), void *arg,
-				    const char *name)
+static struct task_struct *start_on(unsigned int cpu, int (*fn)(void *), void *arg, const char *name)
 {
 	struct task_struct *t = kthread_create(fn, arg, "%s", name);
 

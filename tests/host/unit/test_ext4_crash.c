@@ -186,13 +186,14 @@ Test(ext4_crash, an_append_is_absent_or_whole_after_a_crash)
 	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/a"), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/a", 63, 64 << 10, 64 << 10), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/x", 64, 0, 100), 0);
-	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/x"), 0); /* commits a's inode too */
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/x"), 0);                /* commits a's inode too */
 	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0); /* the power goes */
 	ext2t_umount();
 	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", crash);
 	cr_assert_leq(ext2t_sh("e2fsck -fy %s > /dev/null 2>&1", crash), 1, "e2fsck repaired");
-	cr_assert(ext2t_sh_number(&size, "debugfs -R 'stat /a' %s 2>/dev/null | "
-					 "sed -n 's/.*Size: \\([0-9]*\\).*/\\1/p'",
+	cr_assert(ext2t_sh_number(&size,
+				  "debugfs -R 'stat /a' %s 2>/dev/null | "
+				  "sed -n 's/.*Size: \\([0-9]*\\).*/\\1/p'",
 				  crash));
 	cr_expect(size == 64 << 10 || size == 128 << 10, "a's size after the crash: %llu", size);
 	ext2t_expect_dump_pattern("/a", 63, (size_t)size);
