@@ -108,6 +108,7 @@ void init_rwsem(struct rw_semaphore *sem)
 	sem->readers = 0;
 	sem->writers_waiting = 0;
 	sem->writer = NULL;
+	sem->handoff = NULL;
 	init_waitqueue_head(&sem->wait);
 }
 
@@ -148,14 +149,19 @@ bool down_write_trylock(struct rw_semaphore *sem)
 	bool ok = false;
 
 	spin_lock_irqsave(&sem->wait.lock, flags);
-	if (sem->readers == 0) {
+	if (sem->readers == 0 && (!sem->handoff || sem->handoff == current)) {
 		sem->readers = -1;
 		sem->writer = current;
+		if (sem->handoff == current)
+			sem->handoff = NULL;
 		ok = true;
 	}
 	spin_unlock_irqrestore(&sem->wait.lock, flags);
 	return ok;
 }
+
+/* Linux's RWSEM_WAIT_TIMEOUT: how long a writer waits before the lock is kept for it. */
+#define RWSEM_WAIT_TIMEOUT max(1UL, msecs_to_jiffies(4))
 
 void down_write(struct rw_semaphore *sem)
 {
@@ -166,7 +172,12 @@ void down_write(struct rw_semaphore *sem)
 	spin_lock_irqsave(&sem->wait.lock, flags);
 	sem->writers_waiting++;
 	spin_unlock_irqrestore(&sem->wait.lock, flags);
-	wait_event(sem->wait, down_write_trylock(sem));
+	while (!wait_event_timeout(sem->wait, down_write_trylock(sem), RWSEM_WAIT_TIMEOUT)) {
+		spin_lock_irqsave(&sem->wait.lock, flags);
+		if (!sem->handoff)
+			sem->handoff = current;
+		spin_unlock_irqrestore(&sem->wait.lock, flags);
+	}
 	spin_lock_irqsave(&sem->wait.lock, flags);
 	sem->writers_waiting--;
 	spin_unlock_irqrestore(&sem->wait.lock, flags);

@@ -590,7 +590,7 @@ int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t
 	};
 	int ret;
 
-	if (!mapping->host || !bdi_cap_writeback(inode_to_bdi(mapping->host)))
+	if (!mapping->host || !bdi_cap_writeback(inode_to_bdi(mapping->host)) || end < start)
 		return 0;
 	/* the IO goes to the inode's wb (its io cgroup), whoever asks for it, as in Linux */
 	wbc_attach_fdatawrite_inode(&wbc, mapping->host);
@@ -599,13 +599,25 @@ int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t
 	return ret;
 }
 
+/*
+ * Pages past the end of file when the wait begins hold data written after it began: a
+ * writer that keeps appending (its pages going under writeback one after the other ahead
+ * of the walk) kept fsync and sync waiting until it stopped. The walk ends at the end of
+ * file as it was.
+ */
 int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end)
 {
+	loff_t size = mapping->host ? READ_ONCE(mapping->host->i_size) : LLONG_MAX;
 	pgoff_t index = (pgoff_t)(start >> PAGE_SHIFT);
-	pgoff_t last = (pgoff_t)(end >> PAGE_SHIFT);
+	pgoff_t last;
 	struct page *pages[16];
 	unsigned int n;
 
+	if (end >= size)
+		end = size - 1;
+	if (end < start)
+		return filemap_check_errors(mapping);
+	last = (pgoff_t)(end >> PAGE_SHIFT);
 	while (index <= last &&
 	       (n = find_get_pages_tag(mapping, &index, last, PAGECACHE_TAG_WRITEBACK, 16, pages))) {
 		for (unsigned int i = 0; i < n; i++) {

@@ -59,8 +59,15 @@ static int ext2_commit_metadata(struct super_block *sb)
  */
 int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
-	struct super_block *sb = file->f_mapping->host->i_sb;
-	int err = generic_file_fsync(file, start, end, datasync);
+	struct inode *inode = file->f_mapping->host;
+	struct super_block *sb = inode->i_sb;
+	/*
+	 * What a writer appends past the end of file once fsync has begun is not fsync's to
+	 * write or wait for: a group that kept appending kept fsync writing its pages (at
+	 * its own io.max rate) until it stopped. Bounded by the size fsync found.
+	 */
+	loff_t size = READ_ONCE(inode->i_size);
+	int err = generic_file_fsync(file, start, min(end, size - 1), datasync);
 	int err2;
 
 	/* delayed allocation: the data readable from disk (converted) in the commit below */

@@ -143,6 +143,7 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 
 /* ---------------------------------------------------------------- writeback of a mapping */
 int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end);
+/* Wait for the pages in range under writeback, up to the end of file when it begins. */
 int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end);
 int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end);
 static inline int filemap_write_and_wait(struct address_space *mapping)
