@@ -382,3 +382,13 @@ int sim_dd_main(void *arg)
 	kfree(buf);
 	return dd->err;
 }
+
+struct task_struct *sim_kthread_on(unsigned int cpu, int (*fn)(void *), void *arg, const char *name)
+{
+	struct task_struct *t = kthread_create(fn, arg, "%s", name);
+
+	BUG_ON(!t);
+	BUG_ON(set_cpus_allowed(t, 1UL << cpu));
+	wake_up_process(t);
+	return t;
+}

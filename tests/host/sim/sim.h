@@ -95,6 +95,8 @@ struct sim_dd {
 };
 int sim_dd_main(void *arg);
 
+/* A kernel thread bound to virtual CPU cpu (host_smp_start()), running fn(arg). */
+struct task_struct *sim_kthread_on(unsigned int cpu, int (*fn)(void *), void *arg, const char *name);
 /* Run fn(arg) as a task in cgroup cg (NULL: the root) in the background / to its end. */
 struct task_struct *sim_task_start(const char *cg, int (*fn)(void *), void *arg);
 int sim_run_in(const char *cg, int (*fn)(void *), void *arg);

@@ -48,8 +48,7 @@ Test(sim_fsync, fsync_beside_an_appending_writer_waits_for_what_it_found, .timeo
 	cr_assert_eq(err, 0);
 	cr_log_info("fsync beside an appender at 4 MiB/s: %.1f s for %llu MiB pending when it "
 		    "began (the writer's %u MiB take %u s)",
-		    (double)took / SEC, (unsigned long long)(pending / MiB), FILE_MIB,
-		    FILE_MIB / 4);
+		    (double)took / SEC, (unsigned long long)(pending / MiB), FILE_MIB, FILE_MIB / 4);
 	/* what it found, at the group's rate, shared with the flusher writing beyond it */
 	cr_expect_lt(took, 2 * pending * SEC / RATE + 2 * SEC,
 		     "fsync took %.1f s for %llu MiB pending", (double)took / SEC,

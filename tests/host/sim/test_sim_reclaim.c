@@ -32,16 +32,6 @@ static const struct sim_config cfg = {
 
 static bool rewriter_done;
 
-static struct task_struct *start_on(unsigned int cpu, int (*fn)(void *), void *arg, const char *name)
-{
-	struct task_struct *t = kthread_create(fn, arg, "%s", name);
-
-	BUG_ON(!t);
-	BUG_ON(set_cpus_allowed(t, 1UL << cpu));
-	wake_up_process(t);
-	return t;
-}
-
 static void write_file(const char *path, char fill)
 {
 	static char buf[FILE_PAGES * PAGE_SIZE];
@@ -104,8 +94,8 @@ static void truncate_race(u64 seed)
 
 	sim_boot(&cfg);
 	host_smp_start(2, seed);
-	w = start_on(0, rewriter, NULL, "rewriter");
-	d = start_on(1, dropper, w, "dropper");
+	w = sim_kthread_on(0, rewriter, NULL, "rewriter");
+	d = sim_kthread_on(1, dropper, w, "dropper");
 	BUG_ON(kthread_join(d)); /* first: it looks at the rewriter's task until it ends */
 	BUG_ON(kthread_join(w));
 	drop_pagecache();

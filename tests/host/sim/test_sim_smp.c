@@ -38,16 +38,6 @@ static struct page *pages[FILE_PAGES], *g_page;
 static int memcg_a, memcg_b;
 static bool switcher_done;
 
-static struct task_struct *start_on(unsigned int cpu, int (*fn)(void *), const char *name)
-{
-	struct task_struct *t = kthread_create(fn, NULL, "%s", name);
-
-	BUG_ON(!t);
-	BUG_ON(set_cpus_allowed(t, 1UL << cpu));
-	wake_up_process(t);
-	return t;
-}
-
 /*
  * Writeback of a page that takes no time, then a write that dirties it again: the counts
  * leave (clear_page_dirty_for_io(), the unlocked update), pass through WB_WRITEBACK and
@@ -142,8 +132,8 @@ static void switch_race(u64 seed)
 	struct bdi_writeback *wb_a = inode_to_wb(inode), *wb_b = sim_file_wb("/mnt/g");
 
 	host_smp_start(2, seed);
-	s = start_on(0, switcher, "switcher");
-	d = start_on(1, dirtier, "dirtier");
+	s = sim_kthread_on(0, switcher, NULL, "switcher");
+	d = sim_kthread_on(1, dirtier, NULL, "dirtier");
 	BUG_ON(kthread_join(s));
 	BUG_ON(kthread_join(d));
 	host_run_for(100 * MSEC); /* the last switch's grace period and phase 2 */

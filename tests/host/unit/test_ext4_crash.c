@@ -137,6 +137,30 @@ Test(ext4_crash, a_crash_after_any_write_replays_clean)
 	ext2t_env.check_img[0] = 0;
 }
 
+/* A fresh image mounted with commit=60: nothing commits but what a test forces. */
+static void mount_commit60(void)
+{
+	ext4t_make_image("-b 4096");
+	ext2t_attach();
+	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "commit=60"), 0, "%s", host_log());
+}
+
+/* The power goes: the image as the disk has it, replayed by e2fsck, which must fix nothing
+ * else; the checks that follow read it (ext2t_env.check_img) until crash_done(). */
+static void power_cut(char *crash, size_t size)
+{
+	snprintf(crash, size, "%s/crash.img", ext2t_env.dir);
+	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0);
+	ext2t_umount();
+	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", crash);
+	cr_assert_leq(ext2t_sh("e2fsck -fy %s > /dev/null 2>&1", crash), 1, "e2fsck repaired");
+}
+
+static void crash_done(void)
+{
+	ext2t_env.check_img[0] = 0;
+}
+
 /*
  * Blocks freed by an unlink that has not committed are not reused: a crash then brings
  * the file back, and it must come back with its own data. A is fsync'd and removed, B
@@ -148,10 +172,7 @@ Test(ext4_crash, blocks_freed_by_an_uncommitted_unlink_are_not_reused)
 	char crash[128];
 	struct file *b;
 
-	snprintf(crash, sizeof(crash), "%s/crash.img", ext2t_env.dir);
-	ext4t_make_image("-b 4096");
-	ext2t_attach();
-	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "commit=60"), 0, "%s", host_log());
+	mount_commit60();
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/a", 61, 0, 1 << 20), 0);
 	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/a"), 0);
 	cr_assert_eq(do_unlink(EXT2T_MNT "/a"), 0);
@@ -160,12 +181,9 @@ Test(ext4_crash, blocks_freed_by_an_uncommitted_unlink_are_not_reused)
 	cr_assert(!IS_ERR(b));
 	cr_assert_eq(filemap_write_and_wait(b->f_mapping), 0); /* data out, nothing committed */
 	fput(b);
-	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0); /* the power goes */
-	ext2t_umount();
-	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", crash);
-	cr_assert_leq(ext2t_sh("e2fsck -fy %s > /dev/null 2>&1", crash), 1, "e2fsck repaired");
+	power_cut(crash, sizeof(crash));
 	ext2t_expect_dump_pattern("/a", 61, 1 << 20);
-	ext2t_env.check_img[0] = 0;
+	crash_done();
 }
 
 /*
@@ -178,24 +196,18 @@ Test(ext4_crash, an_append_is_absent_or_whole_after_a_crash)
 	char crash[128];
 	unsigned long long size = 0;
 
-	snprintf(crash, sizeof(crash), "%s/crash.img", ext2t_env.dir);
-	ext4t_make_image("-b 4096");
-	ext2t_attach();
-	cr_assert_eq(do_mount("/dev/vda", EXT2T_MNT, "ext4", 0, "commit=60"), 0, "%s", host_log());
+	mount_commit60();
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/a", 63, 0, 64 << 10), 0);
 	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/a"), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/a", 63, 64 << 10, 64 << 10), 0);
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/x", 64, 0, 100), 0);
-	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/x"), 0);                /* commits a's inode too */
-	cr_assert_eq(ext2t_sh("cp %s %s", ext2t_env.img, crash), 0); /* the power goes */
-	ext2t_umount();
-	snprintf(ext2t_env.check_img, sizeof(ext2t_env.check_img), "%s", crash);
-	cr_assert_leq(ext2t_sh("e2fsck -fy %s > /dev/null 2>&1", crash), 1, "e2fsck repaired");
+	cr_assert_eq(ext2t_fsync(EXT2T_MNT "/x"), 0); /* commits a's inode too */
+	power_cut(crash, sizeof(crash));
 	cr_assert(ext2t_sh_number(&size,
 				  "debugfs -R 'stat /a' %s 2>/dev/null | "
 				  "sed -n 's/.*Size: \\([0-9]*\\).*/\\1/p'",
 				  crash));
 	cr_expect(size == 64 << 10 || size == 128 << 10, "a's size after the crash: %llu", size);
 	ext2t_expect_dump_pattern("/a", 63, (size_t)size);
-	ext2t_env.check_img[0] = 0;
+	crash_done();
 }
