@@ -172,11 +172,13 @@ void down_write(struct rw_semaphore *sem)
 	spin_lock_irqsave(&sem->wait.lock, flags);
 	sem->writers_waiting++;
 	spin_unlock_irqrestore(&sem->wait.lock, flags);
-	while (!wait_event_timeout(sem->wait, down_write_trylock(sem), RWSEM_WAIT_TIMEOUT)) {
+	if (!wait_event_timeout(sem->wait, down_write_trylock(sem), RWSEM_WAIT_TIMEOUT)) {
+		/* waited long enough: the lock is kept for this task, or the one before it */
 		spin_lock_irqsave(&sem->wait.lock, flags);
 		if (!sem->handoff)
 			sem->handoff = current;
 		spin_unlock_irqrestore(&sem->wait.lock, flags);
+		wait_event(sem->wait, down_write_trylock(sem));
 	}
 	spin_lock_irqsave(&sem->wait.lock, flags);
 	sem->writers_waiting--;
@@ -185,8 +187,17 @@ void down_write(struct rw_semaphore *sem)
 
 void up_write(struct rw_semaphore *sem)
 {
+	struct task_struct *handoff;
+	unsigned long flags;
+
 	BUG_ON(sem->readers != -1 || sem->writer != current);
+	spin_lock_irqsave(&sem->wait.lock, flags);
 	sem->writer = NULL;
-	WRITE_ONCE(sem->readers, 0);
-	wake_up_all(&sem->wait);
+	sem->readers = 0;
+	handoff = sem->handoff;
+	if (handoff) /* only it may take the lock: the others sleep on until it lets go */
+		wake_up_process(handoff);
+	spin_unlock_irqrestore(&sem->wait.lock, flags);
+	if (!handoff)
+		wake_up_all(&sem->wait);
 }
