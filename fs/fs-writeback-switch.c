@@ -101,8 +101,8 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 		wb_stat_mod(new_wb, WB_WRITEBACK, nr_writeback);
 	}
 	if (mapping_tagged(mapping, PAGECACHE_TAG_WRITEBACK)) {
-		old_wb->writeback_inodes--;
-		new_wb->writeback_inodes++;
+		__atomic_sub_fetch(&old_wb->writeback_inodes, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&new_wb->writeback_inodes, 1, __ATOMIC_RELAXED);
 	}
 	wb_get(new_wb);
 
@@ -323,6 +323,8 @@ bool cleanup_offline_cgwb(struct bdi_writeback *wb)
  */
 void cgroup_writeback_umount(void)
 {
+	/* SB_ACTIVE cleared before the count is read: pairs with inode_prepare_wbs_switch() */
+	smp_mb();
 	wb_wait_for_switches();
 }
 

@@ -72,36 +72,41 @@ void inode_cgwb_move_to_attached(struct inode *inode, struct bdi_writeback *wb)
 }
 
 /*
- * Lock the list of the wb the inode belongs to (which may change under us when the inode
- * is switched): take the list lock, then confirm.
+ * The wb the inode belongs to, its list locked; i_lock held on entry and on return. i_wb
+ * changes under both locks and list_lock nests outside i_lock, so i_lock is let go for the
+ * list and the wb confirmed after. Across that gap the wb is held by a reference of our
+ * own, as Linux's: a switch may move the inode away meanwhile and drop the old wb's last
+ * reference, and the list lock would be taken in freed memory.
  */
-struct bdi_writeback *inode_to_wb_and_lock_list(struct inode *inode)
-{
-	for (;;) {
-		struct bdi_writeback *wb = inode_to_wb(inode);
-
-		spin_lock(&wb->list_lock);
-		if (wb == inode_to_wb(inode))
-			return wb;
-		spin_unlock(&wb->list_lock);
-	}
-}
-
-/* Same with i_lock held on entry and on return (drop i_lock, lock the list, recheck i_wb). */
 static struct bdi_writeback *locked_inode_to_wb_and_lock_list(struct inode *inode)
 {
 	for (;;) {
 		struct bdi_writeback *wb = inode_to_wb(inode);
 
+		wb_get(wb);
 		spin_unlock(&inode->i_lock);
 		spin_lock(&wb->list_lock);
 		spin_lock(&inode->i_lock);
-		if (wb == inode_to_wb(inode))
+		if (wb == inode_to_wb(inode)) {
+			wb_put(wb); /* the inode holds one */
 			return wb;
+		}
 		spin_unlock(&inode->i_lock);
 		spin_unlock(&wb->list_lock);
+		wb_put(wb);
 		spin_lock(&inode->i_lock);
 	}
+}
+
+/* The same without i_lock (taken for the look, let go on return). */
+struct bdi_writeback *inode_to_wb_and_lock_list(struct inode *inode)
+{
+	struct bdi_writeback *wb;
+
+	spin_lock(&inode->i_lock);
+	wb = locked_inode_to_wb_and_lock_list(inode);
+	spin_unlock(&inode->i_lock);
+	return wb;
 }
 
 void inode_io_list_del(struct inode *inode)

@@ -226,7 +226,8 @@ void wb_bandwidth_estimate_start(struct bdi_writeback *wb)
 {
 	unsigned long now = jiffies;
 
-	if (time_after(now, wb->bw_time_stamp + WB_BANDWIDTH_IDLE_JIF) && !wb->writeback_inodes) {
+	if (time_after(now, wb->bw_time_stamp + WB_BANDWIDTH_IDLE_JIF) &&
+	    !__atomic_load_n(&wb->writeback_inodes, __ATOMIC_RELAXED)) {
 		spin_lock(&wb->list_lock);
 		wb->dirtied_stamp = (unsigned long)wb_stat(wb, WB_DIRTIED);
 		wb->written_stamp = (unsigned long)wb_stat(wb, WB_WRITTEN);

@@ -162,7 +162,7 @@ void set_page_writeback(struct page *page)
 		bool on_wblist = mapping_tagged(mapping, PAGECACHE_TAG_WRITEBACK);
 
 		if (!on_wblist) {
-			wb->writeback_inodes++;
+			__atomic_add_fetch(&wb->writeback_inodes, 1, __ATOMIC_RELAXED);
 			sb_mark_inode_writeback(inode);
 		}
 		wb_stat_mod(wb, WB_WRITEBACK, 1);
@@ -202,9 +202,8 @@ void end_page_writeback(struct page *page)
 		__wb_writeout_add(wb, 1);
 		if (!mapping_tagged(mapping, PAGECACHE_TAG_WRITEBACK)) {
 			/* the inode's last page: refresh bandwidth a little later, leave the sync list */
-			WARN_ON_ONCE(!wb->writeback_inodes);
-			if (wb->writeback_inodes)
-				wb->writeback_inodes--;
+			WARN_ON_ONCE(
+				__atomic_sub_fetch(&wb->writeback_inodes, 1, __ATOMIC_RELAXED) < 0);
 			queue_delayed_work(bdi_wq, &wb->bw_dwork, BANDWIDTH_INTERVAL);
 			sb_clear_inode_writeback(inode);
 		}
@@ -355,7 +354,9 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 		return 0;
 	if (!mapping->a_ops || (!mapping->a_ops->writepages && !mapping->a_ops->writepage))
 		return 0;
-	wb = inode_to_wb(mapping->host);
+	/* the wb this writeback is attached to (Linux's inode_to_wb_wbc()): a switch under
+	 * way may already have moved i_wb, the estimate belongs to the wb that writes */
+	wb = wbc->wb ? wbc->wb : inode_to_wb(mapping->host);
 	wb_bandwidth_estimate_start(wb);
 	for (;;) {
 		if (mapping->a_ops->writepages)

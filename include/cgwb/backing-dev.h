@@ -93,7 +93,8 @@ struct bdi_writeback {
 	struct list_head b_attached;   /* clean inodes still owned (cgwbs only) */
 
 	struct percpu_counter stat[NR_WB_STAT_ITEMS]; /* read off by < wb_stat_error() */
-	unsigned long writeback_inodes;               /* inodes with pages under writeback */
+	long writeback_inodes; /* inodes with pages under writeback; atomic (Linux's atomic_t):
+				  changed under each inode's own i_pages lock */
 
 	unsigned long bw_time_stamp; /* bandwidth estimation checkpoints */
 	unsigned long dirtied_stamp;
