@@ -108,7 +108,6 @@ void init_rwsem(struct rw_semaphore *sem)
 	sem->readers = 0;
 	sem->writers_waiting = 0;
 	sem->writer = NULL;
-	sem->handoff = NULL;
 	init_waitqueue_head(&sem->wait);
 }
 
@@ -149,19 +148,14 @@ bool down_write_trylock(struct rw_semaphore *sem)
 	bool ok = false;
 
 	spin_lock_irqsave(&sem->wait.lock, flags);
-	if (sem->readers == 0 && (!sem->handoff || sem->handoff == current)) {
+	if (sem->readers == 0) {
 		sem->readers = -1;
 		sem->writer = current;
-		if (sem->handoff == current)
-			sem->handoff = NULL;
 		ok = true;
 	}
 	spin_unlock_irqrestore(&sem->wait.lock, flags);
 	return ok;
 }
-
-/* Linux's RWSEM_WAIT_TIMEOUT: how long a writer waits before the lock is kept for it. */
-#define RWSEM_WAIT_TIMEOUT max(1UL, msecs_to_jiffies(4))
 
 void down_write(struct rw_semaphore *sem)
 {
@@ -172,14 +166,7 @@ void down_write(struct rw_semaphore *sem)
 	spin_lock_irqsave(&sem->wait.lock, flags);
 	sem->writers_waiting++;
 	spin_unlock_irqrestore(&sem->wait.lock, flags);
-	if (!wait_event_timeout(sem->wait, down_write_trylock(sem), RWSEM_WAIT_TIMEOUT)) {
-		/* waited long enough: the lock is kept for this task, or the one before it */
-		spin_lock_irqsave(&sem->wait.lock, flags);
-		if (!sem->handoff)
-			sem->handoff = current;
-		spin_unlock_irqrestore(&sem->wait.lock, flags);
-		wait_event(sem->wait, down_write_trylock(sem));
-	}
+	wait_event(sem->wait, down_write_trylock(sem));
 	spin_lock_irqsave(&sem->wait.lock, flags);
 	sem->writers_waiting--;
 	spin_unlock_irqrestore(&sem->wait.lock, flags);
@@ -187,17 +174,8 @@ void down_write(struct rw_semaphore *sem)
 
 void up_write(struct rw_semaphore *sem)
 {
-	struct task_struct *handoff;
-	unsigned long flags;
-
 	BUG_ON(sem->readers != -1 || sem->writer != current);
-	spin_lock_irqsave(&sem->wait.lock, flags);
 	sem->writer = NULL;
-	sem->readers = 0;
-	handoff = sem->handoff;
-	if (handoff) /* only it may take the lock: the others sleep on until it lets go */
-		wake_up_process(handoff);
-	spin_unlock_irqrestore(&sem->wait.lock, flags);
-	if (!handoff)
-		wake_up_all(&sem->wait);
+	WRITE_ONCE(sem->readers, 0);
+	wake_up_all(&sem->wait);
 }

@@ -3,6 +3,7 @@
  * address_space operations); fsync makes a file's data and metadata durable.
  */
 #include "ext2.h"
+#include <cgwb/writeback.h>
 #include <cgwb/blkdev.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/errno.h>
@@ -67,8 +68,16 @@ int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 	 * its own io.max rate) until it stopped. Bounded by the size fsync found.
 	 */
 	loff_t size = READ_ONCE(inode->i_size);
-	int err = generic_file_fsync(file, start, min(end, size - 1), datasync);
+	int err = filemap_write_and_wait_range(inode->i_mapping, start, min(end, size - 1));
 	int err2;
+
+	/*
+	 * The inode without i_rwsem, as Linux's ext4_sync_file() (its ext2 takes it): a writer
+	 * that takes it for each write in a loop kept fsync out until it stopped.
+	 */
+	(void)datasync;
+	if (!err)
+		err = sync_inode_metadata(inode, 1);
 
 	/* delayed allocation: the data readable from disk (converted) in the commit below */
 	ext2_unwritten_wait(file->f_mapping->host);

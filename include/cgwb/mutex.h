@@ -35,22 +35,17 @@ static inline bool mutex_is_locked(const struct mutex *lock)
 }
 #define lockdep_assert_mutex_held(m) WARN_ON_ONCE((m)->owner != current)
 
-/*
- * Writers exclude everybody; readers share. Writers are preferred once waiting, and a
- * writer that has waited RWSEM_WAIT_TIMEOUT gets the lock next (Linux's handoff): a task
- * that takes and drops the lock in a loop cannot keep a sleeping waiter out for ever.
- */
+/* Writers exclude everybody; readers share. Writers are preferred once waiting. */
 struct rw_semaphore {
 	int readers; /* > 0: that many readers; -1: a writer */
 	int writers_waiting;
 	struct task_struct *writer;
-	struct task_struct *handoff; /* the waiting writer the lock is kept for, or NULL */
 	wait_queue_head_t wait;
 };
 
-#define __RWSEM_INITIALIZER(n)                                          \
-	{                                                               \
-		0, 0, NULL, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(n.wait) \
+#define __RWSEM_INITIALIZER(n)                                    \
+	{                                                         \
+		0, 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(n.wait) \
 	}
 #define DECLARE_RWSEM(n) struct rw_semaphore n = __RWSEM_INITIALIZER(n)
 
