@@ -221,40 +221,51 @@ static unsigned long calc_load(unsigned long load, unsigned long exp, unsigned l
 	return newload / FIXED_1;
 }
 
+/* period 0 (an update on the grid point itself): only the missed periods count. */
 static void calc_avgs(unsigned long avg[3], u64 missed, u64 time, u64 period)
 {
 	static const unsigned long exps[3] = { EXP_10s, EXP_60s, EXP_300s };
-	unsigned long pct = (unsigned long)(min(time * 100 / period, (u64)100) * FIXED_1);
+	unsigned long pct = period ? (unsigned long)(min(time * 100 / period, (u64)100) * FIXED_1) :
+				     0;
 
 	for (int i = 0; i < 3; i++) {
 		/* periods without any activity count as zeroes */
 		for (u64 m = 0; m < missed && avg[i]; m++)
 			avg[i] = calc_load(avg[i], exps[i], 0);
-		avg[i] = calc_load(avg[i], exps[i], pct);
+		if (period)
+			avg[i] = calc_load(avg[i], exps[i], pct);
 	}
 }
 
-/* Fold the time since the last update into the averages (psi_lock): was it nonidle? */
+/*
+ * Fold the time since the last update into the averages (psi_lock): was it nonidle? As
+ * Linux's update_averages(): the updates keep a fixed grid of PSI_FREQ_NS, the periods
+ * missed (idle, the timer stopped) count as zeros, and the sample is the time since the
+ * last update less those periods, so a stall after a long idle time weighs as it should.
+ * A sample longer than its period (time that slipped in from the next) is taken in up to
+ * the period, the rest in the next.
+ */
 static bool update_averages(struct psi_group *group, u64 now)
 {
-	u64 period = now - group->avg_last_update, missed = 0;
+	u64 expires = group->avg_next_update, missed = 0, period;
 	bool nonidle;
 
-	if (now < group->avg_next_update)
+	if (now < expires)
 		return group->state_mask != 0;
 	record_times(group, now);
-	if (now >= group->avg_next_update + PSI_FREQ_NS)
-		missed = (now - group->avg_next_update) / PSI_FREQ_NS;
-	nonidle = group->total[PSI_NONIDLE] != group->avg_total[PSI_NONIDLE - 1] || group->state_mask;
+	if (now - expires >= PSI_FREQ_NS)
+		missed = (now - expires) / PSI_FREQ_NS;
+	period = now - (group->avg_last_update + missed * PSI_FREQ_NS);
+	nonidle = group->total[PSI_NONIDLE] != group->avg_total[PSI_NONIDLE] || group->state_mask;
 	for (int s = 0; s < NR_PSI_STATES - 1; s++) {
-		u64 sample = group->total[s] - group->avg_total[s];
+		u64 sample = min(group->total[s] - group->avg_total[s], period);
 
-		group->avg_total[s] = group->total[s];
+		group->avg_total[s] += sample;
 		calc_avgs(group->avg[s], missed, sample, period);
 	}
-	group->avg_total[PSI_NONIDLE - 1] = group->total[PSI_NONIDLE];
+	group->avg_total[PSI_NONIDLE] = group->total[PSI_NONIDLE];
 	group->avg_last_update = now;
-	group->avg_next_update = now + PSI_FREQ_NS;
+	group->avg_next_update = expires + (1 + missed) * PSI_FREQ_NS;
 	return nonidle;
 }
 

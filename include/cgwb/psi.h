@@ -60,7 +60,7 @@ struct psi_group {
 	u64 total[NR_PSI_STATES]; /* ns in each state */
 	/* the running averages, fixed point (11 bits), and what they last saw */
 	unsigned long avg[NR_PSI_STATES - 1][3];
-	u64 avg_total[NR_PSI_STATES - 1];
+	u64 avg_total[NR_PSI_STATES]; /* the totals the averages have taken in (and NONIDLE's) */
 	u64 avg_last_update, avg_next_update;
 };
 

@@ -196,3 +196,53 @@ Test(psi, two_spinners_wait_for_the_cpu)
 	cr_assert_eq(kthread_join(t1), 0);
 	cr_assert_eq(kthread_join(t2), 0);
 }
+
+/*
+ * A group whose only task sleeps for IO never waits for the CPU: cpu full stays 0. (The
+ * averaging kept its idle snapshot in the CPU full slot, and from the second update on the
+ * full sample was a difference of unrelated totals: avg10 near 83 with total 0.)
+ */
+Test(psi, cpu_full_stays_zero_beside_io_waits)
+{
+	struct cgroup *a = mkgroup("a");
+	struct task_struct *t = start_in(a, io_sleeper, NULL);
+	struct psi_line full;
+
+	host_run_for(10 * NSEC_PER_SEC);
+	full = pressure(cgroup_psi(a), PSI_CPU, 1);
+	cr_assert_eq(full.total, 0, "cpu full total %llu", full.total);
+	cr_assert(full.avg10 == 0 && full.avg60 == 0 && full.avg300 == 0,
+		  "cpu full %.2f %.2f %.2f with total 0", full.avg10, full.avg60, full.avg300);
+	cr_assert_eq(kthread_join(t), 0);
+}
+
+/* One IO wait of 1.5 s. */
+static int one_stall(void *arg)
+{
+	int token = io_schedule_prepare();
+
+	msleep(1500);
+	io_schedule_finish(token);
+	return 0;
+}
+
+/*
+ * A 1.5 s stall after a long idle time: the sample is divided by the last period, not by
+ * all the time since the last update (Linux keeps a fixed 2 s grid and counts the periods
+ * missed as zeros), so avg10 shows it (Linux: about 13; it read 0.4).
+ */
+Test(psi, a_stall_after_an_idle_minute_shows_in_avg10)
+{
+	struct cgroup *a = mkgroup("a");
+	struct task_struct *t;
+	struct psi_line some;
+
+	host_run_for(60 * NSEC_PER_SEC + NSEC_PER_SEC / 3);
+	t = start_in(a, one_stall, NULL);
+	cr_assert_eq(kthread_join(t), 0);
+	host_run_for(NSEC_PER_SEC);
+	some = pressure(cgroup_psi(a), PSI_IO, 0);
+	cr_assert_gt(some.total, 1400000, "total %llu us", some.total);
+	cr_assert_gt(some.avg10, 5.0, "avg10 %.2f after a 1.5 s stall", some.avg10);
+	cr_assert_lt(some.avg10, 20.0, "avg10 %.2f", some.avg10);
+}
