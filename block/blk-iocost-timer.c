@@ -2,7 +2,7 @@
  * io.cost's period (Linux's ioc_timer_fn()): once per period while some group is active,
  * the controller looks back at what happened and sets up the next period.
  *
- * - Idle groups (no IO for a whole period, nothing waiting, no debt) are deactivated:
+ * - Idle groups (no IO for a whole period, nothing waiting, no debt, no delay) are deactivated:
  *   their weight leaves the sums and the active groups' shares grow.
  * - Donation (simplified, see docs/iocost.md): a group that did not run short and used
  *   less than its share lowers its inuse weight so that its share in use is its usage
@@ -82,7 +82,8 @@ static int ioc_check_iocgs(struct ioc *ioc, struct ioc_now *now, u64 period_vtim
 	list_for_each_entry_safe(iocg, tmp, &ioc->active_iocgs, active_list) {
 		bool busy = !list_empty(&iocg->waiters) || iocg->abs_vdebt;
 
-		if (busy)
+		/* a delay decays through these kicks, as Linux's: it keeps the group active */
+		if (busy || iocg->delay)
 			iocg_kick_waitq(iocg, now);
 		else if (iocg->active_period < ioc->cur_period && !iocg->usage_vtime) {
 			iocg_deactivate(iocg);
@@ -163,6 +164,7 @@ void ioc_timer_fn(struct timer_list *timer)
 	ioc_adjust_base_vrate(ioc);
 	ioc->cur_period++;
 	if (list_empty(&ioc->active_iocgs)) {
+		ioc->busy_level = 0; /* an idle device starts afresh, as Linux's */
 		ioc->running = false;
 		ioc->period_at = now.now;
 		ioc->period_at_vtime = now.vnow;

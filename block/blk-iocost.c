@@ -117,15 +117,17 @@ void iocg_kick_delay(struct ioc_gq *iocg, struct ioc_now *now)
 	}
 }
 
-/* Pay the debt out of the budget there is: true if some is left. */
+/*
+ * Pay the debt out of the budget there is: true if some is left. The delay is looked at
+ * while there is debt or a delay, as Linux's iocg_kick_waitq(): paid off, it decays and
+ * clears (a group that stopped here once its debt was paid stayed delayed for good).
+ */
 static bool iocg_pay_debt(struct ioc_gq *iocg, u32 hw_inuse, struct ioc_now *now)
 {
 	s64 vbudget = (s64)(now->vnow - iocg->vtime);
 	u64 abs_vpay, vpay;
 
-	if (!iocg->abs_vdebt)
-		return false;
-	if (vbudget > 0) {
+	if (iocg->abs_vdebt && vbudget > 0) {
 		abs_vpay = min(cost_to_abs_cost((u64)vbudget, hw_inuse), iocg->abs_vdebt);
 		vpay = abs_cost_to_cost(abs_vpay, hw_inuse);
 		iocg->vtime += vpay;
@@ -135,7 +137,8 @@ static bool iocg_pay_debt(struct ioc_gq *iocg, u32 hw_inuse, struct ioc_now *now
 		iocg->stat.indebt_us += now->now - iocg->indebt_since;
 		iocg->indebt_since = 0;
 	}
-	iocg_kick_delay(iocg, now);
+	if (iocg->abs_vdebt || iocg->delay)
+		iocg_kick_delay(iocg, now);
 	return iocg->abs_vdebt != 0;
 }
 

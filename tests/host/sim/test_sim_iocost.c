@@ -418,3 +418,31 @@ Test(iocost_sim, io_max_and_io_cost_together)
 		      rb / MiB);
 	writers_join();
 }
+
+/*
+ * Once a group's debt is paid, its delay decays and clears, as Linux keeps kicking a group
+ * while it has debt or a delay: once the debt is paid (a few seconds here) it halves every
+ * second from at most 250 ms, so it is gone 11 s later, and cost.indelay stops growing.
+ * It never cleared: the paid group was no longer visited.
+ */
+Test(iocost_sim, a_paid_debt_lets_the_delay_clear)
+{
+	struct blkg_iocost_stat st;
+	struct writer *a;
+	u64 indelay;
+
+	iocost_enable(DISK_BPS / 4, QOS_LAT);
+	a = writer_start(mkgroup(&cgroup_root, "a", 100), 4 * NSEC_PER_SEC);
+	a->meta_every = 1; /* all metadata: never waits, all paid as debt */
+	writer_go(a);
+	writers_join();
+	cr_assert(blkcg_iocost_stat(blkcg_of(a->cg), disk, &st));
+	cr_assert_gt(st.indelay_us, 0, "a was never delayed");
+	host_run_for(30 * NSEC_PER_SEC); /* its debt paid, then the halvings */
+	cr_assert(blkcg_iocost_stat(blkcg_of(a->cg), disk, &st));
+	indelay = st.indelay_us;
+	host_run_for(5 * NSEC_PER_SEC);
+	cr_assert(blkcg_iocost_stat(blkcg_of(a->cg), disk, &st));
+	cr_assert_eq(st.indelay_us, indelay, "still delayed %llu us after its debt was paid",
+		     (unsigned long long)(st.indelay_us - indelay));
+}
