@@ -295,3 +295,28 @@ Test(ext4_corrupt, flex_group_size_out_of_range_is_ignored)
 	cr_expect_eq(vfs_stat(EXT2T_MNT "/d/f", &st), 0);
 	ext2t_umount();
 }
+
+/*
+ * A corrupt htree index logs a warning at every lookup that meets it; as Linux's, they are
+ * rate-limited per filesystem (10 in 5 s), and the next interval counts what was dropped
+ * (600 lines for one `ls -R` before).
+ */
+Test(ext4_corrupt, htree_warnings_are_rate_limited)
+{
+	struct kstat st;
+	char name[96];
+	u8 bad_version = 99;
+
+	ext4t_make_image("-b 1024 -O ^metadata_csum");
+	ext2t_poke(first_block("/big") * BS + 28, &bad_version, 1); /* dx_root_info.hash_version */
+	cr_assert_eq(ext4t_mount(SB_RDONLY), 0, "%s", host_log());
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), EXT2T_MNT "/big/no-such-name-%d", i);
+		cr_assert_eq(vfs_stat(name, &st), -ENOENT);
+	}
+	cr_expect_leq(host_log_count("unrecognised hash version"), 10, "%s", host_log());
+	host_run_for(6 * NSEC_PER_SEC);
+	cr_assert_eq(vfs_stat(EXT2T_MNT "/big/one-more", &st), -ENOENT);
+	cr_expect(host_log_contains("EXT4-fs: 90 callbacks suppressed"), "%s", host_log());
+	ext2t_umount();
+}
