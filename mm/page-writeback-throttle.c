@@ -340,8 +340,9 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 
 		sdtc = dirty_throttle_select(gdtc, mdtc, pdtc, strictlimit, &ddtc);
 		exceeded = gdtc->dirty_exceeded || (mdtc && mdtc->dirty_exceeded);
-		if (wb->dirty_exceeded != exceeded)
-			wb->dirty_exceeded = exceeded;
+		/* set here, cleared only on the way out (below), as Linux's */
+		if (exceeded && !wb->dirty_exceeded)
+			wb->dirty_exceeded = 1;
 		if (time_after(now, READ_ONCE(wb->bw_time_stamp) + BANDWIDTH_INTERVAL))
 			__wb_update_bandwidth(gdtc, mdtc, sdtc == pdtc ? pdtc : NULL, true);
 
@@ -358,7 +359,7 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		if (!task_ratelimit && sdtc == pdtc && policy->pause_at_limit)
 			max_pause = policy->pause_at_limit(pdtc, max_pause);
 		if (!dirty_pause(task_ratelimit, pages_dirtied, min_pause, max_pause, &now, &pause))
-			return;
+			break;
 		/* the domains' figures, as Linux's tracepoint has them; the rates are the pause's */
 		trace_balance_dirty_pages(
 			wb, ddtc->thresh, ddtc->bg_thresh, ddtc->dirty, ddtc->wb_thresh,
@@ -375,15 +376,17 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		current->nr_dirtied = 0;
 		current->nr_dirtied_pause = nr_dirtied_pause;
 		if (task_ratelimit)
-			return;
+			break;
 		/*
 		 * At the limit: again, unless this wb holds next to nothing, so that a stuck
 		 * device elsewhere cannot block it. One page would keep the pipe going, but its
 		 * count may be off by the per-CPU error.
 		 */
 		if (sdtc->wb_dirty <= wb_stat_error() || fatal_signal_pending(current))
-			return;
+			break;
 	}
+	if (!exceeded && wb->dirty_exceeded)
+		wb->dirty_exceeded = 0;
 }
 
 void balance_dirty_pages_ratelimited(struct address_space *mapping)
