@@ -19,6 +19,8 @@
  * always counted in exactly the groups its flags were added to.
  */
 #include <cgwb/psi.h>
+#include <cgwb/string.h>
+#include <cgwb/errno.h>
 #include <cgwb/sched.h>
 #include <cgwb/timer.h>
 #include <cgwb/seq_buf.h>
@@ -313,5 +315,54 @@ int psi_show(struct seq_buf *s, struct psi_group *group, enum psi_res res)
 			   full ? "full" : "some", LOAD_INT(avg[full][0]), LOAD_FRAC(avg[full][0]),
 			   LOAD_INT(avg[full][1]), LOAD_FRAC(avg[full][1]), LOAD_INT(avg[full][2]),
 			   LOAD_FRAC(avg[full][2]), (unsigned long long)total[full]);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- triggers */
+
+#define WINDOW_MIN_US 500000 /* Linux's psi trigger window bounds */
+#define WINDOW_MAX_US 10000000
+
+/* Decimal digits at *p (at least one, no overflow) into *v, *p past them: 0 or -EINVAL. */
+static int parse_u64(const char **p, u64 *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (*v > (~0ULL - 9) / 10)
+			return -EINVAL;
+		*v = *v * 10 + (u64)(*s - '0');
+	}
+	*p = s;
+	return 0;
+}
+
+int psi_trigger_parse(const char *buf, enum psi_res res, struct psi_trigger_spec *spec)
+{
+	u64 threshold, window;
+	const char *p = buf;
+	bool full;
+
+	if (!strncmp(p, "some ", 5)) {
+		full = false;
+		p += 5;
+	} else if (!strncmp(p, "full ", 5)) {
+		full = true;
+		p += 5;
+	} else {
+		return -EINVAL;
+	}
+	if (parse_u64(&p, &threshold) || *p++ != ' ' || parse_u64(&p, &window))
+		return -EINVAL;
+	while (*p == ' ' || *p == '\n')
+		p++;
+	if (*p || window < WINDOW_MIN_US || window > WINDOW_MAX_US || !threshold || threshold > window)
+		return -EINVAL;
+	spec->state = (enum psi_states)(res * 2 + full);
+	spec->threshold_us = threshold;
+	spec->window_us = window;
 	return 0;
 }

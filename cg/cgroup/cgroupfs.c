@@ -154,6 +154,29 @@ static int cpu_pressure_show(struct seq_buf *s, void *private)
 	return psi_show(s, cgroup_psi(private), PSI_CPU);
 }
 
+/* A trigger is taken if Linux would take it; no event follows (no poll() yet). */
+static int pressure_store(const char *buf, enum psi_res res)
+{
+	struct psi_trigger_spec spec;
+
+	return psi_trigger_parse(buf, res, &spec);
+}
+
+static int io_pressure_store(const char *buf, size_t len, void *private)
+{
+	return pressure_store(buf, PSI_IO);
+}
+
+static int memory_pressure_store(const char *buf, size_t len, void *private)
+{
+	return pressure_store(buf, PSI_MEM);
+}
+
+static int cpu_pressure_store(const char *buf, size_t len, void *private)
+{
+	return pressure_store(buf, PSI_CPU);
+}
+
 /* ---------------------------------------------------------------- directories */
 
 static const struct cgroup_file {
@@ -168,9 +191,9 @@ static const struct cgroup_file {
 	{ "cgroup.subtree_control", 0644, subtree_control_show, subtree_control_store, false },
 	{ "cgroup.events", 0444, events_show, NULL, true },
 	{ "cgroup.stat", 0444, stat_show, NULL, false },
-	{ "io.pressure", 0444, io_pressure_show, NULL, false },
-	{ "memory.pressure", 0444, memory_pressure_show, NULL, false },
-	{ "cpu.pressure", 0444, cpu_pressure_show, NULL, false },
+	{ "io.pressure", 0644, io_pressure_show, io_pressure_store, false },
+	{ "memory.pressure", 0644, memory_pressure_show, memory_pressure_store, false },
+	{ "cpu.pressure", 0644, cpu_pressure_show, cpu_pressure_store, false },
 };
 
 static int add_core_files(struct cgroup *cg)

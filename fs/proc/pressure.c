@@ -10,6 +10,15 @@ static int pressure_show(struct seq_buf *s, void *private)
 	return psi_show(s, &psi_system, (enum psi_res)(unsigned long)private);
 }
 
+/* A trigger is taken if Linux would take it; no event follows (no poll() yet). */
+static int pressure_store(const char *buf, size_t len, void *private)
+{
+	struct psi_trigger_spec spec;
+
+	(void)len;
+	return psi_trigger_parse(buf, (enum psi_res)(unsigned long)private, &spec);
+}
+
 void proc_pressure_init(struct pseudo_node *root)
 {
 	static const struct {
@@ -20,6 +29,6 @@ void proc_pressure_init(struct pseudo_node *root)
 
 	BUG_ON(IS_ERR(dir));
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
-		pseudo_create_file(dir, files[i].name, 0444, pressure_show, NULL,
+		pseudo_create_file(dir, files[i].name, 0666, pressure_show, pressure_store,
 				   (void *)(unsigned long)files[i].res);
 }

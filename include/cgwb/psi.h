@@ -84,4 +84,16 @@ void psi_memstall_leave(unsigned long *flags);
 /* One pressure file: 0. */
 int psi_show(struct seq_buf *s, struct psi_group *group, enum psi_res res);
 
+/*
+ * A trigger written to a pressure file, "some|full STALL_US WINDOW_US", checked as Linux's
+ * psi_trigger_create() checks it (a window of 500 ms to 10 s, a stall of 1 us up to the
+ * window): 0 and *spec, or -EINVAL. The files take a valid one and deliver no event: that
+ * needs poll(), which no program of ours can call yet (docs/psi.md).
+ */
+struct psi_trigger_spec {
+	enum psi_states state;
+	u64 threshold_us, window_us;
+};
+int psi_trigger_parse(const char *buf, enum psi_res res, struct psi_trigger_spec *spec);
+
 #endif

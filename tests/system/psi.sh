@@ -2,8 +2,8 @@
 # cgroup's io.pressure, memory.pressure and cpu.pressure in Linux's format; a group whose
 # direct writes io.max holds to 1 MiB/s spends most of its time in IO waits (some avg10
 # well above 0, total about the dd's time), an idle group's pressure stays 0, and the
-# pressure files stay when the io controller is disabled. The dynamics are the host
-# tests' (tests/host/unit/test_psi.c).
+# pressure files stay when the io controller is disabled; a trigger Linux would take is
+# taken, a bad one refused. The dynamics are the host tests' (tests/host/unit/test_psi.c).
 truncate -s 16M "$T/a.raw"
 guest_script <<'GUEST'
 cd /sys/fs/cgroup
@@ -19,6 +19,12 @@ echo B:
 cat B/io.pressure B/memory.pressure B/cpu.pressure
 echo root:
 cat io.pressure
+echo "some 150000 1000000" > /proc/pressure/io
+echo trigger=$?
+echo "full 500000 2000000" > A/memory.pressure
+echo cg-trigger=$?
+echo "some 150000 100" > A/io.pressure
+echo bad-trigger=$?
 echo +memory > A/cgroup.subtree_control
 echo -io > cgroup.subtree_control
 ls A | grep pressure
@@ -28,6 +34,9 @@ GUEST
 run_guest --disk "$T/a.raw"
 expect_status 0
 expect_no_log 'Kernel panic|kernel BUG|WARNING'
+expect_line 'trigger=0'
+expect_line 'cg-trigger=0'
+expect_line 'bad-trigger=1'
 line_re='^(some|full) avg10=[0-9]+\.[0-9][0-9] avg60=[0-9]+\.[0-9][0-9] avg300=[0-9]+\.[0-9][0-9] total=[0-9]+$'
 n=$(sed -n '/^proc:$/,/^end$/p' "$OUT" | grep -cE "$line_re")
 expect_num "pressure lines" "$n" -eq 16

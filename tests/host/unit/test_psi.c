@@ -246,3 +246,33 @@ Test(psi, a_stall_after_an_idle_minute_shows_in_avg10)
 	cr_assert_gt(some.avg10, 5.0, "avg10 %.2f after a 1.5 s stall", some.avg10);
 	cr_assert_lt(some.avg10, 20.0, "avg10 %.2f", some.avg10);
 }
+
+/* Triggers are checked as Linux's psi_trigger_create(): state, stall, a 500 ms-10 s window. */
+Test(psi, triggers_are_checked_as_linux_checks_them)
+{
+	static const char *const bad[] = {
+		"",
+		"some",
+		"some 150000",
+		"some 150000 1000000 7",
+		"most 150000 1000000",
+		"some 0 1000000",
+		"some 150000 499999",
+		"some 150000 10000001",
+		"some 2000000 1000000",
+		"some -5 1000000",
+		"some 1e5 1000000",
+		"some 99999999999999999999 1000000",
+	};
+	struct psi_trigger_spec spec;
+
+	cr_assert_eq(psi_trigger_parse("some 150000 1000000\n", PSI_IO, &spec), 0);
+	cr_assert_eq(spec.state, PSI_IO_SOME);
+	cr_assert_eq(spec.threshold_us, 150000);
+	cr_assert_eq(spec.window_us, 1000000);
+	cr_assert_eq(psi_trigger_parse("full 500000 500000", PSI_MEM, &spec), 0);
+	cr_assert_eq(spec.state, PSI_MEM_FULL);
+	cr_assert_eq(psi_trigger_parse("some 1 10000000", PSI_CPU, &spec), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_expect_eq(psi_trigger_parse(bad[i], PSI_IO, &spec), -EINVAL, "'%s' taken", bad[i]);
+}
