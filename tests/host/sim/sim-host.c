@@ -23,8 +23,8 @@ int sim_echo(const char *path, const char *s)
 	return n < 0 ? (int)n : 0;
 }
 
-int sim_scratch_ext2(char *dir, size_t dir_len, unsigned int mib,
-		     const struct filedisk_model *model, struct gendisk **disk)
+int sim_scratch_fs(char *dir, size_t dir_len, unsigned int mib, const char *mkfs, const char *fstype,
+		   const char *opts, const struct filedisk_model *model, struct gendisk **disk)
 {
 	char img[128], cmd[256];
 	struct gendisk *d;
@@ -35,7 +35,8 @@ int sim_scratch_ext2(char *dir, size_t dir_len, unsigned int mib,
 		return -EIO;
 	snprintf(img, sizeof(img), "%s/disk.img", dir);
 	snprintf(cmd, sizeof(cmd),
-		 "PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext2 %s %uM > /dev/null 2>&1", img, mib);
+		 "PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t %s %s %uM > /dev/null 2>&1", mkfs, img,
+		 mib);
 	if (system(cmd))
 		return -EIO;
 	d = filedisk_add("vda", img, false, model);
@@ -43,7 +44,13 @@ int sim_scratch_ext2(char *dir, size_t dir_len, unsigned int mib,
 		return -ENOMEM;
 	if (disk)
 		*disk = d;
-	return do_mount("/dev/vda", "/mnt", "ext2", 0, NULL);
+	return do_mount("/dev/vda", "/mnt", fstype, 0, (void *)opts);
+}
+
+int sim_scratch_ext2(char *dir, size_t dir_len, unsigned int mib,
+		     const struct filedisk_model *model, struct gendisk **disk)
+{
+	return sim_scratch_fs(dir, dir_len, mib, "ext2", "ext2", NULL, model, disk);
 }
 
 void sim_scratch_remove(const char *dir)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <cgwb/fs.h>
 #include <cgwb/ext2.h>
+#include <cgwb/ext4.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/memcontrol.h>
 #include <cgwb/blkdev.h>
@@ -52,6 +53,8 @@ void sim_boot(const struct sim_config *cfg)
 		.bandwidth_bps = cfg->disk_bps,
 		.latency_ns = cfg->disk_latency_ns,
 	};
+	const char *mkfs = cfg->mkfs ?: "ext2", *fstype = cfg->fstype ?: mkfs;
+
 	host_platform_init(cfg->mem_mib << 20);
 	/* long scenarios: minutes of virtual time with periodic flushers armed */
 	host_set_time_limit(3600ULL * NSEC_PER_SEC);
@@ -59,9 +62,11 @@ void sim_boot(const struct sim_config *cfg)
 	vfs_init();
 	cr_assert_eq(cgroup_fs_init(), 0);
 	cr_assert_eq(ext2_init(), 0);
+	cr_assert_eq(ext4_init(), 0);
 
-	cr_assert_eq(sim_scratch_ext2(sim.dir, sizeof(sim.dir), cfg->disk_mib, &model, &sim.disk),
-		     0, "no scratch ext2 (mke2fs, attach or mount)");
+	cr_assert_eq(sim_scratch_fs(sim.dir, sizeof(sim.dir), cfg->disk_mib, mkfs, fstype,
+				    cfg->mount_opts, &model, &sim.disk),
+		     0, "no scratch %s as %s (mke2fs, attach or mount)", mkfs, fstype);
 	cr_assert_eq(sim_echo("/sys/fs/cgroup/cgroup.subtree_control", "+memory +io"), 0);
 	if (getenv("CGWB_SIM_TRACE"))
 		sim_trace_to(getenv("CGWB_SIM_TRACE"),

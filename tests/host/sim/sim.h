@@ -20,10 +20,16 @@ struct sim_config {
 	unsigned int disk_mib; /* ext2 image size */
 	u64 disk_bps;          /* modelled disk bandwidth, bytes/s */
 	u64 disk_latency_ns;   /* per request */
+	/*
+	 * The image: mke2fs -t mkfs (NULL: ext2) mounted as fstype (NULL: the same) with
+	 * mount_opts (NULL: none), e.g. an ext3 image mounted as ext4.
+	 */
+	const char *mkfs, *fstype, *mount_opts;
 };
 
 /*
- * Boot the stack, make an ext2 image, attach it as vda and mount it on /mnt. With
+ * Boot the stack, make the image (ext2 unless cfg says otherwise), attach it as vda and
+ * mount it on /mnt. With
  * CGWB_SIM_TRACE=FILE in the environment, the run's trace goes to FILE as with
  * sim_trace_to(FILE, $CGWB_SIM_TRACE_EVENTS or "writeback:*").
  */
@@ -47,12 +53,15 @@ int sim_echo(const char *path, const char *s);
 /*
  * A fresh ext2 of mib MiB in a new scratch directory of /tmp (its name into dir), attached
  * as vda over model (NULL: transfers take no time; the disk into *disk if disk) and mounted
- * on /mnt: 0 or -errno. sim_scratch_remove() deletes the directory.
+ * on /mnt: 0 or -errno. sim_scratch_remove() deletes the directory. sim_scratch_fs() makes
+ * it with mke2fs -t mkfs and mounts it as fstype with opts (NULL: none).
  */
 struct filedisk_model;
 struct gendisk;
 int sim_scratch_ext2(char *dir, size_t dir_len, unsigned int mib,
 		     const struct filedisk_model *model, struct gendisk **disk);
+int sim_scratch_fs(char *dir, size_t dir_len, unsigned int mib, const char *mkfs, const char *fstype,
+		   const char *opts, const struct filedisk_model *model, struct gendisk **disk);
 void sim_scratch_remove(const char *dir);
 /* A cgroup /sys/fs/cgroup/NAME with memory and io enabled for its children's level. */
 void sim_mkcg(const char *name);
