@@ -15,7 +15,9 @@
  * and what a retired group still holds leaves at its limits as before.
  */
 #include "blk-cgroup.h"
+#include "blk.h"
 #include <cgwb/blkdev.h>
+#include <cgwb/pagemap.h>
 #include <cgwb/string.h>
 #include <cgwb/sched.h>
 #include <cgwb/slab.h>
@@ -217,36 +219,110 @@ void blkcg_free(struct blkcg *blkcg)
 	kfree(blkcg);
 }
 
-/* ---------------------------------------------------------------- io.cost's delay */
+/* ---------------------------------------------------------------- debt's delay */
 /*
  * io.cost charges IO that could not wait to its group as debt and, while the debt is
  * large, asks the group's tasks to pause (Linux's blkcg_set_delay() and
  * blkcg_maybe_throttle_current()). Linux keeps the delay per disk and makes only the
  * tasks that issued such IO pay it on their way back to user space; cgwb keeps the latest
  * per cgroup and makes every task of the group pay it where it dirties pages.
+ *
+ * The debt of expedited writeback (blk-throttle-debt.c, and io.cost's of it) holds the
+ * group's dirtiers until it is paid, in pauses of at most 250 ms: a dirtier let go after
+ * one pause would dirty on at the disk's speed while the commits that take its data keep
+ * adding to the debt.
  */
 void blkg_set_delay(struct blkcg_gq *blkg, u64 delay_ns)
 {
 	WRITE_ONCE(blkg->blkcg->delay_nsec, delay_ns);
 }
 
+void blkg_note_throtl_debt(struct blkcg_gq *blkg, unsigned long end)
+{
+	if (time_after(end, READ_ONCE(blkg->blkcg->throtl_debt_end)))
+		WRITE_ONCE(blkg->blkcg->throtl_debt_end, end);
+}
+
+void blkg_note_ioc_debt(struct blkcg_gq *blkg, unsigned long end)
+{
+	WRITE_ONCE(blkg->blkcg->ioc_debt_end, end);
+}
+
+/*
+ * The longest io.cost delay of blkcg and its ancestors, and when the last of their
+ * expedited writeback's debts is paid.
+ */
+static u64 blkcg_debt_delay(struct blkcg *blkcg, unsigned long *debt_end)
+{
+	u64 delay = 0;
+
+	*debt_end = jiffies;
+	for (; blkcg; blkcg = blkcg_parent(blkcg)) {
+		unsigned long throtl_end = READ_ONCE(blkcg->throtl_debt_end);
+		unsigned long ioc_end = READ_ONCE(blkcg->ioc_debt_end);
+
+		delay = max(delay, READ_ONCE(blkcg->delay_nsec));
+		if (time_after(throtl_end, *debt_end))
+			*debt_end = throtl_end;
+		if (ioc_end && time_after(ioc_end, *debt_end))
+			*debt_end = ioc_end;
+	}
+	return delay;
+}
+
+/* Sleep ns, at least a tick, at most 250 ms, as an IO stall (pressure stall information). */
+static void blkcg_pause(u64 ns)
+{
+	int token = io_schedule_prepare();
+
+	schedule_timeout_uninterruptible(
+		(long)max(min(ns, 250 * NSEC_PER_MSEC) / (NSEC_PER_SEC / HZ), (u64)1));
+	io_schedule_finish(token);
+}
+
 void blkcg_maybe_throttle_current(void)
 {
-	struct blkcg *blkcg;
-	u64 delay = 0;
-	int token;
+	unsigned long debt_end;
+	u64 delay;
 
 	if (!blkcg_root || in_atomic())
 		return;
-	for (blkcg = task_blkcg(current); blkcg; blkcg = blkcg_parent(blkcg))
-		delay = max(delay, READ_ONCE(blkcg->delay_nsec));
-	/* at least a tick, at most 250 ms at a time, as Linux */
-	if (delay < NSEC_PER_SEC / HZ)
+	delay = blkcg_debt_delay(task_blkcg(current), &debt_end);
+	/* io.cost: one pause of at least a tick, as Linux */
+	if (delay >= NSEC_PER_SEC / HZ)
+		blkcg_pause(delay);
+	while (time_after(debt_end, jiffies) && !fatal_signal_pending(current)) {
+		blkcg_pause((u64)(debt_end - jiffies) * (NSEC_PER_SEC / HZ));
+		blkcg_debt_delay(task_blkcg(current), &debt_end);
+	}
+}
+
+/* ---------------------------------------------------------------- expedited writeback */
+bool bio_expedited(const struct bio *bio)
+{
+	struct address_space *mapping = bio_writeback_mapping(bio);
+
+	return mapping && __atomic_load_n(&mapping->nr_expedited, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The mark comes first, with a full barrier, then the look for bios already held: each
+ * controller looks under the lock it asks bio_expedited() under, so a bio is either held
+ * before the look and found, or asks after it and sees the mark.
+ */
+void blkcg_expedite_begin(struct block_device *bdev, struct address_space *mapping)
+{
+	__atomic_fetch_add(&mapping->nr_expedited, 1, __ATOMIC_SEQ_CST);
+	if (!blkcg_root)
 		return;
-	token = io_schedule_prepare(); /* an IO stall for pressure stall information */
-	schedule_timeout_uninterruptible(
-		(long)(min(delay, 250 * NSEC_PER_MSEC) / (NSEC_PER_SEC / HZ)));
-	io_schedule_finish(token);
+	blk_throtl_expedite(bdev->bd_disk, mapping);
+	blk_iocost_expedite(bdev->bd_disk, mapping);
+}
+
+void blkcg_expedite_end(struct address_space *mapping)
+{
+	WARN_ON_ONCE(!__atomic_load_n(&mapping->nr_expedited, __ATOMIC_RELAXED));
+	__atomic_fetch_sub(&mapping->nr_expedited, 1, __ATOMIC_SEQ_CST);
 }
 
 /* ---------------------------------------------------------------- io.stat's counters */

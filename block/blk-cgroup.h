@@ -71,6 +71,19 @@ struct throtl_data *blk_throtl_td_lookup(struct gendisk *disk);
 
 /* blk-cgroup.c: the delay io.cost asks of the group's tasks for its debt (0: none). */
 void blkg_set_delay(struct blkcg_gq *blkg, u64 delay_ns);
+/*
+ * blk-cgroup.c: expedited writeback's debt of the group is paid at jiffies end; its
+ * dirtiers wait till then. io.max's only ever moves later; io.cost's follows its estimate
+ * (0: paid).
+ */
+void blkg_note_throtl_debt(struct blkcg_gq *blkg, unsigned long end);
+void blkg_note_ioc_debt(struct blkcg_gq *blkg, unsigned long end);
+
+/* blk-throttle-debt.c: bios that may not wait (bio_expedited()), charged as debt. */
+/* Charge bio at tg and every level above it (td->lock held). */
+void throtl_charge_debt(struct throtl_grp *tg, struct bio *bio, unsigned long now);
+/* Writeback of mapping became expedited: its bios held on disk go now, as debt. */
+void blk_throtl_expedite(struct gendisk *disk, const struct address_space *mapping);
 
 /* blk-cgroup.c: io.stat's counting of a bio leaving the throttler, in blkg and its ancestors. */
 void blkg_account_io(struct blkcg_gq *blkg, const struct bio *bio);

@@ -28,6 +28,7 @@
 
 struct iocg_wait {
 	struct list_head node;
+	struct bio *bio;
 	u64 abs_cost;
 	bool committed;
 };
@@ -142,13 +143,28 @@ static bool iocg_pay_debt(struct ioc_gq *iocg, u32 hw_inuse, struct ioc_now *now
 	return iocg->abs_vdebt != 0;
 }
 
-/* Arm the group's timer for when the disk's vtime will cover vneeded. */
-static void iocg_arm_waitq_timer(struct ioc_gq *iocg, u64 vneeded, struct ioc_now *now)
+/* Arm the group's timer for when the disk's vtime will cover vneeded; returns that time. */
+static unsigned long iocg_arm_waitq_timer(struct ioc_gq *iocg, u64 vneeded, struct ioc_now *now)
 {
 	s64 vshort = (s64)(vneeded - now->vnow);
 	u64 us = vshort > 0 ? (u64)vshort / max_t(u64, now->vrate, 1) + 1 : 1;
+	unsigned long expires = jiffies + max_t(unsigned long, ioc_us_to_jiffies(us), 1);
 
-	mod_timer(&iocg->waitq_timer, jiffies + max_t(unsigned long, ioc_us_to_jiffies(us), 1));
+	mod_timer(&iocg->waitq_timer, expires);
+	return expires;
+}
+
+/*
+ * While the group owes expedited writeback's cost, its dirtiers wait until the debt is
+ * paid at the rate the disk's vtime runs now (blkcg_maybe_throttle_current(), as for
+ * io.max's debt): the delay curve above lets a dirtier go after 250 ms, and a group
+ * whose data the commits keep taking would dirty on at the disk's speed.
+ */
+static void iocg_note_expedited_debt(struct ioc_gq *iocg, unsigned long paid_at)
+{
+	if (!iocg->abs_vdebt)
+		iocg->expedited_debt = false;
+	blkg_note_ioc_debt(iocg_to_blkg(iocg), iocg->expedited_debt ? paid_at : 0);
 }
 
 /*
@@ -163,9 +179,14 @@ void iocg_kick_waitq(struct ioc_gq *iocg, struct ioc_now *now)
 
 	current_hweight(iocg, NULL, &hwi);
 	if (iocg_pay_debt(iocg, hwi, now)) {
-		iocg_arm_waitq_timer(iocg, iocg->vtime + abs_cost_to_cost(iocg->abs_vdebt, hwi), now);
+		iocg_note_expedited_debt(
+			iocg,
+			iocg_arm_waitq_timer(
+				iocg, iocg->vtime + abs_cost_to_cost(iocg->abs_vdebt, hwi), now));
 		return;
 	}
+	if (iocg->expedited_debt)
+		iocg_note_expedited_debt(iocg, 0);
 	list_for_each_entry_safe(wait, next, &iocg->waiters, node) {
 		u64 cost = abs_cost_to_cost(wait->abs_cost, hwi);
 
@@ -200,18 +221,21 @@ void iocg_waitq_timer_fn(struct timer_list *timer)
 }
 
 /*
- * Linux's bio_issue_as_root_blkg(): metadata others may be waiting for must not wait; nor
- * can a submitter that may not sleep. Asked before ioc->lock is taken.
+ * Linux's bio_issue_as_root_blkg(): metadata others may be waiting for must not wait, nor
+ * writeback a commit waits for (bio_expedited()). Asked under ioc->lock:
+ * blk_iocost_expedite() marks the mapping before it takes the lock. (Nor can a submitter
+ * that may not sleep wait: the caller asks that before the lock makes it so.)
  */
 static bool bio_must_not_wait(const struct bio *bio)
 {
-	return (bio->bi_opf & REQ_META) || in_atomic() || irqs_disabled();
+	return (bio->bi_opf & REQ_META) || bio_expedited(bio);
 }
 
-static void iocg_incur_debt(struct ioc_gq *iocg, u64 abs_cost, struct ioc_now *now)
+static void iocg_incur_debt(struct ioc_gq *iocg, u64 abs_cost, bool expedited, struct ioc_now *now)
 {
 	if (!iocg->abs_vdebt)
 		iocg->indebt_since = now->now;
+	iocg->expedited_debt |= expedited;
 	iocg->abs_vdebt += abs_cost;
 	iocg->usage_vtime += abs_cost;
 	iocg->abs_vusage += abs_cost;
@@ -244,7 +268,7 @@ static u64 iocg_try_issue(struct ioc_gq *iocg, struct bio *bio, bool may_wait, s
 		propagate_weights(iocg, iocg->active, iocg->active);
 	}
 	if (!may_wait) {
-		iocg_incur_debt(iocg, abs_cost, now);
+		iocg_incur_debt(iocg, abs_cost, bio_expedited(bio), now);
 		return 0;
 	}
 	return abs_cost;
@@ -262,7 +286,7 @@ static struct ioc_gq *bio_iocg(struct ioc *ioc, struct bio *bio)
 void blk_iocost_throttle(struct bio *bio)
 {
 	struct ioc *ioc = ioc_lookup(bio->bi_bdev->bd_disk);
-	struct iocg_wait wait = { .committed = false };
+	struct iocg_wait wait = { .bio = bio, .committed = false };
 	struct ioc_gq *iocg;
 	struct ioc_now now;
 	unsigned long flags;
@@ -270,11 +294,12 @@ void blk_iocost_throttle(struct bio *bio)
 
 	if (!ioc || !READ_ONCE(ioc->enabled) || bio_op(bio) == REQ_OP_FLUSH || !blkcg_root)
 		return;
-	may_wait = !bio_must_not_wait(bio);
 	iocg = bio_iocg(ioc, bio);
 	if (!iocg)
 		return;
+	may_wait = !in_atomic() && !irqs_disabled();
 	spin_lock_irqsave(&ioc->lock, flags);
+	may_wait = may_wait && !bio_must_not_wait(bio);
 	ioc_now(ioc, &now);
 	if (!iocg->ioc)
 		iocg_init(ioc, iocg, iocg_to_blkg(iocg), &now);
@@ -289,6 +314,40 @@ void blk_iocost_throttle(struct bio *bio)
 	iocg_kick_waitq(iocg, &now);
 	spin_unlock_irqrestore(&ioc->lock, flags);
 	io_wait_event(iocg->waitq, READ_ONCE(wait.committed));
+}
+
+/*
+ * Writeback of mapping became expedited (blkcg_expedite_begin()): its bios waiting for
+ * their group's budget go now, their cost the group's debt, as if they had come in then.
+ */
+void blk_iocost_expedite(struct gendisk *disk, const struct address_space *mapping)
+{
+	struct ioc *ioc = ioc_lookup(disk);
+	struct iocg_wait *wait, *next;
+	struct ioc_gq *iocg;
+	struct ioc_now now;
+	unsigned long flags;
+
+	if (!ioc || !READ_ONCE(ioc->enabled))
+		return;
+	spin_lock_irqsave(&ioc->lock, flags);
+	ioc_now(ioc, &now);
+	list_for_each_entry(iocg, &ioc->active_iocgs, active_list) {
+		u64 abs_debt = 0;
+
+		list_for_each_entry_safe(wait, next, &iocg->waiters, node) {
+			if (bio_writeback_mapping(wait->bio) != mapping)
+				continue;
+			abs_debt += wait->abs_cost;
+			list_del_init(&wait->node);
+			WRITE_ONCE(wait->committed, true);
+		}
+		if (!abs_debt)
+			continue;
+		iocg_incur_debt(iocg, abs_debt, true, &now);
+		wake_up_all(&iocg->waitq);
+	}
+	spin_unlock_irqrestore(&ioc->lock, flags);
 }
 
 /*

@@ -137,10 +137,11 @@ struct ioc_gq {
 	unsigned int hweight_gen;
 	u32 hweight_active, hweight_inuse; /* cached, valid for hweight_gen */
 
-	sector_t cursor; /* where the last IO ended: sequential or random */
-	u64 vtime;       /* the group's cursor: behind vnow is budget, ahead is overage */
-	u64 abs_vdebt;   /* cost of IO that could not wait, owed */
-	u64 delay;       /* ns its tasks are to be delayed for the debt */
+	sector_t cursor;     /* where the last IO ended: sequential or random */
+	u64 vtime;           /* the group's cursor: behind vnow is budget, ahead is overage */
+	u64 abs_vdebt;       /* cost of IO that could not wait, owed */
+	bool expedited_debt; /* some of it is expedited writeback's: dirtiers wait it out */
+	u64 delay;           /* ns its tasks are to be delayed for the debt */
 	u64 delay_at;
 	u64 active_period;
 	struct list_head active_list;

@@ -70,10 +70,32 @@ void throtl_extend_slice(struct throtl_grp *tg, int rw, unsigned long end)
 }
 
 /*
+ * When the allowance of the slice covers what it dispatched: never more than a slice ahead
+ * for bios that waited their turn, later for debt (blk-throttle-debt.c). Rounded down.
+ */
+unsigned long throtl_debt_end(const struct throtl_grp *tg, int rw)
+{
+	unsigned long end = tg->slice_start[rw];
+	u64 t;
+
+	if (tg->bps[rw] != U64_MAX && tg->bytes_disp[rw]) {
+		t = tg->bytes_disp[rw] > U64_MAX / HZ ? THROTL_WAIT_MAX :
+							tg->bytes_disp[rw] * HZ / tg->bps[rw];
+		end = max(end, tg->slice_start[rw] + (unsigned long)min_t(u64, t, THROTL_WAIT_MAX));
+	}
+	if (tg->iops[rw] != UINT_MAX && tg->io_disp[rw]) {
+		t = (u64)tg->io_disp[rw] * HZ / tg->iops[rw];
+		end = max(end, tg->slice_start[rw] + (unsigned long)min_t(u64, t, THROTL_WAIT_MAX));
+	}
+	return end;
+}
+
+/*
  * After a dispatch: forget the whole slices elapsed since slice_start along with the
  * allowance they brought, so that a group idle for a long time cannot save up a burst, and
  * pull slice_end back to one slice ahead (a long wait computed under an older, lower limit
- * must not keep the slice from ever renewing).
+ * must not keep the slice from ever renewing), or to where its debt is paid: a slice that
+ * ended sooner would renew and forget it.
  */
 void throtl_trim_slice(struct throtl_grp *tg, int rw, unsigned long now)
 {
@@ -83,7 +105,8 @@ void throtl_trim_slice(struct throtl_grp *tg, int rw, unsigned long now)
 
 	if (throtl_slice_used(tg, rw, now))
 		return;
-	throtl_extend_slice(tg, rw, now + THROTL_SLICE);
+	throtl_extend_slice(tg, rw,
+			    max_t(unsigned long, now + THROTL_SLICE, throtl_debt_end(tg, rw)));
 	nr_slices = (now - tg->slice_start[rw]) / THROTL_SLICE;
 	if (!nr_slices)
 		return;
@@ -145,6 +168,18 @@ bool tg_within_iops_limit(const struct throtl_grp *tg, int rw, unsigned long now
 	return false;
 }
 
+/*
+ * A slice is renewed only when nothing waits in this direction: queued bios mean the slice
+ * is in use, and it is extended to at least one slice from now instead.
+ */
+void throtl_slice_renew(struct throtl_grp *tg, int rw, unsigned long now)
+{
+	if (throtl_slice_used(tg, rw, now) && !tg->service_queue.nr_queued[rw])
+		throtl_start_new_slice(tg, rw, now);
+	else if (time_before(tg->slice_end[rw], now + THROTL_SLICE))
+		throtl_extend_slice(tg, rw, now + THROTL_SLICE);
+}
+
 bool tg_may_dispatch_size(struct throtl_grp *tg, int rw, unsigned int size, unsigned long now,
 			  unsigned long *wait)
 {
@@ -155,14 +190,7 @@ bool tg_may_dispatch_size(struct throtl_grp *tg, int rw, unsigned int size, unsi
 		*wait = 0;
 	if (!tg_has_limit(tg, rw))
 		return true;
-	/*
-	 * A slice is renewed only when nothing waits in this direction: queued bios mean the
-	 * slice is in use, and it is extended to at least one slice from now instead.
-	 */
-	if (throtl_slice_used(tg, rw, now) && !tg->service_queue.nr_queued[rw])
-		throtl_start_new_slice(tg, rw, now);
-	else if (time_before(tg->slice_end[rw], now + THROTL_SLICE))
-		throtl_extend_slice(tg, rw, now + THROTL_SLICE);
+	throtl_slice_renew(tg, rw, now);
 
 	bps_ok = tg_within_bps_limit(tg, rw, size, now, &bps_wait);
 	iops_ok = tg_within_iops_limit(tg, rw, now, &iops_wait);

@@ -156,7 +156,8 @@ struct throtl_data *blk_throtl_td(struct gendisk *disk)
 /*
  * Climb from tg towards the root while every level's budget allows the bio, charging each
  * level on the way. Returns false if it passed the top; true if it now waits in the first
- * level that is over budget or already holds bios of its direction (FIFO).
+ * level that is over budget or already holds bios of its direction (FIFO). A bio that may
+ * not wait passes every level as debt.
  */
 static bool throtl_bio_climb(struct throtl_grp *tg, struct bio *bio)
 {
@@ -168,6 +169,11 @@ static bool throtl_bio_climb(struct throtl_grp *tg, struct bio *bio)
 
 	spin_lock_irqsave(&td->lock, flags);
 	now = jiffies;
+	if (bio_expedited(bio)) {
+		throtl_charge_debt(tg, bio, now); /* asked under td->lock: blk-throttle-debt.c */
+		spin_unlock_irqrestore(&td->lock, flags);
+		return false;
+	}
 	while (!sq->nr_queued[rw] && tg_may_dispatch(tg, bio, now, NULL)) {
 		throtl_charge_bio(tg, bio);
 		/* trim here too, or a group that never queues would extend its slice forever */

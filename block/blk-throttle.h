@@ -106,6 +106,10 @@ void throtl_start_new_slice_with_credit(struct throtl_grp *tg, int rw, unsigned 
 bool throtl_slice_used(const struct throtl_grp *tg, int rw, unsigned long now);
 void throtl_extend_slice(struct throtl_grp *tg, int rw, unsigned long end);
 void throtl_trim_slice(struct throtl_grp *tg, int rw, unsigned long now);
+/* Start a new slice if the last one is over and nothing waits, else keep it a slice ahead. */
+void throtl_slice_renew(struct throtl_grp *tg, int rw, unsigned long now);
+/* When the allowance covers what the slice dispatched (past now + a slice only for debt). */
+unsigned long throtl_debt_end(const struct throtl_grp *tg, int rw);
 u64 throtl_bytes_allowed(u64 bps, unsigned long jiffy_elapsed);
 unsigned int throtl_ios_allowed(unsigned int iops, unsigned long jiffy_elapsed);
 bool tg_within_bps_limit(const struct throtl_grp *tg, int rw, unsigned int size, unsigned long now,

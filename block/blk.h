@@ -42,6 +42,8 @@ void blk_plug_add(struct blk_plug *plug, struct bio *bio);
  * allows it), and a request's completion (q->lock held). */
 void blk_iocost_throttle(struct bio *bio);
 void blk_iocost_done(struct request *rq, u64 now_ns);
+/* Writeback of mapping became expedited: its bios waiting for a budget go now, as debt. */
+void blk_iocost_expedite(struct gendisk *disk, const struct address_space *mapping);
 
 /* blk-stat.c: called with q->lock held */
 void blk_account_io_start(struct request *rq);

@@ -86,6 +86,20 @@ static inline bool op_is_write(enum req_op op)
 	return op == REQ_OP_WRITE;
 }
 
+/*
+ * The file a write bio writes back: its first page's mapping if that page is under
+ * writeback (its mapping is stable then: truncation and eviction wait), else NULL.
+ */
+static inline struct address_space *bio_writeback_mapping(const struct bio *bio)
+{
+	struct page *page;
+
+	if (!op_is_write(bio_op(bio)) || !bio->bi_vcnt)
+		return NULL;
+	page = bio->bi_io_vec[0].bv_page;
+	return PageWriteback(page) ? READ_ONCE(page->mapping) : NULL;
+}
+
 static inline sector_t bio_end_sector(const struct bio *bio)
 {
 	return bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT);

@@ -9,6 +9,8 @@
 
 struct bio;
 struct gendisk;
+struct block_device;
+struct address_space;
 
 struct blkcg {
 	struct cgroup_subsys_state css;
@@ -21,6 +23,8 @@ struct blkcg {
 	int online_pin;
 	u32 ioc_dfl_weight; /* io.weight's default (block/blk-iocost-params.c) */
 	u64 delay_nsec; /* io.cost's delay of its tasks for debt (blkcg_maybe_throttle_current) */
+	/* jiffies when expedited writeback's debt is paid: io.max's, io.cost's estimate */
+	unsigned long throtl_debt_end, ioc_debt_end;
 };
 
 extern struct blkcg *blkcg_root;
@@ -55,10 +59,23 @@ void blkcg_unpin_online(struct blkcg *blkcg);
 
 /*
  * Pause the current task for the delay io.cost set on its cgroup (or an ancestor) because
- * of IO debt; a task calls it where it may sleep without holding anything (it dirties
- * pages: balance_dirty_pages_ratelimited()).
+ * of IO debt, or until io.max's debt is paid; a task calls it where it may sleep without
+ * holding anything (it dirties pages: balance_dirty_pages_ratelimited()).
  */
 void blkcg_maybe_throttle_current(void);
+
+/*
+ * Writeback someone waits for that must not wait behind its group's io limits: ext4's
+ * data=ordered commit, which every handle and every other group's fsync waits for. From
+ * blkcg_expedite_begin() to blkcg_expedite_end(), the write bios of mapping's pages under
+ * writeback go to bdev at once, those that io.max or io.cost hold already included, and
+ * are charged to their group as debt: its later IO waits until its limits cover them, and
+ * its dirtiers pause meanwhile (block/blk-throttle-debt.c). Process context.
+ */
+void blkcg_expedite_begin(struct block_device *bdev, struct address_space *mapping);
+void blkcg_expedite_end(struct address_space *mapping);
+/* Is bio such writeback? The io controllers ask it under their locks. */
+bool bio_expedited(const struct bio *bio);
 
 /* io.stat's wbytes of blkcg (and its descendants) on disk: 0 if it never wrote there. */
 u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk);

@@ -70,6 +70,7 @@ struct address_space {
 	int wb_err;                    /* first writeback error not yet reported */
 	unsigned int wb_err_count;     /* errors ever set: a filesystem watches its device's */
 	struct list_head private_list; /* buffers the filesystem associates (metadata) */
+	unsigned int nr_expedited;     /* blkcg_expedite_begin()s in force; atomic */
 };
 
 struct readahead_control {

@@ -161,6 +161,29 @@ Test(throtl_slice, trim_leaves_an_ended_slice_alone)
 	cr_assert_eq(tg.bytes_disp[THROTL_WRITE], 5000);
 }
 
+/*
+ * Debt (an expedited bio charged past the budget): a trim keeps the slice open until the
+ * allowance covers it, else the next renewal would forget it, and a bio then waits it out.
+ */
+Test(throtl_slice, trim_keeps_the_slice_open_until_a_debt_is_paid)
+{
+	unsigned long wait = 0;
+
+	tg.bps[THROTL_WRITE] = MiB;
+	tg.slice_start[THROTL_WRITE] = 1000;
+	tg.slice_end[THROTL_WRITE] = 1100;
+	tg.bytes_disp[THROTL_WRITE] = 10 * MiB;
+	cr_assert_eq(throtl_debt_end(&tg, THROTL_WRITE), 1000 + 10 * HZ);
+	throtl_trim_slice(&tg, THROTL_WRITE, 1050);
+	cr_assert_geq(tg.slice_end[THROTL_WRITE], 1000 + 10 * HZ);
+	cr_assert_eq(tg.slice_start[THROTL_WRITE], 1000);
+	cr_assert_eq(tg.bytes_disp[THROTL_WRITE], 10 * MiB);
+	cr_assert_not(tg_may_dispatch_size(&tg, THROTL_WRITE, 4096, 1050, &wait));
+	cr_assert_geq(wait, 10 * HZ - 50, "waits the debt out: %lu jiffies", wait);
+	/* paid: the slice renews at its end, as any other */
+	cr_assert(tg_may_dispatch_size(&tg, THROTL_WRITE, 4096, 1000 + 10 * HZ + THROTL_SLICE, NULL));
+}
+
 Test(throtl_slice, slice_renews_only_when_nothing_waits)
 {
 	tg.bps[THROTL_WRITE] = MiB;
