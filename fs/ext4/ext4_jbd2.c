@@ -13,10 +13,10 @@
  * - data=ordered (the default): at the commit, the data pages of the inodes that got
  *   blocks allocated written in the transaction (i_ordered_data: nodelalloc, block-mapped
  *   files) are written and waited for before the log, so no committed block can point at
- *   stale data. Delayed allocation's blocks are unwritten extents until their IO is done
- *   (fs/ext2/io_end.c), so their inodes need nothing of the commit: it never waits for a
- *   cgroup's throttled data. data=writeback skips the data always. data=journal is
- *   refused.
+ *   stale data; that data never waits behind its cgroup's io limits, which the cgroup pays
+ *   afterwards (ext4_write_ordered_data()). Delayed allocation's blocks are unwritten
+ *   extents until their IO is done (fs/ext2/io_end.c), so their inodes need nothing of the
+ *   commit. data=writeback skips the data always. data=journal is refused.
  * - The superblock is logged with each transaction that has something else, its free
  *   counts set from the descriptors the transaction leaves, so that a replay restores
  *   counts and groups alike; changes under a handle (the orphan list) go the same way.
@@ -24,6 +24,7 @@
  */
 #include "ext4.h"
 #include <cgwb/jbd2.h>
+#include <cgwb/blk-cgroup.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/string.h>
 #include <cgwb/vmalloc.h>
@@ -137,6 +138,26 @@ static void ext4_log_super(journal_t *j, struct super_block *sb)
 	jbd2_journal_dirty_metadata(j, sbi->s_sbh);
 }
 
+/*
+ * data=ordered: the data of the blocks this transaction allocated, written and waited for
+ * before its log (Linux's jbd2_journal_submit_inode_data_buffers() and
+ * jbd2_journal_finish_inode_data_buffers()). Every handle and every fsync of the
+ * filesystem waits for the commit, so the data goes at once, pages already queued behind
+ * its group's io.max or io.cost included, and its group pays for it afterwards
+ * (blkcg_expedite_begin()). Linux 6.1 writes it as the root's and waits for what its group
+ * holds back.
+ */
+static int ext4_write_ordered_data(struct inode *inode)
+{
+	struct address_space *mapping = inode->i_mapping;
+	int err;
+
+	blkcg_expedite_begin(inode->i_sb->s_bdev, mapping);
+	err = filemap_write_and_wait(mapping);
+	blkcg_expedite_end(mapping);
+	return err;
+}
+
 /* A commit (kjournald2, the transaction locked): every listed inode into its buffer. */
 static int ext4_flush_metadata(journal_t *j)
 {
@@ -168,7 +189,7 @@ static int ext4_flush_metadata(journal_t *j)
 		if (!evicted && !sbi->s_data_writeback && ei->i_ordered_data &&
 		    !ext2_inode_delalloc(inode)) {
 			/* data=ordered: its data before the commit that makes its blocks visible */
-			int e = filemap_write_and_wait(inode->i_mapping);
+			int e = ext4_write_ordered_data(inode);
 			if (e && !err)
 				err = e;
 		}
