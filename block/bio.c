@@ -11,6 +11,7 @@
 #include <cgwb/bug.h>
 #include <cgwb/wait.h>
 #include <cgwb/gfp.h>
+#include "blk.h"
 
 static struct kmem_cache *bio_cache;
 
@@ -209,6 +210,7 @@ void bio_endio(struct bio *bio)
 {
 	if (!bio_remaining_done(bio))
 		return;
+	blk_iocost_done_bio(bio);
 	if (bio->bi_end_io)
 		bio->bi_end_io(bio);
 }

@@ -223,7 +223,8 @@ u64 calc_vtime_cost(struct ioc_gq *iocg, const struct bio *bio)
 	const u64 *c = iocg->ioc->params.lcoefs;
 	bool write = op_is_write(bio_op(bio));
 	u64 pages = max_t(u64, bio->bi_size >> IOC_PAGE_SHIFT, 1);
-	s64 seek = (s64)bio->bi_sector - (s64)iocg->cursor;
+	/* a group's first IO has nothing to seek from: sequential, as Linux's */
+	s64 seek = iocg->cursor ? (s64)bio->bi_sector - (s64)iocg->cursor : 0;
 	bool seq = seek >= -(s64)(LCOEF_RANDIO_PAGES << (IOC_PAGE_SHIFT - SECTOR_SHIFT)) &&
 		   seek <= (s64)(LCOEF_RANDIO_PAGES << (IOC_PAGE_SHIFT - SECTOR_SHIFT));
 	u64 base = write ? c[seq ? LCOEF_WSEQIO : LCOEF_WRANDIO] :

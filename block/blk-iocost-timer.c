@@ -60,6 +60,8 @@ static void iocg_donate(struct ioc_gq *iocg, u64 period_vtime)
 {
 	u32 hwa, hwi, usage, new_hwi, inuse;
 
+	if (iocg->abs_vdebt)
+		return; /* debt handling owns a debtor's inuse */
 	current_hweight(iocg, &hwa, &hwi);
 	usage = (u32)min_t(u64, iocg->usage_vtime * WEIGHT_ONE / period_vtime, WEIGHT_ONE);
 	new_hwi = (u32)min_t(u64, (u64)usage * SURPLUS_SCALE_PCT / 100 + SURPLUS_SCALE_ABS,
@@ -71,6 +73,16 @@ static void iocg_donate(struct ioc_gq *iocg, u64 period_vtime)
 	}
 	inuse = (u32)clamp((u64)iocg->inuse * new_hwi / hwi, (u64)1, (u64)iocg->active);
 	propagate_weights(iocg, iocg->active, inuse);
+}
+
+/*
+ * Idle, as Linux's iocg_is_idle(): nothing issued this period and nothing in flight (an
+ * IO that takes longer than a period keeps its group active).
+ */
+static bool iocg_is_idle(const struct ioc_gq *iocg)
+{
+	return iocg->active_period < iocg->ioc->cur_period && !iocg->usage_vtime &&
+	       __atomic_load_n(&iocg->done_vtime, __ATOMIC_RELAXED) == iocg->vtime;
 }
 
 /* Look at each active group: returns how many ran short of budget this period. */
@@ -85,21 +97,21 @@ static int ioc_check_iocgs(struct ioc *ioc, struct ioc_now *now, u64 period_vtim
 		/* a delay decays through these kicks, as Linux's: it keeps the group active */
 		if (busy || iocg->delay)
 			iocg_kick_waitq(iocg, now);
-		else if (iocg->active_period < ioc->cur_period && !iocg->usage_vtime) {
+		else if (iocg_is_idle(iocg)) {
 			iocg_deactivate(iocg);
 			continue;
 		}
 		iocg->stat.usage_us += iocg->usage_vtime / VTIME_PER_USEC;
 		if (iocg->short_of_budget || busy) {
 			nr_shortages++;
-			if (iocg->inuse != iocg->active)
+			if (iocg->inuse != iocg->active && !iocg->abs_vdebt)
 				propagate_weights(iocg, iocg->active, iocg->active);
 		} else {
 			iocg_donate(iocg, period_vtime);
 		}
 		/* unused credit is not banked; a group that waits saves up for its next bio */
 		if (!busy && (s64)(now->vnow - iocg->vtime) > ioc->margins.target)
-			iocg->vtime = now->vnow - (u64)ioc->margins.target;
+			iocg_wind_vtime(iocg, now->vnow - iocg->vtime - (u64)ioc->margins.target);
 		iocg->usage_vtime = 0;
 		iocg->short_of_budget = false;
 	}

@@ -90,8 +90,9 @@ void weight_updated(struct ioc_gq *iocg, struct ioc_now *now)
 	u32 weight = iocg_weight_in_force(iocg);
 
 	(void)now;
+	iocg->last_inuse = weight;
 	if (weight != iocg->weight && iocg->active)
-		propagate_weights(iocg, weight, weight);
+		propagate_weights(iocg, weight, iocg->abs_vdebt ? 0 : weight); /* debt owns inuse */
 	iocg->weight = weight;
 }
 
@@ -109,6 +110,7 @@ void iocg_init(struct ioc *ioc, struct ioc_gq *iocg, struct blkcg_gq *blkg, stru
 	for (pos = blkg; pos; pos = pos->parent)
 		iocg->ancestors[level--] = &pos->iocg;
 	iocg->vtime = now->vnow;
+	iocg->done_vtime = now->vnow;
 	iocg->active_period = ioc->cur_period;
 	iocg->hweight_gen = ioc->hweight_gen - 1;
 	weight_updated(iocg, now);

@@ -44,11 +44,24 @@ static u64 cost_to_abs_cost(u64 cost, u32 hw_inuse)
 	return DIV_ROUND_UP(cost * hw_inuse, WEIGHT_ONE);
 }
 
-static void iocg_commit(struct ioc_gq *iocg, u64 abs_cost, u64 cost)
+/* The bio goes within budget: the group's cursor moves, and the cost is in flight. */
+static void iocg_commit(struct ioc_gq *iocg, struct bio *bio, u64 abs_cost, u64 cost)
 {
 	iocg->vtime += cost;
+	bio->bi_iocost_cost = cost;
+	bio->bi_iocg = iocg;
 	iocg->usage_vtime += abs_cost;
 	iocg->abs_vusage += abs_cost;
+}
+
+/*
+ * Unused budget thrown away: the cursor moves on, and done_vtime with it (nothing of it
+ * was ever in flight).
+ */
+void iocg_wind_vtime(struct ioc_gq *iocg, u64 delta)
+{
+	iocg->vtime += delta;
+	__atomic_add_fetch(&iocg->done_vtime, delta, __ATOMIC_RELAXED);
 }
 
 /* The disk's controller runs in periods while some group is active. */
@@ -70,7 +83,7 @@ static void iocg_activate(struct ioc_gq *iocg, struct ioc_now *now)
 	if (!list_empty(&iocg->active_list))
 		return;
 	if ((s64)(iocg->vtime - vmin) < 0)
-		iocg->vtime = vmin;
+		iocg_wind_vtime(iocg, vmin - iocg->vtime);
 	propagate_weights(iocg, iocg->weight, iocg->weight);
 	list_add_tail(&iocg->active_list, &ioc->active_iocgs);
 	if (!ioc->running)
@@ -119,24 +132,26 @@ void iocg_kick_delay(struct ioc_gq *iocg, struct ioc_now *now)
 }
 
 /*
- * Pay the debt out of the budget there is: true if some is left. The delay is looked at
- * while there is debt or a delay, as Linux's iocg_kick_waitq(): paid off, it decays and
- * clears (a group that stopped here once its debt was paid stayed delayed for good).
+ * Pay the debt out of the budget there is, at the group's hw_active (a debtor's inuse is
+ * 1: it lends its whole share to the others until it has paid): true if some is left.
+ * Paid off, the group takes its inuse back. The delay is looked at while there is debt
+ * or a delay, as Linux's iocg_kick_waitq(): paid off, it decays and clears (a group that
+ * stopped here once its debt was paid stayed delayed for good).
  */
-static bool iocg_pay_debt(struct ioc_gq *iocg, u32 hw_inuse, struct ioc_now *now)
+static bool iocg_pay_debt(struct ioc_gq *iocg, u32 hw_active, struct ioc_now *now)
 {
 	s64 vbudget = (s64)(now->vnow - iocg->vtime);
-	u64 abs_vpay, vpay;
+	u64 abs_vpay;
 
 	if (iocg->abs_vdebt && vbudget > 0) {
-		abs_vpay = min(cost_to_abs_cost((u64)vbudget, hw_inuse), iocg->abs_vdebt);
-		vpay = abs_cost_to_cost(abs_vpay, hw_inuse);
-		iocg->vtime += vpay;
+		abs_vpay = min(cost_to_abs_cost((u64)vbudget, hw_active), iocg->abs_vdebt);
+		iocg_wind_vtime(iocg, abs_cost_to_cost(abs_vpay, hw_active));
 		iocg->abs_vdebt -= abs_vpay;
 	}
 	if (!iocg->abs_vdebt && iocg->indebt_since) {
 		iocg->stat.indebt_us += now->now - iocg->indebt_since;
 		iocg->indebt_since = 0;
+		propagate_weights(iocg, iocg->active, iocg->last_inuse);
 	}
 	if (iocg->abs_vdebt || iocg->delay)
 		iocg_kick_delay(iocg, now);
@@ -175,16 +190,17 @@ void iocg_kick_waitq(struct ioc_gq *iocg, struct ioc_now *now)
 {
 	struct iocg_wait *wait, *next;
 	bool woke = false;
-	u32 hwi;
+	u32 hwa, hwi;
 
-	current_hweight(iocg, NULL, &hwi);
-	if (iocg_pay_debt(iocg, hwi, now)) {
+	current_hweight(iocg, &hwa, NULL);
+	if (iocg_pay_debt(iocg, hwa, now)) {
 		iocg_note_expedited_debt(
 			iocg,
 			iocg_arm_waitq_timer(
-				iocg, iocg->vtime + abs_cost_to_cost(iocg->abs_vdebt, hwi), now));
+				iocg, iocg->vtime + abs_cost_to_cost(iocg->abs_vdebt, hwa), now));
 		return;
 	}
+	current_hweight(iocg, NULL, &hwi); /* after the payment, which gives inuse back */
 	if (iocg->expedited_debt)
 		iocg_note_expedited_debt(iocg, 0);
 	list_for_each_entry_safe(wait, next, &iocg->waiters, node) {
@@ -194,7 +210,7 @@ void iocg_kick_waitq(struct ioc_gq *iocg, struct ioc_now *now)
 			iocg_arm_waitq_timer(iocg, iocg->vtime + cost, now);
 			break;
 		}
-		iocg_commit(iocg, wait->abs_cost, cost);
+		iocg_commit(iocg, wait->bio, wait->abs_cost, cost);
 		list_del_init(&wait->node);
 		WRITE_ONCE(wait->committed, true);
 		woke = true;
@@ -221,20 +237,28 @@ void iocg_waitq_timer_fn(struct timer_list *timer)
 }
 
 /*
- * Linux's bio_issue_as_root_blkg(): metadata others may be waiting for must not wait, nor
- * writeback a commit waits for (bio_expedited()). Asked under ioc->lock:
+ * As Linux's ioc_rqos_throttle(): metadata others may be waiting for must not wait
+ * (bio_issue_as_root_blkg(); cgwb has no swap), nor a task that is being killed; nor, in
+ * cgwb, writeback a commit waits for (bio_expedited()). Asked under ioc->lock:
  * blk_iocost_expedite() marks the mapping before it takes the lock. (Nor can a submitter
  * that may not sleep wait: the caller asks that before the lock makes it so.)
  */
 static bool bio_must_not_wait(const struct bio *bio)
 {
-	return (bio->bi_opf & REQ_META) || bio_expedited(bio);
+	return (bio->bi_opf & REQ_META) || fatal_signal_pending(current) || bio_expedited(bio);
 }
 
+/*
+ * The cost becomes debt. A group going into debt drops its inuse to the minimum, lending
+ * its share to the others until it has paid (Linux 6.1: debt handling owns inuse).
+ */
 static void iocg_incur_debt(struct ioc_gq *iocg, u64 abs_cost, bool expedited, struct ioc_now *now)
 {
-	if (!iocg->abs_vdebt)
+	if (!iocg->abs_vdebt && abs_cost) {
 		iocg->indebt_since = now->now;
+		iocg->last_inuse = iocg->inuse;
+		propagate_weights(iocg, iocg->active, 0);
+	}
 	iocg->expedited_debt |= expedited;
 	iocg->abs_vdebt += abs_cost;
 	iocg->usage_vtime += abs_cost;
@@ -259,10 +283,10 @@ static u64 iocg_try_issue(struct ioc_gq *iocg, struct bio *bio, bool may_wait, s
 		cost = abs_cost_to_cost(abs_cost, hwi);
 		if (list_empty(&iocg->waiters) && !iocg->abs_vdebt &&
 		    (s64)(iocg->vtime + cost - now->vnow) <= 0) {
-			iocg_commit(iocg, abs_cost, cost);
+			iocg_commit(iocg, bio, abs_cost, cost);
 			return 0;
 		}
-		if (iocg->inuse == iocg->active)
+		if (iocg->inuse == iocg->active || iocg->abs_vdebt)
 			break;
 		/* short while donating: take the weight back at once */
 		propagate_weights(iocg, iocg->active, iocg->active);
@@ -374,6 +398,12 @@ void blk_iocost_done(struct request *rq, u64 now_ns)
 	else
 		ioc->nr_missed[rw]++;
 	spin_unlock_irqrestore(&ioc->lock, flags);
+}
+
+void blk_iocost_done_bio(struct bio *bio)
+{
+	if (bio->bi_iocost_cost)
+		__atomic_add_fetch(&bio->bi_iocg->done_vtime, bio->bi_iocost_cost, __ATOMIC_RELAXED);
 }
 
 void iocg_early_init(struct ioc_gq *iocg)

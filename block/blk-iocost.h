@@ -132,14 +132,16 @@ struct ioc_gq {
 	u32 cfg_weight; /* io.weight for this disk, x WEIGHT_ONE; 0: the cgroup's default */
 	u32 weight;     /* the one in force */
 	u32 active;     /* weight while active, 0 idle */
-	u32 inuse;      /* active, lowered while the group donates */
+	u32 inuse;      /* active, lowered while the group donates, 1 while in debt */
+	u32 last_inuse; /* inuse before the debt, given back when it is paid */
 	u64 child_active_sum, child_inuse_sum;
 	unsigned int hweight_gen;
 	u32 hweight_active, hweight_inuse; /* cached, valid for hweight_gen */
 
-	sector_t cursor;     /* where the last IO ended: sequential or random */
-	u64 vtime;           /* the group's cursor: behind vnow is budget, ahead is overage */
-	u64 abs_vdebt;       /* cost of IO that could not wait, owed */
+	sector_t cursor; /* where the last IO ended: sequential or random */
+	u64 vtime;       /* the group's cursor: behind vnow is budget, ahead is overage */
+	u64 done_vtime;  /* vtime of its IO that has ended (atomic): short of vtime, IO in flight */
+	u64 abs_vdebt;   /* cost of IO that could not wait, owed */
 	bool expedited_debt; /* some of it is expedited writeback's: dirtiers wait it out */
 	u64 delay;           /* ns its tasks are to be delayed for the debt */
 	u64 delay_at;
@@ -182,6 +184,8 @@ void iocg_init(struct ioc *ioc, struct ioc_gq *iocg, struct blkcg_gq *blkg, stru
 /* blk-iocost.c (ioc->lock held) */
 /* Pay debt and waiters from the budget, arm the timer for the rest. */
 void iocg_kick_waitq(struct ioc_gq *iocg, struct ioc_now *now);
+/* Move the group's vtime on by delta without IO (budget thrown away, debt paid). */
+void iocg_wind_vtime(struct ioc_gq *iocg, u64 delta);
 /* Set the delay of the group's tasks from its debt. */
 void iocg_kick_delay(struct ioc_gq *iocg, struct ioc_now *now);
 void iocg_waitq_timer_fn(struct timer_list *timer);

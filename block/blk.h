@@ -42,6 +42,8 @@ void blk_plug_add(struct blk_plug *plug, struct bio *bio);
  * allows it), and a request's completion (q->lock held). */
 void blk_iocost_throttle(struct bio *bio);
 void blk_iocost_done(struct request *rq, u64 now_ns);
+/* A bio ended: the cost its group paid for it at issue is no longer in flight. */
+void blk_iocost_done_bio(struct bio *bio);
 /* Writeback of mapping became expedited: its bios waiting for a budget go now, as debt. */
 void blk_iocost_expedite(struct gendisk *disk, const struct address_space *mapping);
 

@@ -56,6 +56,8 @@ typedef void(bio_end_io_t)(struct bio *bio);
 #define BIO_INLINE_VECS 8
 #define BIO_MAX_VECS 256
 
+struct ioc_gq;
+
 struct bio {
 	struct bio *bi_next; /* requests: chained bios */
 	struct block_device *bi_bdev;
@@ -72,6 +74,8 @@ struct bio {
 	int bi_remaining;       /* chained children not yet completed */
 	struct bio *bi_parent;
 	u64 bi_start_ns;          /* submission time */
+	u64 bi_iocost_cost;       /* vtime io.cost charged its group at issue, 0 if none */
+	struct ioc_gq *bi_iocg;   /* that group: its done_vtime gets the cost back at the end */
 	struct list_head bi_list; /* throttling queues, plugs */
 	struct bio_vec bi_inline_vecs[BIO_INLINE_VECS];
 };

@@ -6,7 +6,9 @@
  * Checked: the shares of a saturated disk follow the weights, also nested (hweight); an
  * idle or light group's share goes to the others (donation, work conservation); vrate
  * converges to the device's real capacity when the model is wrong; IO that must not wait
- * (metadata) is charged as debt and paid back, so the group's share still holds.
+ * (metadata) is charged as debt and paid back, so the group's share still holds; a debtor
+ * lends its share until it has paid, a killed task's IO goes as debt, and IO in flight
+ * keeps its group active, as Linux 6.1's.
  */
 #include <criterion/criterion.h>
 #include <cgwb/blkdev.h>
@@ -24,6 +26,8 @@
 #include "filedisk.h"
 #include "../../../cg/io/io.h"
 #include "../../../cg/cgroup/cgroup-internal.h"
+#include "../../../block/blk-cgroup.h"
+#include "../../../block/blk-iocost.h"
 
 #define MiB (1024ULL * 1024)
 #define DISK_BYTES (64 * MiB)
@@ -445,4 +449,101 @@ Test(iocost_sim, a_paid_debt_lets_the_delay_clear)
 	cr_assert(blkcg_iocost_stat(blkcg_of(a->cg), disk, &st));
 	cr_assert_eq(st.indelay_us, indelay, "still delayed %llu us after its debt was paid",
 		     (unsigned long long)(st.indelay_us - indelay));
+}
+
+/* The group's io.cost state on the disk (read while the virtual clock stands still). */
+static struct ioc_gq *iocg_of(struct cgroup *cg)
+{
+	struct blkcg_gq *blkg = blkg_lookup(blkcg_of(cg), blk_throtl_td_lookup(disk));
+
+	cr_assert(blkg && blkg->iocg.ioc, "the group has met the disk's io.cost");
+	return &blkg->iocg;
+}
+
+/*
+ * A group in debt drops its inuse weight to the minimum until the debt is paid, as Linux
+ * 6.1's iocg_incur_debt(): b, of the same weight, then has the whole budget
+ * (hweight_inuse about 1). Without it, b stayed at half while a owed.
+ */
+Test(iocost_sim, a_debtor_lends_its_share_until_it_has_paid)
+{
+	struct writer *a, *b;
+	u32 hwi;
+
+	iocost_enable(DISK_BPS / 4, QOS_LAT);
+	a = writer_start(mkgroup(&cgroup_root, "a", 100), 3 * NSEC_PER_SEC);
+	b = writer_start(mkgroup(&cgroup_root, "b", 100), 3 * NSEC_PER_SEC);
+	a->meta_every = 1; /* all of a's IO goes as debt */
+	writer_go(a);
+	writer_go(b);
+	host_run_for(NSEC_PER_SEC);
+	cr_assert_gt(iocg_of(a->cg)->abs_vdebt, 0, "a owes");
+	cr_assert_eq(iocg_of(a->cg)->inuse, 1, "a's inuse %u while in debt", iocg_of(a->cg)->inuse);
+	current_hweight(iocg_of(b->cg), NULL, &hwi);
+	cr_assert_geq(hwi, WEIGHT_ONE * 95 / 100, "b's hweight_inuse %.3f", (double)hwi / WEIGHT_ONE);
+	writers_join();
+	host_run_for(20 * NSEC_PER_SEC);
+	cr_assert_eq(iocg_of(a->cg)->abs_vdebt, 0, "paid");
+}
+
+/*
+ * A task being killed does not wait for its group's budget (Linux: fatal_signal_pending()
+ * in ioc_rqos_throttle()): its bios go at once, as debt. a runs over its budget, waiting;
+ * killed, it stops waiting.
+ */
+Test(iocost_sim, a_killed_task_does_not_wait_for_the_budget)
+{
+	struct blkg_iocost_stat st;
+	struct writer *a;
+	u64 wait_at_kill;
+
+	iocost_enable(DISK_BPS / 4, QOS_LAT);
+	a = writer_start(mkgroup(&cgroup_root, "a", 100), 4 * NSEC_PER_SEC);
+	writer_go(a);
+	host_run_for(2 * NSEC_PER_SEC);
+	cr_assert(blkcg_iocost_stat(blkcg_of(a->cg), disk, &st));
+	cr_assert_gt(st.wait_us, 0, "a waited for its budget");
+	cr_assert_eq(st.indebt_us, 0);
+	send_sig(SIGKILL, a->task);
+	host_run_for(NSEC_PER_MSEC * 50); /* the waiter already queued goes in its turn */
+	cr_assert(blkcg_iocost_stat(blkcg_of(a->cg), disk, &st));
+	wait_at_kill = st.wait_us;
+	host_run_for(NSEC_PER_SEC);
+	cr_assert(blkcg_iocost_stat(blkcg_of(a->cg), disk, &st));
+	cr_assert_gt(st.indebt_us, 0, "killed, a's bios went as debt");
+	cr_assert_lt(st.wait_us - wait_at_kill, 50000, "a waited %llu us more",
+		     (unsigned long long)(st.wait_us - wait_at_kill));
+	writers_join();
+}
+
+/* A disk of 64 KiB/s: one 64 KiB bio is in flight for a second, 25 periods of 40 ms. */
+static void setup_slow(void)
+{
+	setup_disk(64 * 1024);
+}
+
+TestSuite(iocost_sim_slow, .init = setup_slow, .fini = teardown, .timeout = 60);
+
+/*
+ * A group whose IO is in flight is not idle, as Linux's iocg_is_idle(): it stays active
+ * (its weight in the sums) until the IO ends, though it issued nothing for many periods.
+ * It was deactivated after one period.
+ */
+Test(iocost_sim_slow, io_in_flight_keeps_its_group_active)
+{
+	struct ioc_gq *iocg;
+	struct writer *a;
+
+	iocost_enable(DISK_BPS, QOS_LAT); /* the model thinks it fast: the bio goes at once */
+	a = writer_start(mkgroup(&cgroup_root, "a", 100), NSEC_PER_MSEC);
+	a->depth = 1;
+	writer_go(a);
+	host_run_for(500 * NSEC_PER_MSEC);
+	iocg = iocg_of(a->cg);
+	cr_assert_eq(a->inflight, 1, "the bio is still in flight");
+	cr_assert(list_empty(&iocg->waiters), "and not waiting for budget");
+	cr_assert_not(list_empty(&iocg->active_list), "a was deactivated with its IO in flight");
+	writers_join();
+	host_run_for(500 * NSEC_PER_MSEC);
+	cr_assert(list_empty(&iocg->active_list), "idle once its IO ended");
 }
