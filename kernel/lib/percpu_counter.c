@@ -47,26 +47,33 @@ void percpu_counter_destroy_many(struct percpu_counter *fbc, unsigned int nr)
 }
 
 /*
- * Neither interrupts nor preemption off: the part is changed only by atomic adds (one
- * instruction on x86, which an interrupt cannot split) and exchanges, so an IO completion
- * adding from an interrupt handler between our read and our add loses nothing, and a task
- * moved to another CPU meanwhile only adds to that CPU's part, which sums the same. As
- * Linux's this_cpu_add(); the read decides only whether to fold. Toggling interrupts twice
- * per update, several updates per page written, was a visible share of the CPU under TCG.
+ * Preemption off, interrupts on (as Linux 6.1's): the part is changed only by atomic adds
+ * (one instruction on x86, which an interrupt cannot split) and exchanges, so an IO
+ * completion adding from an interrupt handler between our read and our add loses
+ * nothing. Preemption must be off between the read and the add: a task moved to another
+ * CPU there would add to a part whose size it did not check, two tasks could each take
+ * one part to batch - 1, and the parts would no longer be bounded by the batch, which
+ * the readers' error bound (wb_stat_error()) counts on. Toggling interrupts twice per
+ * update, several updates per page written, was a visible share of the CPU under TCG;
+ * the preemption count is one per-CPU add.
  */
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch)
 {
-	s32 *part = percpu_counter_part(fbc, raw_smp_processor_id());
-	s64 count = (s64)READ_ONCE(*part) + amount;
+	s32 *part;
+	s64 count;
 	unsigned long flags;
 
+	preempt_disable();
+	part = percpu_counter_part(fbc, raw_smp_processor_id());
+	count = (s64)READ_ONCE(*part) + amount;
 	if (count < batch && count > -batch) {
 		__atomic_add_fetch(part, (s32)amount, __ATOMIC_RELAXED);
-		return;
+	} else {
+		spin_lock_irqsave(&fbc->lock, flags);
+		fbc->count += (s64)__atomic_exchange_n(part, 0, __ATOMIC_RELAXED) + amount;
+		spin_unlock_irqrestore(&fbc->lock, flags);
 	}
-	spin_lock_irqsave(&fbc->lock, flags);
-	fbc->count += (s64)__atomic_exchange_n(part, 0, __ATOMIC_RELAXED) + amount;
-	spin_unlock_irqrestore(&fbc->lock, flags);
+	preempt_enable();
 }
 
 /*
