@@ -105,8 +105,6 @@ void blk_throtl_expedite(struct gendisk *disk, const struct address_space *mappi
 	struct throtl_data *td = blk_throtl_td_lookup(disk);
 	LIST_HEAD(ready);
 	struct blkcg_gq *blkg;
-	struct blk_plug plug;
-	struct bio *bio, *next;
 	unsigned long flags;
 
 	if (!td)
@@ -115,14 +113,5 @@ void blk_throtl_expedite(struct gendisk *disk, const struct address_space *mappi
 	list_for_each_entry(blkg, &td->blkgs, td_node)
 		tg_take_expedited(&blkg->tg, mapping, &ready, jiffies);
 	spin_unlock_irqrestore(&td->lock, flags);
-	if (list_empty(&ready))
-		return;
-	blk_start_plug(&plug);
-	list_for_each_entry_safe(bio, next, &ready, bi_list) {
-		list_del_init(&bio->bi_list);
-		blkcg_account_io(bio);
-		blk_iocost_throttle(bio); /* expedited: io.cost charges it as debt too */
-		blk_mq_submit_bio(bio);
-	}
-	blk_finish_plug(&plug);
+	throtl_issue_bios(&ready); /* expedited: io.cost charges them as debt too */
 }

@@ -293,31 +293,37 @@ static struct bio *throtl_pop_top(struct throtl_data *td)
 	return bio ? bio : throtl_pop_queued(&sq->queued[THROTL_WRITE]);
 }
 
+void throtl_issue_bios(struct list_head *ready)
+{
+	struct blk_plug plug;
+	struct bio *bio, *next;
+
+	if (list_empty(ready))
+		return;
+	blk_start_plug(&plug);
+	list_for_each_entry_safe(bio, next, ready, bi_list) {
+		list_del_init(&bio->bi_list);
+		blkcg_account_io(bio);
+		blk_iocost_throttle(bio); /* io.max comes first, then io.cost, as Linux's */
+		blk_mq_submit_bio(bio);
+	}
+	blk_finish_plug(&plug);
+}
+
 /*
  * Issue the bios that passed every level, outside the lock and in process context: the
- * device may make us wait for a request slot. They are counted in io.stat now, as they
- * leave the throttler.
+ * device may make us wait for a request slot.
  */
 void blk_throtl_dispatch_work_fn(struct work_struct *work)
 {
 	struct throtl_data *td = container_of(work, struct throtl_data, dispatch_work);
 	struct list_head ready = LIST_HEAD_INIT(ready);
-	struct blk_plug plug;
 	unsigned long flags;
-	struct bio *bio, *next;
+	struct bio *bio;
 
 	spin_lock_irqsave(&td->lock, flags);
 	while ((bio = throtl_pop_top(td)))
 		list_add_tail(&bio->bi_list, &ready);
 	spin_unlock_irqrestore(&td->lock, flags);
-	if (list_empty(&ready))
-		return;
-	blk_start_plug(&plug);
-	list_for_each_entry_safe(bio, next, &ready, bi_list) {
-		list_del_init(&bio->bi_list);
-		blkcg_account_io(bio);
-		blk_iocost_throttle(bio);
-		blk_mq_submit_bio(bio);
-	}
-	blk_finish_plug(&plug);
+	throtl_issue_bios(&ready);
 }

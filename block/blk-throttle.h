@@ -134,6 +134,11 @@ void tg_update_disptime(struct throtl_grp *tg, unsigned long now);
 bool throtl_schedule_next_dispatch(struct throtl_service_queue *sq, bool force);
 void throtl_dequeue_tg(struct throtl_grp *tg);
 void blk_throtl_dispatch_work_fn(struct work_struct *work);
+/*
+ * Issue bios leaving the throttler (td->lock not held, process context: may wait for a
+ * request slot): counted in io.stat now, then priced by io.cost.
+ */
+void throtl_issue_bios(struct list_head *ready);
 bool tg_may_dispatch(struct throtl_grp *tg, struct bio *bio, unsigned long now, unsigned long *wait);
 
 /* blk-throttle.c */
