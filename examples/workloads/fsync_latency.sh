@@ -1,11 +1,14 @@
 # Small fsync latency: group L writes 4 KiB and fsyncs it every 0.1 s (a log: block i of a
 # file at round i), FSYNC_SAMPLES (30) times alone, then as many times while group W,
-# limited by io.max to 4 MiB/s of writes, has dirtied 64 MiB (16 s of its writeback). A
+# limited by io.max to 4 MiB/s of writes, writes 128 MiB (32 s of its writeback). A
 # journal that commits W's data with L's metadata makes L wait for W's limit. Each latency
 # is dd's own time of the write and its fsync (microseconds on both kernels; /proc/uptime
 # has 10 ms steps). Keys: `alone_p50_us`, `alone_p90_us`, `alone_max_us`, the same with
-# `beside_`, and `w_mib` (what W had written when L's last sample ended). A stall hides in
-# the percentiles (the writer issues no fsync while one waits): the max shows it.
+# `beside_`, `w_mib` (what W had written when L's last sample ended) and `w_ms` (from W's
+# start until its 128 MiB were on disk: 32 s at its limit, less if its data got past it
+# for good: what a commit takes from it at once must be paid back before it writes more).
+# A stall hides in the percentiles (the writer issues no fsync while one waits): the max
+# shows it.
 cg=/sys/fs/cgroup
 samples=${FSYNC_SAMPLES:-30}
 dev=254:0
@@ -66,11 +69,14 @@ series()
 }
 round=0
 series alone
-sh -c "echo \$\$ > $cg/W/cgroup.procs; dd if=/dev/zero of=/mnt/w bs=1M count=64 2> /dev/null" &
+stamp
+w0=$t
+sh -c "echo \$\$ > $cg/W/cgroup.procs; dd if=/dev/zero of=/mnt/w bs=1M count=128 2> /dev/null" &
 sleep 1
 series beside
 w=0
 for x in $(grep "^$dev " $cg/W/io.stat); do case $x in wbytes=*) w=${x#wbytes=} ;; esac; done
 wait
 sync
-echo "RESULT $(figures alone) $(figures beside) w_mib=$((w / 1048576))"
+stamp
+echo "RESULT $(figures alone) $(figures beside) w_mib=$((w / 1048576)) w_ms=$(((t - w0) / 1000000))"

@@ -13,16 +13,17 @@ median()
 bench_smp=${SMP:-1}
 bench_hw=TCG
 [[ $bench_smp -gt 1 ]] && bench_hw="TCG, $bench_smp CPUs"
-# The disk's filesystem: ext2, or FS=ext4 [FS_OPTS=...] (scripts/compare/disk.sh), on cgwb's
+# The disk's filesystem: ext2, or FS=ext4 [FS_OPTS=...] [FS_MKFS=ext3] (scripts/compare/disk.sh), on cgwb's
 # disk and, exported, on the Linux reference's; headers name it when it is not ext2.
 source scripts/compare/disk.sh
-export FS FS_OPTS
+export FS FS_OPTS FS_MKFS
 [[ $FS == ext2 && -z $FS_OPTS ]] || bench_hw="$bench_hw, $(fs_label)"
 # bench_dir NAME: build/bench/NAME, with -smpN on N > 1 CPUs, -ext4[-OPTIONS] on ext4
 bench_dir()
 {
 	local d=build/bench/$1
 	[[ $bench_smp -gt 1 ]] && d=$d-smp$bench_smp
+	[[ $FS_MKFS != "$FS" ]] && d=$d-$FS_MKFS-image
 	[[ $FS == ext2 && -z $FS_OPTS ]] || d=$d-$FS${FS_OPTS:+-${FS_OPTS//[=,]/-}}
 	echo "$d"
 }
