@@ -141,39 +141,24 @@ void vfs_init(void)
 	for_each_disk(add_disk_files, NULL);
 }
 
-#define EXT2_MAGIC_OFFSET 1080
-#define EXT2_SUPER_MAGIC 0xEF53
-
-/* Does the disk start with an ext2 superblock? (Probed quietly: raw disks are normal.) */
-static bool disk_holds_ext2(struct gendisk *disk)
-{
-	u8 *buf = kmalloc(SECTOR_SIZE, GFP_KERNEL);
-	bool ext2 = false;
-
-	if (!buf)
-		return false;
-	if (blkdev_read_at(disk->part0, buf, SECTOR_SIZE, EXT2_MAGIC_OFFSET & ~(SECTOR_SIZE - 1),
-			   0) == SECTOR_SIZE) {
-		unsigned int off = EXT2_MAGIC_OFFSET & (SECTOR_SIZE - 1);
-		ext2 = (buf[off] | (buf[off + 1] << 8)) == EXT2_SUPER_MAGIC;
-	}
-	kfree(buf);
-	return ext2;
-}
-
-/* The first disk's ext2 filesystem goes on /mnt at boot, when there is one. */
+/*
+ * The first disk's filesystem goes on /mnt at boot when it holds one of the ext family,
+ * mounted as its superblock says (blkdev_probe_fstype(): an ext4 or ext3 image as ext4).
+ * Probed quietly: a raw disk is normal.
+ */
 void mount_boot_disk(void)
 {
 	struct gendisk *disk = get_disk_by_name("vda");
+	const char *type;
 	int err;
 
-	if (!disk || !disk_holds_ext2(disk))
+	if (!disk || !(type = blkdev_probe_fstype("vda", &err)))
 		return;
-	err = do_mount("/dev/vda", "/mnt", "ext2", disk->read_only ? SB_RDONLY : 0, NULL);
+	err = do_mount("/dev/vda", "/mnt", type, disk->read_only ? SB_RDONLY : 0, NULL);
 	if (err)
-		pr_warn("VFS: cannot mount /dev/vda on /mnt: %s\n", errstr(err));
+		pr_warn("VFS: cannot mount /dev/vda (%s) on /mnt: %s\n", type, errstr(err));
 	else
-		pr_info("VFS: mounted /dev/vda on /mnt\n");
+		pr_info("VFS: mounted /dev/vda (%s) on /mnt\n", type);
 }
 
 static void unmount_one(struct vfsmount *mnt, void *arg)

@@ -17,6 +17,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
+#include <cgwb/ext2.h>
 #include "vfs.h"
 
 #define SB_HASH_BITS 9
@@ -183,6 +184,30 @@ static struct block_device *lookup_bdev(const char *dev_name, int *err)
 	*err = !S_ISBLK(inode->i_mode) ? -ENOTBLK : bdev ? 0 : -ENXIO;
 	path_put(&path);
 	return bdev;
+}
+
+const char *blkdev_probe_fstype(const char *dev_name, int *err)
+{
+	struct block_device *bdev = lookup_bdev(dev_name, err);
+	const char *type = NULL;
+	u8 *sb;
+
+	if (!bdev)
+		return NULL;
+	sb = kmalloc(EXT2_SB_PROBE_BYTES, GFP_KERNEL);
+	if (!sb) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (blkdev_read_at(bdev, sb, EXT2_SB_PROBE_BYTES, EXT2_SB_PROBE_OFFSET, 0) !=
+	    EXT2_SB_PROBE_BYTES)
+		*err = -EIO;
+	else if (!(type = ext2_probe_fstype(sb)))
+		*err = -EINVAL;
+	else if (!strcmp(type, "ext3"))
+		type = "ext4";
+	kfree(sb);
+	return type;
 }
 
 struct super_block *sget_bdev(struct file_system_type *type, int flags, const char *dev_name)

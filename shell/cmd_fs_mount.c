@@ -93,8 +93,14 @@ static int cmd_mount(int argc, char **argv)
 		sh_error("mount", "%s: bad option '%s'", argv[i + 1], opts);
 		return MOUNT_FAILURE;
 	}
-	if (!type)
-		type = "ext2";
+	if (!type && !(type = blkdev_probe_fstype(argv[i], &err))) {
+		if (err == -EINVAL)
+			sh_error("mount", "%s: wrong fs type, bad option, bad superblock on %s",
+				 argv[i + 1], argv[i]);
+		else
+			sh_error("mount", "%s: %s", argv[i + 1], mount_error(err));
+		return MOUNT_FAILURE;
+	}
 	err = do_mount(argv[i], argv[i + 1], type, flags, fs_opts[0] ? fs_opts : NULL);
 	if (err == -EINVAL && fs_opts[0]) {
 		sh_error("mount",

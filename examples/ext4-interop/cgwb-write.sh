@@ -4,6 +4,7 @@
 # symlink, 3000 names added to the image's indexed directory and a third removed; then sync
 # and power off (which unmounts). Prints the checksum of every file of tree/ and the
 # listing (inode numbers and names) of every directory, which Linux must reproduce.
+umount /mnt 2> /dev/null # the boot mounted it
 mount -t ext4 /dev/vda /mnt && echo mounted
 cd /mnt
 mkdir tree tree/dir tree/dir/sub

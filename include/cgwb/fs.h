@@ -449,6 +449,13 @@ int do_utimes(const char *name);
 int do_mount(const char *dev_name, const char *dir_name, const char *type, unsigned long flags,
 	     void *data);
 int do_umount(const char *dir_name, int flags);
+/*
+ * The filesystem type to mount dev_name as, read from its superblock as mount(8) asks
+ * blkid: "ext2" for an ext2 image, "ext4" for an ext3 or ext4 one (the family's driver,
+ * as Linux's ext4 mounts ext3). NULL with *err: -EINVAL if the device holds none of them,
+ * else why it could not be found or read (-ENOENT, -ENOTBLK, -EIO...). May sleep.
+ */
+const char *blkdev_probe_fstype(const char *dev_name, int *err);
 /* Call fn for each mount (for /proc/mounts, df). */
 void for_each_mount(void (*fn)(struct vfsmount *, void *), void *arg);
 /* The page cache, writeback and block-device layers (before any disk or mount). */

@@ -12,6 +12,7 @@ cd /sys/fs/cgroup
 echo "+memory +io" > cgroup.subtree_control
 mkdir A B
 echo "254:0 wbps=2097152" > A/io.max
+umount /mnt 2> /dev/null # the boot mounted it
 mount -t ext4 -o data=writeback /dev/vda /mnt
 echo mount-wb=$?
 cgexec -g A dd if=/dev/zero of=/mnt/a bs=1M count=6 conv=fsync 2> /tmp/a.log &

@@ -8,6 +8,7 @@ PATH=$PATH:/usr/sbin:/sbin
 truncate -s 3G "$T/disk.img"
 mke2fs -q -F -t ext4 "$T/disk.img" > /dev/null 2>&1 || fail "mke2fs"
 guest_script <<'GUEST'
+umount /mnt 2> /dev/null # the boot mounted it
 mount -t ext4 /dev/vda /mnt || poweroff 1
 cd /sys/fs/cgroup
 echo "+memory +io" > cgroup.subtree_control

@@ -17,6 +17,7 @@ e2fsck -fyD "$T/disk.img" > /dev/null 2>&1 # index /big
 
 guest_script <<'GUEST'
 mkdir /tmp/m
+umount /mnt 2> /dev/null # the boot mounted it
 mount -t ext4 /dev/vda /tmp/m
 echo mount=$?
 mkdir /tmp/m/kept
@@ -70,6 +71,7 @@ kept "$T/disk.img" "after e2fsck's replay"
 # cgwb's replay of the same cut image
 guest_script <<'GUEST'
 mkdir /tmp/m
+umount /mnt 2> /dev/null # the boot mounted it (and replayed the journal)
 mount -t ext4 -o ro /dev/vda /tmp/m
 echo mount=$?
 sha256sum /tmp/m/kept/a

@@ -21,6 +21,7 @@ debugfs -R "dump /dir/sub/medium $T/medium-replayed" "$T/ref.img" > /dev/null 2>
 
 guest_script <<'GUEST'
 mkdir /tmp/a /tmp/b
+umount /mnt 2> /dev/null # the boot mounted it
 mount -t ext4 -o ro /dev/vda /tmp/a
 echo mount-a=$?
 sha256sum /tmp/a/large /tmp/a/dir/sub/medium /tmp/a/small /tmp/a/sparse /tmp/a/fast

@@ -6,7 +6,8 @@
 # each file the guest wrote, byte for byte. A second image (vdb) keeps its journal: the
 # guest writes through it (data=writeback, commit=1 on the command line), syncs and powers
 # off (which unmounts it); on the host the journal is empty, needs_recovery clear, e2fsck
-# -fn clean and the files read back. (ext4_power_cut cuts the power instead.)
+# -fn clean and the files read back. (ext4_power_cut cuts the power instead.) Neither mount
+# names the type of vdb, nor the boot of vda: both are read from the superblock.
 PATH=$PATH:/usr/sbin:/sbin
 src=$T/tree
 ext4_sample_tree "$src"
@@ -17,7 +18,9 @@ debugfs -R 'htree /big' "$T/a.img" 2>&1 | grep -q 'Number of entries' || fail "/
 mke2fs -q -F -t ext4 -b 4096 -d "$src" "$T/b.img" 64M > /dev/null 2>&1 || fail "mke2fs b"
 
 guest_script <<'GUEST'
+grep ' /mnt ' /proc/mounts
 mkdir /tmp/w
+umount /mnt 2> /dev/null # the boot mounted it
 mount -t ext4 /dev/vda /tmp/w
 echo mount=$?
 cp /tmp/w/large /tmp/w/copy-of-large
@@ -34,8 +37,11 @@ sha256sum /tmp/w/copy-of-large /tmp/w/newdir/medium2 /tmp/w/big/added-name-300
 umount /tmp/w
 echo umount=$?
 mkdir /tmp/j
-mount -t ext4 -o data=writeback,commit=1 /dev/vdb /tmp/j
+mount -o data=writeback,commit=1 /dev/vdb /tmp/j
 echo mount-j=$?
+grep ' /tmp/j ' /proc/mounts
+mount /dev/vdz /tmp/w
+echo mount-none=$?
 cp /tmp/j/large /tmp/j/jcopy
 mkdir /tmp/j/jdir
 cp /tmp/j/dir/sub/medium /tmp/j/jdir/medium
@@ -47,9 +53,12 @@ poweroff 0
 GUEST
 run_guest --disk "$T/a.img" --disk "$T/b.img" --timeout 180
 expect_status 0
-for l in mount=0 umount=0 mount-j=0 synced; do
+for l in mount=0 umount=0 mount-j=0 mount-none=32 synced; do
 	expect_line "$l"
 done
+grep -q '^/dev/vda /mnt ext4 rw' "$T/out" || fail "the boot did not mount vda as ext4: $(grep ' /mnt ' "$T/out")"
+grep -q '^/dev/vdb /tmp/j ext4 rw' "$T/out" || fail "vdb was not mounted as ext4: $(grep ' /tmp/j ' "$T/out")"
+grep -a -q 'EXT2-fs (vda)' "$LOG" && fail "the boot tried ext2 on vda: $(grep -a -m1 'EXT2-fs (vda)' "$LOG")"
 expect_line "$(sha256sum < "$src/large" | cut -d' ' -f1)  /tmp/w/copy-of-large"
 expect_line "$(sha256sum < "$src/dir/sub/medium" | cut -d' ' -f1)  /tmp/w/newdir/medium2"
 

@@ -59,12 +59,14 @@ test_mkfs()
 		fail "mke2fs -t $TEST_FS"
 }
 
-# The guest script, from stdin. cgwb's boot mounts an ext2 /dev/vda on /mnt by itself; with
-# TEST_FS=ext4 the script mounts it first (and stops at once if it cannot).
+# The guest script, from stdin. cgwb's boot mounts the ext2, ext3 or ext4 on /dev/vda on
+# /mnt by itself; with TEST_FS=ext4 the script mounts it again with TEST_FS_OPTS first (and
+# stops at once if it cannot).
 guest_script()
 {
 	{
-		[[ $TEST_FS == ext2 ]] || echo "mount -t $TEST_FS${TEST_FS_OPTS:+ -o $TEST_FS_OPTS} /dev/vda /mnt ||" \
+		[[ $TEST_FS == ext2 ]] || echo "umount /mnt 2> /dev/null;" \
+			"mount -t $TEST_FS${TEST_FS_OPTS:+ -o $TEST_FS_OPTS} /dev/vda /mnt ||" \
 			"{ echo 'mount -t $TEST_FS failed'; poweroff 1; }"
 		cat
 	} > "$T/script.sh"
