@@ -162,18 +162,7 @@ unsigned long __wb_calc_thresh(struct dirty_throttle_control *dtc, unsigned long
 	wb_thresh = wb_thresh * num / den;
 	wb_min_max_ratio(wb, &wb_min, &wb_max);
 	wb_thresh += (u64)thresh * wb_min / (100 * BDI_RATIO_SCALE);
-	/*
-	 * A wb idle for a while has a share near 0 because it was idle, not slow: give it a
-	 * part of the room left, so that its first writes are not blocked and it can ramp up.
-	 */
-	if (thresh > dtc->dirty) {
-		unsigned long room = thresh - dtc->dirty;
-
-		if (wb->bdi->capabilities & BDI_CAP_STRICTLIMIT)
-			wb_thresh = max(wb_thresh, (u64)(room / 100));
-		else
-			wb_thresh = max(wb_thresh, (u64)(room / 8));
-	}
+	/* an idle wb's floor is wb_position_ratio()'s, as 6.1's (not 6.13's, here) */
 	wb_max_thresh = (u64)thresh * wb_max / (100 * BDI_RATIO_SCALE);
 	return (unsigned long)min(wb_thresh, wb_max_thresh);
 }

@@ -49,11 +49,19 @@ long long pos_ratio_polynom(unsigned long setpoint, unsigned long dirty, unsigne
 	return clamp(pos, 0LL, 2LL << RATELIMIT_CALC_SHIFT);
 }
 
-/* strictlimit: the wb's own cubic between its freerun ceiling and its thresh also applies. */
+/*
+ * strictlimit: the wb's own cubic between its freerun ceiling and its thresh also applies.
+ * A wb with almost nothing dirty ramps up at twice the global ratio (Linux 6.1): its share,
+ * judged on its own few pages, would hold it at its first ones.
+ */
 static void wb_position_ratio_strict(struct dirty_throttle_control *dtc, long long pos_ratio)
 {
 	unsigned long wb_setpoint;
 
+	if (dtc->wb_dirty < 8) {
+		dtc->pos_ratio = (unsigned long)min(pos_ratio * 2, 2LL << RATELIMIT_CALC_SHIFT);
+		return;
+	}
 	if (dtc->wb_dirty >= dtc->wb_thresh)
 		return;
 	wb_setpoint = dirty_freerun_ceiling(dtc->wb_thresh, dtc->wb_bg_thresh);
@@ -83,6 +91,12 @@ void wb_position_ratio(struct dirty_throttle_control *dtc)
 		wb_position_ratio_strict(dtc, pos_ratio);
 		return;
 	}
+	/*
+	 * A wb idle for a while has a share near 0 because it was idle, not slow: its line is
+	 * drawn for at least an eighth of the room left below the limit, so that its first
+	 * writes are not stalled and it can ramp up (Linux 6.1; its wb_thresh stays as it is).
+	 */
+	wb_thresh = max(wb_thresh, (limit - dtc->dirty) / 8);
 	/*
 	 * The wb line: 1.0 at the wb's part of the setpoint, falling linearly with its dirty
 	 * pages, over a span of about 8 x its bandwidth when it is alone (its dirty pages swing

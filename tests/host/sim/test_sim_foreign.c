@@ -850,6 +850,14 @@ Test(sim_foreign, a_switch_waits_for_an_updater_that_missed_the_flag)
 	sim_mkcg("B");
 	cr_assert_eq(sim_write_range("A", "/mnt/f", 0, 16 * PAGE_SIZE), (long)(16 * PAGE_SIZE));
 	cr_assert_eq(sim_write_range("B", "/mnt/g", 0, PAGE_SIZE), (long)PAGE_SIZE);
+	/*
+	 * B's own page written: B's wb, with no completions yet, has a share of 0 and its
+	 * flusher would take the page whenever it runs (Linux 6.1's wb_over_bg_thresh()).
+	 */
+	struct file *g = filp_open("/mnt/g", O_RDWR, 0);
+	cr_assert(!IS_ERR(g));
+	cr_assert_eq(vfs_fsync(g, 0), 0);
+	fput(g);
 	struct inode *inode = file_inode_get("/mnt/f");
 	struct bdi_writeback *old_wb = inode_to_wb(inode), *new_wb = sim_file_wb("/mnt/g");
 	s64 new_d = wb_stat_sum(new_wb, WB_RECLAIMABLE);

@@ -285,6 +285,52 @@ Test(dirty_throttle, wb_line_floor_is_a_quarter_and_reserve_area_at_most_8x)
 	cr_assert_eq(g.pos_ratio, line * 13104 / 6552);
 }
 
+/*
+ * Linux 6.1's floor for a wb idle for a while: its line is drawn for at least an eighth of
+ * the room left below the limit (its wb_thresh, 0, stays). Without it a wb with no share
+ * was held to a quarter of the domain's ratio from its first page.
+ */
+Test(dirty_throttle, an_idle_wbs_line_is_drawn_for_an_eighth_of_the_room)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+	unsigned long limit = 52416, floor = (limit - 12000) / 8;
+	long long cubic =
+		pos_ratio_polynom((dirty_freerun_ceiling(52416, 26176) + limit) / 2, 12000, limit);
+
+	dom.dirty_limit = limit;
+	g.wb_thresh = 0;
+	g.wb_dirty = floor / 2; /* the edge of the reserve area of the floor's line */
+	wb_position_ratio(&g);
+	u64 x = ((u64)floor << 16) / (52416 | 1);
+	unsigned long setpoint = (dirty_freerun_ceiling(52416, 26176) + limit) / 2;
+	unsigned long wb_setpoint = (unsigned long)((u64)setpoint * x >> 16);
+	unsigned long span = (unsigned long)(((u64)52416 - floor + 8 * 25600) * x >> 16);
+	long long line = cubic * (long long)(wb_setpoint + span - g.wb_dirty) / (long long)(span | 1);
+	cr_assert_eq(g.pos_ratio, (unsigned long)line, "%lu, not the floor's line %lld",
+		     g.pos_ratio, line);
+	cr_assert_gt(g.pos_ratio, (unsigned long)cubic / 4);
+}
+
+/* strictlimit: a wb with under 8 pages dirty goes at twice the domain's ratio (6.1) */
+Test(dirty_throttle, strictlimit_ramps_up_a_wb_with_almost_nothing_dirty)
+{
+	struct dirty_throttle_control g = example_dtc(false, NULL);
+
+	bdi.capabilities |= BDI_CAP_STRICTLIMIT;
+	g.dirty = 50000; /* above the setpoint: the cubic below 1.0 */
+	g.wb_thresh = 2000;
+	g.wb_bg_thresh = 1000;
+	g.wb_dirty = 7;
+	wb_position_ratio(&g);
+	long long cubic =
+		pos_ratio_polynom((dirty_freerun_ceiling(52416, 26176) + 52416) / 2, 50000, 52416);
+	cr_assert_lt(cubic, 1024);
+	cr_assert_eq(g.pos_ratio, (unsigned long)(2 * cubic));
+	g.dirty = 1000; /* far below freerun: 2.0 is the most */
+	wb_position_ratio(&g);
+	cr_assert_eq(g.pos_ratio, 2048);
+}
+
 Test(dirty_throttle, strictlimit_uses_the_wbs_own_cubic)
 {
 	struct dirty_throttle_control g = example_dtc(false, NULL);
@@ -324,13 +370,13 @@ Test(dirty_throttle, wb_calc_thresh_share_min_and_max_ratio)
 	bdi.max_ratio = 20 * BDI_RATIO_SCALE;
 	set_share(3000, 4000);
 	cr_assert_eq(__wb_calc_thresh(&g, 52416), 52416 * 20 / 100);
-	/* an idle wb gets an eighth of the room left (a hundredth with strictlimit) */
+	/* an idle wb's share is 0, room left or not: its floor is the position ratio's (6.1) */
 	bdi.max_ratio = 100 * BDI_RATIO_SCALE;
 	set_share(0, 4000);
 	g.dirty = 12000;
-	cr_assert_eq(__wb_calc_thresh(&g, 52416), (52416 - 12000) / 8);
+	cr_assert_eq(__wb_calc_thresh(&g, 52416), 0);
 	bdi.capabilities |= BDI_CAP_STRICTLIMIT;
-	cr_assert_eq(__wb_calc_thresh(&g, 52416), (52416 - 12000) / 100);
+	cr_assert_eq(__wb_calc_thresh(&g, 52416), 0);
 }
 
 Test(dirty_throttle, pause_bounds_of_the_example)
