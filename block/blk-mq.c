@@ -332,6 +332,7 @@ void blk_mq_end_request(struct request *rq, int status)
 		bio = rq->bio;
 	blk_mq_free_request(q, rq);
 	spin_unlock_irqrestore(&q->lock, flags);
+	blk_disk_io_done(q->disk);
 
 	while (bio) {
 		struct bio *next = bio->bi_next;

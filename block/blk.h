@@ -38,6 +38,9 @@ bool blk_power_cut_allows(const struct request *rq);
 struct blk_plug *blk_current_plug(void);
 void blk_plug_add(struct blk_plug *plug, struct bio *bio);
 
+/* genhd.c: a request of disk completed (the VFS's disk hook; no lock held) */
+void blk_disk_io_done(struct gendisk *disk);
+
 /* blk-iocost.c: io.cost's hooks. The issue of a bio (may sleep until its group's budget
  * allows it), and a request's completion (q->lock held). */
 void blk_iocost_throttle(struct bio *bio);

@@ -83,6 +83,12 @@ void register_disk_hooks(const struct disk_hooks *hooks)
 	disk_hooks = hooks;
 }
 
+void blk_disk_io_done(struct gendisk *disk)
+{
+	if (disk_hooks && disk_hooks->io_done)
+		disk_hooks->io_done(disk);
+}
+
 int add_disk(struct gendisk *disk)
 {
 	unsigned long flags;

@@ -93,7 +93,13 @@ static int fs_disk_added(struct gendisk *disk)
 	return err;
 }
 
-static const struct disk_hooks fs_disk_hooks = { .added = fs_disk_added };
+static void fs_disk_io_done(struct gendisk *disk)
+{
+	if (unlikely(READ_ONCE(laptop_mode)) && disk->bdi)
+		laptop_io_completion(disk->bdi);
+}
+
+static const struct disk_hooks fs_disk_hooks = { .added = fs_disk_added, .io_done = fs_disk_io_done };
 
 static struct shrinker dcache_shrinker = { .scan = shrink_dcache };
 static struct shrinker icache_shrinker = { .scan = prune_icache };

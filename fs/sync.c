@@ -90,4 +90,6 @@ void ksys_sync(void)
 	wakeup_flusher_threads(WB_REASON_SYNC);
 	iterate_supers(sync_one_sb, NULL);
 	for_each_disk(flush_one_disk, NULL);
+	if (unlikely(READ_ONCE(laptop_mode)))
+		laptop_sync_completion();
 }

@@ -72,6 +72,7 @@ static int bdi_init(struct backing_dev_info *bdi)
 	bdi->max_ratio = 100 * BDI_RATIO_SCALE;
 	bdi->max_prop_frac = FPROP_FRAC_BASE;
 	bdi->refcnt = 1;
+	bdi_laptop_mode_init(bdi);
 	if (wb_init(&bdi->wb, bdi, GFP_KERNEL))
 		return -ENOMEM;
 	list_add(&bdi->wb.bdi_node, &bdi->wb_list);
@@ -117,6 +118,7 @@ void bdi_unregister(struct backing_dev_info *bdi)
 	spin_lock_irqsave(&bdi_lock, flags);
 	list_del_init(&bdi->bdi_list);
 	spin_unlock_irqrestore(&bdi_lock, flags);
+	bdi_laptop_mode_exit(bdi);
 	cgwb_bdi_unregister(bdi);
 	bdi_for_each_wb(wb, bdi)
 		wb_shutdown(wb);

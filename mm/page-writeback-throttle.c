@@ -332,7 +332,8 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		if (mdtc)
 			balance_domain_limits(mdtc, strictlimit);
 		pdtc = pdtc_limits(&pdtc_stor, policy, wb, gdtc) ? &pdtc_stor : NULL;
-		if (nr_dirty > gdtc->bg_thresh && !writeback_in_progress(wb)) {
+		/* laptop mode: no background writeback before the freerun ceiling */
+		if (!laptop_mode && nr_dirty > gdtc->bg_thresh && !writeback_in_progress(wb)) {
 			trace_writeback_wake_background(wb);
 			wb_wakeup(wb);
 		}

@@ -239,6 +239,25 @@ static int store_drop_caches(const char *buf, size_t len, void *private)
 	return 0;
 }
 
+/* laptop_mode: seconds here, jiffies inside (Linux's proc_dointvec_jiffies) */
+static int show_laptop_mode(struct seq_buf *s, void *private)
+{
+	(void)private;
+	return seq_printf(s, "%d\n", READ_ONCE(laptop_mode) / HZ);
+}
+
+static int store_laptop_mode(const char *buf, size_t len, void *private)
+{
+	long v;
+	int err = parse_long(buf, 0, INT_MAX / HZ, &v);
+
+	(void)len;
+	(void)private;
+	if (!err)
+		WRITE_ONCE(laptop_mode, (int)v * HZ);
+	return err;
+}
+
 struct vm_knob {
 	const char *name;
 	umode_t mode;
@@ -260,6 +279,7 @@ static const struct vm_knob vm_knobs[] = {
 	{ "dirty_policy", 0644, show_policy, store_policy, NULL },
 	{ "dirty_available_policies", 0444, show_available_policies, NULL, NULL },
 	{ "drop_caches", 0200, NULL, store_drop_caches, NULL },
+	{ "laptop_mode", 0644, show_laptop_mode, store_laptop_mode, NULL },
 };
 
 void proc_sys_vm_init(struct pseudo_node *root)

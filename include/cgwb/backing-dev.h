@@ -151,6 +151,7 @@ struct backing_dev_info {
 	bool wb_audit; /* record the attribution audit (fs/fs-writeback-audit.c) */
 	struct gendisk *disk;
 	int refcnt;
+	struct timer_list laptop_mode_wb_timer; /* laptop mode: writeback after the last IO */
 };
 
 extern struct backing_dev_info noop_backing_dev_info; /* ramfs, pseudo filesystems */

@@ -148,6 +148,8 @@ int add_disk(struct gendisk *disk);
  */
 struct disk_hooks {
 	int (*added)(struct gendisk *disk);
+	/* a request of disk completed (any context, no lock held): laptop mode's timer */
+	void (*io_done)(struct gendisk *disk);
 };
 void register_disk_hooks(const struct disk_hooks *hooks);
 /* The driver finished rq (interrupt context is fine): ends its bios with status. */

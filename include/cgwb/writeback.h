@@ -129,6 +129,17 @@ struct wb_completion {
 int cgroup_writeback_by_id(u64 bdi_id, int memcg_id, enum wb_reason reason,
 			   struct wb_completion *done);
 
+/* ---------------------------------------------------------------- laptop mode */
+/* /proc/sys/vm/laptop_mode, in jiffies (written in seconds); 0: off */
+extern int laptop_mode;
+/* A request of bdi's disk completed: write its wbs' dirty data laptop_mode from now. */
+void laptop_io_completion(struct backing_dev_info *bdi);
+/* sync(2) wrote everything: no bdi's timer has work left. */
+void laptop_sync_completion(void);
+/* A bdi's timer, set up with it and stopped before it goes (mm/backing-dev.c). */
+void bdi_laptop_mode_init(struct backing_dev_info *bdi);
+void bdi_laptop_mode_exit(struct backing_dev_info *bdi);
+
 /* ---------------------------------------------------------------- flusher entry points */
 /* Ask every wb of every bdi with dirty IO to write everything (sync, vmscan). */
 void wakeup_flusher_threads(enum wb_reason reason);

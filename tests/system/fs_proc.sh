@@ -24,6 +24,12 @@ echo 3 > /proc/sys/vm/drop_caches
 echo rc-drop=$?
 echo 500 > /proc/sys/vm/dirty_writeback_centisecs
 echo wb=$(cat /proc/sys/vm/dirty_writeback_centisecs) expire=$(cat /proc/sys/vm/dirty_expire_centisecs)
+echo laptop=$(cat /proc/sys/vm/laptop_mode)
+echo 5 > /proc/sys/vm/laptop_mode
+echo laptop-set=$(cat /proc/sys/vm/laptop_mode)
+echo -1 > /proc/sys/vm/laptop_mode
+echo rc-laptop-bad=$?
+echo 0 > /proc/sys/vm/laptop_mode
 echo x > /proc/nope
 echo rc-create=$?
 poweroff 0
@@ -52,6 +58,9 @@ expect_line 'tmpfs /tmp tmpfs rw 0 0'
 expect_output '^nodev	tmpfs$'
 expect_output '^[0-9]+\.[0-9]{2} [0-9]+\.[0-9]{2}$'
 expect_line 'rc-ratio=0'
+expect_line 'laptop=0'
+expect_line 'laptop-set=5'
+expect_line 'rc-laptop-bad=1'
 expect_line 'dirty_ratio=15'
 expect_line 'dirty_bytes=20000000 dirty_ratio_after=0'
 expect_line 'rc-bad-ratio=1'
