@@ -339,7 +339,9 @@ static long wb_check_old_data_flush(struct bdi_writeback *wb)
 	if (time_before(jiffies, expired))
 		return 0;
 	wb->last_old_flush = jiffies;
-	if (!wb_has_dirty_io(wb) && !global_node_page_state(NR_FILE_DIRTY))
+	/* lazy timestamps alone are not dirty IO, but their expiry is this pass's to write */
+	if (!wb_has_dirty_io(wb) && list_empty(&wb->b_dirty_time) &&
+	    !global_node_page_state(NR_FILE_DIRTY))
 		return 0;
 	struct wb_writeback_work work = {
 		.nr_pages = get_nr_dirty_pages(),
@@ -433,6 +435,46 @@ void wakeup_flusher_threads_bdi(struct backing_dev_info *bdi, enum wb_reason rea
 
 	bdi_for_each_wb(wb, bdi)
 		wb_start_writeback(wb, reason);
+}
+
+/*
+ * Lazy timestamps (I_DIRTY_TIME) do not make a wb's IO dirty, so nothing else wakes a wb
+ * that holds only them: every dirtytime_expire_interval, the wbs with such inodes are
+ * woken and their kupdate pass writes the expired ones (Linux's
+ * wakeup_dirtytime_writeback()). The sysctl reschedules it at once.
+ */
+static void wakeup_dirtytime_writeback(struct work_struct *work);
+static struct delayed_work dirtytime_work;
+
+static void dirtytime_wake_bdi(struct backing_dev_info *bdi, void *arg)
+{
+	struct bdi_writeback *wb;
+
+	(void)arg;
+	bdi_for_each_wb(wb, bdi)
+		if (!list_empty(&wb->b_dirty_time))
+			wb_wakeup(wb);
+}
+
+static void wakeup_dirtytime_writeback(struct work_struct *work)
+{
+	unsigned int secs = READ_ONCE(dirtytime_expire_interval);
+
+	(void)work;
+	for_each_bdi(dirtytime_wake_bdi, NULL);
+	if (secs)
+		schedule_delayed_work(&dirtytime_work, (unsigned long)secs * HZ);
+}
+
+void dirtytime_writeback_init(void)
+{
+	INIT_DELAYED_WORK(&dirtytime_work, wakeup_dirtytime_writeback);
+	schedule_delayed_work(&dirtytime_work, (unsigned long)dirtytime_expire_interval * HZ);
+}
+
+void dirtytime_interval_changed(void)
+{
+	mod_delayed_work(system_wq, &dirtytime_work, 0);
 }
 
 static void wakeup_one_bdi(struct backing_dev_info *bdi, void *reason)

@@ -116,6 +116,7 @@ void storage_init(void)
 	buffer_init();
 	backing_dev_init();
 	page_writeback_init();
+	dirtytime_writeback_init();
 	vmscan_init();
 	bdev_init();
 }

@@ -165,6 +165,21 @@ static const struct vm_uint writeback_centisecs = {
 	writeback_interval_changed,
 };
 static const struct vm_uint expire_centisecs = { &dirty_expire_interval, 0, INT_MAX, NULL };
+
+/* A new lazy-timestamp interval applies at once (Linux's dirtytime_interval_handler()). */
+static void dirtytime_changed(unsigned int old, unsigned int now)
+{
+	(void)old;
+	(void)now;
+	dirtytime_interval_changed();
+}
+
+static const struct vm_uint dirtytime_seconds = {
+	&dirtytime_expire_interval,
+	0,
+	INT_MAX,
+	dirtytime_changed,
+};
 /* 0: Linux's foreign-inode detection; 1: also switch after one clear round (opt-in). */
 static const struct vm_uint fast_switch = { &vm_dirty_foreign_fast_switch, 0, 1, NULL };
 
@@ -275,6 +290,7 @@ static const struct vm_knob vm_knobs[] = {
 	{ "dirty_writeback_centisecs", 0644, show_vm_uint, store_vm_uint,
 	  (void *)&writeback_centisecs },
 	{ "dirty_expire_centisecs", 0644, show_vm_uint, store_vm_uint, (void *)&expire_centisecs },
+	{ "dirtytime_expire_seconds", 0644, show_vm_uint, store_vm_uint, (void *)&dirtytime_seconds },
 	{ "dirty_foreign_fast_switch", 0644, show_vm_uint, store_vm_uint, (void *)&fast_switch },
 	{ "dirty_policy", 0644, show_policy, store_policy, NULL },
 	{ "dirty_available_policies", 0444, show_available_policies, NULL, NULL },

@@ -141,6 +141,9 @@ void bdi_laptop_mode_init(struct backing_dev_info *bdi);
 void bdi_laptop_mode_exit(struct backing_dev_info *bdi);
 
 /* ---------------------------------------------------------------- flusher entry points */
+/* The periodic wake of wbs holding lazy timestamps (storage_init()), and its sysctl's hook. */
+void dirtytime_writeback_init(void);
+void dirtytime_interval_changed(void);
 /* Ask every wb of every bdi with dirty IO to write everything (sync, vmscan). */
 void wakeup_flusher_threads(enum wb_reason reason);
 void wakeup_flusher_threads_bdi(struct backing_dev_info *bdi, enum wb_reason reason);

@@ -24,7 +24,7 @@ echo 3 > /proc/sys/vm/drop_caches
 echo rc-drop=$?
 echo 500 > /proc/sys/vm/dirty_writeback_centisecs
 echo wb=$(cat /proc/sys/vm/dirty_writeback_centisecs) expire=$(cat /proc/sys/vm/dirty_expire_centisecs)
-echo laptop=$(cat /proc/sys/vm/laptop_mode)
+echo laptop=$(cat /proc/sys/vm/laptop_mode) dirtytime=$(cat /proc/sys/vm/dirtytime_expire_seconds)
 echo 5 > /proc/sys/vm/laptop_mode
 echo laptop-set=$(cat /proc/sys/vm/laptop_mode)
 echo -1 > /proc/sys/vm/laptop_mode
@@ -58,7 +58,7 @@ expect_line 'tmpfs /tmp tmpfs rw 0 0'
 expect_output '^nodev	tmpfs$'
 expect_output '^[0-9]+\.[0-9]{2} [0-9]+\.[0-9]{2}$'
 expect_line 'rc-ratio=0'
-expect_line 'laptop=0'
+expect_line 'laptop=0 dirtytime=43200'
 expect_line 'laptop-set=5'
 expect_line 'rc-laptop-bad=1'
 expect_line 'dirty_ratio=15'
