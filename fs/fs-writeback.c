@@ -275,15 +275,16 @@ int __writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 			ret = err;
 	}
 
-	spin_lock(&inode->i_lock);
-	if ((inode->i_state & I_DIRTY_TIME) &&
+	/*
+	 * Lazy timestamps that are due become the inode's dirtiness, through the filesystem
+	 * (its dirty_inode: ext4 journals the inode), as Linux's mark_inode_dirty_sync() here.
+	 */
+	if ((READ_ONCE(inode->i_state) & I_DIRTY_TIME) &&
 	    (wbc->sync_mode == WB_SYNC_ALL ||
 	     time_after(jiffies,
-			inode->dirtied_time_when + (unsigned long)dirtytime_expire_interval * HZ))) {
-		/* the lazy timestamps are due: make them real inode dirtiness */
-		inode->i_state &= ~I_DIRTY_TIME;
-		inode->i_state |= I_DIRTY_SYNC;
-	}
+			inode->dirtied_time_when + (unsigned long)dirtytime_expire_interval * HZ)))
+		mark_inode_dirty_sync(inode);
+	spin_lock(&inode->i_lock);
 	dirty = inode->i_state & I_DIRTY;
 	inode->i_state &= ~dirty;
 	/* pairs with __mark_inode_dirty's lockless check: a racing dirtier re-sets the flag */

@@ -39,8 +39,13 @@ loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
 
 int vfs_fsync_range(struct file *file, loff_t start, loff_t end, int datasync)
 {
+	struct inode *inode = file->f_inode;
+
 	if (!file->f_op || !file->f_op->fsync)
 		return -EINVAL;
+	/* fsync (not fdatasync) makes lazy timestamps the inode's, to be written with it */
+	if (!datasync && inode && (READ_ONCE(inode->i_state) & I_DIRTY_TIME))
+		mark_inode_dirty_sync(inode);
 	return file->f_op->fsync(file, start, end, datasync);
 }
 

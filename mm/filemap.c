@@ -525,7 +525,11 @@ ssize_t generic_file_write(struct file *file, const char *buf, size_t len, loff_
 	}
 	len = (size_t)min((loff_t)len, inode->i_sb->s_maxbytes - pos);
 	inode->i_mtime = inode->i_ctime = current_time(inode);
-	mark_inode_dirty_sync(inode);
+	/* Linux's generic_update_time(): with lazytime only the in-memory times are dirty */
+	if (inode->i_sb->s_flags & SB_LAZYTIME)
+		__mark_inode_dirty(inode, I_DIRTY_TIME);
+	else
+		mark_inode_dirty_sync(inode);
 	written = generic_perform_write(file, buf, len, pos);
 	up_write(&inode->i_rwsem);
 	if (written > 0) {

@@ -38,6 +38,10 @@ static int parse_options(const char *opts, unsigned long *flags, char *fs_opts, 
 			*flags |= SB_RDONLY;
 		else if (len == 2 && !strncmp(opts, "rw", 2))
 			*flags &= ~(unsigned long)SB_RDONLY;
+		else if (len == 8 && !strncmp(opts, "lazytime", 8))
+			*flags |= SB_LAZYTIME;
+		else if (len == 10 && !strncmp(opts, "nolazytime", 10))
+			*flags &= ~(unsigned long)SB_LAZYTIME;
 		else if (len && (len != 8 || strncmp(opts, "defaults", len))) {
 			if (used + len + 2 > size)
 				return -EINVAL;

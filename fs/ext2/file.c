@@ -73,10 +73,12 @@ int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 
 	/*
 	 * The inode without i_rwsem, as Linux's ext4_sync_file() (its ext2 takes it): a writer
-	 * that takes it for each write in a loop kept fsync out until it stopped.
+	 * that takes it for each write in a loop kept fsync out until it stopped. As Linux's
+	 * __generic_file_fsync(), fdatasync leaves an inode whose data needs none of it (only
+	 * its times changed: I_DIRTY_SYNC, or lazily, I_DIRTY_TIME).
 	 */
-	(void)datasync;
-	if (!err)
+	if (!err && (READ_ONCE(inode->i_state) & I_DIRTY_ALL) &&
+	    !(datasync && !(READ_ONCE(inode->i_state) & I_DIRTY_DATASYNC)))
 		err = sync_inode_metadata(inode, 1);
 
 	/* delayed allocation: the data readable from disk (converted) in the commit below */

@@ -37,8 +37,8 @@ static void mounts_one(struct vfsmount *mnt, void *arg)
 		kfree(buf);
 		return;
 	}
-	seq_printf(s, "%s %s %s %s", mnt->mnt_devname, buf, mnt_fstype(mnt),
-		   mnt_is_readonly(mnt) ? "ro" : "rw");
+	seq_printf(s, "%s %s %s %s%s", mnt->mnt_devname, buf, mnt_fstype(mnt),
+		   mnt_is_readonly(mnt) ? "ro" : "rw", sb->s_flags & SB_LAZYTIME ? ",lazytime" : "");
 	if (sb->s_op && sb->s_op->show_options && !sb->s_op->show_options(sb, opts, sizeof(opts)) &&
 	    opts[0])
 		seq_printf(s, ",%s", opts);

@@ -145,6 +145,7 @@ struct super_operations {
 
 /* s_flags */
 #define SB_RDONLY (1U << 0)
+#define SB_LAZYTIME (1U << 25) /* timestamps lazily written: I_DIRTY_TIME (mount -o lazytime) */
 #define SB_ACTIVE (1U << 30)
 /* s_iflags */
 #define SB_I_CGROUPWB 0x00000001 /* the filesystem supports cgroup writeback */

@@ -4,7 +4,7 @@
 # hashed directory and removes half of them, renames, links, truncates, removes a file with
 # an extent index level, and umounts. Then the host: e2fsck -fn and debugfs reading back
 # each file the guest wrote, byte for byte. A second image (vdb) keeps its journal: the
-# guest writes through it (data=writeback, commit=1 on the command line), syncs and powers
+# guest writes through it (data=writeback, commit=1, lazytime on the command line), syncs and powers
 # off (which unmounts it); on the host the journal is empty, needs_recovery clear, e2fsck
 # -fn clean and the files read back. (ext4_power_cut cuts the power instead.) Neither mount
 # names the type of vdb, nor the boot of vda: both are read from the superblock.
@@ -37,7 +37,7 @@ sha256sum /tmp/w/copy-of-large /tmp/w/newdir/medium2 /tmp/w/big/added-name-300
 umount /tmp/w
 echo umount=$?
 mkdir /tmp/j
-mount -o data=writeback,commit=1 /dev/vdb /tmp/j
+mount -o data=writeback,commit=1,lazytime /dev/vdb /tmp/j
 echo mount-j=$?
 grep ' /tmp/j ' /proc/mounts
 mount /dev/vdz /tmp/w
@@ -57,7 +57,7 @@ for l in mount=0 umount=0 mount-j=0 mount-none=32 synced; do
 	expect_line "$l"
 done
 grep -q '^/dev/vda /mnt ext4 rw' "$T/out" || fail "the boot did not mount vda as ext4: $(grep ' /mnt ' "$T/out")"
-grep -q '^/dev/vdb /tmp/j ext4 rw' "$T/out" || fail "vdb was not mounted as ext4: $(grep ' /tmp/j ' "$T/out")"
+grep -q '^/dev/vdb /tmp/j ext4 rw,lazytime' "$T/out" || fail "vdb was not mounted as ext4 with lazytime: $(grep ' /tmp/j ' "$T/out")"
 grep -a -q 'EXT2-fs (vda)' "$LOG" && fail "the boot tried ext2 on vda: $(grep -a -m1 'EXT2-fs (vda)' "$LOG")"
 expect_line "$(sha256sum < "$src/large" | cut -d' ' -f1)  /tmp/w/copy-of-large"
 expect_line "$(sha256sum < "$src/dir/sub/medium" | cut -d' ' -f1)  /tmp/w/newdir/medium2"
