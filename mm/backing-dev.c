@@ -11,6 +11,7 @@
 #include <cgwb/bug.h>
 #include <cgwb/errno.h>
 #include "internal.h"
+#include "dirty-policy.h"
 
 struct workqueue_struct *bdi_wq;
 struct backing_dev_info noop_backing_dev_info;
@@ -48,7 +49,7 @@ int wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi, gfp_t gfp)
 	INIT_LIST_HEAD(&wb->memcg_node);
 	INIT_LIST_HEAD(&wb->blkcg_node);
 	INIT_LIST_HEAD(&wb->offline_node);
-	INIT_LIST_HEAD(&wb->pool_node);
+	INIT_LIST_HEAD(&wb->policy_node);
 	fprop_local_init(&wb->completions);
 	fprop_local_init(&wb->memcg_completions);
 	wb->id = wb_id_cursor++;
@@ -57,7 +58,7 @@ int wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi, gfp_t gfp)
 
 void wb_exit(struct bdi_writeback *wb)
 {
-	wb_pool_update(wb, NULL);
+	dirty_policy_wb_exit(wb);
 	percpu_counter_destroy_many(wb->stat, NR_WB_STAT_ITEMS);
 }
 
@@ -165,90 +166,6 @@ struct backing_dev_info *bdi_get_by_id(u64 id)
 bool bdi_has_dirty_io(struct backing_dev_info *bdi)
 {
 	return READ_ONCE(bdi->tot_write_bandwidth) != 0;
-}
-
-/* Pools' member lists and every wb->pool (taken with interrupts off: it nests sums' locks). */
-static DEFINE_SPINLOCK(wb_pool_lock);
-
-/* The pages wb holds: what it brings into a pool or takes out of one. */
-static s64 wb_pool_pages(struct bdi_writeback *wb)
-{
-	return wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK);
-}
-
-/*
- * The pointer changes before the wb's pages move: from then on its updates go to the new
- * pool (wb_stat_mod()). One that raced the move may be counted twice or not at all, a few
- * pages against a budget of thousands; a wb changes pools rarely (when io.max is set or
- * lifted, and at its end).
- */
-void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool)
-{
-	struct wb_pool *old;
-	unsigned long flags;
-
-	if (READ_ONCE(wb->pool) == pool)
-		return;
-	spin_lock_irqsave(&wb_pool_lock, flags);
-	old = wb->pool;
-	if (old != pool) {
-		WRITE_ONCE(wb->pool, pool);
-		smp_mb(); /* against wb_stat_mod(): its add, then its read of wb->pool */
-		if (old) {
-			if (wb->pool_part == WB_POOL_NEW)
-				old->nr_new--;
-			list_del_init(&wb->pool_node);
-			percpu_counter_add(&old->held, -wb_pool_pages(wb));
-		}
-		wb->pool_part = WB_POOL_NEW;
-		if (pool) {
-			list_add_tail(&wb->pool_node, &pool->members);
-			pool->nr_new++;
-			percpu_counter_add(&pool->held, wb_pool_pages(wb));
-		}
-	}
-	spin_unlock_irqrestore(&wb_pool_lock, flags);
-}
-
-bool wb_pool_shared(struct wb_pool *pool)
-{
-	unsigned long flags;
-	bool shared;
-
-	spin_lock_irqsave(&wb_pool_lock, flags);
-	shared = !list_empty(&pool->members) && !list_is_singular(&pool->members);
-	spin_unlock_irqrestore(&wb_pool_lock, flags);
-	return shared;
-}
-
-/* Which members hold pages: sums, as a small member's every page may be parked on CPUs. */
-static void wb_pool_count_holders(struct wb_pool *pool)
-{
-	struct bdi_writeback *m;
-
-	pool->nr_holding = pool->nr_new = 0;
-	list_for_each_entry(m, &pool->members, pool_node) {
-		m->pool_part = wb_pool_pages(m) ? WB_POOL_HELD : WB_POOL_EMPTY;
-		pool->nr_holding += m->pool_part == WB_POOL_HELD;
-	}
-	pool->counted_at = jiffies | 1;
-}
-
-/*
- * The pages are a sum, not a read: the budget is a share of the dirty threshold that the
- * pool counter's read error (every CPU's part) could be a good part of on many CPUs.
- */
-void wb_pool_sum(struct wb_pool *pool, struct bdi_writeback *wb, unsigned long *pages,
-		 unsigned long *nr)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&wb_pool_lock, flags);
-	if (!pool->counted_at || time_after_eq(jiffies, pool->counted_at + WB_POOL_COUNT_INTERVAL))
-		wb_pool_count_holders(pool);
-	*nr = pool->nr_holding + pool->nr_new + (wb->pool_part == WB_POOL_EMPTY);
-	spin_unlock_irqrestore(&wb_pool_lock, flags);
-	*pages = (unsigned long)percpu_counter_sum_positive(&pool->held);
 }
 
 void wb_wakeup(struct bdi_writeback *wb)

@@ -142,7 +142,7 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
  */
 static long bandwidth_pause_at_limit(struct dirty_throttle_control *pdtc, long max_pause)
 {
-	if (READ_ONCE(pdtc->wb->pool) != &slow_pool || !wb_pool_shared(&slow_pool))
+	if (!wb_in_pool(pdtc->wb, &slow_pool) || !wb_pool_shared(&slow_pool))
 		return max_pause;
 	return max(max_pause, (long)BW_CAP_MIN_PAUSE);
 }

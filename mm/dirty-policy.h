@@ -25,6 +25,49 @@
 #include "internal.h"
 
 /*
+ * A set of wbs whose dirty + writeback pages a dirty-throttling policy bounds together
+ * (mm/dirty-policy-bandwidth.c; mm/dirty-policy-pool.c). Every member's change of those
+ * counts goes to the pool's own per-CPU counter too (the wb's policy_pages, wb_stat_mod()),
+ * so the pool's pages are one sum away: every
+ * member's every throttle check asks, and summing 32 members' counters each time took a
+ * quarter of a CPU. How many members hold pages is counted by walking them, at most once
+ * every WB_POOL_COUNT_INTERVAL; members that join meanwhile count as holding.
+ */
+struct wb_pool {
+	struct list_head members;   /* wbs by policy_node */
+	struct percpu_counter held; /* the members' WB_RECLAIMABLE + WB_WRITEBACK */
+	s32 held_parts[NR_CPUS * PERCPU_COUNTER_STRIDE];
+	unsigned long counted_at; /* jiffies of the last count of holders; 0: none yet */
+	unsigned long nr_holding; /* how many members held pages then */
+	unsigned long nr_new;     /* members that joined since */
+};
+#define DEFINE_WB_POOL(name)                                            \
+	struct wb_pool name = {                                         \
+		.members = LIST_HEAD_INIT(name.members),                \
+		.held = { .lock = __SPIN_LOCK_UNLOCKED(name.held.lock), \
+			  .counters = name.held_parts },                \
+	}
+/* A member's part in its pool's last count of holders (its policy_mark). */
+enum wb_pool_part { WB_POOL_EMPTY, WB_POOL_HELD, WB_POOL_NEW };
+#define WB_POOL_COUNT_INTERVAL (HZ / 100)
+
+/* Count wb in pool (NULL: in none); called by whoever decides the wb's pool. */
+void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool);
+/* Has pool more than one member? */
+bool wb_pool_shared(struct wb_pool *pool);
+/*
+ * The dirty + writeback pages of pool's members, and how many hold pages: those that did
+ * at the last count (at most WB_POOL_COUNT_INTERVAL ago), those that joined since, and wb
+ * (a member) whatever it holds: it is about to.
+ */
+void wb_pool_sum(struct wb_pool *pool, struct bdi_writeback *wb, unsigned long *pages,
+		 unsigned long *nr);
+/* Is wb a member of pool? */
+bool wb_in_pool(const struct bdi_writeback *wb, const struct wb_pool *pool);
+/* A wb going away leaves its policy's pool (wb_exit()). */
+void dirty_policy_wb_exit(struct bdi_writeback *wb);
+
+/*
  * A tunable of a policy: /proc/sys/vm/NAME, an unsigned integer within [min, max]. With
  * selects, the policy's main knob: writing it also selects the policy, writing 0 selects
  * linux, and it reads 0 while another policy is in force.

@@ -54,32 +54,6 @@ enum wb_state {
 
 struct backing_dev_info;
 
-/*
- * A set of wbs whose dirty + writeback pages a dirty-throttling policy bounds together
- * (mm/dirty-policy-bandwidth.c). Every member's change of those counts goes to the pool's
- * own per-CPU counter too (wb_stat_mod()), so the pool's pages are one sum away: every
- * member's every throttle check asks, and summing 32 members' counters each time took a
- * quarter of a CPU. How many members hold pages is counted by walking them, at most once
- * every WB_POOL_COUNT_INTERVAL; members that join meanwhile count as holding.
- */
-struct wb_pool {
-	struct list_head members;   /* wbs by pool_node */
-	struct percpu_counter held; /* the members' WB_RECLAIMABLE + WB_WRITEBACK */
-	s32 held_parts[NR_CPUS * PERCPU_COUNTER_STRIDE];
-	unsigned long counted_at; /* jiffies of the last count of holders; 0: none yet */
-	unsigned long nr_holding; /* how many members held pages then */
-	unsigned long nr_new;     /* members that joined since */
-};
-#define DEFINE_WB_POOL(name)                                            \
-	struct wb_pool name = {                                         \
-		.members = LIST_HEAD_INIT(name.members),                \
-		.held = { .lock = __SPIN_LOCK_UNLOCKED(name.held.lock), \
-			  .counters = name.held_parts },                \
-	}
-/* A member's part in its pool's last count of holders. */
-enum wb_pool_part { WB_POOL_EMPTY, WB_POOL_HELD, WB_POOL_NEW };
-#define WB_POOL_COUNT_INTERVAL (HZ / 100)
-
 struct bdi_writeback {
 	struct backing_dev_info *bdi;
 	unsigned long state;
@@ -108,11 +82,16 @@ struct bdi_writeback {
 	unsigned int bw_window_head;            /* the oldest sample */
 	unsigned long dirty_ratelimit;          /* per-task dirty rate at the setpoint, pages/s */
 	unsigned long balanced_dirty_ratelimit; /* the last estimate it moves toward */
-	int dirty_exceeded;   /* over its share and its domain over thresh: check often */
-	long last_pause;      /* jiffies: the last balance_dirty_pages() sleep */
-	struct wb_pool *pool; /* the policy's pool it counts in, or NULL */
-	struct list_head pool_node;
-	enum wb_pool_part pool_part;
+	int dirty_exceeded; /* over its share and its domain over thresh: check often */
+	long last_pause;    /* jiffies: the last balance_dirty_pages() sleep */
+	/*
+	 * A dirty-throttling policy's, which it alone sets (mm/dirty-policy*.c): a counter
+	 * of its own that the wb's dirty + writeback pages go to as well (wb_stat_mod()), or
+	 * NULL, and the wb's place in one list of the policy's, with a mark it keeps there.
+	 */
+	struct percpu_counter *policy_pages;
+	struct list_head policy_node;
+	int policy_mark;
 
 	spinlock_t work_lock; /* work_list and the arming of dwork */
 	struct list_head work_list;
@@ -206,13 +185,13 @@ static inline unsigned long wb_stat_error(void)
 
 static inline void wb_stat_mod(struct bdi_writeback *wb, enum wb_stat_item item, s64 amount)
 {
-	struct wb_pool *pool;
+	struct percpu_counter *policy_pages;
 
 	percpu_counter_add_batch(&wb->stat[item], amount, WB_STAT_BATCH);
 	if (item == WB_RECLAIMABLE || item == WB_WRITEBACK) {
-		pool = READ_ONCE(wb->pool);
-		if (pool)
-			percpu_counter_add_batch(&pool->held, amount, WB_STAT_BATCH);
+		policy_pages = READ_ONCE(wb->policy_pages);
+		if (policy_pages)
+			percpu_counter_add_batch(policy_pages, amount, WB_STAT_BATCH);
 	}
 	/* a count never below 0 leaves the shared one at most the CPUs' parts below it */
 	WARN_ON_ONCE(percpu_counter_read(&wb->stat[item]) < -(s64)wb_stat_error());
@@ -225,17 +204,6 @@ static inline s64 wb_stat_sum(struct bdi_writeback *wb, enum wb_stat_item item)
 {
 	return percpu_counter_sum_positive(&wb->stat[item]);
 }
-/* Count wb in pool (NULL: in none); called by whoever decides the wb's pool. */
-void wb_pool_update(struct bdi_writeback *wb, struct wb_pool *pool);
-/* Has pool more than one member? */
-bool wb_pool_shared(struct wb_pool *pool);
-/*
- * The dirty + writeback pages of pool's members, and how many hold pages: those that did
- * at the last count (at most WB_POOL_COUNT_INTERVAL ago), those that joined since, and wb
- * (a member) whatever it holds: it is about to.
- */
-void wb_pool_sum(struct wb_pool *pool, struct bdi_writeback *wb, unsigned long *pages,
-		 unsigned long *nr);
 /* Writeback completion of n pages: WB_WRITTEN and the completion shares. */
 void __wb_writeout_add(struct bdi_writeback *wb, long n);
 
