@@ -27,9 +27,10 @@ expect_line '254:0'
 expect_line '512'
 expect_line 'queue'
 expect_line 'stat'
-# 17 fields; 16 reads of 128 sectors, plus the boot-time probe for ext2 (one sector)
-expect_output '^stat: 17 [0-9]+ 2049 [0-9]+ ([0-9]+ ){12}[0-9]+$'
-expect_output '^ 254       0 vda 17 [0-9]+ 2049 '
+# 17 fields; 16 reads of 128 sectors, plus the boot-time probe of the superblock (its
+# 1024 bytes at 1024: two sectors)
+expect_output '^stat: 17 [0-9]+ 2050 [0-9]+ ([0-9]+ ){12}[0-9]+$'
+expect_output '^ 254       0 vda 17 [0-9]+ 2050 '
 for f in BdiWriteback BdiReclaimable BdiDirtyThresh DirtyThresh BackgroundThresh BdiDirtied \
 	BdiWritten; do
 	expect_output "^$f: +[0-9]+ kB$"
