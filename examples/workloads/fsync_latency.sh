@@ -1,6 +1,7 @@
 # Small fsync latency: group L writes 4 KiB and fsyncs it every 0.1 s (a log: block i of a
 # file at round i), FSYNC_SAMPLES (30) times alone, then as many times while group W,
-# limited by io.max to 4 MiB/s of writes, writes 128 MiB (32 s of its writeback). A
+# limited to 4 MiB/s of writes (io.max, or io.cost with FSYNC_W_LIMIT=iocost), writes
+# 128 MiB (32 s of its writeback). A
 # journal that commits W's data with L's metadata makes L wait for W's limit. Each latency
 # is dd's own time of the write and its fsync (microseconds on both kernels; /proc/uptime
 # has 10 ms steps). Keys: `alone_p50_us`, `alone_p90_us`, `alone_max_us`, the same with
@@ -14,7 +15,14 @@ samples=${FSYNC_SAMPLES:-30}
 dev=254:0
 [ -f /sys/block/vda/dev ] && read dev < /sys/block/vda/dev
 mkdir -p $cg/L $cg/W
-echo "$dev wbps=4194304" > $cg/W/io.max
+# W's limit: io.max (the default), or with FSYNC_W_LIMIT=iocost io.cost's budget, its model
+# saying the disk writes 4 MiB/s with vrate held at 100 % (W, alone at work, gets about it)
+if [ "${FSYNC_W_LIMIT:-iomax}" = iocost ]; then
+	echo "$dev ctrl=user model=linear rbps=4194304 rseqiops=1000000 rrandiops=1000000 wbps=4194304 wseqiops=1000000 wrandiops=1000000" > $cg/io.cost.model
+	echo "$dev enable=1 ctrl=user min=100.00 max=100.00" > $cg/io.cost.qos
+else
+	echo "$dev wbps=4194304" > $cg/W/io.max
+fi
 echo $$ > $cg/L/cgroup.procs
 
 # stamp: t = nanoseconds now, without starting a process (which a busy TCG guest may take
