@@ -46,7 +46,7 @@ KERNEL_SRCS := $(PORTABLE_SRCS) $(KERNEL_ONLY_SRCS)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/%.o,$(KERNEL_SRCS))
 
 # ---------------------------------------------------------------------------- kernel
-KERNEL_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie -mcmodel=small \
+KERNEL_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie -mcmodel=kernel \
 	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -fno-asynchronous-unwind-tables -fno-common \
 	-fno-strict-aliasing -fno-delete-null-pointer-checks \

@@ -110,10 +110,20 @@ PAGEFLAG_FUNCS(Private, private)
 PAGEFLAG_FUNCS(MappedToDisk, mappedtodisk)
 PAGEFLAG_FUNCS(Unevictable, unevictable)
 
-/* The frame table and the direct map (kernel: identity; host: an arena). */
+/*
+ * The frame table and the direct map (kernel: at PAGE_OFFSET, <cgwb/memlayout.h>; host: an
+ * arena). In the kernel virt_to_phys() also takes the image's own addresses (its static
+ * data), which sit at __START_KERNEL_map.
+ */
 extern struct page *mem_map;
 extern unsigned long max_pfn;
 extern uintptr_t direct_map_offset;
+#ifdef CGWB_KERNEL
+#include <cgwb/memlayout.h>
+#define DIRECT_MAP_BASE PAGE_OFFSET
+#else
+#define DIRECT_MAP_BASE direct_map_offset
+#endif
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {
@@ -125,11 +135,15 @@ static inline struct page *pfn_to_page(unsigned long pfn)
 }
 static inline void *phys_to_virt(phys_addr_t phys)
 {
-	return (void *)(uintptr_t)(phys + direct_map_offset);
+	return (void *)(uintptr_t)(phys + DIRECT_MAP_BASE);
 }
 static inline phys_addr_t virt_to_phys(const void *virt)
 {
-	return (phys_addr_t)((uintptr_t)virt - direct_map_offset);
+#ifdef CGWB_KERNEL
+	if ((uintptr_t)virt >= __START_KERNEL_map)
+		return (phys_addr_t)((uintptr_t)virt - __START_KERNEL_map);
+#endif
+	return (phys_addr_t)((uintptr_t)virt - DIRECT_MAP_BASE);
 }
 static inline void *page_address(const struct page *page)
 {

@@ -7,6 +7,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/io.h>
+#include <cgwb/mm.h>
 #include "x86.h"
 #include "acpi.h"
 
@@ -58,7 +59,7 @@ u64 acpi_find_table_phys(const char sig[4])
 {
 	if (!rsdt_phys)
 		return 0;
-	const struct acpi_sdt_header *root = (const void *)(uintptr_t)rsdt_phys;
+	const struct acpi_sdt_header *root = phys_to_virt(rsdt_phys);
 	size_t entry_size = use_xsdt ? 8 : 4;
 	size_t n = (root->length - sizeof(*root)) / entry_size;
 	const u8 *entries = (const u8 *)(root + 1);
@@ -66,7 +67,7 @@ u64 acpi_find_table_phys(const char sig[4])
 	for (size_t i = 0; i < n; i++) {
 		u64 phys = 0;
 		memcpy(&phys, entries + i * entry_size, entry_size);
-		const struct acpi_sdt_header *h = (const void *)(uintptr_t)phys;
+		const struct acpi_sdt_header *h = phys_to_virt(phys);
 		if (phys && !memcmp(h->signature, sig, 4) && checksum_ok(h, h->length))
 			return phys;
 	}
@@ -80,7 +81,7 @@ static void parse_madt(void)
 		pr_warn("acpi: no MADT, using default APIC addresses\n");
 		return;
 	}
-	const u8 *t = (const u8 *)(uintptr_t)phys;
+	const u8 *t = phys_to_virt(phys);
 	const struct acpi_sdt_header *h = (const void *)t;
 	u32 lapic;
 	memcpy(&lapic, t + 36, 4);
@@ -139,7 +140,7 @@ static int aml_int(const u8 *p, u16 *val)
 
 static void parse_s5(u64 dsdt_phys)
 {
-	const struct acpi_sdt_header *dsdt = (const void *)(uintptr_t)dsdt_phys;
+	const struct acpi_sdt_header *dsdt = phys_to_virt(dsdt_phys);
 	const u8 *p = (const u8 *)dsdt;
 	u32 len = dsdt->length;
 
@@ -165,7 +166,7 @@ static void parse_fadt(void)
 	u64 phys = acpi_find_table_phys("FACP");
 	if (!phys)
 		return;
-	const u8 *t = (const u8 *)(uintptr_t)phys;
+	const u8 *t = phys_to_virt(phys);
 	u32 dsdt;
 	memcpy(&dsdt, t + 40, 4);
 	memcpy(&pm1a_cnt, t + 64, 4);
@@ -174,11 +175,11 @@ static void parse_fadt(void)
 		parse_s5(dsdt);
 }
 
-void acpi_init(u64 rsdp_phys)
+void acpi_init(const void *rsdp_copy)
 {
-	const struct acpi_rsdp *rsdp = (const void *)(uintptr_t)rsdp_phys;
+	const struct acpi_rsdp *rsdp = rsdp_copy;
 
-	if (!rsdp_phys || memcmp(rsdp->signature, "RSD PTR ", 8) || !checksum_ok(rsdp, 20)) {
+	if (!rsdp || memcmp(rsdp->signature, "RSD PTR ", 8) || !checksum_ok(rsdp, 20)) {
 		pr_warn("acpi: no valid RSDP\n");
 		return;
 	}

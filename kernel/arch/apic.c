@@ -11,6 +11,8 @@
 #include <cgwb/errno.h>
 #include <cgwb/printk.h>
 #include <cgwb/io.h>
+#include <cgwb/mm.h>
+#include <cgwb/bug.h>
 #include <cgwb/irqflags.h>
 #include <cgwb/jiffies.h>
 #include "x86.h"
@@ -179,10 +181,11 @@ void apic_init(void)
 	const struct acpi_madt_info *madt = acpi_madt();
 
 	pic_disable();
-	lapic = (volatile u8 *)(uintptr_t)(madt->lapic_addr ? madt->lapic_addr : LAPIC_DEFAULT_BASE);
+	lapic = ioremap(madt->lapic_addr ? madt->lapic_addr : LAPIC_DEFAULT_BASE, PAGE_SIZE);
 	lapic_setup_this_cpu();
 
-	ioapic = (volatile u8 *)(uintptr_t)(madt->ioapic_addr ? madt->ioapic_addr : 0xfec00000UL);
+	ioapic = ioremap(madt->ioapic_addr ? madt->ioapic_addr : 0xfec00000UL, PAGE_SIZE);
+	BUG_ON(!lapic || !ioapic);
 	ioapic_gsi_base = madt->ioapic_gsi_base;
 	ioapic_nr_pins = ((ioapic_read(IOAPIC_VER) >> 16) & 0xff) + 1;
 	for (unsigned int pin = 0; pin < ioapic_nr_pins; pin++) {

@@ -9,6 +9,7 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include <cgwb/sched.h>
+#include <cgwb/mm.h>
 #include "x86.h"
 #include "../platform/ksyms.h"
 #include "../platform/panic.h"
@@ -117,14 +118,24 @@ int register_vector(unsigned int vector, irq_handler_t handler, void *data)
 	return 0;
 }
 
+/* Kernel stacks are in the direct map (task stacks) or the image (the boot stack). */
+static bool kernel_stack_frame_ok(u64 rbp)
+{
+	u64 direct_end = PAGE_OFFSET + ((u64)max_pfn << PAGE_SHIFT);
+
+	if (rbp & 7)
+		return false;
+	return (rbp >= PAGE_OFFSET && rbp + 16 <= direct_end) ||
+	       (rbp >= (u64)(uintptr_t)__kernel_start && rbp + 16 <= (u64)(uintptr_t)__kernel_end);
+}
+
 void show_backtrace(u64 rbp)
 {
 	printk(KERN_EMERG "Call Trace:\n");
 	for (int depth = 0; depth < 32 && rbp; depth++) {
 		const u64 *frame = (const u64 *)(uintptr_t)rbp;
 
-		/* only follow frames inside the identity-mapped low memory, above page 0 */
-		if (rbp < 4096 || rbp >= (1ULL << 32) || (rbp & 7))
+		if (!kernel_stack_frame_ok(rbp))
 			break;
 		u64 ret = frame[1];
 		if (!ret)

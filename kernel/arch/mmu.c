@@ -1,8 +1,8 @@
 /*
- * ioremap: device memory. The boot page tables identity-map the low 4 GiB, so a BAR there is
- * already reachable at its physical address. Above that, BARs (64-bit ones that firmware
- * placed high) get identity 2 MiB mappings added on demand, uncached, with the missing
- * paging levels allocated here.
+ * ioremap: device memory. The boot page tables map the low 4 GiB at PAGE_OFFSET, so a BAR
+ * there is already reachable in the direct map. Above that, BARs (64-bit ones that firmware
+ * placed high) get 2 MiB mappings at PAGE_OFFSET + their address added on demand, uncached,
+ * with the missing paging levels allocated here.
  */
 #include <cgwb/io.h>
 #include <cgwb/mm.h>
@@ -17,8 +17,8 @@
 #define PTE_PS 0x80ULL
 #define PTE_NX (1ULL << 63)
 #define PTE_ADDR 0x000ffffffffff000ULL
-#define LOW_IDENTITY_LIMIT (4ULL << 30)
-#define CANONICAL_LIMIT (1ULL << 47)
+#define LOW_DIRECT_LIMIT (4ULL << 30)
+#define CANONICAL_LIMIT (1ULL << 46) /* what the direct map can reach */
 #define HUGE_SIZE (2ULL << 20)
 
 static DEFINE_MUTEX(ioremap_lock);
@@ -37,12 +37,13 @@ u64 *pt_next_table(u64 *e)
 
 static int map_huge(u64 addr)
 {
-	u64 *pdpt = pt_next_table(&boot_pml4[(addr >> 39) & 511]);
-	u64 *pd = pdpt ? pt_next_table(&pdpt[(addr >> 30) & 511]) : NULL;
+	u64 va = (u64)(uintptr_t)phys_to_virt(addr);
+	u64 *pdpt = pt_next_table(&boot_pml4[pgd_index(va)]);
+	u64 *pd = pdpt ? pt_next_table(&pdpt[(va >> 30) & 511]) : NULL;
 
 	if (!pd)
 		return -1;
-	u64 *e = &pd[(addr >> 21) & 511];
+	u64 *e = &pd[(va >> 21) & 511];
 	if (!(*e & PTE_P))
 		*e = addr | PTE_P | PTE_W | PTE_PS | PTE_PCD | PTE_PWT | PTE_NX;
 	return 0;
@@ -52,8 +53,8 @@ void *ioremap(phys_addr_t phys, size_t size)
 {
 	if (!size || phys + size < phys || phys + size > CANONICAL_LIMIT)
 		return NULL;
-	if (phys + size <= LOW_IDENTITY_LIMIT)
-		return (void *)(uintptr_t)phys;
+	if (phys + size <= LOW_DIRECT_LIMIT)
+		return phys_to_virt(phys);
 
 	mutex_lock(&ioremap_lock);
 	for (u64 a = round_down(phys, HUGE_SIZE); a < phys + size; a += HUGE_SIZE) {
@@ -65,5 +66,5 @@ void *ioremap(phys_addr_t phys, size_t size)
 	}
 	write_cr3(read_cr3()); /* drop any stale "not present" translations */
 	mutex_unlock(&ioremap_lock);
-	return (void *)(uintptr_t)phys;
+	return phys_to_virt(phys);
 }

@@ -16,6 +16,8 @@
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
 #include <cgwb/errno.h>
+#include <cgwb/mm.h>
+#include <cgwb/memlayout.h>
 #include "x86.h"
 #include "acpi.h"
 #include "../sched-internal.h"
@@ -35,7 +37,24 @@ unsigned int cpu_to_apic_id(unsigned int cpu)
 
 static void *trampoline_word(const char *sym)
 {
-	return (void *)(uintptr_t)(TRAMPOLINE_BASE + (sym - trampoline_start));
+	return phys_to_virt(TRAMPOLINE_BASE + (u64)(sym - trampoline_start));
+}
+
+/*
+ * The page tables the trampoline turns paging on with: the kernel's half of boot_pml4 and,
+ * in slot 0, the direct map's first PDPT again, so that the trampoline's page is mapped at
+ * its physical address (the kernel's own tables map nothing in the low half).
+ */
+static u64 *trampoline_pgd_alloc(void)
+{
+	u64 *pgd = (u64 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 0);
+
+	if (!pgd)
+		panic("smp: no page for the trampoline's page tables");
+	memcpy(pgd + PGD_KERNEL_FIRST, boot_pml4 + PGD_KERNEL_FIRST,
+	       (512 - PGD_KERNEL_FIRST) * sizeof(u64));
+	pgd[0] = boot_pml4[pgd_index(PAGE_OFFSET)];
+	return pgd;
 }
 
 static void delay_ns(u64 ns)
@@ -56,7 +75,8 @@ static void local_timer_interrupt(void *unused)
 __noreturn void start_secondary(unsigned int cpu)
 {
 	load_percpu_segment(cpu);
-	gdt_init(cpu);
+	gdt_init(cpu); /* the trampoline's GDT is in the low page that goes next */
+	write_cr3(virt_to_phys(boot_pml4));
 	idt_load();
 	lapic_setup_this_cpu();
 	sched_init_secondary(cpu);
@@ -123,7 +143,8 @@ void smp_init(void)
 	}
 	memcpy(trampoline_word(trampoline_start), trampoline_start,
 	       (size_t)(trampoline_end - trampoline_start));
-	*(u64 *)trampoline_word(trampoline_cr3) = (u64)(uintptr_t)boot_pml4;
+	u64 *tramp_pgd = trampoline_pgd_alloc();
+	*(u64 *)trampoline_word(trampoline_cr3) = virt_to_phys(tramp_pgd);
 	*(u64 *)trampoline_word(trampoline_entry) = (u64)(uintptr_t)start_secondary;
 	nr_cpu_ids = want;
 	for (unsigned int i = 0; i < madt->nr_cpus && cpu < want; i++) {
@@ -140,6 +161,8 @@ void smp_init(void)
 		cpu++;
 	}
 	nr_cpu_ids = cpu;
+	if (cpu == want) /* a CPU that did not answer might still run the trampoline later */
+		free_pages(tramp_pgd, 0);
 	pr_info("smp: %u of %u CPUs running, %u more listed absent\n", num_online_cpus(), want,
 		madt->nr_absent_cpus);
 }

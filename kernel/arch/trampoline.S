@@ -2,8 +2,9 @@
  * The application processors' first code (Intel SDM, "MP initialization"): a startup IPI
  * starts a CPU in real mode at TRAMPOLINE_BASE, where smpboot.c has copied this image and
  * filled in its last words. It enters protected mode through its own small GDT, turns on
- * PAE and long mode with the boot CPU's page tables (which identity-map this page), and
- * jumps to start_secondary(cpu) on the stack it was given.
+ * PAE and long mode with page tables that map this page at its physical address as well as
+ * the kernel's half, and jumps to start_secondary(cpu), in the high half, on the stack it
+ * was given; start_secondary() moves to the kernel's own page tables.
  */
 #include "../../boot/long-mode.inc"
 #define TRAMPOLINE_BASE 0x8000
@@ -31,7 +32,8 @@ tramp_protected:
 	movw %ax, %ds
 	movw %ax, %es
 	movw %ax, %ss
-	enter_long_mode T(trampoline_cr3)
+	movl T(trampoline_cr3), %eax
+	enter_long_mode
 	ljmpl $0x18, $T(tramp_long)
 
 	.code64

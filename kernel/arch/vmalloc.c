@@ -1,7 +1,7 @@
 /*
  * vmalloc on x86_64: single pages mapped side by side with 4 KiB page table entries in a
- * window of the kernel's address space that nothing else uses (the direct map and ioremap
- * are identity maps of physical addresses, far below it).
+ * window of the kernel's address space that nothing else uses (VMALLOC_START, between the
+ * direct map and the image: <cgwb/memlayout.h>).
  *
  * Areas are kept in a list ordered by address and placed first-fit, each followed by an
  * unmapped guard page so an overrun faults instead of corrupting the next area. Page table
@@ -14,11 +14,9 @@
 #include <cgwb/slab.h>
 #include <cgwb/printk.h>
 #include <cgwb/bug.h>
+#include <cgwb/memlayout.h>
 #include "x86.h"
 
-#define VMALLOC_START 0x0000600000000000ULL /* 96 TiB */
-#define VMALLOC_SIZE (4ULL << 30)
-#define VMALLOC_END (VMALLOC_START + VMALLOC_SIZE)
 #define VMALLOC_MAX_AREA (64UL << 20) /* its page array stays a small kmalloc */
 #define PTE_P 0x1ULL
 #define PTE_W 0x2ULL

@@ -128,7 +128,8 @@ void serial_enable_irq(void);
 void serial_rx_resume(void);
 void serial_putc(char c);
 void debugcon_write(const char *s, size_t n);
-void acpi_init(u64 rsdp_phys);
+/* rsdp: the copy of the RSDP the boot loader handed over, or NULL */
+void acpi_init(const void *rsdp);
 int acpi_poweroff(void);
 u64 acpi_find_table_phys(const char sig[4]);
 void dump_regs_and_backtrace(const struct pt_regs *regs);

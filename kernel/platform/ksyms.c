@@ -5,6 +5,7 @@
  */
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
+#include <cgwb/memlayout.h>
 #include "ksyms.h"
 
 struct ksym {
@@ -16,7 +17,6 @@ struct ksym {
 extern const u64 ksyms_count;
 extern const struct ksym ksyms_table[];
 extern const char ksyms_names[];
-extern const char __text_end[];
 
 bool ksym_lookup(u64 addr, const char **name, u64 *offset, u64 *size)
 {

@@ -2,7 +2,7 @@
  * Physical memory setup from the multiboot2 memory map: place the frame table (struct page
  * array) in free RAM above the kernel, then hand every available range to the page
  * allocator except the first megabyte (firmware), the kernel image and the frame table.
- * Only the identity-mapped low 4 GiB is used.
+ * Only the low 4 GiB, which the boot page tables map at PAGE_OFFSET, is used.
  *
  * Before that, the top BOOT_CODE_SCRUB bytes of every range are written over once. The
  * firmware and the boot loader ran code there (SeaBIOS relocates its init code to the top
@@ -29,6 +29,7 @@
 #include <cgwb/string.h>
 #include <cgwb/sched.h>
 #include <cgwb/platform.h>
+#include <cgwb/memlayout.h>
 #include "multiboot.h"
 
 #define LOW_LIMIT 0x100000ULL
@@ -37,8 +38,6 @@
 #define MEM_DEFER_MIN (64ULL << 20)
 #define MEM_DEFER_MAX 4            /* ranges; the multiboot map of a PC has one or two large ones */
 #define SCRUB_CHUNK (256ULL << 10) /* written between two chances to reschedule */
-
-extern char __kernel_start[], __kernel_end[];
 
 static struct {
 	u64 start, end;
@@ -55,7 +54,7 @@ static void add_free_range(u64 start, u64 end)
 		deferred[nr_deferred++].end = end;
 		end = scrub;
 	} else {
-		memset((void *)(uintptr_t)scrub, 0, (size_t)(end - scrub));
+		memset(phys_to_virt(scrub), 0, (size_t)(end - scrub));
 	}
 	page_alloc_add_range(start >> PAGE_SHIFT, end >> PAGE_SHIFT);
 }
@@ -74,7 +73,7 @@ static int deferred_scrub(void *unused)
 	(void)unused;
 	for (unsigned int i = 0; i < nr_deferred; i++) {
 		for (u64 at = deferred[i].start; at < deferred[i].end; at += SCRUB_CHUNK) {
-			memset((void *)(uintptr_t)at, 0,
+			memset(phys_to_virt(at), 0,
 			       (size_t)min(SCRUB_CHUNK, deferred[i].end - at));
 			cond_resched();
 		}
@@ -115,7 +114,7 @@ static void add_range_excluding(u64 start, u64 end, u64 ex_start, u64 ex_end)
 
 void mem_init(void)
 {
-	u64 kstart = (u64)(uintptr_t)__kernel_start, kend = PAGE_ALIGN((u64)(uintptr_t)__kernel_end);
+	u64 kstart = virt_to_phys(__kernel_start), kend = PAGE_ALIGN(virt_to_phys(__kernel_end));
 	u64 top = 0, map_at = 0, map_size;
 	unsigned long nr_pfns;
 
@@ -139,7 +138,7 @@ void mem_init(void)
 	if (!map_at)
 		panic("no room for the frame table (%llu KiB)", map_size >> 10);
 
-	page_alloc_init((struct page *)(uintptr_t)map_at, nr_pfns, 0);
+	page_alloc_init(phys_to_virt(map_at), nr_pfns, PAGE_OFFSET);
 	for (unsigned int i = 0; i < boot_info.nr_mmap; i++) {
 		const struct mb_mmap_entry *e = &boot_info.mmap[i];
 		u64 start = PAGE_ALIGN(max(e->base, LOW_LIMIT));

@@ -2,6 +2,7 @@
 #include <cgwb/compiler.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
+#include <cgwb/mm.h>
 #include "multiboot.h"
 
 #define MB_TAG_END 0
@@ -33,7 +34,7 @@ static void parse_mmap(const u8 *tag, u32 size)
 
 int multiboot_parse(u32 magic, u64 info_phys)
 {
-	const u8 *info = (const u8 *)(uintptr_t)info_phys;
+	const u8 *info = phys_to_virt(info_phys);
 
 	if (magic != MULTIBOOT2_BOOTLOADER_MAGIC)
 		return -EINVAL;

@@ -15,9 +15,9 @@
 #include <cgwb/string.h>
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
+#include <cgwb/memlayout.h>
 #include "ksyms.h"
 
-extern char __kernel_start[], __text_end[];
 
 static unsigned long *prof_buffer;
 static unsigned long prof_len;

@@ -58,7 +58,7 @@ void setup_arch(u32 magic, u32 info)
 		panic("not started by a multiboot2 loader (magic %#x)", magic);
 	mem_init();
 	load_runtime_cmdline();
-	acpi_init(boot_info.has_rsdp ? (u64)(uintptr_t)boot_info.rsdp : 0);
+	acpi_init(boot_info.has_rsdp ? boot_info.rsdp : NULL);
 	apic_init();
 	rtc_init();
 }
