@@ -18,10 +18,12 @@ LD := $(CROSS)ld
 NM := $(CROSS)nm
 STRIP := $(CROSS)strip
 HOSTCC ?= gcc
+# programs for the guest: a Linux x86-64 compiler with a static C library (the host's)
+HOSTCC_PROG ?= gcc
 BUILD ?= build
 Q ?= @
 
-all: deps kernel iso
+all: deps kernel iso programs
 
 # ---------------------------------------------------------------------------- sources
 # Portable sources build into both the kernel and the host test binaries, so they use only
@@ -32,7 +34,7 @@ all: deps kernel iso
 PORTABLE_DIRS := kernel kernel/lib mm fs fs/ext2 fs/ext4 fs/jbd2 fs/proc fs/pseudo fs/ramfs fs/sysfs block \
 	cg/cgroup cg/memcg cg/io shell/lang
 # every file kernel-only
-KERNEL_ONLY_DIRS := boot init kernel/platform kernel/arch drivers/pci shell
+KERNEL_ONLY_DIRS := boot init kernel/platform kernel/arch drivers/pci sys shell
 # drivers/virtio/: kernel-only but for the virtqueue logic
 PORTABLE_IN_VIRTIO := drivers/virtio/virtio_ring.c
 
@@ -55,12 +57,19 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie -m
 KERNEL_ASFLAGS := -Iinclude -DCGWB_KERNEL -MMD -MP -g
 KERNEL_LDFLAGS := -nostdlib -n -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
-$(BUILD)/kernel/%.c.o: %.c
+# The flags an object was built with: a change of them (say -mcmodel) rebuilds everything.
+KERNEL_FLAGS_STAMP := $(BUILD)/kernel/.flags
+KERNEL_FLAGS_NOW := $(CC) $(KERNEL_CFLAGS) $(KERNEL_ASFLAGS)
+$(KERNEL_FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(KERNEL_FLAGS_NOW)' | cmp -s - $@ || echo '$(KERNEL_FLAGS_NOW)' > $@
+
+$(BUILD)/kernel/%.c.o: %.c $(KERNEL_FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(BUILD)/kernel/%.S.o: %.S
+$(BUILD)/kernel/%.S.o: %.S $(KERNEL_FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	$(Q)$(CC) $(KERNEL_ASFLAGS) -c $< -o $@
@@ -96,6 +105,23 @@ $(BUILD)/cgwb.iso: $(BUILD)/cgwb.elf boot/grub.cfg
 		|| { cat $(BUILD)/grub-mkrescue.log >&2; exit 1; }
 
 iso: $(BUILD)/cgwb.iso
+
+# Linux programs for the system tests (tests/programs/): static, as cgwb runs them, and one
+# dynamically linked to be refused. Built with the host's compiler and C library.
+PROGRAM_SRCS := $(wildcard tests/programs/*.c)
+PROGRAMS := $(patsubst tests/programs/%.c,$(BUILD)/programs/%,$(PROGRAM_SRCS)) \
+	$(BUILD)/programs/hello-dynamic
+
+$(BUILD)/programs/%: tests/programs/%.c
+	@mkdir -p $(dir $@)
+	@echo "  PROG    $@"
+	$(Q)$(HOSTCC_PROG) -static -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(BUILD)/programs/hello-dynamic: tests/programs/hello.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC_PROG) -O2 -o $@ $<
+
+programs: $(PROGRAMS)
 
 # ---------------------------------------------------------------------------- tools
 deps:
@@ -167,9 +193,10 @@ format: deps
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all kernel iso deps run debug disk clean test test-system stress bench compare plot lint format
+.PHONY: FORCE all kernel iso programs deps run debug disk clean test test-system stress bench compare plot lint format
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)
 -include tests/tests.mk
 -include tests/fuzz/fuzz.mk
+FORCE:

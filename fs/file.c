@@ -53,22 +53,32 @@ void fput(struct file *file)
 	kfree(file);
 }
 
-ssize_t file_read(struct file *file, void *buf, size_t len)
+ssize_t kernel_read(struct file *file, void *buf, size_t len, loff_t *pos)
 {
 	if (!file || (file->f_flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
 	if (!file->f_op->read)
 		return -EINVAL;
-	return file->f_op->read(file, buf, len, &file->f_pos);
+	return file->f_op->read(file, buf, len, pos);
 }
 
-ssize_t file_write(struct file *file, const void *buf, size_t len)
+ssize_t kernel_write(struct file *file, const void *buf, size_t len, loff_t *pos)
 {
 	if (!file || (file->f_flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
 	if (!file->f_op->write)
 		return -EINVAL;
-	return file->f_op->write(file, buf, len, &file->f_pos);
+	return file->f_op->write(file, buf, len, pos);
+}
+
+ssize_t file_read(struct file *file, void *buf, size_t len)
+{
+	return kernel_read(file, buf, len, file ? &file->f_pos : NULL);
+}
+
+ssize_t file_write(struct file *file, const void *buf, size_t len)
+{
+	return kernel_write(file, buf, len, file ? &file->f_pos : NULL);
 }
 
 ssize_t file_write_all(struct file *file, const void *buf, size_t len)

@@ -4,6 +4,7 @@
  * scheduler, and becomes the idle task after starting "init" (pid 1), which brings up
  * every subsystem in order and then runs the shell.
  */
+#include <cgwb/exec.h>
 #include <cgwb/profile.h>
 #include <cgwb/platform.h>
 #include <cgwb/printk.h>
@@ -72,6 +73,7 @@ static int kernel_init(void *unused)
 	virtio_blk_init();
 	virtio_console_init();
 	pci_init();
+	syscalls_init();
 	trace_boot_init(); /* tracefs and the stream's port are up; before the first mount */
 	power_cut_init();  /* counted from the first write: the boot mount's */
 	mount_boot_disk();

@@ -58,6 +58,14 @@ void kthread_init_cpu_task(struct task_struct *t)
 	t->cpus_mask = ~0UL;
 }
 
+void set_current_comm(const char *name)
+{
+	char comm[TASK_COMM_LEN];
+
+	strlcpy(comm, name, sizeof(comm));
+	memcpy(current->comm, comm, sizeof(comm));
+}
+
 void sched_init_boot_task(struct task_struct *t, int pid, const char *comm, unsigned int flags)
 {
 	unsigned int cpu = raw_smp_processor_id();

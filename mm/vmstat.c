@@ -58,6 +58,7 @@ static const char *const node_stat_names[NR_VM_NODE_STAT_ITEMS] = {
 	[NR_INACTIVE_FILE] = "nr_inactive_file",
 	[NR_UNEVICTABLE] = "nr_unevictable",
 	[NR_SHMEM] = "nr_shmem",
+	[NR_ANON_MAPPED] = "nr_anon_pages",
 };
 
 static const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {

@@ -1,4 +1,5 @@
 /* What commands use to find each other and to write their output (include/cgwb/shell.h). */
+#include <cgwb/exec.h>
 #include <cgwb/shell.h>
 #include <cgwb/sched.h>
 #include <cgwb/file.h>
@@ -8,8 +9,18 @@
 
 extern const struct shell_cmd __shell_cmds_start[], __shell_cmds_end[];
 
+/* A name with a '/' is a program's path: the command runs it (include/cgwb/exec.h). */
+static const struct shell_cmd program_cmd = {
+	.name = "program",
+	.usage = "PATH [ARG]...",
+	.summary = "run a static x86-64 Linux executable",
+	.fn = run_program,
+};
+
 const struct shell_cmd *shell_find_cmd(const char *name)
 {
+	if (strchr(name, '/'))
+		return &program_cmd;
 	for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++)
 		if (!strcmp(c->name, name))
 			return c;

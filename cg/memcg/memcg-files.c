@@ -134,9 +134,9 @@ static int oom_group_store(const char *buf, size_t len, void *private)
 /* memory.stat: page counts as bytes, event counts as they are. */
 static const struct {
 	const char *name;
-	int item; /* node_stat_item, or -1: always 0 (no anonymous memory here) */
+	int item; /* node_stat_item, or -1: always 0 (nothing kept of it here) */
 } stat_fields[] = {
-	{ "anon", -1 },
+	{ "anon", NR_ANON_MAPPED },
 	{ "file", NR_FILE_PAGES },
 	{ "shmem", NR_SHMEM },
 	{ "file_mapped", -1 },

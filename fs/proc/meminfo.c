@@ -68,7 +68,7 @@ static int meminfo_show(struct seq_buf *s, void *private)
 	show_val_kb(s, "SwapFree:", 0);
 	show_val_kb(s, "Dirty:", global_node_page_state_snapshot(NR_FILE_DIRTY));
 	show_val_kb(s, "Writeback:", global_node_page_state_snapshot(NR_WRITEBACK));
-	show_val_kb(s, "AnonPages:", 0);
+	show_val_kb(s, "AnonPages:", global_node_page_state_snapshot(NR_ANON_MAPPED));
 	show_val_kb(s, "Mapped:", 0);
 	show_val_kb(s, "Shmem:", global_node_page_state_snapshot(NR_SHMEM));
 	show_val_kb(s, "KReclaimable:", 0);

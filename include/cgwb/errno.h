@@ -50,6 +50,7 @@
 #define ENODATA 61
 #define ETIME 62
 #define EOVERFLOW 75
+#define ELIBBAD 80
 #define EUCLEAN 117
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110

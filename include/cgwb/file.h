@@ -74,6 +74,9 @@ void fput(struct file *file);
 /* Read or write at the file's position, advancing it. */
 ssize_t file_read(struct file *file, void *buf, size_t len);
 ssize_t file_write(struct file *file, const void *buf, size_t len);
+/* Read or write at *pos, which advances; not the file's position (Linux's kernel_read). */
+ssize_t kernel_read(struct file *file, void *buf, size_t len, loff_t *pos);
+ssize_t kernel_write(struct file *file, const void *buf, size_t len, loff_t *pos);
 /* Write all of buf (retrying short writes); returns len or a negative error. */
 ssize_t file_write_all(struct file *file, const void *buf, size_t len);
 int file_printf(struct file *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -29,7 +29,7 @@
 #define TASK_SIZE_MAX _AC(0x00007ffffffff000, UL)
 
 /* Physical addresses of image symbols, for code that runs before paging is on. */
-#define __pa_symbol(x) ((x) - __START_KERNEL_map)
+#define __pa_symbol(x) ((x)-__START_KERNEL_map)
 
 /* The PML4 slots: 256..511 are the kernel's, shared by every address space. */
 #define PGD_KERNEL_FIRST 256

@@ -13,6 +13,11 @@
 #ifndef CGWB_PERCPU_H
 #define CGWB_PERCPU_H
 
+/* struct pcpu_hot's words that the system call entry reads (kernel/arch/entry_64.S) */
+#define PCPU_HOT_TOP_OF_STACK 16
+#define PCPU_HOT_USER_RSP 24
+
+#ifndef __ASSEMBLER__
 #include <cgwb/types.h>
 #include <cgwb/compiler.h>
 
@@ -24,6 +29,9 @@ struct pcpu_hot {
 	struct task_struct *current_task;
 	int preempt_count;
 	unsigned int cpu_number;
+	/* the system call entry's (kernel/arch/entry_64.S reads them at these offsets) */
+	unsigned long top_of_stack; /* where a system call from the running program lands */
+	unsigned long user_rsp;     /* the program's stack pointer, while the entry saves it */
 };
 
 extern struct pcpu_hot pcpu_hot[NR_CPUS];
@@ -88,4 +96,5 @@ static __always_inline struct task_struct *get_current(void)
 	((void)__atomic_add_fetch(&(name)[raw_smp_processor_id()], (n), __ATOMIC_RELAXED))
 #define this_cpu_inc(name) this_cpu_add(name, 1)
 
+#endif /* __ASSEMBLER__ */
 #endif

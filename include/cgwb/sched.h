@@ -14,6 +14,8 @@
 struct cgroup;
 struct file;
 struct fs_struct;
+struct mm_struct;
+struct user_thread;
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
@@ -91,6 +93,8 @@ struct task_struct {
 	struct file *files[TASK_NR_FILES]; /* 0 stdin, 1 stdout, 2 stderr, ... */
 	void *shell;                       /* the shell that runs this task, if any */
 	struct fs_struct *fs;              /* working directory (NULL: the root) */
+	struct mm_struct *mm;              /* a program's memory (sys/), or NULL */
+	struct user_thread *uthread;       /* a program's registers (<cgwb/user.h>), or NULL */
 
 	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */
 
@@ -146,6 +150,9 @@ struct task_sleep_flush {
 };
 
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
+/* Rename current (a program's exec: its file's base name). Readers take no lock: one that
+ * races may see a mix of both names for that instant. */
+void set_current_comm(const char *name);
 /* Create and wake at once (Linux's macro). */
 #define kthread_run(fn, arg, fmt, ...)                                                 \
 	({                                                                             \

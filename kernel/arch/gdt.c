@@ -1,8 +1,12 @@
 /*
  * Final GDT and the TSS, one of each per CPU (a TSS is marked busy by the CPU that loads
- * it, so no two can share one). The TSS only matters for its interrupt stacks: double
- * faults, NMIs and machine checks switch to a known-good stack so that a kernel stack
- * overflow is reported instead of triple-faulting.
+ * it, so no two can share one). The TSS gives two kinds of stack: rsp0, the running task's
+ * kernel stack, where an interrupt from user mode lands (set at every switch); and the
+ * interrupt stacks: double faults, NMIs and machine checks switch to a known-good stack so
+ * that a kernel stack overflow is reported instead of triple-faulting.
+ *
+ * The user segments follow the order SYSRET needs (Linux's): STAR names 0x28, SYSRET takes
+ * SS from 0x28 + 8 and the 64-bit CS from 0x28 + 16.
  */
 #include <cgwb/types.h>
 #include <cgwb/compiler.h>
@@ -22,7 +26,7 @@ struct tss {
 
 #define IST_STACK_SIZE 8192
 struct cpu_gdt {
-	u64 gdt[5] __aligned(16);
+	u64 gdt[8] __aligned(16);
 	struct tss tss;
 	u8 ist_stacks[3][IST_STACK_SIZE] __aligned(16);
 };
@@ -73,5 +77,19 @@ void gdt_init(unsigned int cpu)
 	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
 		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[4] = base >> 32;
+	gdt[5] = 0x00cffa000000ffffULL; /* 0x28: 32-bit user code (the SYSRET base; unused) */
+	gdt[6] = 0x00cff2000000ffffULL; /* 0x30: user data, DPL 3 */
+	gdt[7] = 0x00affa000000ffffULL; /* 0x38: 64-bit user code, DPL 3 */
 	load_gdt_and_tss(gdt, sizeof(c->gdt));
+}
+
+void tss_set_rsp0(unsigned int cpu, u64 rsp0)
+{
+	cpu_gdt[cpu].tss.rsp[0] = rsp0;
+}
+
+/* The TSS is packed: rsp0 sits 4 bytes in, which x86 stores to unaligned without fuss. */
+void *tss_rsp0_slot(unsigned int cpu)
+{
+	return (char *)&cpu_gdt[cpu].tss + __builtin_offsetof(struct tss, rsp);
 }

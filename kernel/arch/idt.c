@@ -227,8 +227,13 @@ void do_interrupt(struct pt_regs *regs)
 		hung_task_nmi(); /* the only NMI a guest gets: the host asking (hung_task.h) */
 		return;
 	}
-	if (vec < 32)
-		die(regs);
+	if (vec < 32) {
+		if (!user_trap(regs))
+			die(regs);
+		if (user_mode(regs))
+			user_exit_to_user_mode(regs);
+		return;
+	}
 	if (vec == SPURIOUS_VECTOR)
 		return;
 
@@ -246,4 +251,6 @@ void do_interrupt(struct pt_regs *regs)
 
 	if (preempt_count() == 0 && (regs->rflags & X86_EFLAGS_IF))
 		preempt_schedule_irq();
+	if (user_mode(regs))
+		user_exit_to_user_mode(regs);
 }

@@ -2,8 +2,10 @@
  * Interrupt and exception entry: one stub per vector pushes a dummy error code where the CPU
  * does not, then the vector, then the general registers (struct pt_regs), and calls
  * do_interrupt(regs). Everything runs in ring 0 on the current task's stack (IST stacks for
- * #DF, NMI and #MC).
+ * #DF, NMI and #MC); from user mode the CPU has switched to the TSS's rsp0 and GS is swapped
+ * to the kernel's on the way in and back on the way out (the CS slot says where it came from).
  */
+#include "regs.inc"
 	.text
 
 .macro ISR_NOERR vec
@@ -22,21 +24,10 @@ isr_\vec:
 .endm
 
 isr_common:
-	pushq %rax
-	pushq %rbx
-	pushq %rcx
-	pushq %rdx
-	pushq %rsi
-	pushq %rdi
-	pushq %rbp
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	testb $3, 24(%rsp)        /* CS: from user mode? */
+	jz 1f
+	swapgs
+1:	push_pt_regs
 	cld
 	movq %rsp, %rdi
 	/* frame so backtraces walk from the handler into the interrupted code */
@@ -46,23 +37,12 @@ isr_common:
 	movq %rsp, %rbp
 	call do_interrupt
 	addq $16, %rsp
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rbp
-	popq %rdi
-	popq %rsi
-	popq %rdx
-	popq %rcx
-	popq %rbx
-	popq %rax
+	pop_pt_regs
 	addq $16, %rsp
-	iretq
+	testb $3, 8(%rsp)
+	jz 2f
+	swapgs
+2:	iretq
 
 /* vectors with a CPU-pushed error code: 8, 10-14, 17, 21, 29, 30 */
 .altmacro

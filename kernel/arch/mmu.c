@@ -38,6 +38,9 @@ u64 *pt_next_table(u64 *e)
 static int map_huge(u64 addr)
 {
 	u64 va = (u64)(uintptr_t)phys_to_virt(addr);
+
+	/* programs' page tables copied the kernel's top table: a new slot would miss there */
+	WARN_ON_ONCE(!(boot_pml4[pgd_index(va)] & PTE_P) && kernel_pgd_frozen());
 	u64 *pdpt = pt_next_table(&boot_pml4[pgd_index(va)]);
 	u64 *pd = pdpt ? pt_next_table(&pdpt[(va >> 30) & 511]) : NULL;
 
@@ -67,4 +70,10 @@ void *ioremap(phys_addr_t phys, size_t size)
 	write_cr3(read_cr3()); /* drop any stale "not present" translations */
 	mutex_unlock(&ioremap_lock);
 	return phys_to_virt(phys);
+}
+
+void kernel_pgd_prefill(void)
+{
+	if (!pt_next_table(&boot_pml4[pgd_index(VMALLOC_START)]))
+		panic("no page for the vmalloc window's page table");
 }

@@ -77,6 +77,7 @@ __noreturn void start_secondary(unsigned int cpu)
 	load_percpu_segment(cpu);
 	gdt_init(cpu); /* the trampoline's GDT is in the low page that goes next */
 	write_cr3(virt_to_phys(boot_pml4));
+	user_cpu_init(cpu);
 	idt_load();
 	lapic_setup_this_cpu();
 	sched_init_secondary(cpu);

@@ -7,23 +7,14 @@
  * A new task's stack is prepared (kernel/arch/task.c) so that this "returns" into
  * ret_from_kthread, which calls kthread_entry() and never comes back.
  */
+#include "regs.inc"
 	.text
 	.globl __switch_to
 __switch_to:
-	pushq %rbp
-	pushq %rbx
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	push_callee_saved
 	movq %rsp, (%rdi)
 	movq %rsi, %rsp
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbx
-	popq %rbp
+	pop_callee_saved
 	ret
 
 	.globl ret_from_kthread

@@ -6,10 +6,14 @@
 #include <cgwb/types.h>
 #include <cgwb/io.h>
 #include <cgwb/irq.h>
+#include <cgwb/user.h>
 
 #define KERNEL_CS 0x08
 #define KERNEL_DS 0x10
 #define TSS_SEL 0x18
+#define USER32_CS 0x28 /* the base STAR gives SYSRET */
+#define USER_DS (0x30 | 3)
+#define USER_CS (0x38 | 3)
 
 #define X86_EFLAGS_IF 0x200
 
@@ -85,13 +89,7 @@ static inline void invlpg(u64 va)
 	__asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
 }
 
-/* Registers saved by the interrupt entry code (kernel/arch/isr.S), in push order reversed. */
-struct pt_regs {
-	u64 r15, r14, r13, r12, r11, r10, r9, r8;
-	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	u64 vector, error_code;
-	u64 rip, cs, rflags, rsp, ss;
-};
+/* struct pt_regs (saved by isr.S and entry_64.S) is in <cgwb/user.h>. */
 
 /* clock.c: the wall-clock time at boot, from the RTC (rtc.c) */
 void rtc_set_boot_epoch(u64 seconds);
@@ -116,7 +114,29 @@ void load_percpu_segment(unsigned int cpu);
 extern u64 boot_pml4[512];
 /* The page table entry e points to, made (zeroed) if not present; NULL if out of memory. */
 u64 *pt_next_table(u64 *e);
+/*
+ * The kernel's top-table slots made at boot (mmu.c), before any program copies them; and
+ * whether any program's page tables exist yet (pgtable.c), after which none may be added.
+ */
+void kernel_pgd_prefill(void);
+bool kernel_pgd_frozen(void);
 void gdt_init(unsigned int cpu);
+/* Where cpu's TSS says an interrupt from user mode lands: the running program's stack
+ * (set, or the slot's address for entry_64.S). */
+void tss_set_rsp0(unsigned int cpu, u64 rsp0);
+void *tss_rsp0_slot(unsigned int cpu);
+/* user.c: this CPU's SYSCALL MSRs and FPU (SSE) enabled; before it runs a program. */
+void user_cpu_init(unsigned int cpu);
+/* user.c: the program state of the task switched to (page tables, FPU, TLS, rsp0). */
+void user_switch(struct task_struct *prev, struct task_struct *next);
+/* user.c: an exception, for the system-call layer first (its user_trap hook). */
+bool user_trap(struct pt_regs *regs);
+void user_exit_to_user_mode(struct pt_regs *regs);
+/* entry_64.S and uaccess.S */
+void entry_SYSCALL_64(void);
+int arch_run_user(struct pt_regs *regs, unsigned long *kernel_sp, void *rsp0);
+__noreturn void arch_leave_user(unsigned long kernel_sp, int code);
+extern char copy_user_generic_insn[], copy_user_generic_fixup[];
 void idt_init(void);
 void idt_load(void);
 void apic_init(void);

@@ -73,8 +73,7 @@ static int deferred_scrub(void *unused)
 	(void)unused;
 	for (unsigned int i = 0; i < nr_deferred; i++) {
 		for (u64 at = deferred[i].start; at < deferred[i].end; at += SCRUB_CHUNK) {
-			memset(phys_to_virt(at), 0,
-			       (size_t)min(SCRUB_CHUNK, deferred[i].end - at));
+			memset(phys_to_virt(at), 0, (size_t)min(SCRUB_CHUNK, deferred[i].end - at));
 			cond_resched();
 		}
 		page_alloc_add_range(deferred[i].start >> PAGE_SHIFT, deferred[i].end >> PAGE_SHIFT);

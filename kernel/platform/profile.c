@@ -18,7 +18,6 @@
 #include <cgwb/memlayout.h>
 #include "ksyms.h"
 
-
 static unsigned long *prof_buffer;
 static unsigned long prof_len;
 static unsigned int prof_shift;

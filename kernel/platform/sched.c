@@ -31,6 +31,8 @@ void arch_switch_to(struct task_struct *prev, struct task_struct *next)
 {
 	if (arch_stack_corrupted(prev))
 		panic("stack overflow in task %d (%s)", prev->pid, prev->comm);
+	if (prev->uthread || next->uthread)
+		user_switch(prev, next);
 	__switch_to(&prev->sp, next->sp);
 }
 

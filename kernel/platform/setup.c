@@ -57,6 +57,8 @@ void setup_arch(u32 magic, u32 info)
 	if (mb_err)
 		panic("not started by a multiboot2 loader (magic %#x)", magic);
 	mem_init();
+	kernel_pgd_prefill();
+	user_cpu_init(0);
 	load_runtime_cmdline();
 	acpi_init(boot_info.has_rsdp ? boot_info.rsdp : NULL);
 	apic_init();

@@ -15,6 +15,7 @@
 
 SYS_ROOT=${SYS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 ISO=${ISO:-$SYS_ROOT/build/cgwb.iso}
+PROGRAMS=${PROGRAMS:-$SYS_ROOT/build/programs}
 T=${T:?T (the scratch directory of the test) must be set}
 OUT=$T/out        # serial console output, "\r" removed
 LOG=$T/log        # kernel log (debugcon)
@@ -57,6 +58,15 @@ test_mkfs()
 	rm -f "$1"
 	PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t "$TEST_FS" "$1" "$2" > /dev/null 2>&1 ||
 		fail "mke2fs -t $TEST_FS"
+}
+
+# programs_image IMG SIZE: an ext4 image with the test programs (tests/programs/) in /bin
+programs_image()
+{
+	rm -rf "$T/progtree" && mkdir -p "$T/progtree/bin" || fail "programs tree"
+	cp "$PROGRAMS"/* "$T/progtree/bin/" || fail "no test programs in $PROGRAMS (make programs)"
+	PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext4 -d "$T/progtree" "$1" "$2" > /dev/null 2>&1 ||
+		fail "mke2fs programs image"
 }
 
 # The guest script, from stdin. cgwb's boot mounts the ext2, ext3 or ext4 on /dev/vda on

@@ -38,7 +38,7 @@ TestSuite(memcg_charge_ext2, .init = setup_ext2, .fini = teardown_ext2);
 /* Counters that describe pages present now (not event counts): they must add up. */
 static const enum node_stat_item gauges[] = {
 	NR_FILE_PAGES,    NR_FILE_DIRTY,  NR_WRITEBACK, NR_ACTIVE_FILE,
-	NR_INACTIVE_FILE, NR_UNEVICTABLE, NR_SHMEM,
+	NR_INACTIVE_FILE, NR_UNEVICTABLE, NR_SHMEM,     NR_ANON_MAPPED,
 };
 
 static void check_books(void)
@@ -50,7 +50,9 @@ static void check_books(void)
 		for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
 			cr_assert_geq(memcg_page_state_local(memcg, i), 0, "memcg %d item %d < 0",
 				      mem_cgroup_id(memcg), i);
-		cr_assert_eq(cgt_usage(memcg), memcg_page_state(memcg, NR_FILE_PAGES),
+		cr_assert_eq(cgt_usage(memcg),
+			     memcg_page_state(memcg, NR_FILE_PAGES) +
+				     memcg_page_state(memcg, NR_ANON_MAPPED),
 			     "memcg %d: usage %lu, file pages %lu", mem_cgroup_id(memcg),
 			     cgt_usage(memcg), memcg_page_state(memcg, NR_FILE_PAGES));
 		/* on an LRU list or unevictable: each page in exactly one place */

@@ -1,0 +1,93 @@
+/*
+ * The system-call layer's own structures: a program's memory (mm.c), loading it (exec.c,
+ * binfmt_elf.c) and the system call table (syscall.c and the sys_*.c files).
+ */
+#ifndef CGWB_SYS_INTERNAL_H
+#define CGWB_SYS_INTERNAL_H
+
+#include <cgwb/types.h>
+#include <cgwb/list.h>
+#include <cgwb/mutex.h>
+#include <cgwb/user.h>
+
+struct file;
+
+/* A range of a program's addresses and what fills its pages, as Linux's vm_area_struct. */
+struct vm_area_struct {
+	struct list_head node; /* in mm->vmas, by address */
+	u64 start, end;        /* page-aligned, end exclusive */
+	unsigned int prot;     /* UPROT_* */
+	struct file *file;     /* a private file mapping's file (its own reference), or NULL */
+	u64 file_off;          /* the file offset at start */
+	u64 file_end;          /* addresses from here read zeros (an ELF segment's bss) */
+};
+
+struct mm_struct {
+	u64 *pgd;
+	struct mutex lock; /* the VMA list and the page tables below */
+	struct list_head vmas;
+	u64 start_brk, brk; /* the heap: [start_brk, brk) */
+	u64 mmap_base;      /* mmap() without a hint places areas below this, top down */
+	unsigned long rss;  /* pages mapped */
+};
+
+#define STACK_TOP 0x00007ffffffde000UL
+#define STACK_SIZE_MAX (8UL << 20) /* RLIMIT_STACK's default */
+#define MMAP_BASE (STACK_TOP - STACK_SIZE_MAX - (1UL << 30))
+#define ELF_ET_DYN_BASE 0x555555554000UL /* where a static-pie goes, as Linux's */
+
+/* mm.c */
+struct mm_struct *mm_alloc(void);
+void mm_free(struct mm_struct *mm);
+/*
+ * With mm->lock held (mm_brk() takes it): add [start, end) (page-aligned) with prot,
+ * replacing what was there; file ranges read through file (referenced).
+ */
+int mm_map(struct mm_struct *mm, u64 start, u64 end, unsigned int prot, struct file *file,
+	   u64 file_off, u64 file_end);
+int mm_unmap(struct mm_struct *mm, u64 start, u64 end);
+int mm_protect(struct mm_struct *mm, u64 start, u64 end, unsigned int prot);
+/* Drop the pages of [start, end), keeping the areas: they read as new (MADV_DONTNEED). */
+void mm_zap(struct mm_struct *mm, u64 start, u64 end);
+/* A free range of len bytes below mm->mmap_base; 0 if none. */
+u64 mm_get_unmapped_area(struct mm_struct *mm, u64 len);
+/* The page fault of a program at addr (PF_* error code): 0, -EFAULT (no such area) or
+ * -EACCES (the area forbids it), -ENOMEM, or the file's error. */
+int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code);
+/* brk(2) */
+u64 mm_brk(struct mm_struct *mm, u64 brk);
+
+/* exec.c: what the kill of a fault records (128 + signal). */
+#define SIGILL 4
+#define SIGTRAP 5
+#define SIGBUS 7
+#define SIGFPE 8
+#define SIGSEGV 11
+/* End current's program with status code: from a system call or a trap. */
+__noreturn void program_exit(int code);
+
+/* syscall.c */
+typedef long (*syscall_fn)(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+struct syscall_entry {
+	const char *name;
+	syscall_fn fn;
+};
+/* Each sys_*.c file's calls, by number: the table is assembled at start-up. */
+struct syscall_def {
+	unsigned int nr;
+	const char *name;
+	syscall_fn fn;
+};
+void syscalls_register(const struct syscall_def *defs, size_t n);
+void sys_file_init(void);
+void sys_misc_init(void);
+void sys_mm_init(void);
+
+/* traps.c: the hooks of <cgwb/user.h> */
+void traps_init(void);
+void exit_to_user_mode(struct pt_regs *regs);
+
+/* sys_file.c: a task's descriptor, or NULL */
+struct file *fd_file(int fd);
+
+#endif

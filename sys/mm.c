@@ -1,0 +1,320 @@
+/*
+ * A program's memory (Linux's mm/mmap.c and mm/memory.c, much reduced): areas in a list by
+ * address, pages made at the first touch. An anonymous page starts zeroed; a page of a
+ * private file mapping (an ELF segment) is a copy of the file's bytes, zeros past the
+ * area's file_end. Every such page is charged to the program's memory cgroup and counted
+ * as anon (memory.stat, AnonPages) as Linux's; with no swap, reclaim cannot take it, so a
+ * group over memory.max with nothing else to free has its OOM killer end the program. No page is shared between areas or programs yet, so a present page
+ * that faults is a protection fault, never copy-on-write. mm->lock (a mutex: a fault reads
+ * the file) covers the list and the program's page tables.
+ */
+#include <cgwb/mm.h>
+#include <cgwb/slab.h>
+#include <cgwb/file.h>
+#include <cgwb/errno.h>
+#include <cgwb/string.h>
+#include <cgwb/bug.h>
+#include <cgwb/memcontrol.h>
+#include <cgwb/vmstat.h>
+#include "internal.h"
+
+#define MMAP_MIN_ADDR 0x10000UL
+
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = kzalloc(sizeof(*mm), GFP_KERNEL);
+
+	if (!mm)
+		return NULL;
+	mm->pgd = user_pgd_alloc();
+	if (!mm->pgd) {
+		kfree(mm);
+		return NULL;
+	}
+	mutex_init(&mm->lock);
+	INIT_LIST_HEAD(&mm->vmas);
+	mm->mmap_base = MMAP_BASE;
+	return mm;
+}
+
+static struct page *anon_page_alloc(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+	if (!page)
+		return NULL;
+	if (mem_cgroup_charge(page, GFP_KERNEL)) {
+		__free_page(page);
+		return NULL;
+	}
+	mod_page_state(page, NR_ANON_MAPPED, 1);
+	return page;
+}
+
+static void anon_page_free(struct page *page)
+{
+	mod_page_state(page, NR_ANON_MAPPED, -1);
+	mem_cgroup_uncharge(page);
+	__free_page(page);
+}
+
+static void unmap_pages(struct mm_struct *mm, u64 start, u64 end)
+{
+	for (u64 va = start; va < end; va += PAGE_SIZE) {
+		u64 phys = user_unmap_page(mm->pgd, va);
+
+		if (phys) {
+			anon_page_free(pfn_to_page(phys >> PAGE_SHIFT));
+			mm->rss--;
+		}
+	}
+}
+
+void mm_zap(struct mm_struct *mm, u64 start, u64 end)
+{
+	unmap_pages(mm, start, end);
+}
+
+static void vma_free(struct vm_area_struct *v)
+{
+	list_del(&v->node);
+	if (v->file)
+		fput(v->file);
+	kfree(v);
+}
+
+void mm_free(struct mm_struct *mm)
+{
+	struct vm_area_struct *v, *n;
+
+	list_for_each_entry_safe(v, n, &mm->vmas, node) {
+		unmap_pages(mm, v->start, v->end);
+		vma_free(v);
+	}
+	WARN_ON_ONCE(mm->rss);
+	user_pgd_free(mm->pgd);
+	kfree(mm);
+}
+
+static struct vm_area_struct *find_vma(struct mm_struct *mm, u64 addr)
+{
+	struct vm_area_struct *v;
+
+	list_for_each_entry(v, &mm->vmas, node) {
+		if (addr < v->end)
+			return addr >= v->start ? v : NULL;
+	}
+	return NULL;
+}
+
+/* Split v at addr (inside it): v keeps [start, addr), the new area [addr, end). */
+static struct vm_area_struct *split_vma(struct vm_area_struct *v, u64 addr)
+{
+	struct vm_area_struct *tail = kmalloc(sizeof(*tail), GFP_KERNEL);
+
+	if (!tail)
+		return NULL;
+	*tail = *v;
+	tail->start = addr;
+	tail->file_off = v->file_off + (addr - v->start);
+	if (tail->file)
+		get_file(tail->file);
+	v->end = addr;
+	list_add(&tail->node, &v->node);
+	return tail;
+}
+
+/* Make area boundaries at start and end, so that whole areas cover [start, end). */
+static int split_at(struct mm_struct *mm, u64 start, u64 end)
+{
+	struct vm_area_struct *v;
+
+	list_for_each_entry(v, &mm->vmas, node) {
+		u64 cut = v->start < start && start < v->end ? start :
+			  v->start < end && end < v->end     ? end :
+							       0;
+		if (cut && !split_vma(v, cut))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int mm_unmap(struct mm_struct *mm, u64 start, u64 end)
+{
+	struct vm_area_struct *v, *n;
+	int err = split_at(mm, start, end);
+
+	if (err)
+		return err;
+	list_for_each_entry_safe(v, n, &mm->vmas, node) {
+		if (v->start >= start && v->end <= end) {
+			unmap_pages(mm, v->start, v->end);
+			vma_free(v);
+		}
+	}
+	return 0;
+}
+
+int mm_protect(struct mm_struct *mm, u64 start, u64 end, unsigned int prot)
+{
+	struct vm_area_struct *v;
+	u64 covered = 0;
+	int err;
+
+	list_for_each_entry(v, &mm->vmas, node) {
+		if (v->start < end && v->end > start)
+			covered += min(v->end, end) - max(v->start, start);
+	}
+	if (covered != end - start)
+		return -ENOMEM; /* Linux: a hole in the range */
+	err = split_at(mm, start, end);
+	if (err)
+		return err;
+	list_for_each_entry(v, &mm->vmas, node) {
+		if (v->start < start || v->end > end)
+			continue;
+		v->prot = prot;
+		for (u64 va = v->start; va < v->end; va += PAGE_SIZE)
+			user_protect_page(mm->pgd, va, prot);
+	}
+	return 0;
+}
+
+int mm_map(struct mm_struct *mm, u64 start, u64 end, unsigned int prot, struct file *file,
+	   u64 file_off, u64 file_end)
+{
+	struct vm_area_struct *v, *prev = NULL;
+	int err = mm_unmap(mm, start, end);
+
+	if (err)
+		return err;
+	list_for_each_entry(v, &mm->vmas, node) {
+		if (v->start >= end)
+			break;
+		prev = v;
+	}
+	/* an anonymous area right after another like it grows that one (the heap, stacks) */
+	if (!file && prev && prev->end == start && !prev->file && prev->prot == prot) {
+		prev->end = end;
+		return 0;
+	}
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	v->start = start;
+	v->end = end;
+	v->prot = prot;
+	v->file = file ? get_file(file) : NULL;
+	v->file_off = file_off;
+	v->file_end = file ? file_end : start;
+	list_add(&v->node, prev ? &prev->node : &mm->vmas);
+	return 0;
+}
+
+u64 mm_get_unmapped_area(struct mm_struct *mm, u64 len)
+{
+	struct vm_area_struct *v;
+	u64 top = mm->mmap_base;
+
+	list_for_each_entry_reverse(v, &mm->vmas, node) {
+		if (v->start >= top)
+			continue;
+		if (top - MMAP_MIN_ADDR < len)
+			return 0;
+		if (v->end <= top - len)
+			return top - len;
+		top = v->start;
+	}
+	return top >= MMAP_MIN_ADDR + len ? top - len : 0;
+}
+
+/* The page's bytes from v's file (zeros past what it has), into page. */
+static int fill_from_file(struct vm_area_struct *v, u64 va, void *page)
+{
+	loff_t pos = (loff_t)(v->file_off + (va - v->start));
+	size_t len = (size_t)min(PAGE_SIZE, v->file_end - va);
+
+	while (len) {
+		ssize_t n = kernel_read(v->file, page, len, &pos);
+
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			break; /* past the file's end: zeros, as Linux (which would SIGBUS) */
+		page = (char *)page + n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int fault_in(struct mm_struct *mm, struct vm_area_struct *v, u64 va)
+{
+	struct page *page = anon_page_alloc();
+	int err = page ? 0 : -ENOMEM;
+
+	if (!err && v->file && va < v->file_end)
+		err = fill_from_file(v, va, page_address(page));
+	if (!err)
+		err = user_map_page(mm->pgd, va, page_to_phys(page), v->prot);
+	if (err) {
+		if (page)
+			anon_page_free(page);
+		return err;
+	}
+	mm->rss++;
+	return 0;
+}
+
+static bool fault_allowed(const struct vm_area_struct *v, unsigned int error_code)
+{
+	if (error_code & PF_WRITE)
+		return v->prot & UPROT_WRITE;
+	if (error_code & PF_INSTR)
+		return v->prot & UPROT_EXEC;
+	return v->prot & UPROT_READ;
+}
+
+int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code)
+{
+	struct vm_area_struct *v;
+	int err;
+
+	if (addr >= TASK_SIZE_MAX)
+		return -EFAULT;
+	mutex_lock(&mm->lock);
+	v = find_vma(mm, addr);
+	if (!v)
+		err = -EFAULT;
+	else if (!fault_allowed(v, error_code) || (error_code & PF_PROT))
+		err = -EACCES;
+	else
+		err = fault_in(mm, v, addr & PAGE_MASK);
+	mutex_unlock(&mm->lock);
+	return err;
+}
+
+u64 mm_brk(struct mm_struct *mm, u64 brk)
+{
+	u64 old_end = PAGE_ALIGN(mm->brk), new_end = PAGE_ALIGN(brk);
+	int err = 0;
+
+	if (brk < mm->start_brk || brk >= mm->mmap_base)
+		return mm->brk;
+	mutex_lock(&mm->lock);
+	if (new_end > old_end) {
+		struct vm_area_struct *v;
+
+		list_for_each_entry(v, &mm->vmas, node) {
+			if (v->start < new_end && v->end > old_end)
+				err = -ENOMEM; /* the heap would run into another area */
+		}
+		if (!err)
+			err = mm_map(mm, old_end, new_end, UPROT_READ | UPROT_WRITE, NULL, 0, 0);
+	} else if (new_end < old_end) {
+		err = mm_unmap(mm, new_end, old_end);
+	}
+	if (!err)
+		mm->brk = brk;
+	mutex_unlock(&mm->lock);
+	return mm->brk;
+}

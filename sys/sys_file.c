@@ -1,0 +1,582 @@
+/*
+ * File system calls (Linux's fs/read_write.c, open.c, stat.c, namei.c, fcntl.c). A
+ * program's descriptors are its task's files[] (the shell gave 0, 1 and 2). Data passes
+ * through a kernel bounce buffer of at most IO_CHUNK bytes: the file systems copy with
+ * memcpy, which must not fault on a program's bad pointer. Directory descriptors for the
+ * *at calls: AT_FDCWD or an absolute path only (-EINVAL otherwise, for now).
+ */
+#include <cgwb/sched.h>
+#include <cgwb/fs.h>
+#include <cgwb/file.h>
+#include <cgwb/slab.h>
+#include <cgwb/vmalloc.h>
+#include <cgwb/errno.h>
+#include <cgwb/string.h>
+#include "internal.h"
+
+#define IO_CHUNK (1UL << 20) /* dd's and fio's largest common record */
+#define AT_FDCWD -100
+#define AT_REMOVEDIR 0x200
+#define AT_EMPTY_PATH 0x1000
+#define IOV_MAX 1024
+#define O_KNOWN \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_APPEND | O_SYNC | O_DIRECT | O_DIRECTORY)
+
+struct file *fd_file(int fd)
+{
+	return fd >= 0 && fd < TASK_NR_FILES ? current->files[fd] : NULL;
+}
+
+static int fd_install(struct file *file, int from)
+{
+	for (int fd = max(from, 0); fd < TASK_NR_FILES; fd++) {
+		if (!current->files[fd]) {
+			current->files[fd] = file;
+			return fd;
+		}
+	}
+	return -EMFILE;
+}
+
+/* A path argument: into a kernel buffer (kfree it), resolved against dirfd. */
+static char *get_path(int dirfd, u64 upath, long *err)
+{
+	char *path = kmalloc(PATH_MAX, GFP_KERNEL);
+	long n = path ? strncpy_from_user(path, upath, PATH_MAX) : -ENOMEM;
+
+	if (n >= 0 && dirfd != AT_FDCWD && path[0] != '/')
+		n = -EINVAL;
+	if (n < 0) {
+		kfree(path);
+		*err = n;
+		return NULL;
+	}
+	return path;
+}
+
+/* One chunk of a read or write between a file and a program's buffer, at *pos. */
+static long rw_chunk(struct file *file, u64 ubuf, size_t len, loff_t *pos, bool write)
+{
+	void *kbuf = kvmalloc(len, GFP_KERNEL);
+	long n;
+
+	if (!kbuf)
+		return -ENOMEM;
+	if (write) {
+		n = copy_from_user(kbuf, ubuf, len);
+		if (!n)
+			n = kernel_write(file, kbuf, len, pos);
+	} else {
+		n = kernel_read(file, kbuf, len, pos);
+		if (n > 0 && copy_to_user(ubuf, kbuf, (size_t)n))
+			n = -EFAULT;
+	}
+	kvfree(kbuf);
+	return n;
+}
+
+/* Whole chunks until len, a short one, an error (reported only if nothing was done). */
+static long do_rw(struct file *file, u64 ubuf, size_t len, loff_t *pos, bool write)
+{
+	size_t done = 0;
+
+	if (!file)
+		return -EBADF;
+	if (!access_ok(ubuf, len))
+		return -EFAULT;
+	while (done < len) {
+		size_t chunk = min(len - done, IO_CHUNK);
+		long n = rw_chunk(file, ubuf + done, chunk, pos, write);
+
+		if (n < 0)
+			return done ? (long)done : n;
+		done += (size_t)n;
+		if ((size_t)n < chunk)
+			break;
+	}
+	return (long)done;
+}
+
+static long sys_read(u64 fd, u64 buf, u64 count, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+
+	return do_rw(f, buf, count, f ? &f->f_pos : NULL, false);
+}
+
+static long sys_write(u64 fd, u64 buf, u64 count, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+
+	return do_rw(f, buf, count, f ? &f->f_pos : NULL, true);
+}
+
+static long sys_pread64(u64 fd, u64 buf, u64 count, u64 off, u64 a4, u64 a5)
+{
+	loff_t pos = (loff_t)off;
+
+	return pos < 0 ? -EINVAL : do_rw(fd_file((int)fd), buf, count, &pos, false);
+}
+
+static long sys_pwrite64(u64 fd, u64 buf, u64 count, u64 off, u64 a4, u64 a5)
+{
+	loff_t pos = (loff_t)off;
+
+	return pos < 0 ? -EINVAL : do_rw(fd_file((int)fd), buf, count, &pos, true);
+}
+
+struct iovec_user {
+	u64 base, len;
+};
+
+static long do_rwv(int fd, u64 uiov, u64 cnt, bool write)
+{
+	struct file *f = fd_file(fd);
+	struct iovec_user iov;
+	long total = 0;
+
+	if (!f)
+		return -EBADF;
+	if (cnt > IOV_MAX)
+		return -EINVAL;
+	for (u64 i = 0; i < cnt; i++) {
+		long n = copy_from_user(&iov, uiov + i * sizeof(iov), sizeof(iov));
+
+		if (!n)
+			n = do_rw(f, iov.base, iov.len, &f->f_pos, write);
+		if (n < 0)
+			return total ? total : n;
+		total += n;
+		if ((u64)n < iov.len)
+			break;
+	}
+	return total;
+}
+
+static long sys_readv(u64 fd, u64 iov, u64 cnt, u64 a3, u64 a4, u64 a5)
+{
+	return do_rwv((int)fd, iov, cnt, false);
+}
+
+static long sys_writev(u64 fd, u64 iov, u64 cnt, u64 a3, u64 a4, u64 a5)
+{
+	return do_rwv((int)fd, iov, cnt, true);
+}
+
+static long do_open(int dirfd, u64 upath, u64 flags, u64 mode)
+{
+	long err = 0;
+	char *path = get_path(dirfd, upath, &err);
+	struct file *f;
+
+	if (!path)
+		return err;
+	f = filp_open(path, (unsigned int)(flags & O_KNOWN), (umode_t)(mode & 07777));
+	kfree(path);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	err = fd_install(f, 0);
+	if (err < 0)
+		fput(f);
+	return err;
+}
+
+static long sys_open(u64 path, u64 flags, u64 mode, u64 a3, u64 a4, u64 a5)
+{
+	return do_open(AT_FDCWD, path, flags, mode);
+}
+
+static long sys_openat(u64 dirfd, u64 path, u64 flags, u64 mode, u64 a4, u64 a5)
+{
+	return do_open((int)dirfd, path, flags, mode);
+}
+
+static long sys_close(u64 fd, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+
+	if (!f)
+		return -EBADF;
+	current->files[fd] = NULL;
+	fput(f);
+	return 0;
+}
+
+static long sys_lseek(u64 fd, u64 off, u64 whence, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+
+	return f ? vfs_llseek(f, (loff_t)off, (int)whence) : -EBADF;
+}
+
+static long sys_fsync(u64 fd, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+
+	return f ? vfs_fsync(f, 0) : -EBADF;
+}
+
+static long sys_fdatasync(u64 fd, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+
+	return f ? vfs_fsync(f, 1) : -EBADF;
+}
+
+static long sys_ftruncate(u64 fd, u64 len, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+
+	if (!f)
+		return -EBADF;
+	if ((loff_t)len < 0)
+		return -EINVAL;
+	return f->f_path.dentry ? vfs_truncate(&f->f_path, (loff_t)len) : -EINVAL;
+}
+
+static long sys_ioctl(u64 fd, u64 cmd, u64 arg, u64 a3, u64 a4, u64 a5)
+{
+	return fd_file((int)fd) ? -ENOTTY : -EBADF; /* no terminal settings yet */
+}
+
+static long do_dup(int oldfd, int newfd, bool exact)
+{
+	struct file *f = fd_file(oldfd);
+
+	if (!f)
+		return -EBADF;
+	if (!exact) {
+		int fd = fd_install(f, newfd);
+
+		if (fd >= 0)
+			get_file(f);
+		return fd;
+	}
+	if (newfd < 0 || newfd >= TASK_NR_FILES)
+		return -EBADF;
+	if (newfd == oldfd)
+		return newfd;
+	if (current->files[newfd])
+		fput(current->files[newfd]);
+	current->files[newfd] = get_file(f);
+	return newfd;
+}
+
+static long sys_dup(u64 fd, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return do_dup((int)fd, 0, false);
+}
+
+static long sys_dup2(u64 oldfd, u64 newfd, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return do_dup((int)oldfd, (int)newfd, true);
+}
+
+static long sys_dup3(u64 oldfd, u64 newfd, u64 flags, u64 a3, u64 a4, u64 a5)
+{
+	return oldfd == newfd ? -EINVAL : do_dup((int)oldfd, (int)newfd, true);
+}
+
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define F_DUPFD_CLOEXEC 1030
+
+static long sys_fcntl(u64 fd, u64 cmd, u64 arg, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		return do_dup((int)fd, (int)arg, false);
+	case F_GETFD:
+	case F_SETFD:
+		return 0; /* close-on-exec means nothing without exec */
+	case F_GETFL:
+		return f->f_flags;
+	case F_SETFL:
+		return 0; /* O_APPEND, O_NONBLOCK... not changeable yet */
+	default:
+		return -EINVAL;
+	}
+}
+
+/* struct stat of x86-64 Linux */
+struct linux_stat {
+	u64 st_dev, st_ino, st_nlink;
+	u32 st_mode, st_uid, st_gid, pad0;
+	u64 st_rdev;
+	s64 st_size, st_blksize, st_blocks;
+	u64 st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
+	s64 unused[3];
+};
+
+static long put_stat(const struct kstat *k, u64 ubuf)
+{
+	struct linux_stat st = {
+		.st_dev = k->dev,
+		.st_ino = k->ino,
+		.st_nlink = k->nlink,
+		.st_mode = k->mode,
+		.st_uid = k->uid,
+		.st_gid = k->gid,
+		.st_rdev = k->rdev,
+		.st_size = k->size,
+		.st_blksize = k->blksize,
+		.st_blocks = (s64)k->blocks,
+		.st_atime = (u64)k->atime.tv_sec,
+		.st_atime_nsec = (u64)k->atime.tv_nsec,
+		.st_mtime = (u64)k->mtime.tv_sec,
+		.st_mtime_nsec = (u64)k->mtime.tv_nsec,
+		.st_ctime = (u64)k->ctime.tv_sec,
+		.st_ctime_nsec = (u64)k->ctime.tv_nsec,
+	};
+
+	return copy_to_user(ubuf, &st, sizeof(st));
+}
+
+/* An open file's attributes; the console and pipes have no path: a character device. */
+static long fstat_file(struct file *f, u64 ubuf)
+{
+	struct kstat k = { .mode = S_IFCHR | 0620, .nlink = 1, .blksize = 1024 };
+	long err = 0;
+
+	if (!f)
+		return -EBADF;
+	if (f->f_path.dentry)
+		err = vfs_getattr(&f->f_path, &k);
+	return err ? err : put_stat(&k, ubuf);
+}
+
+static long sys_fstat(u64 fd, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return fstat_file(fd_file((int)fd), buf);
+}
+
+static long do_stat(int dirfd, u64 upath, u64 ubuf, bool follow)
+{
+	long err = 0;
+	char *path = get_path(dirfd, upath, &err);
+	struct kstat k;
+
+	if (!path)
+		return err;
+	err = follow ? vfs_stat(path, &k) : vfs_lstat(path, &k);
+	kfree(path);
+	return err ? err : put_stat(&k, ubuf);
+}
+
+static long sys_stat(u64 path, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return do_stat(AT_FDCWD, path, buf, true);
+}
+
+static long sys_lstat(u64 path, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return do_stat(AT_FDCWD, path, buf, false);
+}
+
+#define AT_SYMLINK_NOFOLLOW 0x100
+
+static long sys_newfstatat(u64 dirfd, u64 upath, u64 buf, u64 flags, u64 a4, u64 a5)
+{
+	char first;
+
+	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&first, upath, 1) && !first)
+		return fstat_file(fd_file((int)dirfd), buf);
+	return do_stat((int)dirfd, upath, buf, !(flags & AT_SYMLINK_NOFOLLOW));
+}
+
+/* The calls that take one path and act on the name. */
+static long path_call(int dirfd, u64 upath, int (*fn)(const char *))
+{
+	long err = 0;
+	char *path = get_path(dirfd, upath, &err);
+
+	if (!path)
+		return err;
+	err = fn(path);
+	kfree(path);
+	return err;
+}
+
+static long sys_unlink(u64 path, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return path_call(AT_FDCWD, path, do_unlink);
+}
+
+static long sys_rmdir(u64 path, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return path_call(AT_FDCWD, path, do_rmdir);
+}
+
+static long sys_unlinkat(u64 dirfd, u64 path, u64 flags, u64 a3, u64 a4, u64 a5)
+{
+	return path_call((int)dirfd, path, (flags & AT_REMOVEDIR) ? do_rmdir : do_unlink);
+}
+
+static int mkdir_default(const char *path)
+{
+	return do_mkdir(path, 0755);
+}
+
+static long sys_mkdir(u64 path, u64 mode, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return path_call(AT_FDCWD, path, mkdir_default); /* modes are not kept per call yet */
+}
+
+static long sys_mkdirat(u64 dirfd, u64 path, u64 mode, u64 a3, u64 a4, u64 a5)
+{
+	return path_call((int)dirfd, path, mkdir_default);
+}
+
+static long sys_chdir(u64 path, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return path_call(AT_FDCWD, path, set_fs_pwd);
+}
+
+static long do_rename2(int olddir, u64 oldp, int newdir, u64 newp)
+{
+	long err = 0;
+	char *from = get_path(olddir, oldp, &err), *to = from ? get_path(newdir, newp, &err) : NULL;
+
+	if (to)
+		err = do_rename(from, to);
+	kfree(from);
+	kfree(to);
+	return err;
+}
+
+static long sys_rename(u64 oldp, u64 newp, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return do_rename2(AT_FDCWD, oldp, AT_FDCWD, newp);
+}
+
+static long sys_renameat(u64 od, u64 oldp, u64 nd, u64 newp, u64 a4, u64 a5)
+{
+	return do_rename2((int)od, oldp, (int)nd, newp);
+}
+
+static long sys_renameat2(u64 od, u64 oldp, u64 nd, u64 newp, u64 flags, u64 a5)
+{
+	return flags ? -EINVAL : do_rename2((int)od, oldp, (int)nd, newp);
+}
+
+/* Everyone is root: a name that exists may be accessed (X_OK aside). */
+static int access_exists(const char *path)
+{
+	struct kstat k;
+
+	return vfs_stat(path, &k);
+}
+
+static long sys_access(u64 upath, u64 mode, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return path_call(AT_FDCWD, upath, access_exists);
+}
+
+static long sys_faccessat(u64 dirfd, u64 upath, u64 mode, u64 a3, u64 a4, u64 a5)
+{
+	return path_call((int)dirfd, upath, access_exists);
+}
+
+static long sys_getcwd(u64 ubuf, u64 size, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	struct path pwd;
+	long err;
+
+	if (!buf)
+		return -ENOMEM;
+	get_fs_pwd(&pwd);
+	err = d_path(&pwd, buf, PATH_MAX);
+	path_put(&pwd);
+	if (!err)
+		err = strlen(buf) + 1 > size ? -ERANGE : (long)strlen(buf) + 1;
+	if (err > 0 && copy_to_user(ubuf, buf, (size_t)err))
+		err = -EFAULT;
+	kfree(buf);
+	return err;
+}
+
+static long do_readlink2(int dirfd, u64 upath, u64 ubuf, u64 size)
+{
+	long err = 0;
+	char *path = get_path(dirfd, upath, &err), *buf;
+
+	if (!path)
+		return err;
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	err = buf ? do_readlink(path, buf, (int)min(size, (u64)PATH_MAX)) : -ENOMEM;
+	if (err > 0 && copy_to_user(ubuf, buf, (size_t)err))
+		err = -EFAULT;
+	kfree(buf);
+	kfree(path);
+	return err;
+}
+
+static long sys_readlink(u64 path, u64 buf, u64 size, u64 a3, u64 a4, u64 a5)
+{
+	return do_readlink2(AT_FDCWD, path, buf, size);
+}
+
+static long sys_readlinkat(u64 dirfd, u64 path, u64 buf, u64 size, u64 a4, u64 a5)
+{
+	return do_readlink2((int)dirfd, path, buf, size);
+}
+
+static long sys_sync(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	ksys_sync();
+	return 0;
+}
+
+static const struct syscall_def calls[] = {
+	{ 0, "read", sys_read },
+	{ 1, "write", sys_write },
+	{ 2, "open", sys_open },
+	{ 3, "close", sys_close },
+	{ 4, "stat", sys_stat },
+	{ 5, "fstat", sys_fstat },
+	{ 6, "lstat", sys_lstat },
+	{ 8, "lseek", sys_lseek },
+	{ 16, "ioctl", sys_ioctl },
+	{ 17, "pread64", sys_pread64 },
+	{ 18, "pwrite64", sys_pwrite64 },
+	{ 19, "readv", sys_readv },
+	{ 20, "writev", sys_writev },
+	{ 21, "access", sys_access },
+	{ 32, "dup", sys_dup },
+	{ 33, "dup2", sys_dup2 },
+	{ 72, "fcntl", sys_fcntl },
+	{ 74, "fsync", sys_fsync },
+	{ 75, "fdatasync", sys_fdatasync },
+	{ 77, "ftruncate", sys_ftruncate },
+	{ 79, "getcwd", sys_getcwd },
+	{ 80, "chdir", sys_chdir },
+	{ 82, "rename", sys_rename },
+	{ 83, "mkdir", sys_mkdir },
+	{ 84, "rmdir", sys_rmdir },
+	{ 87, "unlink", sys_unlink },
+	{ 89, "readlink", sys_readlink },
+	{ 162, "sync", sys_sync },
+	{ 257, "openat", sys_openat },
+	{ 258, "mkdirat", sys_mkdirat },
+	{ 262, "newfstatat", sys_newfstatat },
+	{ 263, "unlinkat", sys_unlinkat },
+	{ 264, "renameat", sys_renameat },
+	{ 267, "readlinkat", sys_readlinkat },
+	{ 269, "faccessat", sys_faccessat },
+	{ 292, "dup3", sys_dup3 },
+	{ 316, "renameat2", sys_renameat2 },
+};
+
+void sys_file_init(void)
+{
+	syscalls_register(calls, ARRAY_SIZE(calls));
+}

@@ -1,0 +1,329 @@
+/*
+ * Process, time and identity system calls a static C library makes on its way to main()
+ * and programs make around their work (Linux's kernel/sys.c, time/, sched/syscalls.c,
+ * arch/x86/kernel/process_64.c). Signals have no handlers yet: rt_sigaction and
+ * rt_sigprocmask accept and report nothing set, and a kill ends a program as its default
+ * action would. Everyone is root; one program per task, so its pid is its tid.
+ */
+#include <cgwb/sched.h>
+#include <cgwb/mm.h>
+#include <cgwb/smp.h>
+#include <cgwb/jiffies.h>
+#include <cgwb/errno.h>
+#include <cgwb/string.h>
+#include "internal.h"
+
+#define ARCH_SET_GS 0x1001
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
+#define CLOCK_REALTIME 0
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID 3
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MAX 12
+#define RLIMIT_STACK 3
+#define RLIMIT_NOFILE 7
+#define RLIM_INFINITY (~0ULL)
+#define NSEC_PER_SEC_U 1000000000ULL
+
+static long sys_exit_group(u64 code, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	program_exit((int)(code & 0xff));
+}
+
+static long sys_arch_prctl(u64 code, u64 addr, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct user_thread *ut = current->uthread;
+
+	switch (code) {
+	case ARCH_SET_FS:
+	case ARCH_SET_GS:
+		if (addr >= TASK_SIZE_MAX)
+			return -EPERM;
+		if (code == ARCH_SET_FS)
+			user_set_fs_base(addr);
+		else
+			user_set_gs_base(addr);
+		return 0;
+	case ARCH_GET_FS:
+		return copy_to_user(addr, &ut->fs_base, sizeof(u64));
+	case ARCH_GET_GS:
+		return copy_to_user(addr, &ut->gs_base, sizeof(u64));
+	default:
+		return -EINVAL;
+	}
+}
+
+static long sys_getpid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return current->pid;
+}
+
+static long sys_getppid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return 1; /* the shell is not a process a program could reach */
+}
+
+static long sys_zero(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return 0;
+}
+
+static long sys_rt_sigaction(u64 sig, u64 act, u64 oldact, u64 size, u64 a4, u64 a5)
+{
+	u8 none[32] = { 0 }; /* SIG_DFL, no flags, empty mask */
+
+	if (!sig || sig > 64 || size != 8)
+		return -EINVAL;
+	return oldact ? copy_to_user(oldact, none, sizeof(none)) : 0;
+}
+
+static long sys_rt_sigprocmask(u64 how, u64 set, u64 oldset, u64 size, u64 a4, u64 a5)
+{
+	u64 empty = 0;
+
+	if (size != 8)
+		return -EINVAL;
+	return oldset ? copy_to_user(oldset, &empty, sizeof(empty)) : 0;
+}
+
+struct new_utsname {
+	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
+};
+
+static long sys_uname(u64 buf, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct new_utsname u;
+
+	memset(&u, 0, sizeof(u));
+	strlcpy(u.sysname, "Linux", sizeof(u.sysname)); /* the ABI programs were built for */
+	strlcpy(u.nodename, "cgwb", sizeof(u.nodename));
+	strlcpy(u.release, "6.1.0-cgwb", sizeof(u.release));
+	strlcpy(u.version, "#1 SMP cgwb", sizeof(u.version));
+	strlcpy(u.machine, "x86_64", sizeof(u.machine));
+	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
+	return copy_to_user(buf, &u, sizeof(u));
+}
+
+struct timespec_user {
+	s64 tv_sec, tv_nsec;
+};
+
+static u64 clock_ns(u64 clk)
+{
+	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE)
+		return ktime_get_real_ns();
+	if (clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID)
+		return current->sum_exec_ns;
+	return ktime_get_ns(); /* the monotonic, raw, coarse and boot-time clocks */
+}
+
+static long put_timespec(u64 uts, u64 ns)
+{
+	struct timespec_user ts = { (s64)(ns / NSEC_PER_SEC_U), (s64)(ns % NSEC_PER_SEC_U) };
+
+	return copy_to_user(uts, &ts, sizeof(ts));
+}
+
+static long sys_clock_gettime(u64 clk, u64 uts, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return clk >= CLOCK_MAX ? -EINVAL : put_timespec(uts, clock_ns(clk));
+}
+
+static long sys_clock_getres(u64 clk, u64 uts, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	if (clk >= CLOCK_MAX)
+		return -EINVAL;
+	return uts ? put_timespec(uts, 1) : 0;
+}
+
+static long sys_gettimeofday(u64 utv, u64 utz, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	u64 ns = ktime_get_real_ns();
+	s64 tv[2] = { (s64)(ns / NSEC_PER_SEC_U), (s64)(ns % NSEC_PER_SEC_U / 1000) };
+
+	return utv ? copy_to_user(utv, tv, sizeof(tv)) : 0;
+}
+
+static long sys_time(u64 ut, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	s64 now = (s64)ktime_get_real_seconds();
+
+	if (ut && copy_to_user(ut, &now, sizeof(now)))
+		return -EFAULT;
+	return now;
+}
+
+/* Interruptible: a kill ends it with -EINTR. */
+static long sleep_ns(u64 ns)
+{
+	u64 end = ktime_get_ns() + ns, now;
+
+	while ((now = ktime_get_ns()) < end) {
+		schedule_timeout_interruptible((long)max(1ULL, (end - now) / (NSEC_PER_SEC_U / HZ)));
+		if (signal_pending(current))
+			return -EINTR;
+	}
+	return 0;
+}
+
+static long get_timespec_ns(u64 uts, u64 *ns)
+{
+	struct timespec_user ts;
+
+	if (copy_from_user(&ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (s64)NSEC_PER_SEC_U)
+		return -EINVAL;
+	*ns = (u64)ts.tv_sec * NSEC_PER_SEC_U + (u64)ts.tv_nsec;
+	return 0;
+}
+
+static long sys_nanosleep(u64 req, u64 rem, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	u64 ns;
+	long err = get_timespec_ns(req, &ns);
+
+	return err ? err : sleep_ns(ns);
+}
+
+#define TIMER_ABSTIME 1
+
+static long sys_clock_nanosleep(u64 clk, u64 flags, u64 req, u64 rem, u64 a4, u64 a5)
+{
+	u64 ns, now = clock_ns(clk);
+	long err = clk >= CLOCK_MAX ? -EINVAL : get_timespec_ns(req, &ns);
+
+	if (err)
+		return err;
+	if (flags & TIMER_ABSTIME)
+		ns = ns > now ? ns - now : 0;
+	return sleep_ns(ns);
+}
+
+static long sys_sched_yield(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	cond_resched();
+	return 0;
+}
+
+static long sys_getrandom(u64 ubuf, u64 len, u64 flags, u64 a3, u64 a4, u64 a5)
+{
+	u64 x = ktime_get_ns() ^ ((u64)current->pid << 40) ^ 0x2545f4914f6cdd1dULL;
+	u8 chunk[64];
+	u64 done = 0;
+
+	len = min(len, (u64)(32u << 20));
+	while (done < len) {
+		u64 n = min(len - done, (u64)sizeof(chunk));
+
+		for (u64 i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			chunk[i] = (u8)(x >> 24);
+		}
+		if (copy_to_user(ubuf + done, chunk, (size_t)n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return (long)done;
+}
+
+static void rlimit_of(u64 resource, u64 lim[2])
+{
+	lim[0] = lim[1] = RLIM_INFINITY;
+	if (resource == RLIMIT_STACK)
+		lim[0] = STACK_SIZE_MAX;
+	if (resource == RLIMIT_NOFILE)
+		lim[0] = lim[1] = TASK_NR_FILES;
+}
+
+static long sys_prlimit64(u64 pid, u64 resource, u64 newlim, u64 oldlim, u64 a4, u64 a5)
+{
+	u64 lim[2];
+
+	if (pid && pid != (u64)current->pid)
+		return -ESRCH;
+	if (resource >= 16)
+		return -EINVAL;
+	rlimit_of(resource, lim);
+	if (oldlim && copy_to_user(oldlim, lim, sizeof(lim)))
+		return -EFAULT;
+	return newlim ? -EPERM : 0; /* the limits are fixed */
+}
+
+static long sys_getrlimit(u64 resource, u64 ulim, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return sys_prlimit64(0, resource, 0, ulim, 0, 0);
+}
+
+static long sys_sched_getaffinity(u64 pid, u64 len, u64 umask, u64 a3, u64 a4, u64 a5)
+{
+	u64 mask = current->cpus_mask;
+
+	if (len < sizeof(mask))
+		return -EINVAL;
+	if (copy_to_user(umask, &mask, sizeof(mask)))
+		return -EFAULT;
+	return sizeof(mask);
+}
+
+struct sysinfo_user {
+	s64 uptime;
+	u64 loads[3], totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	u16 procs, pad;
+	u32 pad2;
+	u64 totalhigh, freehigh;
+	u32 mem_unit;
+	char reserved[4];
+};
+
+static long sys_sysinfo(u64 uinfo, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct sysinfo_user si;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = (s64)(ktime_get_ns() / NSEC_PER_SEC_U);
+	si.totalram = (u64)totalram_pages * PAGE_SIZE;
+	si.freeram = (u64)nr_free_pages() * PAGE_SIZE;
+	si.procs = 1;
+	si.mem_unit = 1;
+	return copy_to_user(uinfo, &si, sizeof(si));
+}
+
+static const struct syscall_def calls[] = {
+	{ 13, "rt_sigaction", sys_rt_sigaction },
+	{ 14, "rt_sigprocmask", sys_rt_sigprocmask },
+	{ 24, "sched_yield", sys_sched_yield },
+	{ 35, "nanosleep", sys_nanosleep },
+	{ 39, "getpid", sys_getpid },
+	{ 60, "exit", sys_exit_group }, /* one thread: exit is exit_group */
+	{ 63, "uname", sys_uname },
+	{ 96, "gettimeofday", sys_gettimeofday },
+	{ 97, "getrlimit", sys_getrlimit },
+	{ 99, "sysinfo", sys_sysinfo },
+	{ 102, "getuid", sys_zero },
+	{ 104, "getgid", sys_zero },
+	{ 107, "geteuid", sys_zero },
+	{ 108, "getegid", sys_zero },
+	{ 110, "getppid", sys_getppid },
+	{ 158, "arch_prctl", sys_arch_prctl },
+	{ 186, "gettid", sys_getpid },
+	{ 201, "time", sys_time },
+	{ 204, "sched_getaffinity", sys_sched_getaffinity },
+	{ 218, "set_tid_address", sys_getpid },
+	{ 228, "clock_gettime", sys_clock_gettime },
+	{ 229, "clock_getres", sys_clock_getres },
+	{ 230, "clock_nanosleep", sys_clock_nanosleep },
+	{ 231, "exit_group", sys_exit_group },
+	{ 273, "set_robust_list", sys_zero },
+	{ 302, "prlimit64", sys_prlimit64 },
+	{ 318, "getrandom", sys_getrandom },
+};
+
+void sys_misc_init(void)
+{
+	syscalls_register(calls, ARRAY_SIZE(calls));
+}

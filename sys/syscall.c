@@ -1,0 +1,63 @@
+/*
+ * The system call table and its dispatch (Linux's arch/x86/entry/common.c and
+ * syscall_64.c): numbers are Linux's x86-64 ones, arguments in RDI, RSI, RDX, R10, R8, R9,
+ * the result (or -errno) in RAX. An unknown or missing call returns -ENOSYS and logs one
+ * line naming it, once per number. Each sys_*.c file registers its calls at start-up.
+ */
+#include <cgwb/sched.h>
+#include <cgwb/printk.h>
+#include <cgwb/errno.h>
+#include <cgwb/bug.h>
+#include <cgwb/irqflags.h>
+#include <cgwb/exec.h>
+#include "internal.h"
+
+#define NR_SYSCALLS 450
+
+static struct syscall_entry sys_call_table[NR_SYSCALLS];
+static unsigned long enosys_logged[(NR_SYSCALLS + 63) / 64];
+
+void syscalls_register(const struct syscall_def *defs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned int nr = defs[i].nr;
+
+		BUG_ON(nr >= NR_SYSCALLS || sys_call_table[nr].fn);
+		sys_call_table[nr].name = defs[i].name;
+		sys_call_table[nr].fn = defs[i].fn;
+	}
+}
+
+/* The first time a number is asked for; numbers past the table share the last slot. */
+static long sys_ni_syscall(u64 nr)
+{
+	unsigned int slot = nr < NR_SYSCALLS ? (unsigned int)nr : NR_SYSCALLS - 1;
+	unsigned long bit = 1UL << (slot % 64);
+
+	if (!(__atomic_fetch_or(&enosys_logged[slot / 64], bit, __ATOMIC_RELAXED) & bit))
+		pr_info("%s[%d]: system call %llu not implemented (-ENOSYS)\n", current->comm,
+			current->pid, (unsigned long long)nr);
+	return -ENOSYS;
+}
+
+void do_syscall_64(struct pt_regs *regs)
+{
+	u64 nr = regs->vector;
+	syscall_fn fn = nr < NR_SYSCALLS ? sys_call_table[nr].fn : NULL;
+
+	local_irq_enable();
+	if (fn)
+		regs->rax = (u64)fn(regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9);
+	else
+		regs->rax = (u64)sys_ni_syscall(nr);
+	local_irq_disable();
+	exit_to_user_mode(regs);
+}
+
+void syscalls_init(void)
+{
+	sys_file_init();
+	sys_mm_init();
+	sys_misc_init();
+	traps_init();
+}

@@ -1,0 +1,95 @@
+# Linux programs: Debian's static C library runs unmodified (start-up, stdio, the heap by brk
+# and mmap, files written, fsync'd and read back, argv, exit status), four at once on two
+# CPUs, under cgexec with the group's io.stat and memory.stat counting what the program did.
+# Bad programs end with the signal's status and a log line as Linux's (wild, NULL and kernel
+# pointers, an illegal instruction, a division by zero), bad pointers given to system calls
+# return -EFAULT, an unknown system call -ENOSYS with one log line, a program over its group's
+# memory.max is OOM-killed, kill ends a spinning one; what cannot be run is refused with a
+# message (no file, not executable, not ELF, dynamically linked). The kernel keeps running and
+# the disk stays e2fsck-clean (the harness checks).
+programs_image "$T/prog.img" 64M
+head -c 200 "$PROGRAMS/hello" > "$T/progtree/truncated"
+guest_script <<'GUEST'
+/mnt/bin/hello /mnt/rt 7
+echo hello-status=$?
+cat /mnt/rt
+cd /sys/fs/cgroup
+echo +memory > cgroup.subtree_control
+echo +io > cgroup.subtree_control
+mkdir P S
+cgexec -g P /mnt/bin/hello /mnt/rt2
+echo cgexec-status=$?
+echo P-io: $(cat P/io.stat)
+cgexec -g P /mnt/bin/faults eat 16 /sys/fs/cgroup/P/memory.stat
+echo P-after: $(grep "^anon " P/memory.stat)
+echo 16M > S/memory.max
+cgexec -g S /mnt/bin/faults eat 64
+echo oom-status=$?
+echo S-events: $(cat S/memory.events)
+for w in wild null kernel ud2 div; do /mnt/bin/faults $w; echo $w-status=$?; done
+/mnt/bin/faults enosys
+/mnt/bin/faults enosys
+/mnt/bin/faults badptr
+/mnt/bin/faults stack
+echo stack-status=$?
+/mnt/bin/faults spin &
+/mnt/bin/hello /mnt/a1 > /dev/null &
+/mnt/bin/hello /mnt/a2 > /dev/null &
+/mnt/bin/hello /mnt/a3 > /dev/null &
+/mnt/bin/hello /mnt/a4 > /dev/null &
+wait %2 %3 %4 %5
+echo parallel-status=$?
+cat /mnt/a1 /mnt/a4
+ps | grep faults
+kill %1
+wait %1
+echo spin-status=$?
+/mnt/bin/none
+echo none-status=$?
+/mnt/rt
+echo noexec-status=$?
+/mnt/bin/hello-dynamic
+echo dynamic-status=$?
+echo sync; sync
+poweroff 0
+GUEST
+run_guest --disk "$T/prog.img" --smp 2 --timeout 120
+expect_status 0
+expect_line "hello from /mnt/bin/hello with 2 args: /mnt/rt 7"
+expect_line "heap ok 1"
+expect_line "file /mnt/rt size 11"
+expect_line "hello-status=7"
+expect_line "cgexec-status=0"
+expect_output "^P-io: [0-9]+:[0-9]+ rbytes=[0-9]+ wbytes=[0-9]+"
+wbytes=$(sed -n 's/^P-io: .*wbytes=\([0-9]*\).*/\1/p' "$OUT")
+expect_num "P's io.stat wbytes after the fsync'd file" "${wbytes:-x}" -ge 1024
+anon=$(awk '$1 == "anon" { print $2; exit }' "$OUT")
+expect_num "anon in memory.stat while 16 MiB are touched" "${anon:-x}" -ge $((16 << 20))
+expect_line "ate 16 MiB"
+expect_line "P-after: anon 0"
+expect_line "oom-status=137"
+expect_output "^S-events: .*oom_kill 1"
+for w in wild null kernel; do expect_line "$w-status=139"; done
+expect_line "ud2-status=132"
+expect_line "div-status=136"
+expect_count 3 "^Segmentation fault$"
+expect_line "Illegal instruction"
+expect_line "Floating point exception"
+expect_log "faults\[[0-9]+\]: segfault at deadbeef ip [0-9a-f]+ sp [0-9a-f]+ error 6"
+expect_log "faults\[[0-9]+\]: segfault at 0 ip"
+expect_log "faults\[[0-9]+\]: segfault at ffff888000100000 ip .* error 5"
+expect_count 2 "^syscall 449: -1 errno 38$"
+[[ $(grep -ac "system call 449 not implemented" "$LOG") -ge 1 ]] || fail "no log line for system call 449"
+expect_line "bad user pointer: -1 errno 14; kernel pointer: -1 errno 14"
+expect_line "deep recursion: 1000"
+expect_line "stack-status=0"
+expect_line "parallel-status=0"
+expect_count 3 "^round trip$" # /mnt/rt, a1 and a4
+expect_output "^ +[0-9]+ R .* faults$"
+expect_line "spin-status=130"
+expect_line "/mnt/bin/none: No such file or directory"
+expect_line "none-status=127"
+expect_line "/mnt/rt: Permission denied"
+expect_line "noexec-status=126"
+expect_line "/mnt/bin/hello-dynamic: dynamically linked: cgwb runs static programs only"
+expect_line "dynamic-status=126"
