@@ -8,7 +8,7 @@
 #include <cgwb/string.h>
 #include <cgwb/shell.h>
 #include "internal.h"
-#include "pipe.h"
+#include <cgwb/pipe.h>
 #include "lang/expand.h"
 #include "lang/pattern.h"
 

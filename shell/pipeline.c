@@ -12,7 +12,7 @@
 #include "exec.h"
 #include "internal.h"
 #include "jobs.h"
-#include "pipe.h"
+#include <cgwb/pipe.h>
 
 int sh_run_builtin(const struct shell_cmd *cmd, int argc, char **argv, struct sh_files *fs)
 {
@@ -273,7 +273,7 @@ static int start_job(struct shell *sh, struct sh_node *n, struct sh_job *job,
 		if (in)
 			files_replace(&fs, 0, in);
 		if (piped && k->next) {
-			err = shell_pipe(&rd, &wr);
+			err = create_pipe_files(&rd, &wr);
 			if (!err)
 				files_replace(&fs, 1, wr);
 		}

@@ -1,9 +1,10 @@
 /*
- * Running a program (Linux's fs/exec.c, one program per task): the shell's command task
- * opens the file, builds a fresh address space with the ELF image and a stack holding
- * argv, envp and the auxiliary vector as the x86-64 System V ABI lays them out, and enters
- * user mode. It comes back when the program exits, is killed or faults, frees the address
- * space and returns the program's status like any command (128 + the signal for a kill).
+ * Running a program (Linux's fs/exec.c): a fresh address space with the ELF image and a
+ * stack holding argv, envp and the auxiliary vector as the x86-64 System V ABI lays them
+ * out. The shell's command task does it for a command (run_program(): the task enters user
+ * mode and comes back when the program exits, is killed or faults, and returns its status
+ * like any command's, 128 + the signal for a kill); a program does it to itself with
+ * execve(), which replaces its address space only once the new one is complete.
  */
 #include <cgwb/sched.h>
 #include <cgwb/mm.h>
@@ -39,28 +40,9 @@
 #define NR_AUXV 19
 #define ARG_MAX_BYTES (128UL << 10)
 
+#define ARGV_MAX 4096 /* strings in an execve()'s argv or envp */
+
 static const char *const default_env[] = { "PATH=/mnt/bin:/mnt/sbin:/bin", "HOME=/", NULL };
-
-/* Bytes written into mm at va (pages made as needed), before the program runs. */
-static int mm_write(struct mm_struct *mm, u64 va, const void *src, size_t len)
-{
-	while (len) {
-		size_t off = va & ~PAGE_MASK, n = min(len, PAGE_SIZE - off);
-		unsigned int prot;
-		u64 phys = user_lookup_page(mm->pgd, va & PAGE_MASK, &prot);
-		int err = phys ? 0 : handle_mm_fault(mm, va, PF_WRITE | PF_USER);
-
-		if (err)
-			return err;
-		if (!phys)
-			phys = user_lookup_page(mm->pgd, va & PAGE_MASK, &prot);
-		memcpy((char *)phys_to_virt(phys) + off, src, n);
-		va += n;
-		src = (const char *)src + n;
-		len -= n;
-	}
-	return 0;
-}
 
 /* Copy the strings down from *sp; their addresses into ptrs. */
 static int push_strings(struct mm_struct *mm, u64 *sp, const char *const *v, int n, u64 *ptrs)
@@ -70,7 +52,7 @@ static int push_strings(struct mm_struct *mm, u64 *sp, const char *const *v, int
 		int err;
 
 		*sp -= len;
-		err = mm_write(mm, *sp, v[i], len);
+		err = mm_copy_to(mm, *sp, v[i], len);
 		if (err)
 			return err;
 		ptrs[i] = *sp;
@@ -100,24 +82,21 @@ static void random_seed(u8 out[16])
 	}
 }
 
-struct stack_layout {
-	u64 ptrs[NR_AUXV * 2 + 3]; /* reused for argv, then envp */
-};
-
 static int push_vector(struct mm_struct *mm, u64 *at, const u64 *v, int n)
 {
-	int err = mm_write(mm, *at, v, (size_t)n * sizeof(u64));
+	int err = mm_copy_to(mm, *at, v, (size_t)n * sizeof(u64));
 
 	*at += (u64)n * sizeof(u64);
 	return err;
 }
 
 /* The initial stack; *sp ends at argc, 16-byte aligned. */
-static int build_stack(struct mm_struct *mm, char **argv, const struct elf_load_info *info, u64 *sp)
+static int build_stack(struct mm_struct *mm, char *const *argv, const char *const *envp,
+		       const struct elf_load_info *info, u64 *sp)
 {
 	size_t bytes = 0;
 	int argc = count_strings((const char *const *)argv, &bytes);
-	int envc = count_strings(default_env, &bytes);
+	int envc = count_strings(envp, &bytes);
 	u64 *argp = kmalloc((size_t)(argc + envc + 2) * sizeof(u64), GFP_KERNEL);
 	u64 platform, random, at, auxv[NR_AUXV * 2];
 	u8 seed[16];
@@ -128,7 +107,7 @@ static int build_stack(struct mm_struct *mm, char **argv, const struct elf_load_
 	err = bytes > ARG_MAX_BYTES ? -E2BIG : 0;
 	*sp = STACK_TOP;
 	if (!err)
-		err = push_strings(mm, sp, default_env, envc, argp + argc + 1);
+		err = push_strings(mm, sp, envp, envc, argp + argc + 1);
 	if (!err)
 		err = push_strings(mm, sp, (const char *const *)argv, argc, argp);
 	random_seed(seed);
@@ -137,9 +116,9 @@ static int build_stack(struct mm_struct *mm, char **argv, const struct elf_load_
 	*sp -= 8;
 	platform = *sp;
 	if (!err)
-		err = mm_write(mm, random, seed, sizeof(seed));
+		err = mm_copy_to(mm, random, seed, sizeof(seed));
 	if (!err)
-		err = mm_write(mm, platform, "x86_64", 7);
+		err = mm_copy_to(mm, platform, "x86_64", 7);
 	argp[argc] = 0;
 	argp[argc + 1 + envc] = 0;
 
@@ -190,7 +169,8 @@ static int check_executable(struct file *file)
 }
 
 /* The new program's address space: image, stack area, stack contents. */
-static int prepare(struct mm_struct *mm, struct file *file, char **argv, u64 *entry, u64 *sp)
+static int prepare(struct mm_struct *mm, struct file *file, char *const *argv,
+		   const char *const *envp, u64 *entry, u64 *sp)
 {
 	struct elf_load_info info;
 	int err = load_elf_binary(mm, file, &info);
@@ -201,7 +181,7 @@ static int prepare(struct mm_struct *mm, struct file *file, char **argv, u64 *en
 	err = mm_map(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP, UPROT_READ | UPROT_WRITE, NULL, 0, 0);
 	mutex_unlock(&mm->lock);
 	if (!err)
-		err = build_stack(mm, argv, &info, sp);
+		err = build_stack(mm, argv, envp, &info, sp);
 	*entry = info.entry;
 	return err;
 }
@@ -225,49 +205,197 @@ static const char *exec_error(int err)
 	}
 }
 
-int run_program(int argc, char **argv)
+/* A new address space for path, ready to enter: 0 or why not (messages are the caller's). */
+static int exec_mm(const char *path, char *const *argv, const char *const *envp,
+		   struct mm_struct **out, u64 *entry, u64 *sp)
 {
-	struct file *file = filp_open(argv[0], O_RDONLY, 0);
+	struct file *file = filp_open(path, O_RDONLY, 0);
 	struct mm_struct *mm;
-	struct user_thread *ut;
-	struct pt_regs regs;
-	u64 entry = 0, sp = 0;
-	int err, status;
+	int err;
 
-	if (IS_ERR(file)) {
-		program_error(argv[0], errstr((int)PTR_ERR(file)));
-		return PTR_ERR(file) == -ENOENT ? 127 : 126;
-	}
+	*out = NULL;
+	if (IS_ERR(file))
+		return (int)PTR_ERR(file);
 	err = check_executable(file);
 	mm = err ? NULL : mm_alloc();
 	if (!err && !mm)
 		err = -ENOMEM;
 	if (!err)
-		err = prepare(mm, file, argv, &entry, &sp);
-	ut = err ? NULL : user_thread_alloc(mm->pgd);
-	if (!err && !ut)
-		err = -ENOMEM;
-	if (err) {
-		program_error(argv[0], exec_error(err));
-		if (mm)
-			mm_free(mm);
-		fput(file);
-		return 126;
-	}
-	(void)argc;
-	current->mm = mm;
-	current->uthread = ut;
-	set_current_comm(strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
-	user_regs_init(&regs, entry, sp);
-	status = user_thread_run(&regs);
-	user_thread_free(ut);
-	current->mm = NULL;
-	mm_free(mm);
-	fput(file);
-	return status;
+		err = prepare(mm, file, argv, envp, entry, sp);
+	fput(file); /* the image's areas hold their own references */
+	if (err && mm)
+		mm_free(mm);
+	if (!err)
+		*out = mm;
+	return err;
 }
 
-__noreturn void program_exit(int code)
+static const char *base_name(const char *path)
 {
-	user_thread_leave(code);
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static const char *signal_text(int sig)
+{
+	switch (sig) {
+	case SIGFPE:
+		return "Floating point exception";
+	case SIGTRAP:
+		return "Trace/breakpoint trap";
+	case SIGILL:
+		return "Illegal instruction";
+	case SIGBUS:
+		return "Bus error";
+	case SIGSEGV:
+		return "Segmentation fault";
+	case SIGKILL:
+		return "Killed";
+	default:
+		return NULL; /* SIGINT, as a shell: nothing */
+	}
+}
+
+/*
+ * The shell's status for a wait status: the exit code, or 128 + the signal, which it names
+ * on stderr as a shell does ("Segmentation fault").
+ */
+static int shell_status(int wstatus)
+{
+	int sig = wstatus & 0x7f;
+	const char *text = signal_text(sig);
+
+	if (sig && text && current->files[2])
+		file_printf(current->files[2], "%s\n", text);
+	return sig ? 128 + sig : (wstatus >> 8) & 0xff;
+}
+
+int run_program(int argc, char **argv)
+{
+	struct mm_struct *mm;
+	struct user_thread *ut = NULL;
+	struct pt_regs regs;
+	u64 entry = 0, sp = 0;
+	int err = exec_mm(argv[0], argv, default_env, &mm, &entry, &sp);
+
+	(void)argc;
+	if (!err) {
+		ut = user_thread_alloc(mm->pgd);
+		current->program = ut ? program_alloc(NULL) : NULL;
+		err = current->program ? 0 : -ENOMEM;
+	}
+	if (err) {
+		program_error(argv[0], exec_error(err));
+		if (ut)
+			kfree(ut);
+		if (mm)
+			mm_free(mm);
+		return err == -ENOENT ? 127 : 126;
+	}
+	current->mm = mm;
+	current->uthread = ut;
+	set_current_comm(base_name(argv[0]));
+	user_regs_init(&regs, entry, sp);
+	return shell_status(program_run(&regs));
+}
+
+int program_run(struct pt_regs *regs)
+{
+	int wstatus = user_thread_run(regs);
+
+	user_thread_free(current->uthread);
+	mm_free(current->mm);
+	current->mm = NULL;
+	program_release_children(wstatus);
+	return wstatus;
+}
+
+__noreturn void program_exit(int wstatus)
+{
+	user_thread_leave(wstatus);
+}
+
+/* ---------------------------------------------------------------- execve */
+
+static void free_strings(char **v)
+{
+	for (int i = 0; v && v[i]; i++)
+		kfree(v[i]);
+	kfree(v);
+}
+
+/* A NULL-terminated vector of strings from the program, copied in; NULL and *err if bad. */
+static char **copy_strings(u64 uvec, long *err)
+{
+	char **v = kcalloc(ARGV_MAX + 1, sizeof(char *), GFP_KERNEL);
+	size_t total = 0;
+
+	*err = v ? 0 : -ENOMEM;
+	for (int i = 0; v && uvec && !*err; i++) {
+		u64 ustr;
+		long len;
+
+		if (i == ARGV_MAX || copy_from_user(&ustr, uvec + (u64)i * 8, 8)) {
+			*err = i == ARGV_MAX ? -E2BIG : -EFAULT;
+			break;
+		}
+		if (!ustr)
+			return v;
+		v[i] = kmalloc(PATH_MAX, GFP_KERNEL);
+		len = v[i] ? strncpy_from_user(v[i], ustr, PATH_MAX) : -ENOMEM;
+		if (len == -ENAMETOOLONG)
+			len = -E2BIG;
+		total += len < 0 ? 0 : (size_t)len + 1;
+		if (len < 0 || total > ARG_MAX_BYTES)
+			*err = len < 0 ? len : -E2BIG;
+	}
+	if (v && !*err)
+		return v; /* a NULL vector: empty */
+	free_strings(v);
+	return NULL;
+}
+
+static long do_execve(const char *path, char **argv, char **envp)
+{
+	struct pt_regs *regs = current_user_regs();
+	struct mm_struct *mm, *old = current->mm;
+	char *only_path[] = { (char *)path, NULL };
+	u64 entry, sp;
+	long err = exec_mm(path, argv[0] ? argv : only_path, (const char *const *)envp, &mm, &entry,
+			   &sp);
+
+	if (err)
+		return err;
+	/* the point of no return: the old image goes */
+	current->mm = mm;
+	user_thread_exec(mm->pgd);
+	mm_free(old);
+	set_current_comm(base_name(path));
+	user_regs_init(regs, entry, sp);
+	return 0; /* into the new program's RAX: it starts at 0 */
+}
+
+static long sys_execve(u64 upath, u64 uargv, u64 uenvp, u64 a3, u64 a4, u64 a5)
+{
+	char *path = kmalloc(PATH_MAX, GFP_KERNEL);
+	long err = path ? strncpy_from_user(path, upath, PATH_MAX) : -ENOMEM;
+	char **argv = err >= 0 ? copy_strings(uargv, &err) : NULL;
+	char **envp = argv ? copy_strings(uenvp, &err) : NULL;
+
+	if (envp)
+		err = do_execve(path, argv, envp);
+	free_strings(argv);
+	free_strings(envp);
+	kfree(path);
+	return err;
+}
+
+static const struct syscall_def calls[] = {
+	{ 59, "execve", sys_execve },
+};
+
+void sys_exec_init(void)
+{
+	syscalls_register(calls, ARRAY_SIZE(calls));
 }

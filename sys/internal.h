@@ -54,17 +54,35 @@ u64 mm_get_unmapped_area(struct mm_struct *mm, u64 len);
 /* The page fault of a program at addr (PF_* error code): 0, -EFAULT (no such area) or
  * -EACCES (the area forbids it), -ENOMEM, or the file's error. */
 int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code);
+/*
+ * Bytes written into mm at va, pages made as needed: for an address space that is not the
+ * running one (a new image's stack, a child's tid). mm->lock not held.
+ */
+int mm_copy_to(struct mm_struct *mm, u64 va, const void *src, size_t len);
+/* A copy of old (fork): its areas, and a copy of every page it has. */
+struct mm_struct *mm_dup(struct mm_struct *old);
 /* brk(2) */
 u64 mm_brk(struct mm_struct *mm, u64 brk);
 
-/* exec.c: what the kill of a fault records (128 + signal). */
+/* exec.c: what the kill of a fault records (its wait status: the signal). */
 #define SIGILL 4
 #define SIGTRAP 5
 #define SIGBUS 7
 #define SIGFPE 8
 #define SIGSEGV 11
-/* End current's program with status code: from a system call or a trap. */
-__noreturn void program_exit(int code);
+/* End current's program with a wait status (exit code << 8, or the signal). */
+__noreturn void program_exit(int wstatus);
+/* Run current's program from regs to its end, then free it: its wait status. */
+int program_run(struct pt_regs *regs);
+void sys_exec_init(void);
+
+/* process.c: the parent and children of programs */
+/* current's process (task set by the caller for a child); parent NULL for the shell's */
+struct program *program_alloc(struct program *parent);
+/* current's program has ended with wstatus: its children are reaped or let go */
+void program_release_children(int wstatus);
+int program_ppid(void);
+void sys_process_init(void);
 
 /* syscall.c */
 typedef long (*syscall_fn)(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
@@ -87,7 +105,8 @@ void sys_mm_init(void);
 void traps_init(void);
 void exit_to_user_mode(struct pt_regs *regs);
 
-/* sys_file.c: a task's descriptor, or NULL */
+/* sys_file.c: a task's descriptor, or NULL; the lowest free one >= from for file */
 struct file *fd_file(int fd);
+int fd_install(struct file *file, int from);
 
 #endif

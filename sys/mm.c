@@ -96,6 +96,69 @@ void mm_free(struct mm_struct *mm)
 	kfree(mm);
 }
 
+/* v's pages copied into mm's tables (the same addresses, the same protection). */
+static int copy_pages(struct mm_struct *mm, struct mm_struct *old, struct vm_area_struct *v)
+{
+	for (u64 va = v->start; va < v->end; va += PAGE_SIZE) {
+		unsigned int prot;
+		u64 phys = user_lookup_page(old->pgd, va, &prot);
+		struct page *page;
+		int err;
+
+		if (!phys)
+			continue;
+		page = anon_page_alloc();
+		if (!page)
+			return -ENOMEM;
+		memcpy(page_address(page), phys_to_virt(phys), PAGE_SIZE);
+		err = user_map_page(mm->pgd, va, page_to_phys(page), prot);
+		if (err) {
+			anon_page_free(page);
+			return err;
+		}
+		mm->rss++;
+	}
+	return 0;
+}
+
+static int dup_areas(struct mm_struct *mm, struct mm_struct *old)
+{
+	struct vm_area_struct *v, *nv;
+
+	list_for_each_entry(v, &old->vmas, node) {
+		nv = kmalloc(sizeof(*nv), GFP_KERNEL);
+		if (!nv)
+			return -ENOMEM;
+		*nv = *v;
+		if (nv->file)
+			get_file(nv->file);
+		list_add_tail(&nv->node, &mm->vmas);
+		if (copy_pages(mm, old, nv))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct mm_struct *mm_dup(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+	int err;
+
+	if (!mm)
+		return NULL;
+	mutex_lock(&old->lock);
+	mm->start_brk = old->start_brk;
+	mm->brk = old->brk;
+	mm->mmap_base = old->mmap_base;
+	err = dup_areas(mm, old);
+	mutex_unlock(&old->lock);
+	if (err) {
+		mm_free(mm);
+		return NULL;
+	}
+	return mm;
+}
+
 static struct vm_area_struct *find_vma(struct mm_struct *mm, u64 addr)
 {
 	struct vm_area_struct *v;
@@ -291,6 +354,26 @@ int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code)
 		err = fault_in(mm, v, addr & PAGE_MASK);
 	mutex_unlock(&mm->lock);
 	return err;
+}
+
+int mm_copy_to(struct mm_struct *mm, u64 va, const void *src, size_t len)
+{
+	while (len) {
+		size_t off = va & ~PAGE_MASK, n = min(len, PAGE_SIZE - off);
+		unsigned int prot;
+		u64 phys = user_lookup_page(mm->pgd, va & PAGE_MASK, &prot);
+		int err = phys ? 0 : handle_mm_fault(mm, va, PF_WRITE | PF_USER);
+
+		if (err)
+			return err;
+		if (!phys)
+			phys = user_lookup_page(mm->pgd, va & PAGE_MASK, &prot);
+		memcpy((char *)phys_to_virt(phys) + off, src, n);
+		va += n;
+		src = (const char *)src + n;
+		len -= n;
+	}
+	return 0;
 }
 
 u64 mm_brk(struct mm_struct *mm, u64 brk)

@@ -27,7 +27,7 @@ struct file *fd_file(int fd)
 	return fd >= 0 && fd < TASK_NR_FILES ? current->files[fd] : NULL;
 }
 
-static int fd_install(struct file *file, int from)
+int fd_install(struct file *file, int from)
 {
 	for (int fd = max(from, 0); fd < TASK_NR_FILES; fd++) {
 		if (!current->files[fd]) {
@@ -536,6 +536,63 @@ static long sys_sync(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	return 0;
 }
 
+struct getdents_ctx {
+	struct dir_context ctx;
+	char *buf;
+	size_t size, used;
+	bool full; /* an entry did not fit */
+};
+
+/* struct linux_dirent64: ino, next offset, record length, type, name, 8-byte aligned */
+static bool fill_dirent64(struct dir_context *ctx, const char *name, int len, loff_t off, u64 ino,
+			  unsigned int type)
+{
+	struct getdents_ctx *g = container_of(ctx, struct getdents_ctx, ctx);
+	size_t reclen = ALIGN(19 + (size_t)len + 1, 8);
+	char *rec = g->buf + g->used;
+	s64 next = off + 1;
+	u16 rl = (u16)reclen;
+	u8 t = (u8)type;
+
+	if (g->used + reclen > g->size) {
+		g->full = true;
+		return false;
+	}
+	memset(rec, 0, reclen);
+	memcpy(rec, &ino, 8);
+	memcpy(rec + 8, &next, 8);
+	memcpy(rec + 16, &rl, 2);
+	memcpy(rec + 18, &t, 1);
+	memcpy(rec + 19, name, (size_t)len);
+	g->used += reclen;
+	return true;
+}
+
+static long sys_getdents64(u64 fd, u64 ubuf, u64 count, u64 a3, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+	struct getdents_ctx g = { .ctx.actor = fill_dirent64, .size = min(count, (u64)65536) };
+	long err;
+
+	if (!f)
+		return -EBADF;
+	g.buf = kmalloc(g.size ? g.size : 1, GFP_KERNEL);
+	if (!g.buf)
+		return -ENOMEM;
+	err = iterate_dir(f, &g.ctx);
+	if (!err && !g.used && g.full)
+		err = -EINVAL; /* the buffer cannot hold the next entry */
+	if (!err && g.used && copy_to_user(ubuf, g.buf, g.used))
+		err = -EFAULT;
+	kfree(g.buf);
+	return err ? err : (long)g.used;
+}
+
+static long sys_umask(u64 mask, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return 022; /* modes are not masked yet: the usual mask, reported */
+}
+
 static const struct syscall_def calls[] = {
 	{ 0, "read", sys_read },
 	{ 1, "write", sys_write },
@@ -564,7 +621,9 @@ static const struct syscall_def calls[] = {
 	{ 84, "rmdir", sys_rmdir },
 	{ 87, "unlink", sys_unlink },
 	{ 89, "readlink", sys_readlink },
+	{ 95, "umask", sys_umask },
 	{ 162, "sync", sys_sync },
+	{ 217, "getdents64", sys_getdents64 },
 	{ 257, "openat", sys_openat },
 	{ 258, "mkdirat", sys_mkdirat },
 	{ 262, "newfstatat", sys_newfstatat },

@@ -29,7 +29,7 @@
 
 static long sys_exit_group(u64 code, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
-	program_exit((int)(code & 0xff));
+	program_exit((int)(code & 0xff) << 8); /* a wait status: the code above the signal byte */
 }
 
 static long sys_arch_prctl(u64 code, u64 addr, u64 a2, u64 a3, u64 a4, u64 a5)
@@ -58,11 +58,6 @@ static long sys_arch_prctl(u64 code, u64 addr, u64 a2, u64 a3, u64 a4, u64 a5)
 static long sys_getpid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	return current->pid;
-}
-
-static long sys_getppid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	return 1; /* the shell is not a process a program could reach */
 }
 
 static long sys_zero(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
@@ -293,6 +288,24 @@ static long sys_sysinfo(u64 uinfo, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	return copy_to_user(uinfo, &si, sizeof(si));
 }
 
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+static long sys_prctl(u64 option, u64 arg2, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	char name[TASK_COMM_LEN];
+
+	if (option == PR_GET_NAME)
+		return copy_to_user(arg2, current->comm, sizeof(name));
+	if (option != PR_SET_NAME)
+		return -EINVAL;
+	if (copy_from_user(name, arg2, sizeof(name) - 1))
+		return -EFAULT;
+	name[sizeof(name) - 1] = 0;
+	set_current_comm(name);
+	return 0;
+}
+
 static const struct syscall_def calls[] = {
 	{ 13, "rt_sigaction", sys_rt_sigaction },
 	{ 14, "rt_sigprocmask", sys_rt_sigprocmask },
@@ -308,7 +321,7 @@ static const struct syscall_def calls[] = {
 	{ 104, "getgid", sys_zero },
 	{ 107, "geteuid", sys_zero },
 	{ 108, "getegid", sys_zero },
-	{ 110, "getppid", sys_getppid },
+	{ 157, "prctl", sys_prctl },
 	{ 158, "arch_prctl", sys_arch_prctl },
 	{ 186, "gettid", sys_getpid },
 	{ 201, "time", sys_time },

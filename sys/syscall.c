@@ -59,5 +59,7 @@ void syscalls_init(void)
 	sys_file_init();
 	sys_mm_init();
 	sys_misc_init();
+	sys_exec_init();
+	sys_process_init();
 	traps_init();
 }

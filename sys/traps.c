@@ -2,14 +2,13 @@
  * A program's exceptions and the way back to it (Linux's arch/x86/kernel/traps.c and
  * fault.c, and the signal check of exit_to_user_mode()). A page fault is first the address
  * space's to resolve; what it cannot, and every other exception from user mode, ends the
- * program with the signal Linux would send (no handlers yet: its default action), one log
- * line as Linux's, and "Segmentation fault" and the like on its stderr. A page fault in
+ * program with the signal Linux would send (no handlers yet: its default action) and one
+ * log line as Linux's; saying "Segmentation fault" is the shell's. A page fault in
  * the kernel on a program's address is resolved the same way when the kernel may sleep
  * there; otherwise the architecture's uaccess fixup takes it. Kills (Ctrl-C, kill, the OOM
  * killer) take effect on the way back to user mode.
  */
 #include <cgwb/sched.h>
-#include <cgwb/file.h>
 #include <cgwb/printk.h>
 #include <cgwb/irqflags.h>
 #include "internal.h"
@@ -33,22 +32,6 @@ static int trap_signal(u64 vector)
 	}
 }
 
-static const char *signal_text(int sig)
-{
-	switch (sig) {
-	case SIGFPE:
-		return "Floating point exception";
-	case SIGTRAP:
-		return "Trace/breakpoint trap";
-	case SIGILL:
-		return "Illegal instruction";
-	case SIGBUS:
-		return "Bus error";
-	default:
-		return "Segmentation fault";
-	}
-}
-
 static __noreturn void kill_on_trap(struct pt_regs *regs, u64 addr)
 {
 	int sig = trap_signal(regs->vector);
@@ -60,9 +43,7 @@ static __noreturn void kill_on_trap(struct pt_regs *regs, u64 addr)
 	else
 		pr_info("%s[%d]: trap %llu ip %llx sp %llx error %llx\n", current->comm,
 			current->pid, regs->vector, regs->rip, regs->rsp, regs->error_code);
-	if (current->files[2])
-		file_printf(current->files[2], "%s\n", signal_text(sig));
-	program_exit(128 + sig);
+	program_exit(sig);
 }
 
 /* A fault on a program's address, interrupts back on for the time it may sleep. */
@@ -97,7 +78,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 {
 	(void)regs;
 	if (signal_pending(current))
-		program_exit(128 + (READ_ONCE(current->kill_signal) ?: SIGINT));
+		program_exit(READ_ONCE(current->kill_signal) ?: SIGINT);
 }
 
 static const struct user_mode_ops ops = {

@@ -16,6 +16,7 @@ struct file;
 struct fs_struct;
 struct mm_struct;
 struct user_thread;
+struct program;
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
@@ -95,6 +96,7 @@ struct task_struct {
 	struct fs_struct *fs;              /* working directory (NULL: the root) */
 	struct mm_struct *mm;              /* a program's memory (sys/), or NULL */
 	struct user_thread *uthread;       /* a program's registers (<cgwb/user.h>), or NULL */
+	struct program *program;           /* a program's parent and children (sys/), or NULL */
 
 	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */
 

@@ -49,6 +49,12 @@ void user_regs_init(struct pt_regs *regs, u64 entry, u64 sp);
 int user_thread_run(struct pt_regs *regs);
 /* Back to user_thread_run()'s caller with code, from a system call or a trap of current's. */
 __noreturn void user_thread_leave(int code);
+/* fork: a copy of current's thread (its live FPU state, TLS) for a child on pgd. */
+struct user_thread *user_thread_fork(u64 *pgd);
+/* execve: current's thread starts afresh on pgd (FPU reset, no TLS), which is loaded. */
+void user_thread_exec(u64 *pgd);
+/* The registers current's program trapped or called with (on its kernel stack). */
+struct pt_regs *current_user_regs(void);
 /* The program's TLS bases (ARCH_SET_FS, ARCH_SET_GS). */
 void user_set_fs_base(u64 base);
 void user_set_gs_base(u64 base);

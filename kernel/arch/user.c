@@ -104,6 +104,42 @@ void user_regs_init(struct pt_regs *regs, u64 entry, u64 sp)
 	regs->rflags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
 }
 
+struct user_thread *user_thread_fork(u64 *pgd)
+{
+	struct user_thread *ut = user_thread_alloc(pgd);
+
+	if (!ut)
+		return NULL;
+	/* the live registers are current's: a switch meanwhile saves and restores the same */
+	__asm__ volatile("fxsave64 %0" : "=m"(*(u8(*)[512])ut->fxsave));
+	ut->fs_base = current->uthread->fs_base;
+	ut->gs_base = current->uthread->gs_base;
+	return ut;
+}
+
+void user_thread_exec(u64 *pgd)
+{
+	struct user_thread *ut = current->uthread;
+	unsigned long flags = arch_local_irq_save();
+
+	memset(ut->fxsave, 0, sizeof(ut->fxsave));
+	*(u16 *)&ut->fxsave[0] = FCW_DEFAULT;
+	*(u32 *)&ut->fxsave[24] = MXCSR_DEFAULT;
+	__asm__ volatile("fxrstor64 %0" : : "m"(*(const u8(*)[512])ut->fxsave));
+	ut->fs_base = ut->gs_base = 0;
+	wrmsr(MSR_FS_BASE, 0);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	ut->pgd = pgd;
+	write_cr3(virt_to_phys(pgd));
+	arch_local_irq_restore(flags);
+}
+
+/* Entries from user mode push their frame down from kernel_sp's 16-byte boundary. */
+struct pt_regs *current_user_regs(void)
+{
+	return (struct pt_regs *)(current->uthread->kernel_sp & ~15UL) - 1;
+}
+
 int user_thread_run(struct pt_regs *regs)
 {
 	struct user_thread *ut = current->uthread;

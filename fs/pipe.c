@@ -5,7 +5,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
-#include "pipe.h"
+#include <cgwb/pipe.h>
 
 #define PIPE_SIZE 16384
 
@@ -119,7 +119,7 @@ static const struct file_operations pipe_fops = {
 	.release = pipe_release,
 };
 
-int shell_pipe(struct file **rd, struct file **wr)
+int create_pipe_files(struct file **rd, struct file **wr)
 {
 	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
 

@@ -1,6 +1,6 @@
-/* Pipes between the commands of a pipeline. */
-#ifndef CGWB_KERNEL_SHELL_PIPE_H
-#define CGWB_KERNEL_SHELL_PIPE_H
+/* Pipes: between the commands of a shell pipeline, and a program's pipe(2). */
+#ifndef CGWB_PIPE_H
+#define CGWB_PIPE_H
 
 #include <cgwb/types.h>
 
@@ -11,7 +11,7 @@ struct file;
  * once every write end is closed; a write with no read end open gets -EPIPE and kills the
  * writer, as SIGPIPE would.
  */
-int shell_pipe(struct file **rd, struct file **wr);
+int create_pipe_files(struct file **rd, struct file **wr);
 /* f is the write end of a pipe whose read ends are all closed: writing would fail. */
 bool pipe_broken(const struct file *f);
 

@@ -1,0 +1,385 @@
+/*
+ * Processes (Linux's kernel/fork.c, exit.c): a program's children, fork and wait4.
+ *
+ * - A program started by the shell has no parent (the shell waits for its task as for any
+ *   command); a forked one has the forking program as its parent until that parent ends.
+ * - fork copies the address space at once (no copy-on-write yet), the thread's registers
+ *   (the child returns 0), every descriptor, the cgroup, the working directory and the
+ *   CPUs it may use. vfork is fork: the parent is not suspended, which no correct program
+ *   can tell apart. clone is fork when it asks for nothing else (threads: -ENOSYS) but the
+ *   tid words a C library's fork asks for (CLONE_CHILD_CLEARTID means nothing for a process
+ *   whose memory goes with it).
+ * - A child that ends stays, with its wait status, until its parent's wait4 reaps it (its
+ *   task is joined then). A parent that ends reaps the children that ended and lets the
+ *   others go (their tasks detached: they free themselves); one ended by a signal passes it
+ *   to them first, as a signal to the shell's job reaches its whole process group.
+ *
+ * program_lock covers every program's parent, children and exit fields. A child's task
+ * notifies its end after its files are closed (exit_notify), so a parent that reaped it
+ * sees a pipe's writer gone.
+ */
+#include <cgwb/sched.h>
+#include <cgwb/cgroup.h>
+#include <cgwb/fs.h>
+#include <cgwb/file.h>
+#include <cgwb/pipe.h>
+#include <cgwb/slab.h>
+#include <cgwb/wait.h>
+#include <cgwb/errno.h>
+#include <cgwb/printk.h>
+#include <cgwb/string.h>
+#include "internal.h"
+
+#define WNOHANG 1
+#define CLONE_VM 0x100
+#define CLONE_VFORK 0x4000
+#define CLONE_PARENT_SETTID 0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID 0x01000000
+#define CSIGNAL 0xff
+#define CLONE_FORK_FLAGS                                                                 \
+	(CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
+	 CLONE_CHILD_SETTID)
+
+struct program {
+	struct task_struct *task;
+	struct program *parent; /* NULL: the shell's, or orphaned */
+	struct list_head children;
+	struct list_head sibling; /* in the parent's children */
+	bool forked;              /* its task reports its end (program_exited) */
+	bool exited;
+	int wstatus;
+	wait_queue_head_t child_exit; /* its children's ends wake it */
+};
+
+static DEFINE_SPINLOCK(program_lock);
+
+struct program *program_alloc(struct program *parent)
+{
+	struct program *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	p->task = current;
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	init_waitqueue_head(&p->child_exit);
+	if (parent) {
+		p->parent = parent;
+		p->forked = true;
+		spin_lock(&program_lock);
+		list_add_tail(&p->sibling, &parent->children);
+		spin_unlock(&program_lock);
+	}
+	return p;
+}
+
+/* A child that never got its task. */
+static void program_unlink_free(struct program *p)
+{
+	spin_lock(&program_lock);
+	list_del(&p->sibling);
+	spin_unlock(&program_lock);
+	kfree(p);
+}
+
+/* A forked program's task has ended (its files closed): tell the parent, or go. */
+static void program_exited(void *arg, int wstatus)
+{
+	struct program *p = arg;
+	struct program *parent;
+
+	spin_lock(&program_lock);
+	parent = p->parent;
+	if (parent) {
+		p->wstatus = wstatus;
+		WRITE_ONCE(p->exited, true);
+		wake_up(&parent->child_exit);
+	}
+	spin_unlock(&program_lock);
+	if (!parent)
+		kfree(p); /* orphaned: its task was detached and frees itself */
+}
+
+static void reap(struct program *child)
+{
+	kthread_join(child->task);
+	kfree(child);
+}
+
+void program_release_children(int wstatus)
+{
+	struct program *p = current->program, *c, *n;
+	LIST_HEAD(ended);
+
+	spin_lock(&program_lock);
+	list_for_each_entry_safe(c, n, &p->children, sibling) {
+		list_del_init(&c->sibling);
+		if (c->exited) {
+			list_add_tail(&c->sibling, &ended);
+			continue;
+		}
+		c->parent = NULL;
+		if (wstatus & 0x7f)
+			send_sig(wstatus & 0x7f, c->task);
+		kthread_detach(c->task);
+	}
+	spin_unlock(&program_lock);
+	list_for_each_entry_safe(c, n, &ended, sibling)
+		reap(c);
+	if (!p->forked) {
+		current->program = NULL;
+		kfree(p);
+	}
+}
+
+int program_ppid(void)
+{
+	struct program *p = current->program;
+	int ppid;
+
+	spin_lock(&program_lock);
+	ppid = p && p->parent ? p->parent->task->pid : 1;
+	spin_unlock(&program_lock);
+	return ppid;
+}
+
+/* ---------------------------------------------------------------- fork */
+
+struct fork_start {
+	struct pt_regs regs;
+	struct mm_struct *mm;
+	struct user_thread *ut;
+	struct program *prog;
+};
+
+static int forked_main(void *data)
+{
+	struct fork_start *fs = data;
+	struct pt_regs regs = fs->regs;
+
+	current->mm = fs->mm;
+	current->uthread = fs->ut;
+	current->program = fs->prog;
+	kfree(fs);
+	return program_run(&regs);
+}
+
+static void inherit(struct task_struct *t)
+{
+	for (int fd = 0; fd < TASK_NR_FILES; fd++)
+		t->files[fd] = current->files[fd] ? get_file(current->files[fd]) : NULL;
+	cgroup_attach_task(current->cgroup, t);
+	task_copy_fs(t, current);
+	t->cpus_mask = current->cpus_mask;
+	t->oom_score_adj = current->oom_score_adj;
+}
+
+static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
+{
+	struct fork_start *fs = kzalloc(sizeof(*fs), GFP_KERNEL);
+	struct task_struct *t;
+
+	if (!fs)
+		return -ENOMEM;
+	fs->regs = *current_user_regs();
+	fs->regs.rax = 0; /* the child's fork() returns 0 */
+	if (stack)
+		fs->regs.rsp = stack;
+	fs->mm = mm_dup(current->mm);
+	fs->ut = fs->mm ? user_thread_fork(fs->mm->pgd) : NULL;
+	fs->prog = fs->ut ? program_alloc(current->program) : NULL;
+	t = fs->prog ? kthread_create(forked_main, fs, "%s", current->comm) : NULL;
+	if (!t) {
+		if (fs->prog)
+			program_unlink_free(fs->prog);
+		if (fs->ut)
+			kfree(fs->ut);
+		if (fs->mm)
+			mm_free(fs->mm);
+		kfree(fs);
+		return -ENOMEM;
+	}
+	fs->prog->task = t;
+	if ((flags & CLONE_CHILD_SETTID) && mm_copy_to(fs->mm, ctid, &t->pid, sizeof(int)))
+		pr_info("%s[%d]: fork: CLONE_CHILD_SETTID at a bad address\n", current->comm,
+			current->pid);
+	if ((flags & CLONE_PARENT_SETTID) && copy_to_user(ptid, &t->pid, sizeof(int)))
+		pr_info("%s[%d]: fork: CLONE_PARENT_SETTID at a bad address\n", current->comm,
+			current->pid);
+	inherit(t);
+	t->exit_notify = program_exited;
+	t->exit_notify_arg = fs->prog;
+	wake_up_process(t);
+	return t->pid;
+}
+
+static long sys_fork(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return do_fork(0, 0, 0, 0);
+}
+
+static long sys_clone(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls, u64 a5)
+{
+	if ((flags & ~(u64)CLONE_FORK_FLAGS) || ((flags & CLONE_VM) && !(flags & CLONE_VFORK)))
+		return -ENOSYS; /* threads and the rest: not yet */
+	return do_fork(flags, stack, ptid, ctid);
+}
+
+/* ---------------------------------------------------------------- wait4 */
+
+static bool matches(const struct program *c, long pid)
+{
+	return pid <= 0 || c->task->pid == pid; /* process groups: every child is in ours */
+}
+
+/* An ended child to reap (taken off the list), NULL if none, ERR_PTR(-ECHILD) if none can. */
+static struct program *take_ended(struct program *p, long pid)
+{
+	struct program *c, *found = NULL;
+	bool any = false;
+
+	spin_lock(&program_lock);
+	list_for_each_entry(c, &p->children, sibling) {
+		if (!matches(c, pid))
+			continue;
+		any = true;
+		if (READ_ONCE(c->exited)) {
+			found = c;
+			list_del_init(&c->sibling);
+			break;
+		}
+	}
+	spin_unlock(&program_lock);
+	return found ? found : any ? NULL : ERR_PTR(-ECHILD);
+}
+
+static bool child_ended(struct program *p, long pid)
+{
+	struct program *c;
+	bool ended = false;
+
+	spin_lock(&program_lock);
+	list_for_each_entry(c, &p->children, sibling)
+		ended |= matches(c, pid) && READ_ONCE(c->exited);
+	spin_unlock(&program_lock);
+	return ended;
+}
+
+static long sys_wait4(u64 upid, u64 ustatus, u64 options, u64 rusage, u64 a4, u64 a5)
+{
+	struct program *p = current->program, *c;
+	long pid = (long)(int)upid;
+	int wstatus;
+
+	for (;;) {
+		c = take_ended(p, pid);
+		if (IS_ERR(c))
+			return PTR_ERR(c);
+		if (c)
+			break;
+		if (options & WNOHANG)
+			return 0;
+		if (wait_event_interruptible(p->child_exit, child_ended(p, pid)))
+			return -EINTR;
+	}
+	pid = c->task->pid;
+	wstatus = c->wstatus;
+	reap(c);
+	if (ustatus && copy_to_user(ustatus, &wstatus, sizeof(wstatus)))
+		return -EFAULT;
+	if (rusage) {
+		u8 zero[144] = { 0 }; /* struct rusage: nothing counted */
+
+		if (copy_to_user(rusage, zero, sizeof(zero)))
+			return -EFAULT;
+	}
+	return pid;
+}
+
+/* ---------------------------------------------------------------- ids and signals */
+
+static long sys_getppid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return program_ppid();
+}
+
+static long sys_kill(u64 pid, u64 sig, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	if (sig > 64)
+		return -EINVAL;
+	if ((long)(int)pid <= 0)
+		return -EINVAL; /* process groups: not yet */
+	return kill_pid((int)pid, (int)sig);
+}
+
+static long sys_own_pid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return current->pid; /* getpgrp, getpgid, getsid, setsid: each program its own group */
+}
+
+static long sys_setpgid(u64 pid, u64 pgid, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return 0;
+}
+
+static long sys_pipe2(u64 ufds, u64 flags, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct file *rd, *wr;
+	int fds[2];
+	long err = create_pipe_files(&rd, &wr);
+
+	if (err)
+		return err;
+	fds[0] = fd_install(rd, 0);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(wr, 0);
+	if (fds[1] < 0 || copy_to_user(ufds, fds, sizeof(fds))) {
+		if (fds[0] >= 0)
+			current->files[fds[0]] = NULL;
+		if (fds[1] >= 0)
+			current->files[fds[1]] = NULL;
+		fput(rd);
+		fput(wr);
+		return fds[1] < 0 ? -EMFILE : -EFAULT;
+	}
+	return 0;
+}
+
+/*
+ * No signal handlers: what a shell waits for with sigsuspend is SIGCHLD or its own kill, so
+ * it sleeps until a child ends or it is killed, and returns -EINTR as Linux's always does.
+ */
+static long sys_rt_sigsuspend(u64 umask, u64 size, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct program *p = current->program;
+
+	wait_event_interruptible(p->child_exit, child_ended(p, -1) || list_empty(&p->children));
+	return -EINTR;
+}
+
+static long sys_pipe(u64 ufds, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return sys_pipe2(ufds, 0, 0, 0, 0, 0);
+}
+
+static const struct syscall_def calls[] = {
+	{ 22, "pipe", sys_pipe },
+	{ 56, "clone", sys_clone },
+	{ 57, "fork", sys_fork },
+	{ 58, "vfork", sys_fork },
+	{ 61, "wait4", sys_wait4 },
+	{ 62, "kill", sys_kill },
+	{ 109, "setpgid", sys_setpgid },
+	{ 110, "getppid", sys_getppid },
+	{ 111, "getpgrp", sys_own_pid },
+	{ 112, "setsid", sys_own_pid },
+	{ 121, "getpgid", sys_own_pid },
+	{ 124, "getsid", sys_own_pid },
+	{ 130, "rt_sigsuspend", sys_rt_sigsuspend },
+	{ 293, "pipe2", sys_pipe2 },
+};
+
+void sys_process_init(void)
+{
+	syscalls_register(calls, ARRAY_SIZE(calls));
+}
