@@ -42,6 +42,8 @@ void address_space_init(struct address_space *mapping, struct inode *host)
 	xa_init(&mapping->i_pages);
 	mapping->gfp_mask = GFP_KERNEL;
 	INIT_LIST_HEAD(&mapping->private_list);
+	spin_lock_init(&mapping->i_mmap_lock);
+	INIT_LIST_HEAD(&mapping->i_mmap);
 }
 
 void mapping_set_error(struct address_space *mapping, int err)
@@ -509,6 +511,18 @@ ssize_t generic_perform_write(struct file *file, const char *buf, size_t len, lo
 	return done ? (ssize_t)done : err;
 }
 
+void file_update_time(struct file *file)
+{
+	struct inode *inode = file->f_mapping->host;
+
+	inode->i_mtime = inode->i_ctime = current_time(inode);
+	/* Linux's generic_update_time(): with lazytime only the in-memory times are dirty */
+	if (inode->i_sb->s_flags & SB_LAZYTIME)
+		__mark_inode_dirty(inode, I_DIRTY_TIME);
+	else
+		mark_inode_dirty_sync(inode);
+}
+
 ssize_t generic_file_write(struct file *file, const char *buf, size_t len, loff_t *ppos)
 {
 	struct inode *inode = file->f_mapping->host;
@@ -524,12 +538,7 @@ ssize_t generic_file_write(struct file *file, const char *buf, size_t len, loff_
 		return -EFBIG;
 	}
 	len = (size_t)min((loff_t)len, inode->i_sb->s_maxbytes - pos);
-	inode->i_mtime = inode->i_ctime = current_time(inode);
-	/* Linux's generic_update_time(): with lazytime only the in-memory times are dirty */
-	if (inode->i_sb->s_flags & SB_LAZYTIME)
-		__mark_inode_dirty(inode, I_DIRTY_TIME);
-	else
-		mark_inode_dirty_sync(inode);
+	file_update_time(file);
 	written = generic_perform_write(file, buf, len, pos);
 	up_write(&inode->i_rwsem);
 	if (written > 0) {

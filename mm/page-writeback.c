@@ -3,6 +3,7 @@
  * The dirty limits, the estimators and dirty throttling that this accounting feeds are in
  * page-writeback-limits.c, page-writeback-bandwidth.c, page-writeback-domain.c and page-writeback-throttle.c.
  */
+#include <cgwb/rmap.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
@@ -110,6 +111,9 @@ bool clear_page_dirty_for_io(struct page *page)
 	struct address_space *mapping = page->mapping;
 
 	BUG_ON(!PageLocked(page));
+	/* a program's next store must fault and dirty it again (page_mkwrite) */
+	if (page_mapped(page))
+		page_mkclean(page);
 	if (!mapping || !mapping_can_writeback(mapping))
 		return TestClearPageDirty(page);
 	/* the DIRTY tag stays until set_page_writeback, so sync still finds the page */

@@ -6,6 +6,7 @@
 #include <cgwb/fs.h>
 #include <cgwb/string.h>
 #include <cgwb/bug.h>
+#include <cgwb/rmap.h>
 
 #define BATCH 16
 
@@ -15,6 +16,8 @@ static void truncate_complete_page(struct address_space *mapping, struct page *p
 	wait_on_page_writeback(page);
 	if (page->mapping != mapping)
 		return;
+	if (page_mapped(page))
+		try_to_unmap(page); /* programs mapping it past the new end lose it, as on Linux */
 	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
 		mapping->a_ops->invalidatepage(page, 0, PAGE_SIZE);
 	ClearPageUptodate(page);

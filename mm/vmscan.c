@@ -1,10 +1,13 @@
 /*
  * Page reclaim (portable). Page-cache pages sit on two LRU lists: new pages on the inactive
- * list, pages used twice on the active list. Reclaim walks the inactive list from its old
- * end, gives referenced pages a second chance, frees clean unused pages, and leaves dirty
- * and under-writeback pages alone while waking the flushers for them: writeback cleans
- * them, then a later pass frees them. When the active list grows larger than the inactive
- * one, its oldest pages are moved down.
+ * list, pages used twice on the active list (mark_page_accessed()). Reclaim walks the
+ * inactive list from its old end and frees clean pages, a page used once included, as
+ * Linux's folio_check_references() does for an unmapped file page (PG_referenced only
+ * decides its promotion at a second use); it leaves dirty and under-writeback pages alone
+ * while waking the flushers for them: writeback cleans them, then a later pass frees them.
+ * A clean page programs map loses its entries first (try_to_unmap(): no accessed bits are
+ * kept, so a mapped page is not kept for being young). When the active list grows larger
+ * than the inactive one, its oldest pages are moved down.
  *
  * Every memory cgroup, the root included, has its own pair of lists (its lruvec), and a
  * page sits on the lists of the memcg it is charged to (page->memcg, fixed from the charge
@@ -13,6 +16,7 @@
  * share of the LRU pages, so that no group is spared or singled out; a memcg at its limit
  * reclaims from its own subtree only (try_to_free_mem_cgroup_pages).
  */
+#include <cgwb/rmap.h>
 #include <cgwb/vmscan.h>
 #include <cgwb/memcontrol.h>
 #include <cgwb/pagemap.h>
@@ -207,6 +211,9 @@ static bool reclaim_page(struct page *page, gfp_t gfp, struct scan_result *sr)
 		sr->dirty++;
 		goto keep;
 	}
+	/* a clean page programs map: their entries go (the next touch faults it back in) */
+	if (page_mapped(page))
+		try_to_unmap(page);
 	/* the cache's, ours and its buffers' (PagePrivate): anything more is a user */
 	if (page_count(page) > 2 + PagePrivate(page))
 		goto keep;
@@ -223,12 +230,10 @@ keep:
 
 /*
  * Scan up to nr_to_scan pages from the old end of memcg's inactive list, stopping once
- * nr_to_free are freed. drop: dropping caches, not reclaim: a recent use earns no second
- * chance.
+ * nr_to_free are freed.
  */
 static void shrink_inactive_list(struct mem_cgroup *memcg, unsigned long nr_to_scan,
-				 unsigned long nr_to_free, gfp_t gfp, bool drop,
-				 struct scan_result *sr)
+				 unsigned long nr_to_free, gfp_t gfp, struct scan_result *sr)
 {
 	struct list_head *inactive = &((struct lruvec *)memcg->lruvec)->lists[LRU_INACTIVE_FILE];
 	unsigned long flags, freed = 0;
@@ -243,12 +248,7 @@ static void shrink_inactive_list(struct mem_cgroup *memcg, unsigned long nr_to_s
 		}
 		page = list_last_entry(inactive, struct page, lru);
 		sr->scanned++;
-		if (TestClearPageReferenced(page) && !drop) {
-			/* used since it came down: second chance at the young end */
-			list_move(&page->lru, inactive);
-			spin_unlock_irqrestore(&lru_lock, flags);
-			continue;
-		}
+		ClearPageReferenced(page); /* a use since it came down earns no second chance */
 		if (!get_page_unless_zero(page)) {
 			/* its last reference is going: the put takes it off the list */
 			list_move(&page->lru, inactive);
@@ -275,7 +275,7 @@ static void shrink_lruvec(struct mem_cgroup *memcg, unsigned long nr_to_scan,
 	struct scan_result own = { 0 };
 
 	shrink_active_list(memcg, max(nr_to_scan * 2, 32UL));
-	shrink_inactive_list(memcg, nr_to_scan, nr_to_free, gfp, false, &own);
+	shrink_inactive_list(memcg, nr_to_scan, nr_to_free, gfp, &own);
 	__atomic_add_fetch(&memcg->pgscan, own.scanned, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&memcg->pgsteal, own.freed, __ATOMIC_RELAXED);
 	sr->scanned += own.scanned;
@@ -472,7 +472,7 @@ unsigned long drop_pagecache(void)
 
 			/* not reclaim: like Linux's drop_caches, not counted in pgscan/pgsteal */
 			shrink_active_list(memcg, size);
-			shrink_inactive_list(memcg, size + 1, ~0UL, GFP_KERNEL, true, &sr);
+			shrink_inactive_list(memcg, size + 1, ~0UL, GFP_KERNEL, &sr);
 		}
 		mutex_unlock(&reclaim_mutex);
 		round = sr.freed;

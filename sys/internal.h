@@ -15,16 +15,20 @@ struct file;
 /* A range of a program's addresses and what fills its pages, as Linux's vm_area_struct. */
 struct vm_area_struct {
 	struct list_head node; /* in mm->vmas, by address */
-	u64 start, end;        /* page-aligned, end exclusive */
-	unsigned int prot;     /* UPROT_* */
-	struct file *file;     /* a private file mapping's file (its own reference), or NULL */
-	u64 file_off;          /* the file offset at start */
-	u64 file_end;          /* addresses from here read zeros (an ELF segment's bss) */
+	struct mm_struct *mm;
+	u64 start, end;    /* page-aligned, end exclusive */
+	unsigned int prot; /* UPROT_* */
+	bool shared;       /* a shared file mapping: the page cache's pages (shared-mapping.c) */
+	struct file *file; /* a file mapping's file (its own reference), or NULL */
+	u64 file_off;      /* the file offset at start */
+	u64 file_end;      /* private: addresses from here read zeros (an ELF segment's bss) */
+	struct list_head i_mmap_node; /* shared: in the file's mapping->i_mmap */
 };
 
 struct mm_struct {
 	u64 *pgd;
-	struct mutex lock; /* the VMA list and the page tables below */
+	struct mutex lock;          /* the VMA list and the page tables below */
+	spinlock_t page_table_lock; /* the entries of shared pages (the reverse map's too) */
 	struct list_head vmas;
 	u64 start_brk, brk; /* the heap: [start_brk, brk) */
 	u64 mmap_base;      /* mmap() without a hint places areas below this, top down */
@@ -45,6 +49,9 @@ void mm_free(struct mm_struct *mm);
  */
 int mm_map(struct mm_struct *mm, u64 start, u64 end, unsigned int prot, struct file *file,
 	   u64 file_off, u64 file_end);
+/* The same for a shared mapping of file at file_off. */
+int mm_map_shared(struct mm_struct *mm, u64 start, u64 end, unsigned int prot, struct file *file,
+		  u64 file_off);
 int mm_unmap(struct mm_struct *mm, u64 start, u64 end);
 int mm_protect(struct mm_struct *mm, u64 start, u64 end, unsigned int prot);
 /* Drop the pages of [start, end), keeping the areas: they read as new (MADV_DONTNEED). */
@@ -52,8 +59,17 @@ void mm_zap(struct mm_struct *mm, u64 start, u64 end);
 /* A free range of len bytes below mm->mmap_base; 0 if none. */
 u64 mm_get_unmapped_area(struct mm_struct *mm, u64 len);
 /* The page fault of a program at addr (PF_* error code): 0, -EFAULT (no such area) or
- * -EACCES (the area forbids it), -ENOMEM, or the file's error. */
+ * -EACCES (the area forbids it), -ENXIO (a shared file page past its end: SIGBUS),
+ * -ENOMEM, or the file's error. A store that dirtied a
+ * shared file page is throttled as a write is (balance_dirty_pages_ratelimited()). */
 int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code);
+
+/* shared-mapping.c */
+void shared_mapping_init(void);
+void vma_link_file(struct vm_area_struct *v);
+void vma_unlink_file(struct vm_area_struct *v);
+/* A fault in shared area v at va (mm->lock held): 0, -ENXIO past the file's end, ... */
+int fault_shared(struct mm_struct *mm, struct vm_area_struct *v, u64 va, bool write);
 /*
  * Bytes written into mm at va, pages made as needed: for an address space that is not the
  * running one (a new image's stack, a child's tid). mm->lock not held.

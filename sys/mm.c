@@ -1,12 +1,18 @@
 /*
  * A program's memory (Linux's mm/mmap.c and mm/memory.c, much reduced): areas in a list by
- * address, pages made at the first touch. An anonymous page starts zeroed; a page of a
- * private file mapping (an ELF segment) is a copy of the file's bytes, zeros past the
- * area's file_end. Every such page is charged to the program's memory cgroup and counted
- * as anon (memory.stat, AnonPages) as Linux's; with no swap, reclaim cannot take it, so a
- * group over memory.max with nothing else to free has its OOM killer end the program. No page is shared between areas or programs yet, so a present page
- * that faults is a protection fault, never copy-on-write. mm->lock (a mutex: a fault reads
- * the file) covers the list and the program's page tables.
+ * address, pages made at the first touch.
+ *
+ * - Private pages: an anonymous page starts zeroed; a page of a private file mapping (an
+ *   ELF segment) is a copy of the file's bytes, zeros past the area's file_end. Each is
+ *   the program's own (fork copies it: no copy-on-write), charged to its memory cgroup and
+ *   counted as anon (memory.stat, AnonPages) as Linux's; with no swap, reclaim cannot take
+ *   it, so a group over memory.max with nothing else to free has its OOM killer end the
+ *   program. A present private page that faults is a protection fault.
+ * - Shared file mappings map the page cache's own pages (shared-mapping.c): fork shares
+ *   them, munmap and exit leave them (dirty or not) in the cache.
+ *
+ * mm->lock (a mutex: a fault reads the file) covers the list and the page tables;
+ * mm->page_table_lock the entries of shared pages, which writeback reaches without it.
  */
 #include <cgwb/mm.h>
 #include <cgwb/slab.h>
@@ -16,6 +22,8 @@
 #include <cgwb/bug.h>
 #include <cgwb/memcontrol.h>
 #include <cgwb/vmstat.h>
+#include <cgwb/rmap.h>
+#include <cgwb/pagemap.h>
 #include "internal.h"
 
 #define MMAP_MIN_ADDR 0x10000UL
@@ -32,6 +40,7 @@ struct mm_struct *mm_alloc(void)
 		return NULL;
 	}
 	mutex_init(&mm->lock);
+	spin_lock_init(&mm->page_table_lock);
 	INIT_LIST_HEAD(&mm->vmas);
 	mm->mmap_base = MMAP_BASE;
 	return mm;
@@ -58,11 +67,35 @@ static void anon_page_free(struct page *page)
 	__free_page(page);
 }
 
-static void unmap_pages(struct mm_struct *mm, u64 start, u64 end)
+/* A shared page's entry goes: the page stays in the cache, dirty or not. */
+static void unmap_shared_page(struct mm_struct *mm, u64 va)
 {
-	for (u64 va = start; va < end; va += PAGE_SIZE) {
-		u64 phys = user_unmap_page(mm->pgd, va);
+	u64 phys;
 
+	spin_lock(&mm->page_table_lock);
+	phys = user_unmap_page(mm->pgd, va);
+	if (phys) {
+		page_mapcount_dec(pfn_to_page(phys >> PAGE_SHIFT));
+		mm->rss--;
+	}
+	spin_unlock(&mm->page_table_lock);
+	if (phys)
+		put_page(pfn_to_page(phys >> PAGE_SHIFT));
+}
+
+/* [start, end) of v's pages unmapped (freed if private). */
+static void unmap_pages(struct vm_area_struct *v, u64 start, u64 end)
+{
+	struct mm_struct *mm = v->mm;
+
+	for (u64 va = start; va < end; va += PAGE_SIZE) {
+		u64 phys;
+
+		if (v->shared) {
+			unmap_shared_page(mm, va);
+			continue;
+		}
+		phys = user_unmap_page(mm->pgd, va);
 		if (phys) {
 			anon_page_free(pfn_to_page(phys >> PAGE_SHIFT));
 			mm->rss--;
@@ -72,12 +105,19 @@ static void unmap_pages(struct mm_struct *mm, u64 start, u64 end)
 
 void mm_zap(struct mm_struct *mm, u64 start, u64 end)
 {
-	unmap_pages(mm, start, end);
+	struct vm_area_struct *v;
+
+	list_for_each_entry(v, &mm->vmas, node) {
+		if (v->start < end && v->end > start)
+			unmap_pages(v, max(v->start, start), min(v->end, end));
+	}
 }
 
 static void vma_free(struct vm_area_struct *v)
 {
 	list_del(&v->node);
+	if (v->shared)
+		vma_unlink_file(v);
 	if (v->file)
 		fput(v->file);
 	kfree(v);
@@ -88,7 +128,7 @@ void mm_free(struct mm_struct *mm)
 	struct vm_area_struct *v, *n;
 
 	list_for_each_entry_safe(v, n, &mm->vmas, node) {
-		unmap_pages(mm, v->start, v->end);
+		unmap_pages(v, v->start, v->end);
 		vma_free(v);
 	}
 	WARN_ON_ONCE(mm->rss);
@@ -96,15 +136,52 @@ void mm_free(struct mm_struct *mm)
 	kfree(mm);
 }
 
-/* v's pages copied into mm's tables (the same addresses, the same protection). */
+/*
+ * A shared page of the parent's mapped in the child too, read-only: the child's first store
+ * faults and dirties it (were it writable, writeback could clean it unseen in between).
+ */
+static int share_page(struct mm_struct *mm, struct mm_struct *old, u64 va)
+{
+	unsigned int prot;
+	struct page *page;
+	u64 phys;
+	int err = user_pte_prepare(mm->pgd, va);
+
+	if (err)
+		return err;
+	spin_lock(&old->page_table_lock);
+	phys = user_lookup_page(old->pgd, va, &prot);
+	page = phys ? pfn_to_page(phys >> PAGE_SHIFT) : NULL;
+	if (page) {
+		get_page(page);
+		page_mapcount_inc(page);
+	}
+	spin_unlock(&old->page_table_lock);
+	if (!page)
+		return 0;
+	spin_lock(&mm->page_table_lock);
+	BUG_ON(user_map_page(mm->pgd, va, phys, prot & ~UPROT_WRITE));
+	mm->rss++;
+	spin_unlock(&mm->page_table_lock);
+	return 0;
+}
+
+/* v's pages copied (or shared) into mm's tables (the same addresses, the same protection). */
 static int copy_pages(struct mm_struct *mm, struct mm_struct *old, struct vm_area_struct *v)
 {
 	for (u64 va = v->start; va < v->end; va += PAGE_SIZE) {
 		unsigned int prot;
-		u64 phys = user_lookup_page(old->pgd, va, &prot);
+		u64 phys;
 		struct page *page;
 		int err;
 
+		if (v->shared) {
+			err = share_page(mm, old, va);
+			if (err)
+				return err;
+			continue;
+		}
+		phys = user_lookup_page(old->pgd, va, &prot);
 		if (!phys)
 			continue;
 		page = anon_page_alloc();
@@ -130,8 +207,11 @@ static int dup_areas(struct mm_struct *mm, struct mm_struct *old)
 		if (!nv)
 			return -ENOMEM;
 		*nv = *v;
+		nv->mm = mm;
 		if (nv->file)
 			get_file(nv->file);
+		if (nv->shared)
+			vma_link_file(nv);
 		list_add_tail(&nv->node, &mm->vmas);
 		if (copy_pages(mm, old, nv))
 			return -ENOMEM;
@@ -182,6 +262,8 @@ static struct vm_area_struct *split_vma(struct vm_area_struct *v, u64 addr)
 	tail->file_off = v->file_off + (addr - v->start);
 	if (tail->file)
 		get_file(tail->file);
+	if (tail->shared)
+		vma_link_file(tail);
 	v->end = addr;
 	list_add(&tail->node, &v->node);
 	return tail;
@@ -211,7 +293,7 @@ int mm_unmap(struct mm_struct *mm, u64 start, u64 end)
 		return err;
 	list_for_each_entry_safe(v, n, &mm->vmas, node) {
 		if (v->start >= start && v->end <= end) {
-			unmap_pages(mm, v->start, v->end);
+			unmap_pages(v, v->start, v->end);
 			vma_free(v);
 		}
 	}
@@ -237,39 +319,80 @@ int mm_protect(struct mm_struct *mm, u64 start, u64 end, unsigned int prot)
 		if (v->start < start || v->end > end)
 			continue;
 		v->prot = prot;
+		/* a shared page becomes writable at its next store's fault (page_mkwrite) */
+		spin_lock(&mm->page_table_lock);
 		for (u64 va = v->start; va < v->end; va += PAGE_SIZE)
-			user_protect_page(mm->pgd, va, prot);
+			user_protect_page(mm->pgd, va, v->shared ? prot & ~UPROT_WRITE : prot);
+		spin_unlock(&mm->page_table_lock);
 	}
 	return 0;
 }
 
-int mm_map(struct mm_struct *mm, u64 start, u64 end, unsigned int prot, struct file *file,
-	   u64 file_off, u64 file_end)
+/* The area before start's place (NULL: the list's head), [start, end) left free. */
+static struct vm_area_struct *area_before(struct mm_struct *mm, u64 end)
 {
 	struct vm_area_struct *v, *prev = NULL;
-	int err = mm_unmap(mm, start, end);
 
-	if (err)
-		return err;
 	list_for_each_entry(v, &mm->vmas, node) {
 		if (v->start >= end)
 			break;
 		prev = v;
 	}
-	/* an anonymous area right after another like it grows that one (the heap, stacks) */
-	if (!file && prev && prev->end == start && !prev->file && prev->prot == prot) {
-		prev->end = end;
-		return 0;
-	}
-	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	return prev;
+}
+
+static struct vm_area_struct *new_area(struct mm_struct *mm, u64 start, u64 end, unsigned int prot,
+				       struct file *file, u64 file_off)
+{
+	struct vm_area_struct *v = kzalloc(sizeof(*v), GFP_KERNEL);
+
 	if (!v)
-		return -ENOMEM;
+		return NULL;
+	v->mm = mm;
 	v->start = start;
 	v->end = end;
 	v->prot = prot;
 	v->file = file ? get_file(file) : NULL;
 	v->file_off = file_off;
+	return v;
+}
+
+int mm_map(struct mm_struct *mm, u64 start, u64 end, unsigned int prot, struct file *file,
+	   u64 file_off, u64 file_end)
+{
+	struct vm_area_struct *v, *prev;
+	int err = mm_unmap(mm, start, end);
+
+	if (err)
+		return err;
+	prev = area_before(mm, end);
+	/* an anonymous area right after another like it grows that one (the heap, stacks) */
+	if (!file && prev && prev->end == start && !prev->file && prev->prot == prot) {
+		prev->end = end;
+		return 0;
+	}
+	v = new_area(mm, start, end, prot, file, file_off);
+	if (!v)
+		return -ENOMEM;
 	v->file_end = file ? file_end : start;
+	list_add(&v->node, prev ? &prev->node : &mm->vmas);
+	return 0;
+}
+
+int mm_map_shared(struct mm_struct *mm, u64 start, u64 end, unsigned int prot, struct file *file,
+		  u64 file_off)
+{
+	struct vm_area_struct *v, *prev;
+	int err = mm_unmap(mm, start, end);
+
+	if (err)
+		return err;
+	prev = area_before(mm, end);
+	v = new_area(mm, start, end, prot, file, file_off);
+	if (!v)
+		return -ENOMEM;
+	v->shared = true;
+	vma_link_file(v);
 	list_add(&v->node, prev ? &prev->node : &mm->vmas);
 	return 0;
 }
@@ -339,6 +462,7 @@ static bool fault_allowed(const struct vm_area_struct *v, unsigned int error_cod
 
 int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code)
 {
+	struct file *dirtied = NULL;
 	struct vm_area_struct *v;
 	int err;
 
@@ -346,13 +470,23 @@ int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code)
 		return -EFAULT;
 	mutex_lock(&mm->lock);
 	v = find_vma(mm, addr);
-	if (!v)
+	if (!v) {
 		err = -EFAULT;
-	else if (!fault_allowed(v, error_code) || (error_code & PF_PROT))
+	} else if (!fault_allowed(v, error_code)) {
 		err = -EACCES;
-	else
-		err = fault_in(mm, v, addr & PAGE_MASK);
+	} else if (v->shared) {
+		err = fault_shared(mm, v, addr & PAGE_MASK, error_code & PF_WRITE);
+		if (!err && (error_code & PF_WRITE))
+			dirtied = get_file(v->file);
+	} else {
+		err = (error_code & PF_PROT) ? -EACCES : fault_in(mm, v, addr & PAGE_MASK);
+	}
 	mutex_unlock(&mm->lock);
+	/* as a write's: outside the program's lock (Linux drops mmap_lock for it too) */
+	if (dirtied) {
+		balance_dirty_pages_ratelimited(dirtied->f_mapping);
+		fput(dirtied);
+	}
 	return err;
 }
 

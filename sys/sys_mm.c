@@ -1,14 +1,17 @@
 /*
- * Memory system calls (Linux's mm/mmap.c, mprotect.c, madvise.c): brk, anonymous and
- * private file mappings, munmap, mprotect, madvise(MADV_DONTNEED). A shared mapping of a
- * file is not there yet (-ENODEV, logged once); a shared anonymous one is private, which
- * no program can tell apart without fork.
+ * Memory system calls (Linux's mm/mmap.c, mprotect.c, madvise.c, msync.c): brk, anonymous
+ * and file mappings, private and shared, munmap, mprotect, madvise(MADV_DONTNEED), msync.
+ * A shared anonymous mapping is, as Linux's (shmem_zero_setup()), a shared mapping of a
+ * file nobody can name: here one made and unlinked at once in /tmp (ramfs).
  */
 #include <cgwb/sched.h>
 #include <cgwb/mm.h>
 #include <cgwb/file.h>
 #include <cgwb/errno.h>
 #include <cgwb/printk.h>
+#include <cgwb/fs.h>
+#include <cgwb/pagemap.h>
+#include <cgwb/string.h>
 #include "internal.h"
 
 #define PROT_MASK (UPROT_READ | UPROT_WRITE | UPROT_EXEC)
@@ -19,6 +22,8 @@
 #define MAP_ANONYMOUS 0x20
 #define MAP_FIXED_NOREPLACE 0x100000
 #define MADV_DONTNEED 4
+
+static struct file *shmem_zero_setup(u64 len);
 
 static long sys_brk(u64 brk, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
@@ -66,31 +71,125 @@ static long sys_mmap(u64 addr, u64 len, u64 prot, u64 flags, u64 fd, u64 off)
 	    PAGE_ALIGN(len) < len)
 		return -EINVAL;
 	len = PAGE_ALIGN(len);
-	if (!(flags & MAP_ANONYMOUS)) {
+	if (flags & MAP_ANONYMOUS) {
+		if (type == MAP_SHARED) {
+			file = shmem_zero_setup(len);
+			if (IS_ERR(file))
+				return PTR_ERR(file);
+		}
+		off = 0;
+	} else {
 		file = fd_file((int)fd);
 		if (!file)
 			return -EBADF;
-		if (type == MAP_SHARED) {
-			static bool said;
-
-			if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-				pr_info("%s[%d]: shared file mappings are not supported yet\n",
-					current->comm, current->pid);
+		if (!file->f_path.dentry || !file->f_mapping || !file->f_mapping->a_ops->readpage)
 			return -ENODEV;
-		}
-		if (!file->f_path.dentry)
-			return -ENODEV;
+		if ((file->f_flags & O_ACCMODE) == O_WRONLY ||
+		    (type == MAP_SHARED && (prot & UPROT_WRITE) &&
+		     (file->f_flags & O_ACCMODE) != O_RDWR))
+			return -EACCES;
+		get_file(file);
 	}
 	mutex_lock(&mm->lock);
 	at = place(mm, addr, len, flags);
 	if (at >= 0) {
-		long err = mm_map(mm, (u64)at, (u64)at + len, (unsigned int)(prot & PROT_MASK),
-				  file, off, file ? (u64)at + len : 0);
+		unsigned int p = (unsigned int)(prot & PROT_MASK);
+		long err = type == MAP_SHARED ?
+				   mm_map_shared(mm, (u64)at, (u64)at + len, p, file, off) :
+				   mm_map(mm, (u64)at, (u64)at + len, p, file, off,
+					  file ? (u64)at + len : 0);
 		if (err)
 			at = err;
 	}
 	mutex_unlock(&mm->lock);
+	if (file)
+		fput(file); /* the area holds its own */
 	return at;
+}
+
+/* An unnamed file of len bytes for a shared anonymous mapping. */
+static struct file *shmem_zero_setup(u64 len)
+{
+	static unsigned int seq;
+	char name[64];
+	struct file *f;
+	int err;
+
+	snprintf(name, sizeof(name), "/tmp/.shm-%d-%u", current->pid,
+		 __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+	f = filp_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (IS_ERR(f))
+		return f;
+	err = do_unlink(name);
+	if (!err)
+		err = vfs_truncate(&f->f_path, (loff_t)len);
+	if (err) {
+		fput(f);
+		return ERR_PTR(err);
+	}
+	return f;
+}
+
+#define MS_ASYNC 1
+#define MS_INVALIDATE 2
+#define MS_SYNC 4
+
+/*
+ * The shared file range of the first area in [*at, end), referenced (NULL for a private
+ * area), *at moved past it; a hole before it or no area at all sets *err to -ENOMEM.
+ */
+static struct file *msync_next(struct mm_struct *mm, u64 *at, u64 end, loff_t *from, loff_t *to,
+			       long *err)
+{
+	struct vm_area_struct *v, *found = NULL;
+	struct file *file = NULL;
+
+	mutex_lock(&mm->lock);
+	list_for_each_entry(v, &mm->vmas, node) {
+		if (v->end > *at && v->start < end) {
+			found = v;
+			break;
+		}
+	}
+	if (!found || found->start > *at)
+		*err = -ENOMEM; /* unmapped addresses, as Linux */
+	if (found) {
+		*at = max(*at, found->start);
+		if (found->shared) {
+			file = get_file(found->file);
+			*from = (loff_t)(found->file_off + (*at - found->start));
+			*to = (loff_t)(found->file_off + (min(found->end, end) - found->start)) - 1;
+		}
+		*at = min(found->end, end);
+	} else {
+		*at = end;
+	}
+	mutex_unlock(&mm->lock);
+	return file;
+}
+
+/* msync: MS_SYNC writes and waits for the shared file pages in the range (MS_ASYNC is
+ * nothing, as on Linux since 2.6.19: the pages are dirty already). */
+static long sys_msync(u64 start, u64 len, u64 flags, u64 a3, u64 a4, u64 a5)
+{
+	u64 end = start + PAGE_ALIGN(len), at = start;
+	long err = 0;
+
+	if ((start & ~PAGE_MASK) || (flags & ~(u64)(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) ||
+	    ((flags & MS_ASYNC) && (flags & MS_SYNC)) || end < start)
+		return -EINVAL;
+	while ((flags & MS_SYNC) && at < end) {
+		loff_t from = 0, to = 0;
+		struct file *file = msync_next(current->mm, &at, end, &from, &to, &err);
+
+		if (file) {
+			long e = vfs_fsync_range(file, from, to, 0);
+
+			err = err ? err : e;
+			fput(file);
+		}
+	}
+	return err;
 }
 
 static long sys_munmap(u64 addr, u64 len, u64 a2, u64 a3, u64 a4, u64 a5)
@@ -137,7 +236,7 @@ static long sys_madvise(u64 addr, u64 len, u64 advice, u64 a3, u64 a4, u64 a5)
 
 static const struct syscall_def calls[] = {
 	{ 9, "mmap", sys_mmap }, { 10, "mprotect", sys_mprotect }, { 11, "munmap", sys_munmap },
-	{ 12, "brk", sys_brk },  { 28, "madvise", sys_madvise },
+	{ 12, "brk", sys_brk },  { 26, "msync", sys_msync },       { 28, "madvise", sys_madvise },
 };
 
 void sys_mm_init(void)

@@ -62,4 +62,5 @@ void syscalls_init(void)
 	sys_exec_init();
 	sys_process_init();
 	traps_init();
+	shared_mapping_init();
 }

@@ -10,6 +10,7 @@
  */
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
+#include <cgwb/errno.h>
 #include <cgwb/irqflags.h>
 #include "internal.h"
 
@@ -32,12 +33,15 @@ static int trap_signal(u64 vector)
 	}
 }
 
-static __noreturn void kill_on_trap(struct pt_regs *regs, u64 addr)
+static __noreturn void kill_on_trap(struct pt_regs *regs, u64 addr, int fault_err)
 {
-	int sig = trap_signal(regs->vector);
+	/* no such address or not allowed: SIGSEGV; the file failed the page (past its end,
+	 * out of space, an IO error): SIGBUS, as Linux's VM_FAULT_SIGBUS */
+	bool bus = fault_err != -EFAULT && fault_err != -EACCES;
+	int sig = regs->vector == 14 && bus ? SIGBUS : trap_signal(regs->vector);
 
 	local_irq_enable();
-	if (regs->vector == 14)
+	if (sig == SIGSEGV && regs->vector == 14)
 		pr_info("%s[%d]: segfault at %llx ip %llx sp %llx error %llx\n", current->comm,
 			current->pid, addr, regs->rip, regs->rsp, regs->error_code);
 	else
@@ -64,8 +68,10 @@ static bool user_trap_hook(struct pt_regs *regs)
 	if (!current || !current->mm)
 		return false;
 	if (user_mode(regs)) {
-		if (regs->vector != 14 || resolve_fault(regs, addr))
-			kill_on_trap(regs, addr);
+		int err = regs->vector == 14 ? resolve_fault(regs, addr) : -EFAULT;
+
+		if (err)
+			kill_on_trap(regs, addr, err);
 		return true;
 	}
 	/* the kernel touching a program's memory (copy_to_user and friends) */

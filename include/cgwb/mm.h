@@ -45,7 +45,7 @@ struct kmem_cache;
 struct page {
 	unsigned long flags;
 	int _refcount;
-	unsigned int pad;
+	int _mapcount; /* programs' page table entries mapping it (include/cgwb/rmap.h) */
 	union {
 		struct { /* page cache, and free buddy blocks */
 			struct address_space *mapping;

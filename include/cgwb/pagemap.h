@@ -71,6 +71,9 @@ struct address_space {
 	unsigned int wb_err_count;     /* errors ever set: a filesystem watches its device's */
 	struct list_head private_list; /* buffers the filesystem associates (metadata) */
 	unsigned int nr_expedited;     /* blkcg_expedite_begin()s in force; atomic */
+	/* programs' shared mappings of the file (the system-call layer's areas), for rmap */
+	spinlock_t i_mmap_lock;
+	struct list_head i_mmap;
 };
 
 struct readahead_control {
@@ -126,6 +129,9 @@ unsigned int find_get_pages_range(struct address_space *mapping, pgoff_t *start,
 /* ---------------------------------------------------------------- generic file IO */
 ssize_t generic_file_read(struct file *file, char *buf, size_t len, loff_t *pos);
 ssize_t generic_file_write(struct file *file, const char *buf, size_t len, loff_t *pos);
+/* A write is about to change the file's data (write(2), a store through a mapping): mtime
+ * and ctime are now, the inode dirty for them. i_rwsem held. */
+void file_update_time(struct file *file);
 /* The write loop of generic_file_write, for filesystems with their own checks. */
 ssize_t generic_perform_write(struct file *file, const char *buf, size_t len, loff_t pos);
 int generic_file_fsync(struct file *file, loff_t start, loff_t end, int datasync);

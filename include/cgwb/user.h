@@ -88,6 +88,8 @@ void do_syscall_64(struct pt_regs *regs);
 u64 *user_pgd_alloc(void);
 /* Free pgd's tables (the pages they map must have been unmapped). */
 void user_pgd_free(u64 *pgd);
+/* The tables down to va's entry made, so that mapping it needs no allocation: 0 or -ENOMEM. */
+int user_pte_prepare(u64 *pgd, u64 va);
 /* Map the page at physical address phys at va with prot: 0, -ENOMEM or -EEXIST. */
 int user_map_page(u64 *pgd, u64 va, u64 phys, unsigned int prot);
 /* Unmap va; the physical address it mapped, or 0. Flushes it from this CPU's TLB. */
@@ -96,6 +98,11 @@ u64 user_unmap_page(u64 *pgd, u64 va);
 bool user_protect_page(u64 *pgd, u64 va, unsigned int prot);
 /* What va maps to (0 if not) and its protection. */
 u64 user_lookup_page(u64 *pgd, u64 va, unsigned int *prot);
+/*
+ * Every CPU drops its translations of [start, end) (start == end: of everything), for
+ * entries changed in a program's tables that another CPU may be running. Interrupts on.
+ */
+void flush_tlb_user_range(u64 start, u64 end);
 
 /* ---------------------------------------------------------------- program memory */
 /* Is [addr, addr + len) inside the user half? */

@@ -102,6 +102,18 @@ static void flush_one(u64 *pgd, u64 va)
 		invlpg(va);
 }
 
+int user_pte_prepare(u64 *pgd, u64 va)
+{
+	return user_pte(pgd, va, true) ? 0 : -ENOMEM;
+}
+
+void flush_tlb_user_range(u64 start, u64 end)
+{
+	if (start == end)
+		write_cr3(read_cr3());
+	flush_tlb_kernel_range(start, end); /* its IPIs reload CR3: everything goes there */
+}
+
 int user_map_page(u64 *pgd, u64 va, u64 phys, unsigned int prot)
 {
 	u64 *pte = user_pte(pgd, va, true);

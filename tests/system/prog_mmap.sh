@@ -1,0 +1,55 @@
+# Writing through shared mappings (tests/programs/mmapw.c) on an ext4 image: a child's stores
+# through shared anonymous and file mappings reach its parent and private ones do not; 8 MiB
+# written through a mapping, msync'd and read back with pread; a store past the file's end
+# after a truncate is a bus error (135). A program in a group at memory.max 64M writing a
+# 256 MiB shared mapping is throttled as a writer is: the group's dirty + writeback pages
+# stay at or below a quarter of its limit, nothing is OOM-killed, and every page reads back.
+# A group at 64M reading a 256 MiB file once (sha256sum) is not OOM-killed either: reclaim
+# frees clean pages used once. Two mapping writers in that group beside a loop of drop_caches
+# on two CPUs both finish with their data intact. The disk is e2fsck-clean afterwards (the
+# harness checks).
+programs_image "$T/prog.img" 640M
+guest_script <<'GUEST'
+/mnt/bin/mmapw fork /mnt/forked
+/mnt/bin/mmapw write /mnt/w8 8
+echo w8=$?
+/mnt/bin/mmapw past /mnt/past
+echo past=$?
+cd /sys/fs/cgroup
+echo +memory > cgroup.subtree_control
+mkdir G
+echo 64M > G/memory.max
+cgexec -g G /mnt/bin/mmapw write /mnt/big 256 /sys/fs/cgroup/G/memory.stat
+echo big=$?
+echo G-events: $(cat G/memory.events)
+sync
+echo 3 > /proc/sys/vm/drop_caches
+cgexec -g G sha256sum /mnt/big > /dev/null
+echo read=$?
+echo G-events: $(cat G/memory.events)
+cgexec -g G /mnt/bin/mmapw write /mnt/c1 48 &
+cgexec -g G /mnt/bin/mmapw write /mnt/c2 48 &
+for i in $(seq 1 40); do echo 3 > /proc/sys/vm/drop_caches; sleep 0.05; done
+wait %1
+echo c1=$?
+wait %2
+echo c2=$?
+poweroff 0
+GUEST
+run_guest --disk "$T/prog.img" --smp 2 --timeout 300
+expect_status 0
+expect_line "after the child: shared anonymous 42, shared file 43, private 1"
+expect_line "wrote and read back 8 MiB"
+expect_line "w8=0"
+expect_line "first page still 1"
+expect_line "Bus error"
+expect_line "past=135"
+expect_line "wrote and read back 256 MiB"
+expect_line "big=0"
+peak=$(awk '/^peak dirty\+writeback KiB/ { print $4 }' "$OUT")
+expect_num "peak dirty + writeback of the 64M group (KiB)" "${peak:-x}" -le $((64 * 1024 / 4))
+expect_count 2 "^G-events: .* oom 0 oom_kill 0"
+expect_line "read=0"
+expect_count 2 "^wrote and read back 48 MiB$"
+expect_line "c1=0"
+expect_line "c2=0"
