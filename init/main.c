@@ -63,6 +63,7 @@ static int kernel_init(void *unused)
 	profile_init(); /* its failure is told; the kernel runs without */
 	/* the page cache and writeback, then the VFS before the disks appear */
 	storage_init();
+	syscalls_init(); /* before tracefs (vfs_init) lists the event systems */
 	chrdev_init();
 	console_init();
 	register_chrdev(&console_dev);
@@ -73,7 +74,6 @@ static int kernel_init(void *unused)
 	virtio_blk_init();
 	virtio_console_init();
 	pci_init();
-	syscalls_init();
 	trace_boot_init(); /* tracefs and the stream's port are up; before the first mount */
 	power_cut_init();  /* counted from the first write: the boot mount's */
 	mount_boot_disk();

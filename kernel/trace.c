@@ -64,6 +64,24 @@ void trace_register_system(struct trace_system *sys)
 	list_add_tail(&sys->list, &trace_systems);
 }
 
+void for_each_trace_event(void (*fn)(struct trace_system *sys, struct trace_event *ev, void *arg),
+			  void *arg)
+{
+	struct trace_system *sys;
+
+	list_for_each_entry(sys, &trace_systems, list)
+		for (unsigned int i = 0; i < sys->nr; i++)
+			fn(sys, sys->events[i], arg);
+}
+
+void for_each_trace_system(void (*fn)(struct trace_system *sys, void *arg), void *arg)
+{
+	struct trace_system *sys;
+
+	list_for_each_entry(sys, &trace_systems, list)
+		fn(sys, arg);
+}
+
 static bool word_is(const char *word, size_t len, const char *name)
 {
 	return len == strlen(name) && !strncmp(word, name, len);

@@ -9,6 +9,7 @@
 #include <cgwb/list.h>
 #include <cgwb/mutex.h>
 #include <cgwb/user.h>
+#include <cgwb/trace.h>
 
 struct file;
 
@@ -116,6 +117,14 @@ void syscalls_register(const struct syscall_def *defs, size_t n);
 void sys_file_init(void);
 void sys_misc_init(void);
 void sys_mm_init(void);
+
+/* trace-syscalls.c: the raw_syscalls events */
+extern struct trace_event trace_event_sys_enter, trace_event_sys_exit;
+void __trace_sys_enter(const struct pt_regs *regs);
+void __trace_sys_exit(const struct pt_regs *regs);
+#define trace_sys_enter(regs) TRACE_CALL(sys_enter, regs)
+#define trace_sys_exit(regs) TRACE_CALL(sys_exit, regs)
+void syscall_trace_init(void);
 
 /* traps.c: the hooks of <cgwb/user.h> */
 void traps_init(void);

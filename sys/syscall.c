@@ -2,7 +2,8 @@
  * The system call table and its dispatch (Linux's arch/x86/entry/common.c and
  * syscall_64.c): numbers are Linux's x86-64 ones, arguments in RDI, RSI, RDX, R10, R8, R9,
  * the result (or -errno) in RAX. An unknown or missing call returns -ENOSYS and logs one
- * line naming it, once per number. Each sys_*.c file registers its calls at start-up.
+ * line naming it, once per number. Each sys_*.c file registers its calls at start-up. The
+ * raw_syscalls events (trace-syscalls.c) record each call's way in and out.
  */
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
@@ -46,16 +47,19 @@ void do_syscall_64(struct pt_regs *regs)
 	syscall_fn fn = nr < NR_SYSCALLS ? sys_call_table[nr].fn : NULL;
 
 	local_irq_enable();
+	trace_sys_enter(regs);
 	if (fn)
 		regs->rax = (u64)fn(regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9);
 	else
 		regs->rax = (u64)sys_ni_syscall(nr);
+	trace_sys_exit(regs);
 	local_irq_disable();
 	exit_to_user_mode(regs);
 }
 
 void syscalls_init(void)
 {
+	syscall_trace_init();
 	sys_file_init();
 	sys_mm_init();
 	sys_misc_init();

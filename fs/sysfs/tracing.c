@@ -6,15 +6,17 @@
  *	trace                 the header and every entry, not consumed; O_TRUNC or a write clears it
  *	trace_pipe            a stream: each read waits for entries and consumes them
  *	tracing_on            0 stops recording (events stay enabled), any other number resumes it
- *	set_event             the enabled events, "writeback:<name>" a line; a write enables the
+ *	set_event             the enabled events, "<system>:<name>" a line; a write enables the
  *	                      events it names ("!name" disables), an open with O_TRUNC first
  *	                      disables all (`>` replaces the set, `>>` adds to it)
  *	buffer_size_kb        the ring's size; a write resizes it and drops the content
  *	trace_clock           [local] mono
- *	events/enable, events/writeback/enable, events/writeback/<event>/enable
+ *	events/enable, events/<system>/enable, events/<system>/<event>/enable, for every
+ *	system registered at start-up (writeback, raw_syscalls)
  */
 #include <cgwb/trace.h>
 #include <cgwb/pseudofs.h>
+#include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/printk.h>
@@ -122,48 +124,74 @@ static int trace_clock_store(const char *buf, size_t len, void *private)
 }
 
 /* An event's enable file (private: the event) or the system's (private: NULL). */
+/* What an enable file acts on: one event, one system's, or (both NULL) every event. */
+struct enable_target {
+	struct trace_system *sys;
+	struct trace_event *ev;
+};
+
+struct enable_count {
+	const struct enable_target *t;
+	unsigned int on, all;
+	int set; /* -1: count only; else the value to store */
+};
+
+static void enable_one(struct trace_system *sys, struct trace_event *ev, void *arg)
+{
+	struct enable_count *c = arg;
+
+	if ((c->t->sys && c->t->sys != sys) || (c->t->ev && c->t->ev != ev))
+		return;
+	if (c->set >= 0)
+		WRITE_ONCE(ev->enabled, c->set);
+	c->on += READ_ONCE(ev->enabled);
+	c->all++;
+}
+
 static int enable_show(struct seq_buf *s, void *private)
 {
-	struct trace_event *ev = private;
-	unsigned int on = 0;
+	struct enable_count c = { .t = private, .set = -1 };
 
-	if (ev)
-		return seq_printf(s, "%d\n", READ_ONCE(ev->enabled)) < 0 ? -ENOMEM : 0;
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
-		on += READ_ONCE(writeback_trace_events[i]->enabled);
+	for_each_trace_event(enable_one, &c);
 	/* Linux's "X": some on, some off */
-	seq_puts(s, !on ? "0\n" : on == nr_writeback_trace_events ? "1\n" : "X\n");
+	seq_puts(s, !c.on ? "0\n" : c.on == c.all ? "1\n" : "X\n");
 	return 0;
 }
 
 static int enable_store(const char *buf, size_t len, void *private)
 {
-	struct trace_event *ev = private;
+	struct enable_count c = { .t = private };
 	bool on;
 	int err = parse_bool(buf, &on);
 
 	if (err)
 		return err;
-	if (ev)
-		WRITE_ONCE(ev->enabled, on);
-	for (unsigned int i = 0; !ev && i < nr_writeback_trace_events; i++)
-		WRITE_ONCE(writeback_trace_events[i]->enabled, on);
+	c.set = on;
+	for_each_trace_event(enable_one, &c);
 	return 0;
+}
+
+static void show_enabled(struct trace_system *sys, struct trace_event *ev, void *arg)
+{
+	if (READ_ONCE(ev->enabled))
+		seq_printf(arg, "%s:%s\n", sys->name, ev->name);
 }
 
 static int set_event_show(struct seq_buf *s, void *private)
 {
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
-		if (READ_ONCE(writeback_trace_events[i]->enabled))
-			seq_printf(s, "writeback:%s\n", writeback_trace_events[i]->name);
+	for_each_trace_event(show_enabled, s);
 	return 0;
+}
+
+static void disable_one(struct trace_system *sys, struct trace_event *ev, void *arg)
+{
+	WRITE_ONCE(ev->enabled, false);
 }
 
 /* Linux's ftrace_event_set_open(): opening for writing with O_TRUNC clears the set. */
 static int set_event_truncate(void *private)
 {
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
-		WRITE_ONCE(writeback_trace_events[i]->enabled, false);
+	for_each_trace_event(disable_one, NULL);
 	return 0;
 }
 
@@ -200,9 +228,37 @@ static void add_file(struct pseudo_node *dir, const char *name, umode_t mode, ps
 	BUG_ON(IS_ERR(pseudo_create_file(dir, name, mode, show, store, private)));
 }
 
+static struct enable_target *enable_target(struct trace_system *sys, struct trace_event *ev)
+{
+	struct enable_target *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	BUG_ON(!t); /* start-up */
+	t->sys = sys;
+	t->ev = ev;
+	return t;
+}
+
+static void add_event_dir(struct trace_system *sys, struct trace_event *ev, void *arg)
+{
+	struct pseudo_node *sysdir = pseudo_mkdir_p(arg, sys->name), *evdir; /* the system's */
+
+	BUG_ON(IS_ERR(sysdir));
+	evdir = pseudo_mkdir(sysdir, ev->name);
+	BUG_ON(IS_ERR(evdir));
+	add_file(evdir, "enable", 0644, enable_show, enable_store, enable_target(sys, ev));
+}
+
+static void add_system_dir(struct trace_system *sys, void *arg)
+{
+	struct pseudo_node *sysdir = pseudo_mkdir(arg, sys->name);
+
+	BUG_ON(IS_ERR(sysdir));
+	add_file(sysdir, "enable", 0644, enable_show, enable_store, enable_target(sys, NULL));
+}
+
 static void tracefs_build(struct pseudo_node *dir)
 {
-	struct pseudo_node *trace, *node, *events, *wb;
+	struct pseudo_node *trace, *node, *events;
 
 	trace = pseudo_create_file(dir, "trace", 0644, trace_show, trace_store, NULL);
 	BUG_ON(IS_ERR(trace));
@@ -216,18 +272,9 @@ static void tracefs_build(struct pseudo_node *dir)
 	add_file(dir, "trace_clock", 0644, trace_clock_show, trace_clock_store, NULL);
 	events = pseudo_mkdir(dir, "events");
 	BUG_ON(IS_ERR(events));
-	/* one system: events/enable and events/writeback/enable act on the same events */
-	add_file(events, "enable", 0644, enable_show, enable_store, NULL);
-	wb = pseudo_mkdir(events, "writeback");
-	BUG_ON(IS_ERR(wb));
-	add_file(wb, "enable", 0644, enable_show, enable_store, NULL);
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++) {
-		struct trace_event *ev = writeback_trace_events[i];
-		struct pseudo_node *evdir = pseudo_mkdir(wb, ev->name);
-
-		BUG_ON(IS_ERR(evdir));
-		add_file(evdir, "enable", 0644, enable_show, enable_store, ev);
-	}
+	add_file(events, "enable", 0644, enable_show, enable_store, enable_target(NULL, NULL));
+	for_each_trace_system(add_system_dir, events);
+	for_each_trace_event(add_event_dir, events);
 }
 
 void tracefs_init(void)

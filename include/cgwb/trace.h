@@ -167,6 +167,10 @@ struct trace_system {
 	struct list_head list;
 };
 void trace_register_system(struct trace_system *sys);
+/* Every registered system, and every event of every system (tracefs; at start-up). */
+void for_each_trace_system(void (*fn)(struct trace_system *sys, void *arg), void *arg);
+void for_each_trace_event(void (*fn)(struct trace_system *sys, struct trace_event *ev, void *arg),
+			  void *arg);
 
 /* The writeback events, in Linux 6.1's order (fs/trace-writeback.c), and their system. */
 extern struct trace_event *const writeback_trace_events[];

@@ -6,7 +6,8 @@
 # return -EFAULT, an unknown system call -ENOSYS with one log line, a program over its group's
 # memory.max is OOM-killed, kill ends a spinning one; what cannot be run is refused with a
 # message (no file, not executable, not ELF, dynamically linked). The kernel keeps running and
-# the disk stays e2fsck-clean (the harness checks).
+# the disk stays e2fsck-clean (the harness checks). The raw_syscalls events follow a
+# program's calls in Linux's format, and their system has its tracefs files.
 programs_image "$T/prog.img" 64M
 head -c 200 "$PROGRAMS/hello" > "$T/progtree/truncated"
 guest_script <<'GUEST'
@@ -50,6 +51,11 @@ echo none-status=$?
 echo noexec-status=$?
 /mnt/bin/hello-dynamic
 echo dynamic-status=$?
+echo 1 > /sys/kernel/tracing/events/raw_syscalls/enable
+/mnt/bin/hello /mnt/traced 9 > /dev/null
+echo 0 > /sys/kernel/tracing/events/raw_syscalls/enable
+grep -E "hello-[0-9]+ .* sys_(enter: NR 231 |exit: NR 1 = )" /sys/kernel/tracing/trace
+cat /sys/kernel/tracing/events/raw_syscalls/enable
 echo sync; sync
 poweroff 0
 GUEST
@@ -93,3 +99,5 @@ expect_line "/mnt/rt: Permission denied"
 expect_line "noexec-status=126"
 expect_line "/mnt/bin/hello-dynamic: dynamically linked: cgwb runs static programs only"
 expect_line "dynamic-status=126"
+expect_output "^ +hello-[0-9]+ +\\[00[01]\\] [^ ]+ +[0-9.]+: sys_enter: NR 231 \\(9, "
+expect_output "^ +hello-[0-9]+ +\\[00[01]\\] [^ ]+ +[0-9.]+: sys_exit: NR 1 = [0-9]+$"
