@@ -17,7 +17,7 @@
 #include <cgwb/jiffies.h>
 #include <cgwb/exec.h>
 #include "internal.h"
-#include "elf.h"
+#include <cgwb/elf.h>
 
 #define AT_NULL 0
 #define AT_PHDR 3
@@ -92,7 +92,7 @@ static int push_vector(struct mm_struct *mm, u64 *at, const u64 *v, int n)
 
 /* The initial stack; *sp ends at argc, 16-byte aligned. */
 static int build_stack(struct mm_struct *mm, char *const *argv, const char *const *envp,
-		       const struct elf_load_info *info, u64 *sp)
+		       const struct elf_image *info, u64 *sp)
 {
 	size_t bytes = 0;
 	int argc = count_strings((const char *const *)argv, &bytes);
@@ -172,17 +172,20 @@ static int check_executable(struct file *file)
 static int prepare(struct mm_struct *mm, struct file *file, char *const *argv,
 		   const char *const *envp, u64 *entry, u64 *sp)
 {
-	struct elf_load_info info;
-	int err = load_elf_binary(mm, file, &info);
+	struct elf_image *img = kmalloc(sizeof(*img), GFP_KERNEL); /* 64 segments: not on the stack */
+	int err = img ? load_elf_binary(mm, file, img) : -ENOMEM;
 
-	if (err)
-		return err;
-	mutex_lock(&mm->lock);
-	err = mm_map(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP, UPROT_READ | UPROT_WRITE, NULL, 0, 0);
-	mutex_unlock(&mm->lock);
-	if (!err)
-		err = build_stack(mm, argv, envp, &info, sp);
-	*entry = info.entry;
+	if (!err) {
+		mutex_lock(&mm->lock);
+		err = mm_map(mm, STACK_TOP - STACK_SIZE_MAX, STACK_TOP, UPROT_READ | UPROT_WRITE,
+			     NULL, 0, 0);
+		mutex_unlock(&mm->lock);
+	}
+	if (!err) {
+		err = build_stack(mm, argv, envp, img, sp);
+		*entry = img->entry;
+	}
+	kfree(img);
 	return err;
 }
 

@@ -10,6 +10,7 @@
 #   cgroup     tests/fuzz/cgroup_fuzz.c     mkdir/rmdir of any name, subtree_control, cgroup.procs
 #   limits     tests/fuzz/limits_fuzz.c     io.max, memory.max, memory.high against a model
 #   tracefs    tests/fuzz/tracefs_fuzz.c    writes to tracefs between trace events
+#   elf        tests/fuzz/elf_fuzz.c        the ELF loader's plan of any file
 #
 #   make fuzz [FUZZ_SECONDS=N]   every target in turn, N seconds each, one process at a time
 #   make fuzz-TARGET             one target; its corpus grows in build/fuzz/corpus/TARGET
@@ -40,8 +41,9 @@ FUZZ_SMOKE_RUNS_pseudo := 5000
 FUZZ_SMOKE_RUNS_cgroup := 3000
 FUZZ_SMOKE_RUNS_limits := 20000
 FUZZ_SMOKE_RUNS_tracefs := 5000
+FUZZ_SMOKE_RUNS_elf := 50000
 fuzz_smoke_runs = $(or $(FUZZ_SMOKE_RUNS_$(1)),$(FUZZ_SMOKE_RUNS))
-FUZZ_TARGETS := ext2 ext4 shell pseudo virtqueue cgroup limits tracefs
+FUZZ_TARGETS := ext2 ext4 shell pseudo virtqueue cgroup limits tracefs elf
 FUZZ_MERGE_TARGETS := $(filter-out ext2 ext4,$(FUZZ_TARGETS))
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -DCGWB_HOST -Iinclude -Itests/host/platform \
