@@ -46,9 +46,9 @@ struct elf_segment {
 };
 
 struct elf_image {
-	u64 entry, phdr;   /* moved by the load bias; phdr 0 if no segment holds them */
+	u64 entry, phdr; /* moved by the load bias; phdr 0 if no segment holds them */
 	unsigned int phnum;
-	u64 brk;           /* the page after the highest segment: the heap's start */
+	u64 brk; /* the page after the highest segment: the heap's start */
 	unsigned int nr_segments;
 	struct elf_segment seg[ELF_MAX_PHNUM];
 };

@@ -42,8 +42,7 @@ static bool segment_ok(const struct elf64_phdr *ph, u64 bias, u64 user_top)
 	u64 start = ph->p_vaddr + bias, end = start + ph->p_memsz;
 
 	return start >= ph->p_vaddr && ph->p_filesz <= ph->p_memsz && end >= start &&
-	       start >= PAGE_SIZE && end <= user_top &&
-	       ph->p_offset + ph->p_filesz >= ph->p_offset &&
+	       start >= PAGE_SIZE && end <= user_top && ph->p_offset + ph->p_filesz >= ph->p_offset &&
 	       (ph->p_offset & ~PAGE_MASK) == (ph->p_vaddr & ~PAGE_MASK);
 }
 
