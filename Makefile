@@ -32,7 +32,7 @@ all: deps kernel iso programs
 
 # every file portable
 PORTABLE_DIRS := kernel kernel/lib mm fs fs/ext2 fs/ext4 fs/jbd2 fs/proc fs/pseudo fs/ramfs fs/sysfs block \
-	cg/cgroup cg/memcg cg/io shell/lang
+	cg/cgroup cg/memcg cg/io cg/pids shell/lang
 # every file kernel-only
 KERNEL_ONLY_DIRS := boot init kernel/platform kernel/arch drivers/pci sys shell
 # drivers/virtio/: kernel-only but for the virtqueue logic

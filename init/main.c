@@ -97,6 +97,7 @@ void kmain(u32 magic, u32 info)
 		lockdep_enable();
 	cgroup_register_subsys(&memory_cgrp_subsys);
 	cgroup_register_subsys(&io_cgrp_subsys);
+	cgroup_register_subsys(&pids_cgrp_subsys);
 	cgroup_init();
 	sched_init();
 	timer_tick_init();

@@ -179,6 +179,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 {
 	struct fork_start *fs = kzalloc(sizeof(*fs), GFP_KERNEL);
 	struct task_struct *t;
+	long err;
 
 	if (!fs)
 		return -ENOMEM;
@@ -188,9 +189,12 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 		fs->regs.rsp = stack;
 	fs->mm = mm_dup(current->mm);
 	fs->ut = fs->mm ? user_thread_fork(fs->mm->pgd) : NULL;
-	fs->prog = fs->ut ? program_alloc(current->program) : NULL;
+	err = fs->ut ? pids_fork_begin(current->cgroup) : -ENOMEM;
+	fs->prog = err ? NULL : program_alloc(current->program);
 	t = fs->prog ? kthread_create(forked_main, fs, "%s", current->comm) : NULL;
 	if (!t) {
+		if (!err)
+			pids_fork_end();
 		if (fs->prog)
 			program_unlink_free(fs->prog);
 		if (fs->ut)
@@ -198,7 +202,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 		if (fs->mm)
 			mm_free(fs->mm);
 		kfree(fs);
-		return -ENOMEM;
+		return err ? err : -ENOMEM;
 	}
 	fs->prog->task = t;
 	if ((flags & CLONE_CHILD_SETTID) && mm_copy_to(fs->mm, ctid, &t->pid, sizeof(int)))
@@ -208,6 +212,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 		pr_info("%s[%d]: fork: CLONE_PARENT_SETTID at a bad address\n", current->comm,
 			current->pid);
 	inherit(t);
+	pids_fork_end(); /* the child counts in its group now */
 	t->exit_notify = program_exited;
 	t->exit_notify_arg = fs->prog;
 	wake_up_process(t);

@@ -115,6 +115,27 @@ static bool subtree_has_tasks(struct cgroup *cg)
 	return false;
 }
 
+static unsigned int subtree_nr_tasks(struct cgroup *cg)
+{
+	struct cgroup *child;
+	unsigned int n = cg->nr_tasks;
+
+	list_for_each_entry(child, &cg->children, sibling)
+		n += subtree_nr_tasks(child);
+	return n;
+}
+
+unsigned int cgroup_subtree_nr_tasks(struct cgroup *cg)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	spin_lock_irqsave(&css_set_lock, flags);
+	n = subtree_nr_tasks(cg);
+	spin_unlock_irqrestore(&css_set_lock, flags);
+	return n;
+}
+
 bool cgroup_is_populated(struct cgroup *cg)
 {
 	unsigned long flags;

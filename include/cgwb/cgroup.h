@@ -33,6 +33,7 @@ struct pseudo_node;
 enum cgroup_subsys_id {
 	memory_cgrp_id,
 	io_cgrp_id,
+	pids_cgrp_id,
 	CGROUP_SUBSYS_COUNT,
 };
 
@@ -106,6 +107,17 @@ extern struct mutex cgroup_mutex;
 void cgroup_init(void);
 /* Register a controller before cgroup_init (its root css is created there). */
 void cgroup_register_subsys(struct cgroup_subsys *ss);
+/* Tasks in cg and its live descendants (pids.current). */
+unsigned int cgroup_subtree_nr_tasks(struct cgroup *cg);
+
+/*
+ * The pids controller (cg/pids/pids.c). A fork into cg: pids_fork_begin() is 0 if no
+ * group's pids.max forbids one more task (then the caller attaches its child and calls
+ * pids_fork_end()), or -EAGAIN (counted, logged once). May sleep.
+ */
+extern struct cgroup_subsys pids_cgrp_subsys;
+int pids_fork_begin(struct cgroup *cg);
+void pids_fork_end(void);
 /* Mount the hierarchy on /sys/fs/cgroup (after vfs_init): 0 or -errno. */
 int cgroup_fs_init(void);
 void cgroup_get(struct cgroup *cg);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int divide(int a, int b)
@@ -15,6 +17,31 @@ static int divide(int a, int b)
 
 	__asm__ volatile("cltd; idivl %2" : "=a"(q) : "a"(a), "r"(b) : "edx");
 	return q;
+}
+
+/* Fork until refused (a fork bomb that stops), then end every child and reap it. */
+static int fork_until_refused(void)
+{
+	static pid_t kids[4096];
+	int n = 0, err;
+
+	for (; n < 4096; n++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			for (;;)
+				sleep(100);
+		if (pid < 0)
+			break;
+		kids[n] = pid;
+	}
+	err = errno;
+	for (int i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	for (int i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
+	printf("forked %d, then errno %d\n", n, err);
+	return 0;
 }
 
 static int deep(int n)
@@ -51,6 +78,8 @@ int main(int argc, char **argv)
 		       errno, kernel, errno);
 	} else if (!strcmp(what, "stack")) {
 		printf("deep recursion: %d\n", deep(1000)); /* 4 MiB of stack */
+	} else if (!strcmp(what, "forkbomb")) {
+		return fork_until_refused();
 	} else if (!strcmp(what, "spin")) {
 		printf("spinning\n");
 		fflush(stdout);

@@ -63,7 +63,7 @@ poweroff 0
 GUEST
 run_guest
 expect_status 0
-expect_output '^controllers=memory( io)?$'
+expect_output '^controllers=memory( io)?( pids)?$'
 expect_line 'subtree=memory'
 expect_line 'mkdir=0'
 expect_line 'children=memory'

@@ -6,7 +6,8 @@
 # return -EFAULT, an unknown system call -ENOSYS with one log line, a program over its group's
 # memory.max is OOM-killed, kill ends a spinning one; what cannot be run is refused with a
 # message (no file, not executable, not ELF, dynamically linked). The kernel keeps running and
-# the disk stays e2fsck-clean (the harness checks). The raw_syscalls events follow a
+# the disk stays e2fsck-clean (the harness checks). A fork bomb in a group at pids.max 20
+# stops at 19 children with EAGAIN, counted in pids.events. The raw_syscalls events follow a
 # program's calls in Linux's format, and their system has its tracefs files.
 programs_image "$T/prog.img" 64M
 head -c 200 "$PROGRAMS/hello" > "$T/progtree/truncated"
@@ -51,6 +52,12 @@ echo none-status=$?
 echo noexec-status=$?
 /mnt/bin/hello-dynamic
 echo dynamic-status=$?
+echo +pids > cgroup.subtree_control
+mkdir B
+echo 20 > B/pids.max
+cgexec -g B /mnt/bin/faults forkbomb
+echo bomb=$?
+echo B-pids: $(cat B/pids.events) current $(cat B/pids.current)
 echo 1 > /sys/kernel/tracing/events/raw_syscalls/enable
 /mnt/bin/hello /mnt/traced 9 > /dev/null
 echo 0 > /sys/kernel/tracing/events/raw_syscalls/enable
@@ -101,3 +108,7 @@ expect_line "/mnt/bin/hello-dynamic: dynamically linked: cgwb runs static progra
 expect_line "dynamic-status=126"
 expect_output "^ +hello-[0-9]+ +\\[00[01]\\] [^ ]+ +[0-9.]+: sys_enter: NR 231 \\(9, "
 expect_output "^ +hello-[0-9]+ +\\[00[01]\\] [^ ]+ +[0-9.]+: sys_exit: NR 1 = [0-9]+$"
+expect_line "forked 19, then errno 11"
+expect_line "bomb=0"
+expect_line "B-pids: max 1 current 0"
+expect_log "cgroup: fork rejected by pids controller in /B"
