@@ -16,7 +16,6 @@
  */
 #include <cgwb/trace.h>
 #include <cgwb/pseudofs.h>
-#include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/printk.h>
@@ -124,14 +123,12 @@ static int trace_clock_store(const char *buf, size_t len, void *private)
 }
 
 /* An event's enable file (private: the event) or the system's (private: NULL). */
-/* What an enable file acts on: one event, one system's, or (both NULL) every event. */
-struct enable_target {
-	struct trace_system *sys;
-	struct trace_event *ev;
-};
-
+/*
+ * The enable files: one event's (private: the event), one system's (the system) and
+ * events/enable (NULL: every event of every system).
+ */
 struct enable_count {
-	const struct enable_target *t;
+	const struct trace_system *sys; /* NULL: every system */
 	unsigned int on, all;
 	int set; /* -1: count only; else the value to store */
 };
@@ -140,7 +137,7 @@ static void enable_one(struct trace_system *sys, struct trace_event *ev, void *a
 {
 	struct enable_count *c = arg;
 
-	if ((c->t->sys && c->t->sys != sys) || (c->t->ev && c->t->ev != ev))
+	if (c->sys && c->sys != sys)
 		return;
 	if (c->set >= 0)
 		WRITE_ONCE(ev->enabled, c->set);
@@ -148,9 +145,9 @@ static void enable_one(struct trace_system *sys, struct trace_event *ev, void *a
 	c->all++;
 }
 
-static int enable_show(struct seq_buf *s, void *private)
+static int enable_count_show(struct seq_buf *s, const struct trace_system *sys)
 {
-	struct enable_count c = { .t = private, .set = -1 };
+	struct enable_count c = { .sys = sys, .set = -1 };
 
 	for_each_trace_event(enable_one, &c);
 	/* Linux's "X": some on, some off */
@@ -158,9 +155,9 @@ static int enable_show(struct seq_buf *s, void *private)
 	return 0;
 }
 
-static int enable_store(const char *buf, size_t len, void *private)
+static int enable_set(const char *buf, const struct trace_system *sys)
 {
-	struct enable_count c = { .t = private };
+	struct enable_count c = { .sys = sys };
 	bool on;
 	int err = parse_bool(buf, &on);
 
@@ -169,6 +166,34 @@ static int enable_store(const char *buf, size_t len, void *private)
 	c.set = on;
 	for_each_trace_event(enable_one, &c);
 	return 0;
+}
+
+static int system_enable_show(struct seq_buf *s, void *private)
+{
+	return enable_count_show(s, private);
+}
+
+static int system_enable_store(const char *buf, size_t len, void *private)
+{
+	return enable_set(buf, private);
+}
+
+static int event_enable_show(struct seq_buf *s, void *private)
+{
+	const struct trace_event *ev = private;
+
+	return seq_printf(s, "%d\n", READ_ONCE(ev->enabled)) < 0 ? -ENOMEM : 0;
+}
+
+static int event_enable_store(const char *buf, size_t len, void *private)
+{
+	struct trace_event *ev = private;
+	bool on;
+	int err = parse_bool(buf, &on);
+
+	if (!err)
+		WRITE_ONCE(ev->enabled, on);
+	return err;
 }
 
 static void show_enabled(struct trace_system *sys, struct trace_event *ev, void *arg)
@@ -228,16 +253,6 @@ static void add_file(struct pseudo_node *dir, const char *name, umode_t mode, ps
 	BUG_ON(IS_ERR(pseudo_create_file(dir, name, mode, show, store, private)));
 }
 
-static struct enable_target *enable_target(struct trace_system *sys, struct trace_event *ev)
-{
-	struct enable_target *t = kzalloc(sizeof(*t), GFP_KERNEL);
-
-	BUG_ON(!t); /* start-up */
-	t->sys = sys;
-	t->ev = ev;
-	return t;
-}
-
 static void add_event_dir(struct trace_system *sys, struct trace_event *ev, void *arg)
 {
 	struct pseudo_node *sysdir = pseudo_mkdir_p(arg, sys->name), *evdir; /* the system's */
@@ -245,7 +260,7 @@ static void add_event_dir(struct trace_system *sys, struct trace_event *ev, void
 	BUG_ON(IS_ERR(sysdir));
 	evdir = pseudo_mkdir(sysdir, ev->name);
 	BUG_ON(IS_ERR(evdir));
-	add_file(evdir, "enable", 0644, enable_show, enable_store, enable_target(sys, ev));
+	add_file(evdir, "enable", 0644, event_enable_show, event_enable_store, ev);
 }
 
 static void add_system_dir(struct trace_system *sys, void *arg)
@@ -253,7 +268,7 @@ static void add_system_dir(struct trace_system *sys, void *arg)
 	struct pseudo_node *sysdir = pseudo_mkdir(arg, sys->name);
 
 	BUG_ON(IS_ERR(sysdir));
-	add_file(sysdir, "enable", 0644, enable_show, enable_store, enable_target(sys, NULL));
+	add_file(sysdir, "enable", 0644, system_enable_show, system_enable_store, sys);
 }
 
 static void tracefs_build(struct pseudo_node *dir)
@@ -272,7 +287,7 @@ static void tracefs_build(struct pseudo_node *dir)
 	add_file(dir, "trace_clock", 0644, trace_clock_show, trace_clock_store, NULL);
 	events = pseudo_mkdir(dir, "events");
 	BUG_ON(IS_ERR(events));
-	add_file(events, "enable", 0644, enable_show, enable_store, enable_target(NULL, NULL));
+	add_file(events, "enable", 0644, system_enable_show, system_enable_store, NULL);
 	for_each_trace_system(add_system_dir, events);
 	for_each_trace_event(add_event_dir, events);
 }

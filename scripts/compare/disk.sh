@@ -5,7 +5,8 @@
 # and mounts it as ext4, as a user with an older image does.
 #
 #   fs_mkfs IMG SIZE [ARG...]   a fresh image of SIZE (truncate's units) holding an empty
-#                        $FS; ARGs go to mke2fs for ext2 only (each caller's ext2 as it was)
+#                        $FS (or FS_TREE's files, when set: mke2fs -d); ARGs go to mke2fs
+#                        for ext2 only (each caller's ext2 as it was)
 #   fs_cgwb_mount        the line a cgwb guest script starts with to mount it (cgwb's boot
 #                        mounts an ext2 /dev/vda by itself, not an ext4 one nor with options)
 #   fs_linux_args        what Linux's command line takes for it (scripts/compare/init reads)
@@ -26,6 +27,7 @@ fs_mkfs()
 {
 	local img=$1 size=$2 args=(-t ext2 "${@:3}")
 	[[ $FS == ext4 ]] && args=(-t "$FS_MKFS")
+	[[ -n ${FS_TREE:-} ]] && args+=(-d "$FS_TREE")
 	rm -f "$img" && truncate -s "$size" "$img" &&
 		PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F "${args[@]}" "$img" > /dev/null 2>&1 ||
 		{ echo "mke2fs -t $FS_MKFS $img failed" >&2; return 1; }
