@@ -115,7 +115,7 @@ PROGRAMS := $(patsubst tests/programs/%.c,$(BUILD)/programs/%,$(PROGRAM_SRCS)) \
 $(BUILD)/programs/%: tests/programs/%.c
 	@mkdir -p $(dir $@)
 	@echo "  PROG    $@"
-	$(Q)$(HOSTCC_PROG) -static -O2 -Wall -Wextra -Werror -o $@ $<
+	$(Q)$(HOSTCC_PROG) -static -pthread -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(BUILD)/programs/hello-dynamic: tests/programs/hello.c
 	@mkdir -p $(dir $@)

@@ -227,7 +227,7 @@ static int exec_mm(const char *path, char *const *argv, const char *const *envp,
 		err = prepare(mm, file, argv, envp, entry, sp);
 	fput(file); /* the image's areas hold their own references */
 	if (err && mm)
-		mm_free(mm);
+		mm_put(mm);
 	if (!err)
 		*out = mm;
 	return err;
@@ -293,7 +293,7 @@ int run_program(int argc, char **argv)
 		if (ut)
 			kfree(ut);
 		if (mm)
-			mm_free(mm);
+			mm_put(mm);
 		return err == -ENOENT ? 127 : 126;
 	}
 	current->mm = mm;
@@ -303,14 +303,27 @@ int run_program(int argc, char **argv)
 	return shell_status(program_run(&regs));
 }
 
+/*
+ * Run current's thread until it ends; the first thread's end is its process's: the other
+ * threads are killed (exit_group's or not) and its children reaped or let go.
+ */
 int program_run(struct pt_regs *regs)
 {
 	int wstatus = user_thread_run(regs);
+	bool leader = program_is_leader();
 
+	thread_clear_child_tid();
+	if (leader) {
+		program_leader_group_exit();
+		program_kill_threads();
+	}
 	user_thread_free(current->uthread);
-	mm_free(current->mm);
+	mm_put(current->mm);
 	current->mm = NULL;
-	program_release_children(wstatus);
+	if (leader)
+		program_release_children(wstatus);
+	else
+		program_thread_exit();
 	return wstatus;
 }
 
@@ -373,7 +386,7 @@ static long do_execve(const char *path, char **argv, char **envp)
 	/* the point of no return: the old image goes */
 	current->mm = mm;
 	user_thread_exec(mm->pgd);
-	mm_free(old);
+	mm_put(old);
 	set_current_comm(base_name(path));
 	user_regs_init(regs, entry, sp);
 	return 0; /* into the new program's RAX: it starts at 0 */

@@ -34,6 +34,7 @@ struct mm_struct {
 	u64 start_brk, brk; /* the heap: [start_brk, brk) */
 	u64 mmap_base;      /* mmap() without a hint places areas below this, top down */
 	unsigned long rss;  /* pages mapped */
+	int users;          /* the threads running on it (atomic) */
 };
 
 #define STACK_TOP 0x00007ffffffde000UL
@@ -42,8 +43,10 @@ struct mm_struct {
 #define ELF_ET_DYN_BASE 0x555555554000UL /* where a static-pie goes, as Linux's */
 
 /* mm.c */
+/* A new address space with one user; another thread's use; the last put frees it. */
 struct mm_struct *mm_alloc(void);
-void mm_free(struct mm_struct *mm);
+void mm_get(struct mm_struct *mm);
+void mm_put(struct mm_struct *mm);
 /*
  * With mm->lock held (mm_brk() takes it): add [start, end) (page-aligned) with prot,
  * replacing what was there; file ranges read through file (referenced).
@@ -100,6 +103,27 @@ struct program *program_alloc(struct program *parent);
 void program_release_children(int wstatus);
 int program_ppid(void);
 void sys_process_init(void);
+/* The process's end for every thread: exit_group's wait status, the others killed. */
+__noreturn void program_group_exit(int wstatus);
+/* The process's threads but current: killed (the process ends). */
+void program_kill_threads(void);
+/* The wait status a kill ends current with: exit_group's if the process is ending. */
+int program_kill_status(void);
+/* Is current its process's first thread (whose end is the process's)? */
+bool program_is_leader(void);
+/* A thread other than the first leaves its process (program_run()). */
+void program_thread_exit(void);
+/* The first thread ended by a sibling's exit_group: its pending kill was that, not a kill. */
+void program_leader_group_exit(void);
+/* The thread's CLONE_CHILD_CLEARTID / set_tid_address word: zeroed, its waiter woken. */
+void thread_clear_child_tid(void);
+/* getpid(): the process's id, its first thread's. */
+int program_tgid(void);
+
+/* futex.c */
+void sys_futex_init(void);
+/* Wake up to nr waiters of the futex at uaddr in mm: how many were woken. */
+long futex_wake(struct mm_struct *mm, u64 uaddr, int nr, u32 bitset);
 
 /* syscall.c */
 typedef long (*syscall_fn)(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);

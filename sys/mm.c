@@ -41,6 +41,7 @@ struct mm_struct *mm_alloc(void)
 	}
 	mutex_init(&mm->lock);
 	spin_lock_init(&mm->page_table_lock);
+	mm->users = 1;
 	INIT_LIST_HEAD(&mm->vmas);
 	mm->mmap_base = MMAP_BASE;
 	return mm;
@@ -67,40 +68,57 @@ static void anon_page_free(struct page *page)
 	__free_page(page);
 }
 
-/* A shared page's entry goes: the page stays in the cache, dirty or not. */
-static void unmap_shared_page(struct mm_struct *mm, u64 va)
-{
-	u64 phys;
+/*
+ * Pages whose entries are gone, released together: once every CPU has dropped its
+ * translations of them when other threads may run on the address space (one thread: its
+ * own CPU's went with each entry).
+ */
+struct unmap_batch {
+	struct mm_struct *mm;
+	bool shared; /* page-cache pages: a reference and a map count to drop */
+	unsigned int n;
+	struct page *pages[32];
+};
 
-	spin_lock(&mm->page_table_lock);
-	phys = user_unmap_page(mm->pgd, va);
-	if (phys) {
-		page_mapcount_dec(pfn_to_page(phys >> PAGE_SHIFT));
-		mm->rss--;
+static void unmap_batch_release(struct unmap_batch *b, u64 start, u64 end)
+{
+	if (b->n && READ_ONCE(b->mm->users) > 1)
+		flush_tlb_user_range(start, end);
+	for (unsigned int i = 0; i < b->n; i++) {
+		if (b->shared) {
+			page_mapcount_dec(b->pages[i]);
+			put_page(b->pages[i]);
+		} else {
+			anon_page_free(b->pages[i]);
+		}
 	}
-	spin_unlock(&mm->page_table_lock);
-	if (phys)
-		put_page(pfn_to_page(phys >> PAGE_SHIFT));
+	b->n = 0;
 }
 
-/* [start, end) of v's pages unmapped (freed if private). */
+/* [start, end) of v's pages unmapped (freed if private; left in the cache if shared). */
 static void unmap_pages(struct vm_area_struct *v, u64 start, u64 end)
 {
-	struct mm_struct *mm = v->mm;
+	struct unmap_batch b = { .mm = v->mm, .shared = v->shared };
+	u64 from = start;
 
 	for (u64 va = start; va < end; va += PAGE_SIZE) {
 		u64 phys;
 
-		if (v->shared) {
-			unmap_shared_page(mm, va);
+		if (v->shared)
+			spin_lock(&b.mm->page_table_lock);
+		phys = user_unmap_page(b.mm->pgd, va);
+		if (v->shared)
+			spin_unlock(&b.mm->page_table_lock);
+		if (!phys)
 			continue;
-		}
-		phys = user_unmap_page(mm->pgd, va);
-		if (phys) {
-			anon_page_free(pfn_to_page(phys >> PAGE_SHIFT));
-			mm->rss--;
+		b.mm->rss--;
+		b.pages[b.n++] = pfn_to_page(phys >> PAGE_SHIFT);
+		if (b.n == ARRAY_SIZE(b.pages)) {
+			unmap_batch_release(&b, from, va + PAGE_SIZE);
+			from = va + PAGE_SIZE;
 		}
 	}
+	unmap_batch_release(&b, from, end);
 }
 
 void mm_zap(struct mm_struct *mm, u64 start, u64 end)
@@ -123,7 +141,20 @@ static void vma_free(struct vm_area_struct *v)
 	kfree(v);
 }
 
-void mm_free(struct mm_struct *mm)
+static void mm_free(struct mm_struct *mm);
+
+void mm_get(struct mm_struct *mm)
+{
+	__atomic_add_fetch(&mm->users, 1, __ATOMIC_RELAXED);
+}
+
+void mm_put(struct mm_struct *mm)
+{
+	if (!__atomic_sub_fetch(&mm->users, 1, __ATOMIC_ACQ_REL))
+		mm_free(mm);
+}
+
+static void mm_free(struct mm_struct *mm)
 {
 	struct vm_area_struct *v, *n;
 
@@ -233,7 +264,7 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	err = dup_areas(mm, old);
 	mutex_unlock(&old->lock);
 	if (err) {
-		mm_free(mm);
+		mm_put(mm);
 		return NULL;
 	}
 	return mm;
@@ -324,6 +355,8 @@ int mm_protect(struct mm_struct *mm, u64 start, u64 end, unsigned int prot)
 		for (u64 va = v->start; va < v->end; va += PAGE_SIZE)
 			user_protect_page(mm->pgd, va, v->shared ? prot & ~UPROT_WRITE : prot);
 		spin_unlock(&mm->page_table_lock);
+		if (READ_ONCE(mm->users) > 1) /* other threads' CPUs keep the old rights */
+			flush_tlb_user_range(v->start, v->end);
 	}
 	return 0;
 }
@@ -460,6 +493,24 @@ static bool fault_allowed(const struct vm_area_struct *v, unsigned int error_cod
 	return v->prot & UPROT_READ;
 }
 
+/*
+ * A private page: made at its first touch; a present one means another thread made it
+ * since this one faulted (a spurious fault: go back and retry) or a protection fault.
+ */
+static int fault_private(struct mm_struct *mm, struct vm_area_struct *v, u64 va,
+			 unsigned int error_code)
+{
+	unsigned int prot;
+
+	if (!user_lookup_page(mm->pgd, va, &prot))
+		return fault_in(mm, v, va);
+	if ((error_code & PF_WRITE) && !(prot & UPROT_WRITE))
+		return -EACCES;
+	if ((error_code & PF_INSTR) && !(prot & UPROT_EXEC))
+		return -EACCES;
+	return 0;
+}
+
 int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code)
 {
 	struct file *dirtied = NULL;
@@ -479,7 +530,7 @@ int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code)
 		if (!err && (error_code & PF_WRITE))
 			dirtied = get_file(v->file);
 	} else {
-		err = (error_code & PF_PROT) ? -EACCES : fault_in(mm, v, addr & PAGE_MASK);
+		err = fault_private(mm, v, addr & PAGE_MASK, error_code);
 	}
 	mutex_unlock(&mm->lock);
 	/* as a write's: outside the program's lock (Linux drops mmap_lock for it too) */

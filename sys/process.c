@@ -40,9 +40,23 @@
 #define CLONE_FORK_FLAGS                                                                 \
 	(CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
 	 CLONE_CHILD_SETTID)
+#define CLONE_FS 0x200
+#define CLONE_FILES 0x400
+#define CLONE_SIGHAND 0x800
+#define CLONE_THREAD 0x10000
+#define CLONE_SYSVSEM 0x40000
+#define CLONE_SETTLS 0x80000
+#define CLONE_THREAD_NEEDS (CLONE_VM | CLONE_SIGHAND | CLONE_THREAD)
+#define CLONE_THREAD_FLAGS                                                            \
+	(CLONE_THREAD_NEEDS | CLONE_FS | CLONE_FILES | CLONE_SYSVSEM | CLONE_SETTLS | \
+	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID)
 
 struct program {
-	struct task_struct *task;
+	struct task_struct *task; /* the process's first thread: its pid is the process's */
+	int tgid;                 /* that pid, which getpid() returns in every thread */
+	int refs;                 /* its threads' and the parent's (atomic) */
+	bool group_exiting;       /* exit_group: every thread ends with group_wstatus */
+	int group_wstatus;
 	struct program *parent; /* NULL: the shell's, or orphaned */
 	struct list_head children;
 	struct list_head sibling; /* in the parent's children */
@@ -61,6 +75,8 @@ struct program *program_alloc(struct program *parent)
 	if (!p)
 		return NULL;
 	p->task = current;
+	p->tgid = current->pid;
+	p->refs = 1;
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	init_waitqueue_head(&p->child_exit);
@@ -74,13 +90,24 @@ struct program *program_alloc(struct program *parent)
 	return p;
 }
 
+static void program_get(struct program *p)
+{
+	__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+}
+
+static void program_put(struct program *p)
+{
+	if (!__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL))
+		kfree(p);
+}
+
 /* A child that never got its task. */
 static void program_unlink_free(struct program *p)
 {
 	spin_lock(&program_lock);
 	list_del(&p->sibling);
 	spin_unlock(&program_lock);
-	kfree(p);
+	program_put(p);
 }
 
 /* A forked program's task has ended (its files closed): tell the parent, or go. */
@@ -98,13 +125,13 @@ static void program_exited(void *arg, int wstatus)
 	}
 	spin_unlock(&program_lock);
 	if (!parent)
-		kfree(p); /* orphaned: its task was detached and frees itself */
+		program_put(p); /* orphaned: its task was detached and frees itself */
 }
 
 static void reap(struct program *child)
 {
 	kthread_join(child->task);
-	kfree(child);
+	program_put(child);
 }
 
 void program_release_children(int wstatus)
@@ -129,7 +156,7 @@ void program_release_children(int wstatus)
 		reap(c);
 	if (!p->forked) {
 		current->program = NULL;
-		kfree(p);
+		program_put(p);
 	}
 }
 
@@ -139,7 +166,7 @@ int program_ppid(void)
 	int ppid;
 
 	spin_lock(&program_lock);
-	ppid = p && p->parent ? p->parent->task->pid : 1;
+	ppid = p && p->parent ? p->parent->tgid : 1;
 	spin_unlock(&program_lock);
 	return ppid;
 }
@@ -200,11 +227,12 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 		if (fs->ut)
 			kfree(fs->ut);
 		if (fs->mm)
-			mm_free(fs->mm);
+			mm_put(fs->mm);
 		kfree(fs);
 		return err ? err : -ENOMEM;
 	}
 	fs->prog->task = t;
+	fs->prog->tgid = t->pid;
 	if ((flags & CLONE_CHILD_SETTID) && mm_copy_to(fs->mm, ctid, &t->pid, sizeof(int)))
 		pr_info("%s[%d]: fork: CLONE_CHILD_SETTID at a bad address\n", current->comm,
 			current->pid);
@@ -224,11 +252,168 @@ static long sys_fork(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	return do_fork(0, 0, 0, 0);
 }
 
+/* ---------------------------------------------------------------- threads */
+
+struct thread_start {
+	struct pt_regs regs;
+	struct mm_struct *mm;
+	struct user_thread *ut;
+	struct program *prog;
+};
+
+static int thread_main(void *data)
+{
+	struct thread_start *ts = data;
+	struct pt_regs regs = ts->regs;
+
+	current->mm = ts->mm;
+	current->uthread = ts->ut;
+	current->program = ts->prog;
+	kfree(ts);
+	return program_run(&regs);
+}
+
+/* The thread's settings of the ids a C library's pthread_create asks for. */
+static void thread_tids(u64 flags, u64 ptid, u64 ctid, struct thread_start *ts, int tid)
+{
+	if (flags & CLONE_CHILD_CLEARTID)
+		ts->ut->clear_child_tid = ctid;
+	/* one address space: the parent's stores are the child's */
+	if ((flags & CLONE_CHILD_SETTID) && copy_to_user(ctid, &tid, sizeof(tid)))
+		pr_info("%s[%d]: clone: CLONE_CHILD_SETTID at a bad address\n", current->comm,
+			current->pid);
+	if ((flags & CLONE_PARENT_SETTID) && copy_to_user(ptid, &tid, sizeof(tid)))
+		pr_info("%s[%d]: clone: CLONE_PARENT_SETTID at a bad address\n", current->comm,
+			current->pid);
+}
+
+static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
+{
+	struct thread_start *ts = kzalloc(sizeof(*ts), GFP_KERNEL);
+	struct task_struct *t = NULL;
+	long err = ts ? 0 : -ENOMEM;
+	int tid;
+
+	if (!err) {
+		ts->regs = *current_user_regs();
+		ts->regs.rax = 0; /* the new thread's clone() returns 0 */
+		if (stack)
+			ts->regs.rsp = stack;
+		ts->ut = user_thread_fork(current->mm->pgd);
+		err = ts->ut ? pids_fork_begin(current->cgroup) : -ENOMEM;
+	}
+	if (!err) {
+		t = kthread_create(thread_main, ts, "%s", current->comm);
+		if (!t)
+			pids_fork_end();
+	}
+	if (!t) {
+		if (ts)
+			kfree(ts->ut);
+		kfree(ts);
+		return err ? err : -ENOMEM;
+	}
+	if (flags & CLONE_SETTLS)
+		ts->ut->fs_base = tls;
+	mm_get(current->mm);
+	ts->mm = current->mm;
+	program_get(current->program);
+	ts->prog = current->program;
+	tid = t->pid;
+	thread_tids(flags, ptid, ctid, ts, tid);
+	inherit(t);
+	pids_fork_end();
+	kthread_detach(t); /* nobody joins a thread's task: its futex word says it ended */
+	wake_up_process(t);
+	return tid;
+}
+
 static long sys_clone(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls, u64 a5)
 {
+	if ((flags & CLONE_THREAD_NEEDS) == CLONE_THREAD_NEEDS && !(flags & ~(u64)CLONE_THREAD_FLAGS))
+		return do_clone_thread(flags, stack, ptid, ctid, tls);
 	if ((flags & ~(u64)CLONE_FORK_FLAGS) || ((flags & CLONE_VM) && !(flags & CLONE_VFORK)))
-		return -ENOSYS; /* threads and the rest: not yet */
+		return -ENOSYS; /* a thread without its signal handlers or its thread group... */
 	return do_fork(flags, stack, ptid, ctid);
+}
+
+void thread_clear_child_tid(void)
+{
+	struct user_thread *ut = current->uthread;
+	u32 zero = 0;
+
+	if (!ut->clear_child_tid)
+		return;
+	/* its program's page tables are still loaded: pthread_join's word is reachable */
+	if (!copy_to_user(ut->clear_child_tid, &zero, sizeof(zero)))
+		futex_wake(current->mm, ut->clear_child_tid, 1, ~0u);
+}
+
+static void kill_thread(struct task_struct *t, void *arg)
+{
+	if (t->program == arg && t != current)
+		send_sig(SIGKILL, t);
+}
+
+void program_kill_threads(void)
+{
+	for_each_task(kill_thread, current->program)
+		;
+}
+
+__noreturn void program_group_exit(int wstatus)
+{
+	struct program *p = current->program;
+
+	p->group_wstatus = wstatus;
+	WRITE_ONCE(p->group_exiting, true);
+	program_kill_threads();
+	program_exit(wstatus);
+}
+
+int program_kill_status(void)
+{
+	struct program *p = current->program;
+
+	if (p && READ_ONCE(p->group_exiting))
+		return p->group_wstatus;
+	return READ_ONCE(current->kill_signal) ?: SIGINT;
+}
+
+int program_tgid(void)
+{
+	return current->program ? current->program->tgid : current->pid;
+}
+
+bool program_is_leader(void)
+{
+	return current->program && current->program->task == current;
+}
+
+/* The end of a thread's use of its process (program_run(), not the first thread's). */
+void program_thread_exit(void)
+{
+	struct program *p = current->program;
+
+	current->program = NULL;
+	program_put(p);
+}
+
+/* The first thread's kill was exit_group's, not the shell's: the status is the group's. */
+void program_leader_group_exit(void)
+{
+	struct program *p = current->program;
+
+	if (p && READ_ONCE(p->group_exiting) && p->task == current) {
+		WRITE_ONCE(current->sigkill, false);
+		WRITE_ONCE(current->kill_signal, 0);
+	}
+}
+
+static long sys_set_tid_address(u64 tidptr, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	current->uthread->clear_child_tid = tidptr;
+	return current->pid;
 }
 
 /* ---------------------------------------------------------------- wait4 */
@@ -381,10 +566,12 @@ static const struct syscall_def calls[] = {
 	{ 121, "getpgid", sys_own_pid },
 	{ 124, "getsid", sys_own_pid },
 	{ 130, "rt_sigsuspend", sys_rt_sigsuspend },
+	{ 218, "set_tid_address", sys_set_tid_address },
 	{ 293, "pipe2", sys_pipe2 },
 };
 
 void sys_process_init(void)
 {
+	sys_futex_init();
 	syscalls_register(calls, ARRAY_SIZE(calls));
 }

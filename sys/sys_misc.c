@@ -3,7 +3,8 @@
  * and programs make around their work (Linux's kernel/sys.c, time/, sched/syscalls.c,
  * arch/x86/kernel/process_64.c). Signals have no handlers yet: rt_sigaction and
  * rt_sigprocmask accept and report nothing set, and a kill ends a program as its default
- * action would. Everyone is root; one program per task, so its pid is its tid.
+ * action would. Everyone is root. getpid() is the process's id (its first thread's), gettid()
+ * the thread's.
  */
 #include <cgwb/sched.h>
 #include <cgwb/mm.h>
@@ -27,9 +28,15 @@
 #define RLIM_INFINITY (~0ULL)
 #define NSEC_PER_SEC_U 1000000000ULL
 
+/* Wait statuses: the code above the signal byte. */
+static long sys_exit(u64 code, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	program_exit((int)(code & 0xff) << 8); /* this thread (the first: the process) */
+}
+
 static long sys_exit_group(u64 code, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
-	program_exit((int)(code & 0xff) << 8); /* a wait status: the code above the signal byte */
+	program_group_exit((int)(code & 0xff) << 8);
 }
 
 static long sys_arch_prctl(u64 code, u64 addr, u64 a2, u64 a3, u64 a4, u64 a5)
@@ -56,6 +63,11 @@ static long sys_arch_prctl(u64 code, u64 addr, u64 a2, u64 a3, u64 a4, u64 a5)
 }
 
 static long sys_getpid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return program_tgid();
+}
+
+static long sys_gettid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	return current->pid;
 }
@@ -312,7 +324,7 @@ static const struct syscall_def calls[] = {
 	{ 24, "sched_yield", sys_sched_yield },
 	{ 35, "nanosleep", sys_nanosleep },
 	{ 39, "getpid", sys_getpid },
-	{ 60, "exit", sys_exit_group }, /* one thread: exit is exit_group */
+	{ 60, "exit", sys_exit },
 	{ 63, "uname", sys_uname },
 	{ 96, "gettimeofday", sys_gettimeofday },
 	{ 97, "getrlimit", sys_getrlimit },
@@ -323,10 +335,9 @@ static const struct syscall_def calls[] = {
 	{ 108, "getegid", sys_zero },
 	{ 157, "prctl", sys_prctl },
 	{ 158, "arch_prctl", sys_arch_prctl },
-	{ 186, "gettid", sys_getpid },
+	{ 186, "gettid", sys_gettid },
 	{ 201, "time", sys_time },
 	{ 204, "sched_getaffinity", sys_sched_getaffinity },
-	{ 218, "set_tid_address", sys_getpid },
 	{ 228, "clock_gettime", sys_clock_gettime },
 	{ 229, "clock_getres", sys_clock_getres },
 	{ 230, "clock_nanosleep", sys_clock_nanosleep },

@@ -47,7 +47,7 @@ static __noreturn void kill_on_trap(struct pt_regs *regs, u64 addr, int fault_er
 	else
 		pr_info("%s[%d]: trap %llu ip %llx sp %llx error %llx\n", current->comm,
 			current->pid, regs->vector, regs->rip, regs->rsp, regs->error_code);
-	program_exit(sig);
+	program_group_exit(sig); /* a fault ends the whole process, as Linux's signal */
 }
 
 /* A fault on a program's address, interrupts back on for the time it may sleep. */
@@ -84,7 +84,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 {
 	(void)regs;
 	if (signal_pending(current))
-		program_exit(READ_ONCE(current->kill_signal) ?: SIGINT);
+		program_exit(program_kill_status());
 }
 
 static const struct user_mode_ops ops = {

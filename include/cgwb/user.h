@@ -35,6 +35,7 @@ struct user_thread {
 	u64 fs_base, gs_base;                        /* TLS bases (arch_prctl) */
 	u64 *pgd;                                    /* its page tables' top */
 	unsigned long kernel_sp;                     /* arch_run_user()'s frame */
+	u64 clear_child_tid; /* the system-call layer's: zeroed and woken at the thread's end */
 };
 
 /* A fresh thread state for pgd (FPU state as after FNINIT, no TLS); NULL if out of memory. */

@@ -1,0 +1,35 @@
+# Threads (tests/programs/threads.c, glibc's pthreads: clone with the thread flags, futex,
+# set_tid_address) on two CPUs: eight threads share a counter under a mutex (exactly 80000),
+# meet at a condition variable, write a file each and are joined, with getpid() the same in
+# all; exit() in one thread ends the process with its status while the others sleep in a
+# futex wait; a NULL dereference in a thread ends the whole process (139); threads count
+# against pids.max (a group at 5 holds the first and four more). No thread is left behind.
+programs_image "$T/prog.img" 64M
+guest_script <<'GUEST'
+/mnt/bin/threads count 8
+echo count=$?
+cat /mnt/thread0 /mnt/thread7
+/mnt/bin/threads exitgroup
+echo exitgroup=$?
+/mnt/bin/threads crash
+echo crash=$?
+cd /sys/fs/cgroup
+echo +pids > cgroup.subtree_control
+mkdir T
+echo 5 > T/pids.max
+cgexec -g T /mnt/bin/threads spawn 10
+echo spawn=$?
+echo left=$(ps | grep -c threads)
+poweroff 0
+GUEST
+run_guest --disk "$T/prog.img" --smp 2 --timeout 120
+expect_status 0
+expect_line "8 threads: counter 80000, 0 bad, tid == pid"
+expect_line "count=0"
+expect_output "^thread 0 tid [0-9]+$"
+expect_output "^thread 7 tid [0-9]+$"
+expect_line "exitgroup=5"
+expect_line "crash=139"
+expect_line "made 4 threads, then error 11"
+expect_line "spawn=0"
+expect_line "left=0"
