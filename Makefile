@@ -127,7 +127,16 @@ $(BUILD)/programs/busybox:
 	@echo "  FETCH   busybox-static"
 	$(Q)scripts/fetch-deb busybox-static bin/busybox $@ || true
 
-programs: $(PROGRAMS) $(BUILD)/programs/busybox
+# Debian's fio, built static from its source package (scripts/build-fio), as build/fio and
+# on the test image; a machine that cannot fetch it builds without it.
+$(BUILD)/fio:
+	@echo "  FIO     $@ (Debian's fio source, static)"
+	$(Q)scripts/build-fio $@ || true
+
+$(BUILD)/programs/fio: $(BUILD)/fio
+	$(Q)if [ -x $< ]; then cp $< $@; fi
+
+programs: $(PROGRAMS) $(BUILD)/programs/busybox $(BUILD)/programs/fio
 
 # ---------------------------------------------------------------------------- tools
 deps:

@@ -52,6 +52,8 @@ static ssize_t pipe_read(struct file *file, char *buf, size_t len, loff_t *pos)
 
 	if (!len)
 		return 0;
+	if ((file->f_flags & O_NONBLOCK) && !pipe_readable(p))
+		return -EAGAIN;
 	if (wait_event_interruptible(p->rd_wait, pipe_readable(p)))
 		return -EINTR;
 	spin_lock(&p->lock);
@@ -72,6 +74,8 @@ static ssize_t pipe_write(struct file *file, const char *buf, size_t len, loff_t
 	while (done < len) {
 		size_t n;
 
+		if ((file->f_flags & O_NONBLOCK) && !pipe_writable(p))
+			return done ? (ssize_t)done : -EAGAIN;
 		if (wait_event_interruptible(p->wr_wait, pipe_writable(p)))
 			return done ? (ssize_t)done : -EINTR;
 		if (!READ_ONCE(p->readers)) {
@@ -113,10 +117,23 @@ static int pipe_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* The end's own side: a reader sees data or its writers gone, a writer room or no reader. */
+static unsigned int pipe_poll(struct file *file)
+{
+	struct pipe *p = file->private_data;
+	bool reader = (file->f_flags & O_ACCMODE) == O_RDONLY;
+
+	if (reader)
+		return (READ_ONCE(p->head) != READ_ONCE(p->tail) ? POLLIN : 0) |
+		       (!READ_ONCE(p->writers) ? POLLHUP | POLLIN : 0);
+	return (pipe_writable(p) ? POLLOUT : 0) | (!READ_ONCE(p->readers) ? POLLERR : 0);
+}
+
 static const struct file_operations pipe_fops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.release = pipe_release,
+	.poll = pipe_poll,
 };
 
 int create_pipe_files(struct file **rd, struct file **wr)

@@ -120,6 +120,10 @@ void thread_clear_child_tid(void);
 /* getpid(): the process's id, its first thread's. */
 int program_tgid(void);
 
+/* sys_poll.c, timerfd.c */
+void sys_poll_init(void);
+void sys_timerfd_init(void);
+
 /* futex.c */
 void sys_futex_init(void);
 /* Wake up to nr waiters of the futex at uaddr in mm: how many were woken. */

@@ -7,6 +7,7 @@
  */
 #include <cgwb/sched.h>
 #include <cgwb/fs.h>
+#include <cgwb/pagemap.h>
 #include <cgwb/file.h>
 #include <cgwb/slab.h>
 #include <cgwb/vmalloc.h>
@@ -19,8 +20,9 @@
 #define AT_REMOVEDIR 0x200
 #define AT_EMPTY_PATH 0x1000
 #define IOV_MAX 1024
-#define O_KNOWN \
-	(O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_APPEND | O_SYNC | O_DIRECT | O_DIRECTORY)
+#define O_KNOWN                                                                                \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_APPEND | O_SYNC | O_DIRECT | O_DIRECTORY | \
+	 O_NONBLOCK)
 
 struct file *fd_file(int fd)
 {
@@ -129,7 +131,8 @@ struct iovec_user {
 	u64 base, len;
 };
 
-static long do_rwv(int fd, u64 uiov, u64 cnt, bool write)
+/* The vector at *pos (NULL: the file's position). */
+static long do_rwv_at(int fd, u64 uiov, u64 cnt, loff_t *pos, bool write)
 {
 	struct file *f = fd_file(fd);
 	struct iovec_user iov;
@@ -139,11 +142,13 @@ static long do_rwv(int fd, u64 uiov, u64 cnt, bool write)
 		return -EBADF;
 	if (cnt > IOV_MAX)
 		return -EINVAL;
+	if (!pos)
+		pos = &f->f_pos;
 	for (u64 i = 0; i < cnt; i++) {
 		long n = copy_from_user(&iov, uiov + i * sizeof(iov), sizeof(iov));
 
 		if (!n)
-			n = do_rw(f, iov.base, iov.len, &f->f_pos, write);
+			n = do_rw(f, iov.base, iov.len, pos, write);
 		if (n < 0)
 			return total ? total : n;
 		total += n;
@@ -151,6 +156,43 @@ static long do_rwv(int fd, u64 uiov, u64 cnt, bool write)
 			break;
 	}
 	return total;
+}
+
+static long do_rwv(int fd, u64 uiov, u64 cnt, bool write)
+{
+	return do_rwv_at(fd, uiov, cnt, NULL, write);
+}
+
+/* preadv/pwritev at pos; the *v2 forms take -1 for the file's position, and no flags. */
+static long do_prwv(u64 fd, u64 iov, u64 cnt, u64 pos, u64 flags, bool v2, bool write)
+{
+	loff_t at = (loff_t)pos;
+
+	if (flags)
+		return -EOPNOTSUPP; /* RWF_HIPRI, RWF_DSYNC...: not yet */
+	if (v2 && at == -1)
+		return do_rwv_at((int)fd, iov, cnt, NULL, write);
+	return at < 0 ? -EINVAL : do_rwv_at((int)fd, iov, cnt, &at, write);
+}
+
+static long sys_preadv(u64 fd, u64 iov, u64 cnt, u64 pos, u64 a4, u64 a5)
+{
+	return do_prwv(fd, iov, cnt, pos, 0, false, false);
+}
+
+static long sys_pwritev(u64 fd, u64 iov, u64 cnt, u64 pos, u64 a4, u64 a5)
+{
+	return do_prwv(fd, iov, cnt, pos, 0, false, true);
+}
+
+static long sys_preadv2(u64 fd, u64 iov, u64 cnt, u64 pos, u64 pos_high, u64 flags)
+{
+	return do_prwv(fd, iov, cnt, pos, flags, true, false);
+}
+
+static long sys_pwritev2(u64 fd, u64 iov, u64 cnt, u64 pos, u64 pos_high, u64 flags)
+{
+	return do_prwv(fd, iov, cnt, pos, flags, true, true);
 }
 
 static long sys_readv(u64 fd, u64 iov, u64 cnt, u64 a3, u64 a4, u64 a5)
@@ -299,8 +341,10 @@ static long sys_fcntl(u64 fd, u64 cmd, u64 arg, u64 a3, u64 a4, u64 a5)
 		return 0; /* close-on-exec means nothing without exec */
 	case F_GETFL:
 		return f->f_flags;
-	case F_SETFL:
-		return 0; /* O_APPEND, O_NONBLOCK... not changeable yet */
+	case F_SETFL: /* O_APPEND and O_NONBLOCK change; the others stay, as Linux */
+		WRITE_ONCE(f->f_flags, (f->f_flags & ~(unsigned int)(O_APPEND | O_NONBLOCK)) |
+					       ((unsigned int)arg & (O_APPEND | O_NONBLOCK)));
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -316,16 +360,24 @@ struct linux_stat {
 	s64 unused[3];
 };
 
+/* A device number as programs see it (Linux's new_encode_dev(): 12-bit major, 20-bit minor). */
+static u64 encode_dev(dev_t dev)
+{
+	u64 major = MAJOR(dev), minor = MINOR(dev);
+
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffULL) << 12);
+}
+
 static long put_stat(const struct kstat *k, u64 ubuf)
 {
 	struct linux_stat st = {
-		.st_dev = k->dev,
+		.st_dev = encode_dev(k->dev),
 		.st_ino = k->ino,
 		.st_nlink = k->nlink,
 		.st_mode = k->mode,
 		.st_uid = k->uid,
 		.st_gid = k->gid,
-		.st_rdev = k->rdev,
+		.st_rdev = encode_dev(k->rdev),
 		.st_size = k->size,
 		.st_blksize = k->blksize,
 		.st_blocks = (s64)k->blocks,
@@ -588,6 +640,26 @@ static long sys_getdents64(u64 fd, u64 ubuf, u64 count, u64 a3, u64 a4, u64 a5)
 	return err ? err : (long)g.used;
 }
 
+#define POSIX_FADV_DONTNEED 4
+
+/* Advice; DONTNEED drops the range's clean cached pages, as Linux's (fio's invalidation). */
+static long sys_fadvise64(u64 fd, u64 off, u64 len, u64 advice, u64 a4, u64 a5)
+{
+	struct file *f = fd_file((int)fd);
+	pgoff_t start, end;
+
+	if (!f)
+		return -EBADF;
+	if (advice > 5 || (s64)off < 0 || (s64)len < 0)
+		return -EINVAL;
+	if (advice != POSIX_FADV_DONTNEED || !f->f_mapping)
+		return 0;
+	start = (pgoff_t)(off >> PAGE_SHIFT);
+	end = len ? (pgoff_t)((off + len - 1) >> PAGE_SHIFT) : ~0UL;
+	invalidate_mapping_pages(f->f_mapping, start, end);
+	return 0;
+}
+
 static long sys_umask(u64 mask, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	return 022; /* modes are not masked yet: the usual mask, reported */
@@ -624,6 +696,7 @@ static const struct syscall_def calls[] = {
 	{ 95, "umask", sys_umask },
 	{ 162, "sync", sys_sync },
 	{ 217, "getdents64", sys_getdents64 },
+	{ 221, "fadvise64", sys_fadvise64 },
 	{ 257, "openat", sys_openat },
 	{ 258, "mkdirat", sys_mkdirat },
 	{ 262, "newfstatat", sys_newfstatat },
@@ -632,7 +705,11 @@ static const struct syscall_def calls[] = {
 	{ 267, "readlinkat", sys_readlinkat },
 	{ 269, "faccessat", sys_faccessat },
 	{ 292, "dup3", sys_dup3 },
+	{ 295, "preadv", sys_preadv },
+	{ 296, "pwritev", sys_pwritev },
 	{ 316, "renameat2", sys_renameat2 },
+	{ 327, "preadv2", sys_preadv2 },
+	{ 328, "pwritev2", sys_pwritev2 },
 };
 
 void sys_file_init(void)

@@ -300,6 +300,34 @@ static long sys_sysinfo(u64 uinfo, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	return copy_to_user(uinfo, &si, sizeof(si));
 }
 
+/* Everyone runs at nice 0; getpriority's answer is 20 - nice, as Linux's system call. */
+static long sys_getpriority(u64 which, u64 who, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return which > 2 ? -EINVAL : 20;
+}
+
+static long sys_setpriority(u64 which, u64 who, u64 prio, u64 a3, u64 a4, u64 a5)
+{
+	return which > 2 ? -EINVAL : 0; /* accepted, not applied: no priorities here */
+}
+
+struct rusage_user {
+	s64 utime_sec, utime_usec, stime_sec, stime_usec;
+	s64 rest[14];
+};
+
+/* The calling thread's (or process's) CPU time, all of it counted as system time. */
+static long sys_getrusage(u64 who, u64 uru, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	struct rusage_user ru;
+	u64 ns = current->sum_exec_ns;
+
+	memset(&ru, 0, sizeof(ru));
+	ru.stime_sec = (s64)(ns / NSEC_PER_SEC_U);
+	ru.stime_usec = (s64)(ns % NSEC_PER_SEC_U / 1000);
+	return copy_to_user(uru, &ru, sizeof(ru));
+}
+
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 
@@ -328,11 +356,14 @@ static const struct syscall_def calls[] = {
 	{ 63, "uname", sys_uname },
 	{ 96, "gettimeofday", sys_gettimeofday },
 	{ 97, "getrlimit", sys_getrlimit },
+	{ 98, "getrusage", sys_getrusage },
 	{ 99, "sysinfo", sys_sysinfo },
 	{ 102, "getuid", sys_zero },
 	{ 104, "getgid", sys_zero },
 	{ 107, "geteuid", sys_zero },
 	{ 108, "getegid", sys_zero },
+	{ 140, "getpriority", sys_getpriority },
+	{ 141, "setpriority", sys_setpriority },
 	{ 157, "prctl", sys_prctl },
 	{ 158, "arch_prctl", sys_arch_prctl },
 	{ 186, "gettid", sys_gettid },

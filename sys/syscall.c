@@ -65,6 +65,7 @@ void syscalls_init(void)
 	sys_misc_init();
 	sys_exec_init();
 	sys_process_init();
+	sys_poll_init();
 	traps_init();
 	shared_mapping_init();
 }

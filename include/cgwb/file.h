@@ -39,6 +39,13 @@ struct file_ra_state {
 #define O_SYNC 04010000
 #define O_DIRECT 040000
 #define O_DIRECTORY 0200000
+#define O_NONBLOCK 04000 /* a pipe's reads and writes that would wait: -EAGAIN */
+
+/* What a file's poll() says it can do without waiting (Linux's POLL* bits). */
+#define POLLIN 0x1
+#define POLLOUT 0x4
+#define POLLERR 0x8
+#define POLLHUP 0x10
 
 #define SEEK_SET 0
 #define SEEK_CUR 1
@@ -52,6 +59,8 @@ struct file_operations {
 	int (*iterate)(struct file *file, struct dir_context *ctx);
 	int (*open)(struct inode *inode, struct file *file);
 	int (*release)(struct inode *inode, struct file *file);
+	/* Optional: POLLIN/POLLOUT/POLLHUP now, never waiting (none: always both ready). */
+	unsigned int (*poll)(struct file *file);
 };
 
 struct file {
