@@ -33,7 +33,7 @@ long schedule_timeout(long timeout)
 	timer_setup(&pt.timer, process_timeout, 0);
 	mod_timer(&pt.timer, expire);
 	schedule();
-	del_timer(&pt.timer);
+	del_timer_sync(&pt.timer); /* pt is on this stack: no CPU may still run its callback */
 	left = (long)(expire - jiffies);
 	return left < 0 ? 0 : left;
 }

@@ -1,14 +1,20 @@
 /*
  * Timers (portable): a list sorted by expiry. The platform calls run_timers() from its tick
  * (kernel) or when virtual time advances (host). Callbacks run with interrupts off and must
- * not sleep.
+ * not sleep. A callback runs with the lock dropped, the timer off the list: each CPU
+ * records the timer whose callback it runs, so that del_timer_sync() can wait for it (a
+ * sleeper woken early by something else would otherwise return and free the stack its
+ * timer lives on while another CPU's tick still runs the callback on it).
  */
 #include <cgwb/timer.h>
 #include <cgwb/spinlock.h>
 #include <cgwb/bug.h>
+#include <cgwb/percpu.h>
+#include <cgwb/smp.h>
 
 static LIST_HEAD(pending_timers);
 static DEFINE_SPINLOCK(timer_lock);
+static DEFINE_PER_CPU(struct timer_list *, running_timer); /* timer_lock */
 
 void timer_setup(struct timer_list *timer, void (*fn)(struct timer_list *), unsigned int flags)
 {
@@ -72,6 +78,35 @@ bool del_timer(struct timer_list *timer)
 	return was_pending;
 }
 
+static bool timer_running(const struct timer_list *timer)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (per_cpu(running_timer, cpu) == timer)
+			return true;
+	return false;
+}
+
+bool del_timer_sync(struct timer_list *timer)
+{
+	unsigned long flags;
+	bool was_pending = false;
+
+	for (;;) {
+		spin_lock_irqsave(&timer_lock, flags);
+		if (timer->pending) {
+			list_del_init(&timer->entry);
+			timer->pending = false;
+			was_pending = true;
+		}
+		if (!timer_running(timer))
+			break;
+		spin_unlock_irqrestore(&timer_lock, flags);
+		cpu_relax();
+	}
+	spin_unlock_irqrestore(&timer_lock, flags);
+	return was_pending;
+}
+
 void run_timers(unsigned long now)
 {
 	unsigned long flags;
@@ -83,10 +118,12 @@ void run_timers(unsigned long now)
 			break;
 		list_del_init(&t->entry);
 		t->pending = false;
+		*this_cpu_ptr(&running_timer) = t;
 		/* the callback may re-arm this or other timers */
 		spin_unlock_irqrestore(&timer_lock, flags);
 		t->function(t);
 		spin_lock_irqsave(&timer_lock, flags);
+		*this_cpu_ptr(&running_timer) = NULL;
 	}
 	spin_unlock_irqrestore(&timer_lock, flags);
 }

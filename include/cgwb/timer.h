@@ -18,9 +18,13 @@ void timer_setup(struct timer_list *timer, void (*fn)(struct timer_list *), unsi
 void add_timer(struct timer_list *timer);
 /* Re-arm for expires; returns true if the timer was pending. */
 bool mod_timer(struct timer_list *timer, unsigned long expires);
-/* Returns true if the timer was pending. On a uniprocessor no callback can be running. */
+/* Returns true if the timer was pending. Its callback may still be running on another CPU. */
 bool del_timer(struct timer_list *timer);
-#define del_timer_sync del_timer
+/*
+ * del_timer() that also waits for the timer's callback if a CPU is running it: after it the
+ * timer's memory may go (an on-stack timer's sleeper returning). Not from the callback.
+ */
+bool del_timer_sync(struct timer_list *timer);
 static inline bool timer_pending(const struct timer_list *timer)
 {
 	return timer->pending;
