@@ -316,6 +316,7 @@ int program_run(struct pt_regs *regs)
 	if (leader) {
 		program_leader_group_exit();
 		program_kill_threads();
+		program_wait_threads(); /* its end is the process's: every thread gone first */
 	}
 	user_thread_free(current->uthread);
 	mm_put(current->mm);

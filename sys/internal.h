@@ -105,8 +105,10 @@ int program_ppid(void);
 void sys_process_init(void);
 /* The process's end for every thread: exit_group's wait status, the others killed. */
 __noreturn void program_group_exit(int wstatus);
-/* The process's threads but current: killed (the process ends). */
+/* The process's threads but current: killed (the process ends); and waited for, as
+ * Linux's exit waits for the thread group to empty. */
 void program_kill_threads(void);
+void program_wait_threads(void);
 /* The wait status a kill ends current with: exit_group's if the process is ending. */
 int program_kill_status(void);
 /* Is current its process's first thread (whose end is the process's)? */

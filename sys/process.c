@@ -52,10 +52,12 @@
 	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID)
 
 struct program {
-	struct task_struct *task; /* the process's first thread: its pid is the process's */
-	int tgid;                 /* that pid, which getpid() returns in every thread */
-	int refs;                 /* its threads' and the parent's (atomic) */
-	bool group_exiting;       /* exit_group: every thread ends with group_wstatus */
+	struct task_struct *task;       /* the process's first thread: its pid is the process's */
+	int tgid;                       /* that pid, which getpid() returns in every thread */
+	int refs;                       /* its threads' and the parent's (atomic) */
+	int nr_threads;                 /* threads but the first, running (atomic) */
+	wait_queue_head_t threads_gone; /* the first thread waits here for the others' end */
+	bool group_exiting;             /* exit_group: every thread ends with group_wstatus */
 	int group_wstatus;
 	struct program *parent; /* NULL: the shell's, or orphaned */
 	struct list_head children;
@@ -80,6 +82,7 @@ struct program *program_alloc(struct program *parent)
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	init_waitqueue_head(&p->child_exit);
+	init_waitqueue_head(&p->threads_gone);
 	if (parent) {
 		p->parent = parent;
 		p->forked = true;
@@ -318,6 +321,7 @@ static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
 	mm_get(current->mm);
 	ts->mm = current->mm;
 	program_get(current->program);
+	__atomic_add_fetch(&current->program->nr_threads, 1, __ATOMIC_RELAXED);
 	ts->prog = current->program;
 	tid = t->pid;
 	thread_tids(flags, ptid, ctid, ts, tid);
@@ -361,6 +365,18 @@ void program_kill_threads(void)
 		;
 }
 
+static bool threads_gone(struct program *p)
+{
+	return !__atomic_load_n(&p->nr_threads, __ATOMIC_ACQUIRE);
+}
+
+void program_wait_threads(void)
+{
+	struct program *p = current->program;
+
+	wait_event(p->threads_gone, threads_gone(p));
+}
+
 __noreturn void program_group_exit(int wstatus)
 {
 	struct program *p = current->program;
@@ -396,6 +412,8 @@ void program_thread_exit(void)
 	struct program *p = current->program;
 
 	current->program = NULL;
+	if (!__atomic_sub_fetch(&p->nr_threads, 1, __ATOMIC_RELEASE))
+		wake_up(&p->threads_gone);
 	program_put(p);
 }
 

@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static uint64_t state;
+static pid_t watchdog;
 
 static uint64_t next(void)
 {
@@ -61,7 +64,9 @@ static int skipped(long nr)
 	}
 }
 
-static unsigned char buf[8192];
+#define BUF_SIZE 8192
+/* between two inaccessible pages: a call told to write past it faults, not into libc */
+static unsigned char *buf;
 
 static uint64_t arg(void)
 {
@@ -75,9 +80,9 @@ static uint64_t arg(void)
 	case 3:
 		return next();
 	case 4:
-		return (uint64_t)(uintptr_t)buf + next() % sizeof(buf);
+		return (uint64_t)(uintptr_t)buf + next() % BUF_SIZE;
 	case 5:
-		return (uint64_t)(uintptr_t)buf + sizeof(buf) - next() % 16;
+		return (uint64_t)(uintptr_t)buf + BUF_SIZE - next() % 16;
 	case 6:
 		return 0x10 + next() % 4096;
 	case 7:
@@ -94,9 +99,21 @@ int main(int argc, char **argv)
 	unsigned long count = argc > 2 ? strtoul(argv[2], NULL, 0) : 1000, done = 0;
 
 	state = (argc > 1 ? strtoull(argv[1], NULL, 0) : 1) * 0x9e3779b97f4a7c15ULL | 1;
-	for (size_t i = 0; i < sizeof(buf); i++)
+	buf = mmap(NULL, BUF_SIZE + 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
+	if (buf == MAP_FAILED || mprotect(buf, 4096, PROT_NONE) ||
+	    mprotect(buf + 4096 + BUF_SIZE, 4096, PROT_NONE))
+		return 2;
+	buf += 4096;
+	watchdog = fork(); /* a program that hung itself (libc's state written over) is ended */
+	if (watchdog == 0) {
+		sleep(20);
+		kill(getppid(), SIGKILL);
+		_exit(0);
+	}
+	for (size_t i = 0; i < BUF_SIZE; i++)
 		buf[i] = (unsigned char)next();
-	buf[sizeof(buf) - 1] = 0;
+	buf[BUF_SIZE - 1] = 0;
 	for (; done < count; done++) {
 		long nr = (long)(next() % 460);
 
@@ -105,5 +122,6 @@ int main(int argc, char **argv)
 		syscall(nr, arg(), arg(), arg(), arg(), arg(), arg());
 	}
 	dprintf(2, "sysfuzz: %lu calls\n", done);
+	kill(watchdog, SIGKILL);
 	return 0;
 }
