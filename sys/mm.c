@@ -543,6 +543,8 @@ int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code)
 
 int mm_copy_to(struct mm_struct *mm, u64 va, const void *src, size_t len)
 {
+	if (!access_ok(va, len))
+		return -EFAULT; /* a program's clone(CLONE_CHILD_SETTID) may name any address */
 	while (len) {
 		size_t off = va & ~PAGE_MASK, n = min(len, PAGE_SIZE - off);
 		unsigned int prot;

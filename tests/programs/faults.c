@@ -78,6 +78,16 @@ int main(int argc, char **argv)
 		       errno, kernel, errno);
 	} else if (!strcmp(what, "stack")) {
 		printf("deep recursion: %d\n", deep(1000)); /* 4 MiB of stack */
+	} else if (!strcmp(what, "badtid")) { /* clone told to write the child's tid in the kernel */
+		long pid = syscall(SYS_clone, SIGCHLD | 0x01000000 /* CLONE_CHILD_SETTID */, 0, 0,
+				   0xffff888000000000UL, 0);
+		int status = 0;
+
+		if (pid == 0)
+			_exit(3);
+		waitpid((pid_t)pid, &status, 0);
+		printf("clone with a kernel tid address: %s, status %d\n", pid > 0 ? "ran" : "failed",
+		       WEXITSTATUS(status));
 	} else if (!strcmp(what, "forkbomb")) {
 		return fork_until_refused();
 	} else if (!strcmp(what, "spin")) {

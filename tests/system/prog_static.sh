@@ -32,6 +32,7 @@ for w in wild null kernel ud2 div; do /mnt/bin/faults $w; echo $w-status=$?; don
 /mnt/bin/faults enosys
 /mnt/bin/faults enosys
 /mnt/bin/faults badptr
+/mnt/bin/faults badtid
 /mnt/bin/faults stack
 echo stack-status=$?
 /mnt/bin/faults spin &
@@ -112,3 +113,4 @@ expect_line "forked 19, then errno 11"
 expect_line "bomb=0"
 expect_line "B-pids: max 1 current 0"
 expect_log "cgroup: fork rejected by pids controller in /B"
+expect_line "clone with a kernel tid address: ran, status 3"
