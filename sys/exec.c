@@ -69,19 +69,6 @@ static int count_strings(const char *const *v, size_t *bytes)
 	return n;
 }
 
-/* A 16-byte seed for the program's stack protector and pointer mangling (AT_RANDOM). */
-static void random_seed(u8 out[16])
-{
-	u64 x = ktime_get_ns() ^ ((u64)current->pid << 32) ^ 0x9e3779b97f4a7c15ULL;
-
-	for (int i = 0; i < 16; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		out[i] = (u8)x;
-	}
-}
-
 static int push_vector(struct mm_struct *mm, u64 *at, const u64 *v, int n)
 {
 	int err = mm_copy_to(mm, *at, v, (size_t)n * sizeof(u64));
@@ -110,7 +97,9 @@ static int build_stack(struct mm_struct *mm, char *const *argv, const char *cons
 		err = push_strings(mm, sp, envp, envc, argp + argc + 1);
 	if (!err)
 		err = push_strings(mm, sp, (const char *const *)argv, argc, argp);
-	random_seed(seed);
+	/* the program's stack protector and pointer mangling seed (AT_RANDOM) */
+	u64 state = random_state_init();
+	random_fill(&state, seed, sizeof(seed));
 	*sp -= sizeof(seed);
 	random = *sp;
 	*sp -= 8;
@@ -303,36 +292,6 @@ int run_program(int argc, char **argv)
 	return shell_status(program_run(&regs));
 }
 
-/*
- * Run current's thread until it ends; the first thread's end is its process's: the other
- * threads are killed (exit_group's or not) and its children reaped or let go.
- */
-int program_run(struct pt_regs *regs)
-{
-	int wstatus = user_thread_run(regs);
-	bool leader = program_is_leader();
-
-	thread_clear_child_tid();
-	if (leader) {
-		program_leader_group_exit();
-		program_kill_threads();
-		program_wait_threads(); /* its end is the process's: every thread gone first */
-	}
-	user_thread_free(current->uthread);
-	mm_put(current->mm);
-	current->mm = NULL;
-	if (leader)
-		program_release_children(wstatus);
-	else
-		program_thread_exit();
-	return wstatus;
-}
-
-__noreturn void program_exit(int wstatus)
-{
-	user_thread_leave(wstatus);
-}
-
 /* ---------------------------------------------------------------- execve */
 
 static void free_strings(char **v)
@@ -412,7 +371,4 @@ static const struct syscall_def calls[] = {
 	{ 59, "execve", sys_execve },
 };
 
-void sys_exec_init(void)
-{
-	syscalls_register(calls, ARRAY_SIZE(calls));
-}
+const struct syscall_table sys_exec_calls = { calls, ARRAY_SIZE(calls) };

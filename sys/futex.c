@@ -46,7 +46,7 @@ static struct futex_bucket *bucket_of(struct mm_struct *mm, u64 uaddr)
 	return &futex_buckets[h >> (64 - FUTEX_HASH_BITS)];
 }
 
-static void futex_init(void)
+void futex_init(void)
 {
 	for (unsigned int i = 0; i < ARRAY_SIZE(futex_buckets); i++) {
 		spin_lock_init(&futex_buckets[i].lock);
@@ -129,24 +129,18 @@ static long futex_wait(struct mm_struct *mm, u64 uaddr, u32 val, u64 deadline, u
 	return READ_ONCE(w.woken) ? 0 : err;
 }
 
-struct timespec_user {
-	s64 tv_sec, tv_nsec;
-};
-
 /* The deadline of a FUTEX_WAIT (relative) or FUTEX_WAIT_BITSET (absolute) timeout. */
 static long futex_deadline(u64 uts, bool absolute, bool realtime, u64 *deadline)
 {
-	struct timespec_user ts;
 	u64 ns;
+	long err;
 
 	*deadline = 0;
 	if (!uts)
 		return 0;
-	if (copy_from_user(&ts, uts, sizeof(ts)))
-		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (s64)NSEC_PER_SEC)
-		return -EINVAL;
-	ns = (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	err = get_timespec_ns(uts, &ns);
+	if (err)
+		return err;
 	if (!absolute)
 		*deadline = ktime_get_ns() + ns;
 	else if (realtime) /* on the monotonic clock, from the wall clock's distance */
@@ -186,8 +180,4 @@ static const struct syscall_def calls[] = {
 	{ 202, "futex", sys_futex },
 };
 
-void sys_futex_init(void)
-{
-	futex_init();
-	syscalls_register(calls, ARRAY_SIZE(calls));
-}
+const struct syscall_table sys_futex_calls = { calls, ARRAY_SIZE(calls) };

@@ -84,25 +84,23 @@ struct mm_struct *mm_dup(struct mm_struct *old);
 /* brk(2) */
 u64 mm_brk(struct mm_struct *mm, u64 brk);
 
-/* exec.c: what the kill of a fault records (its wait status: the signal). */
+/* The signals a fault or a kill ends a program with (its wait status: the signal). */
 #define SIGILL 4
 #define SIGTRAP 5
 #define SIGBUS 7
 #define SIGFPE 8
 #define SIGSEGV 11
-/* End current's program with a wait status (exit code << 8, or the signal). */
-__noreturn void program_exit(int wstatus);
-/* Run current's program from regs to its end, then free it: its wait status. */
-int program_run(struct pt_regs *regs);
-void sys_exec_init(void);
 
-/* process.c: the parent and children of programs */
+/* process.c: the parent and children of programs, the life of their threads */
+/* End current's thread with a wait status (exit code << 8, or the signal). */
+__noreturn void program_exit(int wstatus);
+/* Run current's thread from regs to its end, then free it: its wait status. */
+int program_run(struct pt_regs *regs);
 /* current's process (task set by the caller for a child); parent NULL for the shell's */
 struct program *program_alloc(struct program *parent);
 /* current's program has ended with wstatus: its children are reaped or let go */
 void program_release_children(int wstatus);
 int program_ppid(void);
-void sys_process_init(void);
 /* The process's end for every thread: exit_group's wait status, the others killed. */
 __noreturn void program_group_exit(int wstatus);
 /* The process's threads but current: killed (the process ends); and waited for, as
@@ -122,12 +120,18 @@ void thread_clear_child_tid(void);
 /* getpid(): the process's id, its first thread's. */
 int program_tgid(void);
 
-/* sys_poll.c, timerfd.c */
-void sys_poll_init(void);
-void sys_timerfd_init(void);
+/* sys_misc.c */
+struct timespec_user {
+	s64 tv_sec, tv_nsec;
+};
+/* A program's struct timespec as nanoseconds: 0, -EFAULT or -EINVAL. */
+long get_timespec_ns(u64 uts, u64 *ns);
+/* A xorshift generator seeded by the clock and the task (AT_RANDOM, getrandom): not a
+ * cryptographic source (docs/programs.md). */
+u64 random_state_init(void);
+void random_fill(u64 *state, u8 *out, size_t len);
 
 /* futex.c */
-void sys_futex_init(void);
 /* Wake up to nr waiters of the futex at uaddr in mm: how many were woken. */
 long futex_wake(struct mm_struct *mm, u64 uaddr, int nr, u32 bitset);
 
@@ -143,10 +147,15 @@ struct syscall_def {
 	const char *name;
 	syscall_fn fn;
 };
-void syscalls_register(const struct syscall_def *defs, size_t n);
-void sys_file_init(void);
-void sys_misc_init(void);
-void sys_mm_init(void);
+struct syscall_table {
+	const struct syscall_def *defs;
+	size_t n;
+};
+/* Each file's calls, which syscalls_init() puts in the table. */
+extern const struct syscall_table sys_file_calls, sys_mm_calls, sys_misc_calls, sys_exec_calls,
+	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls;
+/* futex.c's buckets, before the first futex call. */
+void futex_init(void);
 
 /* trace-syscalls.c: the raw_syscalls events */
 extern struct trace_event trace_event_sys_enter, trace_event_sys_exit;

@@ -174,6 +174,36 @@ int program_ppid(void)
 	return ppid;
 }
 
+/*
+ * Run current's thread until it ends; the first thread's end is its process's: the other
+ * threads are killed (exit_group's or not) and its children reaped or let go.
+ */
+int program_run(struct pt_regs *regs)
+{
+	int wstatus = user_thread_run(regs);
+	bool leader = program_is_leader();
+
+	thread_clear_child_tid();
+	if (leader) {
+		program_leader_group_exit();
+		program_kill_threads();
+		program_wait_threads(); /* its end is the process's: every thread gone first */
+	}
+	user_thread_free(current->uthread);
+	mm_put(current->mm);
+	current->mm = NULL;
+	if (leader)
+		program_release_children(wstatus);
+	else
+		program_thread_exit();
+	return wstatus;
+}
+
+__noreturn void program_exit(int wstatus)
+{
+	user_thread_leave(wstatus);
+}
+
 /* ---------------------------------------------------------------- fork */
 
 struct fork_start {
@@ -203,6 +233,17 @@ static void inherit(struct task_struct *t)
 	task_copy_fs(t, current);
 	t->cpus_mask = current->cpus_mask;
 	t->oom_score_adj = current->oom_score_adj;
+}
+
+/* The tid words a C library's fork or pthread_create asks clone to write. */
+static void set_tids(u64 flags, u64 ptid, u64 ctid, struct mm_struct *child_mm, int tid)
+{
+	if ((flags & CLONE_CHILD_SETTID) && mm_copy_to(child_mm, ctid, &tid, sizeof(tid)))
+		pr_info("%s[%d]: clone: CLONE_CHILD_SETTID at a bad address\n", current->comm,
+			current->pid);
+	if ((flags & CLONE_PARENT_SETTID) && copy_to_user(ptid, &tid, sizeof(tid)))
+		pr_info("%s[%d]: clone: CLONE_PARENT_SETTID at a bad address\n", current->comm,
+			current->pid);
 }
 
 static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
@@ -236,12 +277,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 	}
 	fs->prog->task = t;
 	fs->prog->tgid = t->pid;
-	if ((flags & CLONE_CHILD_SETTID) && mm_copy_to(fs->mm, ctid, &t->pid, sizeof(int)))
-		pr_info("%s[%d]: fork: CLONE_CHILD_SETTID at a bad address\n", current->comm,
-			current->pid);
-	if ((flags & CLONE_PARENT_SETTID) && copy_to_user(ptid, &t->pid, sizeof(int)))
-		pr_info("%s[%d]: fork: CLONE_PARENT_SETTID at a bad address\n", current->comm,
-			current->pid);
+	set_tids(flags, ptid, ctid, fs->mm, t->pid);
 	inherit(t);
 	pids_fork_end(); /* the child counts in its group now */
 	t->exit_notify = program_exited;
@@ -274,20 +310,6 @@ static int thread_main(void *data)
 	current->program = ts->prog;
 	kfree(ts);
 	return program_run(&regs);
-}
-
-/* The thread's settings of the ids a C library's pthread_create asks for. */
-static void thread_tids(u64 flags, u64 ptid, u64 ctid, struct thread_start *ts, int tid)
-{
-	if (flags & CLONE_CHILD_CLEARTID)
-		ts->ut->clear_child_tid = ctid;
-	/* one address space: the parent's stores are the child's */
-	if ((flags & CLONE_CHILD_SETTID) && copy_to_user(ctid, &tid, sizeof(tid)))
-		pr_info("%s[%d]: clone: CLONE_CHILD_SETTID at a bad address\n", current->comm,
-			current->pid);
-	if ((flags & CLONE_PARENT_SETTID) && copy_to_user(ptid, &tid, sizeof(tid)))
-		pr_info("%s[%d]: clone: CLONE_PARENT_SETTID at a bad address\n", current->comm,
-			current->pid);
 }
 
 static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
@@ -324,7 +346,9 @@ static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
 	__atomic_add_fetch(&current->program->nr_threads, 1, __ATOMIC_RELAXED);
 	ts->prog = current->program;
 	tid = t->pid;
-	thread_tids(flags, ptid, ctid, ts, tid);
+	if (flags & CLONE_CHILD_CLEARTID)
+		ts->ut->clear_child_tid = ctid;
+	set_tids(flags, ptid, ctid, ts->mm, tid); /* a thread's mm is the parent's */
 	inherit(t);
 	pids_fork_end();
 	kthread_detach(t); /* nobody joins a thread's task: its futex word says it ended */
@@ -588,8 +612,4 @@ static const struct syscall_def calls[] = {
 	{ 293, "pipe2", sys_pipe2 },
 };
 
-void sys_process_init(void)
-{
-	sys_futex_init();
-	syscalls_register(calls, ARRAY_SIZE(calls));
-}
+const struct syscall_table sys_process_calls = { calls, ARRAY_SIZE(calls) };

@@ -712,7 +712,4 @@ static const struct syscall_def calls[] = {
 	{ 328, "pwritev2", sys_pwritev2 },
 };
 
-void sys_file_init(void)
-{
-	syscalls_register(calls, ARRAY_SIZE(calls));
-}
+const struct syscall_table sys_file_calls = { calls, ARRAY_SIZE(calls) };

@@ -113,10 +113,6 @@ static long sys_uname(u64 buf, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	return copy_to_user(buf, &u, sizeof(u));
 }
 
-struct timespec_user {
-	s64 tv_sec, tv_nsec;
-};
-
 static u64 clock_ns(u64 clk)
 {
 	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE)
@@ -175,7 +171,7 @@ static long sleep_ns(u64 ns)
 	return 0;
 }
 
-static long get_timespec_ns(u64 uts, u64 *ns)
+long get_timespec_ns(u64 uts, u64 *ns)
 {
 	struct timespec_user ts;
 
@@ -215,9 +211,27 @@ static long sys_sched_yield(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	return 0;
 }
 
+u64 random_state_init(void)
+{
+	return ktime_get_ns() ^ ((u64)current->pid << 40) ^ 0x9e3779b97f4a7c15ULL;
+}
+
+void random_fill(u64 *state, u8 *out, size_t len)
+{
+	u64 x = *state;
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		out[i] = (u8)(x >> 24);
+	}
+	*state = x;
+}
+
 static long sys_getrandom(u64 ubuf, u64 len, u64 flags, u64 a3, u64 a4, u64 a5)
 {
-	u64 x = ktime_get_ns() ^ ((u64)current->pid << 40) ^ 0x2545f4914f6cdd1dULL;
+	u64 state = random_state_init();
 	u8 chunk[64];
 	u64 done = 0;
 
@@ -225,12 +239,7 @@ static long sys_getrandom(u64 ubuf, u64 len, u64 flags, u64 a3, u64 a4, u64 a5)
 	while (done < len) {
 		u64 n = min(len - done, (u64)sizeof(chunk));
 
-		for (u64 i = 0; i < n; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			chunk[i] = (u8)(x >> 24);
-		}
+		random_fill(&state, chunk, (size_t)n);
 		if (copy_to_user(ubuf + done, chunk, (size_t)n))
 			return done ? (long)done : -EFAULT;
 		done += n;
@@ -378,7 +387,4 @@ static const struct syscall_def calls[] = {
 	{ 318, "getrandom", sys_getrandom },
 };
 
-void sys_misc_init(void)
-{
-	syscalls_register(calls, ARRAY_SIZE(calls));
-}
+const struct syscall_table sys_misc_calls = { calls, ARRAY_SIZE(calls) };

@@ -239,7 +239,4 @@ static const struct syscall_def calls[] = {
 	{ 12, "brk", sys_brk },  { 26, "msync", sys_msync },       { 28, "madvise", sys_madvise },
 };
 
-void sys_mm_init(void)
-{
-	syscalls_register(calls, ARRAY_SIZE(calls));
-}
+const struct syscall_table sys_mm_calls = { calls, ARRAY_SIZE(calls) };

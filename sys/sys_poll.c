@@ -201,8 +201,4 @@ static const struct syscall_def calls[] = {
 	{ 270, "pselect6", sys_pselect6 }, { 271, "ppoll", sys_ppoll },
 };
 
-void sys_poll_init(void)
-{
-	sys_timerfd_init();
-	syscalls_register(calls, ARRAY_SIZE(calls));
-}
+const struct syscall_table sys_poll_calls = { calls, ARRAY_SIZE(calls) };

@@ -2,8 +2,9 @@
  * The system call table and its dispatch (Linux's arch/x86/entry/common.c and
  * syscall_64.c): numbers are Linux's x86-64 ones, arguments in RDI, RSI, RDX, R10, R8, R9,
  * the result (or -errno) in RAX. An unknown or missing call returns -ENOSYS and logs one
- * line naming it, once per number. Each sys_*.c file registers its calls at start-up. The
- * raw_syscalls events (trace-syscalls.c) record each call's way in and out.
+ * line naming it, once per number. Each sys_*.c file lists its calls (a syscall_table) and
+ * the table is assembled from those lists at start-up. The raw_syscalls events
+ * (trace-syscalls.c) record each call's way in and out.
  */
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
@@ -18,14 +19,19 @@
 static struct syscall_entry sys_call_table[NR_SYSCALLS];
 static unsigned long enosys_logged[(NR_SYSCALLS + 63) / 64];
 
-void syscalls_register(const struct syscall_def *defs, size_t n)
+static const struct syscall_table *const syscall_tables[] = {
+	&sys_file_calls,    &sys_mm_calls,    &sys_misc_calls, &sys_exec_calls,
+	&sys_process_calls, &sys_futex_calls, &sys_poll_calls, &sys_timerfd_calls,
+};
+
+static void syscalls_register(const struct syscall_table *t)
 {
-	for (size_t i = 0; i < n; i++) {
-		unsigned int nr = defs[i].nr;
+	for (size_t i = 0; i < t->n; i++) {
+		unsigned int nr = t->defs[i].nr;
 
 		BUG_ON(nr >= NR_SYSCALLS || sys_call_table[nr].fn);
-		sys_call_table[nr].name = defs[i].name;
-		sys_call_table[nr].fn = defs[i].fn;
+		sys_call_table[nr].name = t->defs[i].name;
+		sys_call_table[nr].fn = t->defs[i].fn;
 	}
 }
 
@@ -60,12 +66,9 @@ void do_syscall_64(struct pt_regs *regs)
 void syscalls_init(void)
 {
 	syscall_trace_init();
-	sys_file_init();
-	sys_mm_init();
-	sys_misc_init();
-	sys_exec_init();
-	sys_process_init();
-	sys_poll_init();
+	futex_init();
+	for (size_t i = 0; i < ARRAY_SIZE(syscall_tables); i++)
+		syscalls_register(syscall_tables[i]);
 	traps_init();
 	shared_mapping_init();
 }

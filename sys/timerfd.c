@@ -178,7 +178,4 @@ static const struct syscall_def calls[] = {
 	{ 287, "timerfd_gettime", sys_timerfd_gettime },
 };
 
-void sys_timerfd_init(void)
-{
-	syscalls_register(calls, ARRAY_SIZE(calls));
-}
+const struct syscall_table sys_timerfd_calls = { calls, ARRAY_SIZE(calls) };
