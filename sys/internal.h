@@ -120,12 +120,14 @@ void thread_clear_child_tid(void);
 /* getpid(): the process's id, its first thread's. */
 int program_tgid(void);
 
-/* sys_misc.c */
+/* sys_time.c */
 struct timespec_user {
 	s64 tv_sec, tv_nsec;
 };
 /* A program's struct timespec as nanoseconds: 0, -EFAULT or -EINVAL. */
 long get_timespec_ns(u64 uts, u64 *ns);
+
+/* sys_misc.c */
 /* A xorshift generator seeded by the clock and the task (AT_RANDOM, getrandom): not a
  * cryptographic source (docs/programs.md). */
 u64 random_state_init(void);
@@ -153,7 +155,7 @@ struct syscall_table {
 };
 /* Each file's calls, which syscalls_init() puts in the table. */
 extern const struct syscall_table sys_file_calls, sys_mm_calls, sys_misc_calls, sys_exec_calls,
-	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls;
+	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls, sys_time_calls;
 /* futex.c's buckets, before the first futex call. */
 void futex_init(void);
 

@@ -1,6 +1,6 @@
 /*
- * Process, time and identity system calls a static C library makes on its way to main()
- * and programs make around their work (Linux's kernel/sys.c, time/, sched/syscalls.c,
+ * Process and identity system calls a static C library makes on its way to main()
+ * and programs make around their work (Linux's kernel/sys.c, sched/syscalls.c,
  * arch/x86/kernel/process_64.c). Signals have no handlers yet: rt_sigaction and
  * rt_sigprocmask accept and report nothing set, and a kill ends a program as its default
  * action would. Everyone is root. getpid() is the process's id (its first thread's), gettid()
@@ -18,11 +18,6 @@
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 #define ARCH_GET_GS 0x1004
-#define CLOCK_REALTIME 0
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID 3
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MAX 12
 #define RLIMIT_STACK 3
 #define RLIMIT_NOFILE 7
 #define RLIM_INFINITY (~0ULL)
@@ -111,98 +106,6 @@ static long sys_uname(u64 buf, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	strlcpy(u.machine, "x86_64", sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
 	return copy_to_user(buf, &u, sizeof(u));
-}
-
-static u64 clock_ns(u64 clk)
-{
-	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE)
-		return ktime_get_real_ns();
-	if (clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID)
-		return current->sum_exec_ns;
-	return ktime_get_ns(); /* the monotonic, raw, coarse and boot-time clocks */
-}
-
-static long put_timespec(u64 uts, u64 ns)
-{
-	struct timespec_user ts = { (s64)(ns / NSEC_PER_SEC_U), (s64)(ns % NSEC_PER_SEC_U) };
-
-	return copy_to_user(uts, &ts, sizeof(ts));
-}
-
-static long sys_clock_gettime(u64 clk, u64 uts, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	return clk >= CLOCK_MAX ? -EINVAL : put_timespec(uts, clock_ns(clk));
-}
-
-static long sys_clock_getres(u64 clk, u64 uts, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	if (clk >= CLOCK_MAX)
-		return -EINVAL;
-	return uts ? put_timespec(uts, 1) : 0;
-}
-
-static long sys_gettimeofday(u64 utv, u64 utz, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	u64 ns = ktime_get_real_ns();
-	s64 tv[2] = { (s64)(ns / NSEC_PER_SEC_U), (s64)(ns % NSEC_PER_SEC_U / 1000) };
-
-	return utv ? copy_to_user(utv, tv, sizeof(tv)) : 0;
-}
-
-static long sys_time(u64 ut, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	s64 now = (s64)ktime_get_real_seconds();
-
-	if (ut && copy_to_user(ut, &now, sizeof(now)))
-		return -EFAULT;
-	return now;
-}
-
-/* Interruptible: a kill ends it with -EINTR. */
-static long sleep_ns(u64 ns)
-{
-	u64 end = ktime_get_ns() + ns, now;
-
-	while ((now = ktime_get_ns()) < end) {
-		schedule_timeout_interruptible((long)max(1ULL, (end - now) / (NSEC_PER_SEC_U / HZ)));
-		if (signal_pending(current))
-			return -EINTR;
-	}
-	return 0;
-}
-
-long get_timespec_ns(u64 uts, u64 *ns)
-{
-	struct timespec_user ts;
-
-	if (copy_from_user(&ts, uts, sizeof(ts)))
-		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (s64)NSEC_PER_SEC_U)
-		return -EINVAL;
-	*ns = (u64)ts.tv_sec * NSEC_PER_SEC_U + (u64)ts.tv_nsec;
-	return 0;
-}
-
-static long sys_nanosleep(u64 req, u64 rem, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	u64 ns;
-	long err = get_timespec_ns(req, &ns);
-
-	return err ? err : sleep_ns(ns);
-}
-
-#define TIMER_ABSTIME 1
-
-static long sys_clock_nanosleep(u64 clk, u64 flags, u64 req, u64 rem, u64 a4, u64 a5)
-{
-	u64 ns, now = clock_ns(clk);
-	long err = clk >= CLOCK_MAX ? -EINVAL : get_timespec_ns(req, &ns);
-
-	if (err)
-		return err;
-	if (flags & TIMER_ABSTIME)
-		ns = ns > now ? ns - now : 0;
-	return sleep_ns(ns);
 }
 
 static long sys_sched_yield(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
@@ -359,11 +262,9 @@ static const struct syscall_def calls[] = {
 	{ 13, "rt_sigaction", sys_rt_sigaction },
 	{ 14, "rt_sigprocmask", sys_rt_sigprocmask },
 	{ 24, "sched_yield", sys_sched_yield },
-	{ 35, "nanosleep", sys_nanosleep },
 	{ 39, "getpid", sys_getpid },
 	{ 60, "exit", sys_exit },
 	{ 63, "uname", sys_uname },
-	{ 96, "gettimeofday", sys_gettimeofday },
 	{ 97, "getrlimit", sys_getrlimit },
 	{ 98, "getrusage", sys_getrusage },
 	{ 99, "sysinfo", sys_sysinfo },
@@ -376,11 +277,7 @@ static const struct syscall_def calls[] = {
 	{ 157, "prctl", sys_prctl },
 	{ 158, "arch_prctl", sys_arch_prctl },
 	{ 186, "gettid", sys_gettid },
-	{ 201, "time", sys_time },
 	{ 204, "sched_getaffinity", sys_sched_getaffinity },
-	{ 228, "clock_gettime", sys_clock_gettime },
-	{ 229, "clock_getres", sys_clock_getres },
-	{ 230, "clock_nanosleep", sys_clock_nanosleep },
 	{ 231, "exit_group", sys_exit_group },
 	{ 273, "set_robust_list", sys_zero },
 	{ 302, "prlimit64", sys_prlimit64 },

@@ -86,8 +86,8 @@ int main(int argc, char **argv)
 		if (pid == 0)
 			_exit(3);
 		waitpid((pid_t)pid, &status, 0);
-		printf("clone with a kernel tid address: %s, status %d\n", pid > 0 ? "ran" : "failed",
-		       WEXITSTATUS(status));
+		printf("clone with a kernel tid address: %s, status %d\n",
+		       pid > 0 ? "ran" : "failed", WEXITSTATUS(status));
 	} else if (!strcmp(what, "forkbomb")) {
 		return fork_until_refused();
 	} else if (!strcmp(what, "spin")) {
