@@ -1,8 +1,13 @@
 /*
- * Futexes (Linux's kernel/futex/, the private and shared forms alike, keyed by the address
- * space and the address): FUTEX_WAIT and FUTEX_WAKE, their _BITSET forms (absolute
+ * Futexes (Linux's kernel/futex/): FUTEX_WAIT and FUTEX_WAKE, their _BITSET forms (absolute
  * timeouts, CLOCK_MONOTONIC or CLOCK_REALTIME), what a C library's mutexes, condition
  * variables and pthread_join need. Other operations are -ENOSYS.
+ *
+ * The key, as Linux's get_futex_key(): a private futex (FUTEX_PRIVATE_FLAG) is the address
+ * space and the address; a shared one in a shared file mapping is the file's page cache and
+ * the offset there, so processes that map the same memory at any address meet (a
+ * process-shared mutex in shared memory after fork); elsewhere a shared one is private.
+ * The key's pointer is only compared, never followed.
  *
  * A waiter queues itself on its bucket first and reads the futex word after: a waker
  * changes the word, then takes the bucket's lock to wake, so it either finds the waiter
@@ -25,10 +30,14 @@
 #define FUTEX_BITSET_MATCH_ANY 0xffffffffu
 #define FUTEX_HASH_BITS 6
 
+struct futex_key {
+	const void *space; /* the mm, or the file's address_space */
+	u64 off;           /* the address, or the offset in the file */
+};
+
 struct futex_waiter {
 	struct list_head node;
-	struct mm_struct *mm;
-	u64 uaddr;
+	struct futex_key key;
 	u32 bitset;
 	struct task_struct *task;
 	bool woken;
@@ -39,9 +48,24 @@ static struct futex_bucket {
 	struct list_head waiters;
 } futex_buckets[1 << FUTEX_HASH_BITS];
 
-static struct futex_bucket *bucket_of(struct mm_struct *mm, u64 uaddr)
+static struct futex_key futex_key_of(struct mm_struct *mm, u64 uaddr, bool shared)
 {
-	u64 h = ((u64)(uintptr_t)mm ^ uaddr) * 0x9e3779b97f4a7c15ULL;
+	struct address_space *mapping;
+	u64 pos;
+
+	if (shared && mm_shared_file_pos(mm, uaddr, &mapping, &pos))
+		return (struct futex_key){ mapping, pos };
+	return (struct futex_key){ mm, uaddr };
+}
+
+static bool key_match(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->space == b->space && a->off == b->off;
+}
+
+static struct futex_bucket *bucket_of(const struct futex_key *key)
+{
+	u64 h = ((u64)(uintptr_t)key->space ^ key->off) * 0x9e3779b97f4a7c15ULL;
 
 	return &futex_buckets[h >> (64 - FUTEX_HASH_BITS)];
 }
@@ -54,9 +78,9 @@ void futex_init(void)
 	}
 }
 
-long futex_wake(struct mm_struct *mm, u64 uaddr, int nr, u32 bitset)
+static long futex_wake_key(const struct futex_key *key, int nr, u32 bitset)
 {
-	struct futex_bucket *b = bucket_of(mm, uaddr);
+	struct futex_bucket *b = bucket_of(key);
 	struct futex_waiter *w, *n;
 	long woken = 0;
 
@@ -66,7 +90,7 @@ long futex_wake(struct mm_struct *mm, u64 uaddr, int nr, u32 bitset)
 	list_for_each_entry_safe(w, n, &b->waiters, node) {
 		if (woken >= nr)
 			break;
-		if (w->mm != mm || w->uaddr != uaddr || !(w->bitset & bitset))
+		if (!key_match(&w->key, key) || !(w->bitset & bitset))
 			continue;
 		list_del_init(&w->node);
 		WRITE_ONCE(w->woken, true);
@@ -75,6 +99,13 @@ long futex_wake(struct mm_struct *mm, u64 uaddr, int nr, u32 bitset)
 	}
 	spin_unlock(&b->lock);
 	return woken;
+}
+
+long futex_wake(struct mm_struct *mm, u64 uaddr, int nr, u32 bitset)
+{
+	struct futex_key key = futex_key_of(mm, uaddr, true);
+
+	return futex_wake_key(&key, nr, bitset);
 }
 
 /* Sleep until woken, the deadline (ktime ns; 0: none) or a kill. */
@@ -104,10 +135,10 @@ static long futex_sleep(struct futex_waiter *w, u64 deadline)
 	return 0;
 }
 
-static long futex_wait(struct mm_struct *mm, u64 uaddr, u32 val, u64 deadline, u32 bitset)
+static long futex_wait(const struct futex_key *key, u64 uaddr, u32 val, u64 deadline, u32 bitset)
 {
-	struct futex_bucket *b = bucket_of(mm, uaddr);
-	struct futex_waiter w = { .mm = mm, .uaddr = uaddr, .bitset = bitset, .task = current };
+	struct futex_bucket *b = bucket_of(key);
+	struct futex_waiter w = { .key = *key, .bitset = bitset, .task = current };
 	u32 cur;
 	long err;
 
@@ -156,7 +187,7 @@ static long sys_futex(u64 uaddr, u64 op, u64 val, u64 utimeout, u64 uaddr2, u64 
 {
 	unsigned int cmd = (unsigned int)op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
 	bool realtime = op & FUTEX_CLOCK_REALTIME;
-	struct mm_struct *mm = current->mm;
+	struct futex_key key = futex_key_of(current->mm, uaddr, !(op & FUTEX_PRIVATE_FLAG));
 	u64 deadline;
 	long err;
 
@@ -165,12 +196,12 @@ static long sys_futex(u64 uaddr, u64 op, u64 val, u64 utimeout, u64 uaddr2, u64 
 	case FUTEX_WAIT_BITSET:
 		err = futex_deadline(utimeout, cmd == FUTEX_WAIT_BITSET, realtime, &deadline);
 		return err ? err :
-			     futex_wait(mm, uaddr, (u32)val, deadline,
+			     futex_wait(&key, uaddr, (u32)val, deadline,
 					cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : (u32)val3);
 	case FUTEX_WAKE:
 	case FUTEX_WAKE_BITSET:
-		return futex_wake(mm, uaddr, (int)min(val, (u64)0x7fffffff),
-				  cmd == FUTEX_WAKE ? FUTEX_BITSET_MATCH_ANY : (u32)val3);
+		return futex_wake_key(&key, (int)min(val, (u64)0x7fffffff),
+				      cmd == FUTEX_WAKE ? FUTEX_BITSET_MATCH_ANY : (u32)val3);
 	default:
 		return -ENOSYS;
 	}

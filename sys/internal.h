@@ -12,6 +12,7 @@
 #include <cgwb/trace.h>
 
 struct file;
+struct address_space;
 
 /* A range of a program's addresses and what fills its pages, as Linux's vm_area_struct. */
 struct vm_area_struct {
@@ -81,8 +82,23 @@ int fault_shared(struct mm_struct *mm, struct vm_area_struct *v, u64 va, bool wr
 int mm_copy_to(struct mm_struct *mm, u64 va, const void *src, size_t len);
 /* A copy of old (fork): its areas, and a copy of every page it has. */
 struct mm_struct *mm_dup(struct mm_struct *old);
+/* If addr lies in a shared file mapping of mm: the file's page cache and addr's offset in it
+ * (for futex keys; takes mm's lock). */
+bool mm_shared_file_pos(struct mm_struct *mm, u64 addr, struct address_space **mapping, u64 *pos);
 /* brk(2) */
 u64 mm_brk(struct mm_struct *mm, u64 brk);
+
+/* sys_mm.c: where mappings go, and the files behind shared memory */
+#define MAP_FIXED 0x10
+#define MAP_FIXED_NOREPLACE 0x100000
+/*
+ * Where a mapping of len bytes goes, mm's lock held: addr if MAP_FIXED (-EINVAL if it cannot
+ * be), or with MAP_FIXED_NOREPLACE if nothing is mapped there (-EEXIST otherwise); a free
+ * page-aligned hint; else below mmap_base (-ENOMEM: no room).
+ */
+long mmap_place(struct mm_struct *mm, u64 addr, u64 len, u64 flags);
+/* An unnamed file of len bytes (made and unlinked at once in /tmp), or an ERR_PTR. */
+struct file *shmem_file_setup(u64 len);
 
 /* The signals a fault or a kill ends a program with (its wait status: the signal). */
 #define SIGILL 4
@@ -90,6 +106,13 @@ u64 mm_brk(struct mm_struct *mm, u64 brk);
 #define SIGBUS 7
 #define SIGFPE 8
 #define SIGSEGV 11
+/* The signals whose default action leaves a process running (no job control: SIGCONT too). */
+#define SIGCHLD 17
+#define SIGCONT 18
+#define SIGURG 23
+#define SIGWINCH 28
+/* kill(2), tkill(2): pid's process ends by sig's default action, unless that is to go on. */
+long program_signal(int pid, int sig);
 
 /* process.c: the parent and children of programs, the life of their threads */
 /* End current's thread with a wait status (exit code << 8, or the signal). */
@@ -107,8 +130,8 @@ __noreturn void program_group_exit(int wstatus);
  * Linux's exit waits for the thread group to empty. */
 void program_kill_threads(void);
 void program_wait_threads(void);
-/* The wait status a kill ends current with: exit_group's if the process is ending. */
-int program_kill_status(void);
+/* A pending kill's end of current: the whole process with the kill's status. */
+__noreturn void program_kill_exit(void);
 /* Is current its process's first thread (whose end is the process's)? */
 bool program_is_leader(void);
 /* A thread other than the first leaves its process (program_run()). */
@@ -134,7 +157,8 @@ u64 random_state_init(void);
 void random_fill(u64 *state, u8 *out, size_t len);
 
 /* futex.c */
-/* Wake up to nr waiters of the futex at uaddr in mm: how many were woken. */
+/* Wake up to nr waiters of the futex at uaddr in mm (keyed as a shared one, as Linux wakes
+ * CLONE_CHILD_CLEARTID's): how many were woken. */
 long futex_wake(struct mm_struct *mm, u64 uaddr, int nr, u32 bitset);
 
 /* syscall.c */
@@ -155,7 +179,8 @@ struct syscall_table {
 };
 /* Each file's calls, which syscalls_init() puts in the table. */
 extern const struct syscall_table sys_file_calls, sys_mm_calls, sys_misc_calls, sys_exec_calls,
-	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls, sys_time_calls;
+	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls, sys_time_calls,
+	sys_shm_calls;
 /* futex.c's buckets, before the first futex call. */
 void futex_init(void);
 

@@ -281,6 +281,22 @@ static struct vm_area_struct *find_vma(struct mm_struct *mm, u64 addr)
 	return NULL;
 }
 
+bool mm_shared_file_pos(struct mm_struct *mm, u64 addr, struct address_space **mapping, u64 *pos)
+{
+	struct vm_area_struct *v;
+	bool shared;
+
+	mutex_lock(&mm->lock);
+	v = find_vma(mm, addr);
+	shared = v && v->shared && v->file;
+	if (shared) {
+		*mapping = v->file->f_mapping;
+		*pos = v->file_off + (addr - v->start);
+	}
+	mutex_unlock(&mm->lock);
+	return shared;
+}
+
 /* Split v at addr (inside it): v keeps [start, addr), the new area [addr, end). */
 static struct vm_area_struct *split_vma(struct vm_area_struct *v, u64 addr)
 {

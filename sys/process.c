@@ -411,13 +411,24 @@ __noreturn void program_group_exit(int wstatus)
 	program_exit(wstatus);
 }
 
-int program_kill_status(void)
+static int program_kill_status(void)
 {
 	struct program *p = current->program;
 
 	if (p && READ_ONCE(p->group_exiting))
 		return p->group_wstatus;
 	return READ_ONCE(current->kill_signal) ?: SIGINT;
+}
+
+/* A kill's default action ends the whole process, whichever thread it was sent to (glibc's
+ * abort() sends SIGABRT to its own thread); a thread killed by its process's end just goes. */
+__noreturn void program_kill_exit(void)
+{
+	struct program *p = current->program;
+
+	if (p && !READ_ONCE(p->group_exiting))
+		program_group_exit(program_kill_status());
+	program_exit(program_kill_status());
 }
 
 int program_tgid(void)
@@ -536,13 +547,26 @@ static long sys_getppid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	return program_ppid();
 }
 
+long program_signal(int pid, int sig)
+{
+	if (sig < 0 || sig > 64)
+		return -EINVAL;
+	switch (sig) {
+	case SIGCHLD:
+	case SIGCONT:
+	case SIGURG:
+	case SIGWINCH:
+		sig = 0; /* the target must exist; nothing happens to it */
+		break;
+	}
+	return kill_pid(pid, sig);
+}
+
 static long sys_kill(u64 pid, u64 sig, u64 a2, u64 a3, u64 a4, u64 a5)
 {
-	if (sig > 64)
-		return -EINVAL;
 	if ((long)(int)pid <= 0)
 		return -EINVAL; /* process groups: not yet */
-	return kill_pid((int)pid, (int)sig);
+	return program_signal((int)pid, (int)sig);
 }
 
 static long sys_own_pid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)

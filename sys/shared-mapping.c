@@ -227,7 +227,7 @@ static int fault_shared_once(struct vm_area_struct *v, u64 va, bool write)
 
 	if (((loff_t)index << PAGE_SHIFT) >= mapping->host->i_size)
 		return -ENXIO; /* past the end: SIGBUS */
-	page = read_mapping_page(mapping, index, v->file);
+	page = filemap_fault_page(v->file, index);
 	if (IS_ERR(page))
 		return (int)PTR_ERR(page);
 	if (!write) {

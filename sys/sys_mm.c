@@ -18,12 +18,8 @@
 #define MAP_SHARED 0x01
 #define MAP_PRIVATE 0x02
 #define MAP_TYPE 0x0f
-#define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
-#define MAP_FIXED_NOREPLACE 0x100000
 #define MADV_DONTNEED 4
-
-static struct file *shmem_zero_setup(u64 len);
 
 static long sys_brk(u64 brk, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
@@ -41,8 +37,7 @@ static bool range_mapped(struct mm_struct *mm, u64 start, u64 end)
 	return false;
 }
 
-/* Where the mapping goes: the hint if MAP_FIXED (or free), else below mmap_base. */
-static long place(struct mm_struct *mm, u64 addr, u64 len, u64 flags)
+long mmap_place(struct mm_struct *mm, u64 addr, u64 len, u64 flags)
 {
 	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
 
@@ -73,7 +68,7 @@ static long sys_mmap(u64 addr, u64 len, u64 prot, u64 flags, u64 fd, u64 off)
 	len = PAGE_ALIGN(len);
 	if (flags & MAP_ANONYMOUS) {
 		if (type == MAP_SHARED) {
-			file = shmem_zero_setup(len);
+			file = shmem_file_setup(len);
 			if (IS_ERR(file))
 				return PTR_ERR(file);
 		}
@@ -91,7 +86,7 @@ static long sys_mmap(u64 addr, u64 len, u64 prot, u64 flags, u64 fd, u64 off)
 		get_file(file);
 	}
 	mutex_lock(&mm->lock);
-	at = place(mm, addr, len, flags);
+	at = mmap_place(mm, addr, len, flags);
 	if (at >= 0) {
 		unsigned int p = (unsigned int)(prot & PROT_MASK);
 		long err = type == MAP_SHARED ?
@@ -107,8 +102,7 @@ static long sys_mmap(u64 addr, u64 len, u64 prot, u64 flags, u64 fd, u64 off)
 	return at;
 }
 
-/* An unnamed file of len bytes for a shared anonymous mapping. */
-static struct file *shmem_zero_setup(u64 len)
+struct file *shmem_file_setup(u64 len)
 {
 	static unsigned int seq;
 	char name[64];

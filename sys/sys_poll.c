@@ -187,12 +187,12 @@ static long sys_ppoll(u64 ufds, u64 nfds, u64 uts, u64 sigmask, u64 size, u64 a5
 
 static long sys_tgkill(u64 tgid, u64 tid, u64 sig, u64 a3, u64 a4, u64 a5)
 {
-	return sig > 64 ? -EINVAL : kill_pid((int)tid, (int)sig);
+	return program_signal((int)tid, (int)sig);
 }
 
 static long sys_tkill(u64 tid, u64 sig, u64 a2, u64 a3, u64 a4, u64 a5)
 {
-	return sig > 64 ? -EINVAL : kill_pid((int)tid, (int)sig);
+	return program_signal((int)tid, (int)sig);
 }
 
 static const struct syscall_def calls[] = {

@@ -84,7 +84,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 {
 	(void)regs;
 	if (signal_pending(current))
-		program_exit(program_kill_status());
+		program_kill_exit();
 }
 
 static const struct user_mode_ops ops = {

@@ -4,9 +4,12 @@
  *                      variable for the last one, each writes its own file; joined
  *   threads exitgroup  a thread calls exit(5) while the others sleep in a futex wait
  *   threads crash      a thread dereferences NULL while the first waits to join it
+ *   threads abort      a thread calls abort() (SIGABRT to itself) while the first waits
+ *   threads signals    kill(getpid(), SIGCHLD / SIGWINCH / SIGURG / SIGCONT): nothing ends
  *   threads spawn N    N sleeping threads, or as many as may be made: how many, the error
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +81,24 @@ static void *crasher(void *arg)
 	return (void *)(long)*(volatile int *)arg;
 }
 
+static void *aborter(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+	abort();
+}
+
+static int ignored_signals(void)
+{
+	static const int sigs[] = { SIGCHLD, SIGWINCH, SIGURG, SIGCONT };
+
+	for (unsigned int i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (kill(getpid(), sigs[i]))
+			return 1;
+	printf("ignored signals: still here\n");
+	return 0;
+}
+
 static int spawn(int n)
 {
 	pthread_t t;
@@ -111,6 +132,13 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		return 1;
 	}
+	if (argc > 1 && !strcmp(argv[1], "abort")) {
+		pthread_create(&t, NULL, aborter, NULL);
+		pthread_join(t, NULL);
+		return 1;
+	}
+	if (argc > 1 && !strcmp(argv[1], "signals"))
+		return ignored_signals();
 	if (argc > 2 && !strcmp(argv[1], "spawn"))
 		return spawn(atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "exitgroup")) {
@@ -120,6 +148,6 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL); /* never returns: the quitter ends everyone */
 		return 1;
 	}
-	fprintf(stderr, "usage: threads count N | exitgroup\n");
+	fprintf(stderr, "usage: threads count N | exitgroup | crash | abort | signals | spawn N\n");
 	return 2;
 }

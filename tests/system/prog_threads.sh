@@ -2,8 +2,14 @@
 # set_tid_address) on two CPUs: eight threads share a counter under a mutex (exactly 80000),
 # meet at a condition variable, write a file each and are joined, with getpid() the same in
 # all; exit() in one thread ends the process with its status while the others sleep in a
-# futex wait; a NULL dereference in a thread ends the whole process (139); threads count
+# futex wait; a NULL dereference in a thread ends the whole process (139), as does abort()
+# in a thread (134: SIGABRT sent to that thread alone); the signals whose default is to be
+# ignored (SIGCHLD, SIGWINCH, SIGURG, SIGCONT) end nothing; threads count
 # against pids.max (a group at 5 holds the first and four more). No thread is left behind.
+# System V shared memory (tests/programs/shm.c): four forked processes count under a
+# process-shared mutex in a segment removed right after its attach, and meet at a
+# process-shared condition variable (shared futexes keyed by the memory, not the address
+# space); shmget, shmat, shmdt and shmctl's errors as Linux's.
 programs_image "$T/prog.img" 64M
 guest_script <<'GUEST'
 /mnt/bin/threads count 8
@@ -13,6 +19,12 @@ cat /mnt/thread0 /mnt/thread7
 echo exitgroup=$?
 /mnt/bin/threads crash
 echo crash=$?
+/mnt/bin/shm 4
+echo shm=$?
+/mnt/bin/threads abort
+echo abort=$?
+/mnt/bin/threads signals
+echo signals=$?
 cd /sys/fs/cgroup
 echo +pids > cgroup.subtree_control
 mkdir T
@@ -30,6 +42,22 @@ expect_output "^thread 0 tid [0-9]+$"
 expect_output "^thread 7 tid [0-9]+$"
 expect_line "exitgroup=5"
 expect_line "crash=139"
+expect_line "abort=134"
+expect_line "shm: 4 processes, counter 40000"
+expect_line "shm=0"
+expect_line "shm: attach after IPC_RMID: Invalid argument"
+expect_line "shm: again with IPC_EXCL: File exists"
+expect_line "shm: same key: same id"
+expect_line "shm: no such key: No such file or directory"
+expect_line "shm: size 0: Invalid argument"
+expect_line "shm: unaligned address: Invalid argument"
+expect_line "shm: IPC_STAT size 12288 nattch 1"
+expect_line "shm: detach a non-segment: Invalid argument"
+expect_line "shm: detach: ok"
+expect_line "shm: remove: ok"
+expect_line "shm: remove again: Invalid argument"
+expect_line "ignored signals: still here"
+expect_line "signals=0"
 expect_line "made 4 threads, then error 11"
 expect_line "spawn=0"
 expect_line "left=0"
