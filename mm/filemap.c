@@ -18,8 +18,9 @@
 #include <cgwb/memcontrol.h>
 
 #define PAGE_WAIT_TABLE_BITS 6
-#define RA_INITIAL_PAGES 8 /* 32 KiB */
-#define RA_MAX_PAGES 64    /* 256 KiB */
+#define RA_INITIAL_PAGES 8       /* 32 KiB */
+#define RA_MAX_PAGES 64          /* 256 KiB */
+#define MMAP_READAROUND_PAGES 32 /* Linux's default ra_pages (VM_READAHEAD_PAGES) */
 
 static wait_queue_head_t page_wait_table[1 << PAGE_WAIT_TABLE_BITS];
 
@@ -383,6 +384,49 @@ static void do_page_cache_ra(struct file *file, struct address_space *mapping, p
 	}
 	for (unsigned int i = 0; i < n; i++)
 		put_page(pages[i]);
+}
+
+/* Whether there is nothing to read at index: its page is cached, or it is past the end. */
+static bool page_cached(struct address_space *mapping, pgoff_t index)
+{
+	struct page *page;
+
+	if ((loff_t)index << PAGE_SHIFT >= mapping->host->i_size)
+		return true;
+	page = find_get_page(mapping, index);
+	if (page)
+		put_page(page);
+	return page != NULL;
+}
+
+/* Start reading every missing run of [start, start + nr); nothing waits for the reads. */
+static void page_cache_ra_range(struct file *file, struct address_space *mapping, pgoff_t start,
+				unsigned int nr)
+{
+	for (pgoff_t i = start; i < start + nr; i++)
+		if (!page_cached(mapping, i))
+			do_page_cache_ra(file, mapping, i, (unsigned int)(start + nr - i));
+}
+
+/*
+ * A page for a fault on a file mapping, uptodate, with a reference. A page not in the cache
+ * brings its neighbours with it, as Linux's do_sync_mmap_readahead() read-around: a window
+ * of MMAP_READAROUND_PAGES centred on the fault. A cached page whose successor half a
+ * window on is missing starts the next window without waiting (Linux marks a page of the
+ * window PG_readahead for its async mmap readahead). A program touching a mapping page by
+ * page then waits for the disk once per window at most, not once per page.
+ */
+struct page *filemap_fault_page(struct file *file, pgoff_t index)
+{
+	struct address_space *mapping = file->f_mapping;
+	const unsigned int half = MMAP_READAROUND_PAGES / 2;
+
+	if (!page_cached(mapping, index))
+		page_cache_ra_range(file, mapping, index > half ? index - half : 0,
+				    MMAP_READAROUND_PAGES);
+	else if (!page_cached(mapping, index + half))
+		page_cache_ra_range(file, mapping, index + half, MMAP_READAROUND_PAGES);
+	return read_mapping_page(mapping, index, file);
 }
 
 /* Sequential readahead: the window doubles while the reader keeps going forward. */

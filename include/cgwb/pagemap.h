@@ -120,6 +120,9 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgof
 void delete_from_page_cache(struct page *page);
 /* An uptodate page at index, reading it through readpage if needed; ERR_PTR on error. */
 struct page *read_mapping_page(struct address_space *mapping, pgoff_t index, struct file *file);
+/* The page at index for a fault on a mapping of file (read around it if missing), uptodate
+ * and referenced, or an ERR_PTR; may sleep. */
+struct page *filemap_fault_page(struct file *file, pgoff_t index);
 /* Up to nr pages from *start with tag (references taken); advances *start past the last. */
 unsigned int find_get_pages_tag(struct address_space *mapping, pgoff_t *start, pgoff_t end,
 				xa_mark_t tag, unsigned int nr, struct page **pages);

@@ -7,6 +7,8 @@
  *   mmapw fork FILE              a child's stores through shared mappings (anonymous and
  *                                FILE) are seen by the parent; private ones are not
  *   mmapw past FILE              a store to a mapped page past the file's end (SIGBUS)
+ *   mmapw touch FILE             map FILE shared, read-only, and read a byte of every page
+ *                                in order: how many pages
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -129,6 +131,24 @@ static int do_past(const char *path)
 	return 0;
 }
 
+static int do_touch(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	off_t size = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+	unsigned long pages = 0, sum = 0;
+	const char *p;
+
+	if (size <= 0)
+		return perror(path), 1;
+	p = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return perror("mmap"), 1;
+	for (off_t off = 0; off < size; off += 4096, pages++)
+		sum += (unsigned char)p[off];
+	printf("touched %lu pages (sum %lu)\n", pages, sum);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "write"))
@@ -137,6 +157,9 @@ int main(int argc, char **argv)
 		return do_fork(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "past"))
 		return do_past(argv[2]);
-	fprintf(stderr, "usage: mmapw write FILE MIB [STAT] | fork FILE | past FILE\n");
+	if (argc == 3 && !strcmp(argv[1], "touch"))
+		return do_touch(argv[2]);
+	fprintf(stderr, "usage: mmapw write FILE MIB [STAT] | fork FILE | past FILE | touch "
+			"FILE\n");
 	return 2;
 }

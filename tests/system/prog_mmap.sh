@@ -1,7 +1,9 @@
 # Writing through shared mappings (tests/programs/mmapw.c) on an ext4 image: a child's stores
 # through shared anonymous and file mappings reach its parent and private ones do not; 8 MiB
 # written through a mapping, msync'd and read back with pread; a store past the file's end
-# after a truncate is a bus error (135). A program in a group at memory.max 64M writing a
+# after a truncate is a bus error (135). Touching a 16 MiB mapping page by page after
+# drop_caches reads around each missing page (Linux's mmap read-around, 128 KiB windows,
+# the next one started ahead): a few hundred reads, not one per page. A program in a group at memory.max 64M writing a
 # 256 MiB shared mapping is throttled as a writer is: the group's dirty + writeback pages
 # stay at or below a quarter of its limit, nothing is OOM-killed, and every page reads back.
 # A group at 64M reading a 256 MiB file once (sha256sum) is not OOM-killed either: reclaim
@@ -15,6 +17,13 @@ guest_script <<'GUEST'
 echo w8=$?
 /mnt/bin/mmapw past /mnt/past
 echo past=$?
+dd if=/dev/zero of=/mnt/r16 bs=1M count=16 2> /dev/null
+sync
+echo 3 > /proc/sys/vm/drop_caches
+read r0 rest < /sys/block/vda/stat
+/mnt/bin/mmapw touch /mnt/r16
+read r1 rest < /sys/block/vda/stat
+echo touch-reads $((r1 - r0))
 cd /sys/fs/cgroup
 echo +memory > cgroup.subtree_control
 mkdir G
@@ -44,6 +53,9 @@ expect_line "w8=0"
 expect_line "first page still 1"
 expect_line "Bus error"
 expect_line "past=135"
+expect_line "touched 4096 pages (sum 0)"
+reads=$(awk '$1 == "touch-reads" { print $2 }' "$OUT")
+expect_num "reads to touch 4096 mapped pages" "${reads:-x}" -le 512
 expect_line "wrote and read back 256 MiB"
 expect_line "big=0"
 peak=$(awk '/^peak dirty\+writeback KiB/ { print $4 }' "$OUT")
