@@ -637,10 +637,11 @@ int simple_write_end(struct file *file, struct address_space *mapping, loff_t po
 
 /* ---------------------------------------------------------------- writeback of a mapping */
 
-int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end)
+int __filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end,
+			       enum writeback_sync_modes sync_mode)
 {
 	struct writeback_control wbc = {
-		.sync_mode = WB_SYNC_ALL,
+		.sync_mode = sync_mode,
 		.nr_to_write = LONG_MAX,
 		.range_start = start,
 		.range_end = end,
@@ -654,6 +655,11 @@ int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t
 	ret = do_writepages(mapping, &wbc);
 	wbc_detach_inode(&wbc);
 	return ret;
+}
+
+int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end)
+{
+	return __filemap_fdatawrite_range(mapping, start, end, WB_SYNC_ALL);
 }
 
 /*

@@ -88,6 +88,13 @@ bool mm_shared_file_pos(struct mm_struct *mm, u64 addr, struct address_space **m
 /* brk(2) */
 u64 mm_brk(struct mm_struct *mm, u64 brk);
 
+/* sys_file.c: descriptors and paths */
+#define AT_FDCWD -100
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EMPTY_PATH 0x1000
+/* A path argument: into a kernel buffer (kfree it), resolved against dirfd; NULL and *err. */
+char *get_path(int dirfd, u64 upath, long *err);
+
 /* sys_mm.c: where mappings go, and the files behind shared memory */
 #define MAP_FIXED 0x10
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -180,7 +187,7 @@ struct syscall_table {
 /* Each file's calls, which syscalls_init() puts in the table. */
 extern const struct syscall_table sys_file_calls, sys_mm_calls, sys_misc_calls, sys_exec_calls,
 	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls, sys_time_calls,
-	sys_shm_calls;
+	sys_shm_calls, sys_stat_calls, sys_sync_calls;
 /* futex.c's buckets, before the first futex call. */
 void futex_init(void);
 

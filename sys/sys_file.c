@@ -16,9 +16,7 @@
 #include "internal.h"
 
 #define IO_CHUNK (1UL << 20) /* dd's and fio's largest common record */
-#define AT_FDCWD -100
 #define AT_REMOVEDIR 0x200
-#define AT_EMPTY_PATH 0x1000
 #define IOV_MAX 1024
 #define O_KNOWN                                                                                \
 	(O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_APPEND | O_SYNC | O_DIRECT | O_DIRECTORY | \
@@ -40,8 +38,7 @@ int fd_install(struct file *file, int from)
 	return -EMFILE;
 }
 
-/* A path argument: into a kernel buffer (kfree it), resolved against dirfd. */
-static char *get_path(int dirfd, u64 upath, long *err)
+char *get_path(int dirfd, u64 upath, long *err)
 {
 	char *path = kmalloc(PATH_MAX, GFP_KERNEL);
 	long n = path ? strncpy_from_user(path, upath, PATH_MAX) : -ENOMEM;
@@ -251,18 +248,35 @@ static long sys_lseek(u64 fd, u64 off, u64 whence, u64 a3, u64 a4, u64 a5)
 	return f ? vfs_llseek(f, (loff_t)off, (int)whence) : -EBADF;
 }
 
-static long sys_fsync(u64 fd, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+#define FALLOC_FL_KNOWN \
+	0x7f /* KEEP_SIZE, PUNCH_HOLE, NO_HIDE_STALE, COLLAPSE, ZERO, INSERT, UNSHARE */
+
+/*
+ * Linux's vfs_fallocate() checks, in its order; no file system here allocates ahead yet
+ * (ext2 has no fallocate in Linux either; ext4's unwritten preallocation is not built), so a
+ * regular file answers -EOPNOTSUPP and glibc's posix_fallocate() writes the range instead.
+ */
+static long sys_fallocate(u64 fd, u64 mode, u64 off, u64 len, u64 a4, u64 a5)
 {
 	struct file *f = fd_file((int)fd);
+	struct inode *inode;
 
-	return f ? vfs_fsync(f, 0) : -EBADF;
-}
-
-static long sys_fdatasync(u64 fd, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	struct file *f = fd_file((int)fd);
-
-	return f ? vfs_fsync(f, 1) : -EBADF;
+	if (mode & ~(u64)FALLOC_FL_KNOWN)
+		return -EOPNOTSUPP;
+	if ((s64)off < 0 || (s64)len <= 0)
+		return -EINVAL;
+	if (!f)
+		return -EBADF;
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	inode = f->f_mapping ? f->f_mapping->host : NULL;
+	if (!f->f_path.dentry || !inode)
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode) && !S_ISBLK(inode->i_mode))
+		return -ENODEV;
+	return -EOPNOTSUPP;
 }
 
 static long sys_ftruncate(u64 fd, u64 len, u64 a2, u64 a3, u64 a4, u64 a5)
@@ -348,100 +362,6 @@ static long sys_fcntl(u64 fd, u64 cmd, u64 arg, u64 a3, u64 a4, u64 a5)
 	default:
 		return -EINVAL;
 	}
-}
-
-/* struct stat of x86-64 Linux */
-struct linux_stat {
-	u64 st_dev, st_ino, st_nlink;
-	u32 st_mode, st_uid, st_gid, pad0;
-	u64 st_rdev;
-	s64 st_size, st_blksize, st_blocks;
-	u64 st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
-	s64 unused[3];
-};
-
-/* A device number as programs see it (Linux's new_encode_dev(): 12-bit major, 20-bit minor). */
-static u64 encode_dev(dev_t dev)
-{
-	u64 major = MAJOR(dev), minor = MINOR(dev);
-
-	return (minor & 0xff) | (major << 8) | ((minor & ~0xffULL) << 12);
-}
-
-static long put_stat(const struct kstat *k, u64 ubuf)
-{
-	struct linux_stat st = {
-		.st_dev = encode_dev(k->dev),
-		.st_ino = k->ino,
-		.st_nlink = k->nlink,
-		.st_mode = k->mode,
-		.st_uid = k->uid,
-		.st_gid = k->gid,
-		.st_rdev = encode_dev(k->rdev),
-		.st_size = k->size,
-		.st_blksize = k->blksize,
-		.st_blocks = (s64)k->blocks,
-		.st_atime = (u64)k->atime.tv_sec,
-		.st_atime_nsec = (u64)k->atime.tv_nsec,
-		.st_mtime = (u64)k->mtime.tv_sec,
-		.st_mtime_nsec = (u64)k->mtime.tv_nsec,
-		.st_ctime = (u64)k->ctime.tv_sec,
-		.st_ctime_nsec = (u64)k->ctime.tv_nsec,
-	};
-
-	return copy_to_user(ubuf, &st, sizeof(st));
-}
-
-/* An open file's attributes; the console and pipes have no path: a character device. */
-static long fstat_file(struct file *f, u64 ubuf)
-{
-	struct kstat k = { .mode = S_IFCHR | 0620, .nlink = 1, .blksize = 1024 };
-	long err = 0;
-
-	if (!f)
-		return -EBADF;
-	if (f->f_path.dentry)
-		err = vfs_getattr(&f->f_path, &k);
-	return err ? err : put_stat(&k, ubuf);
-}
-
-static long sys_fstat(u64 fd, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	return fstat_file(fd_file((int)fd), buf);
-}
-
-static long do_stat(int dirfd, u64 upath, u64 ubuf, bool follow)
-{
-	long err = 0;
-	char *path = get_path(dirfd, upath, &err);
-	struct kstat k;
-
-	if (!path)
-		return err;
-	err = follow ? vfs_stat(path, &k) : vfs_lstat(path, &k);
-	kfree(path);
-	return err ? err : put_stat(&k, ubuf);
-}
-
-static long sys_stat(u64 path, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	return do_stat(AT_FDCWD, path, buf, true);
-}
-
-static long sys_lstat(u64 path, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	return do_stat(AT_FDCWD, path, buf, false);
-}
-
-#define AT_SYMLINK_NOFOLLOW 0x100
-
-static long sys_newfstatat(u64 dirfd, u64 upath, u64 buf, u64 flags, u64 a4, u64 a5)
-{
-	char first;
-
-	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&first, upath, 1) && !first)
-		return fstat_file(fd_file((int)dirfd), buf);
-	return do_stat((int)dirfd, upath, buf, !(flags & AT_SYMLINK_NOFOLLOW));
 }
 
 /* The calls that take one path and act on the name. */
@@ -582,12 +502,6 @@ static long sys_readlinkat(u64 dirfd, u64 path, u64 buf, u64 size, u64 a4, u64 a
 	return do_readlink2((int)dirfd, path, buf, size);
 }
 
-static long sys_sync(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	ksys_sync();
-	return 0;
-}
-
 struct getdents_ctx {
 	struct dir_context ctx;
 	char *buf;
@@ -640,26 +554,6 @@ static long sys_getdents64(u64 fd, u64 ubuf, u64 count, u64 a3, u64 a4, u64 a5)
 	return err ? err : (long)g.used;
 }
 
-#define POSIX_FADV_DONTNEED 4
-
-/* Advice; DONTNEED drops the range's clean cached pages, as Linux's (fio's invalidation). */
-static long sys_fadvise64(u64 fd, u64 off, u64 len, u64 advice, u64 a4, u64 a5)
-{
-	struct file *f = fd_file((int)fd);
-	pgoff_t start, end;
-
-	if (!f)
-		return -EBADF;
-	if (advice > 5 || (s64)off < 0 || (s64)len < 0)
-		return -EINVAL;
-	if (advice != POSIX_FADV_DONTNEED || !f->f_mapping)
-		return 0;
-	start = (pgoff_t)(off >> PAGE_SHIFT);
-	end = len ? (pgoff_t)((off + len - 1) >> PAGE_SHIFT) : ~0UL;
-	invalidate_mapping_pages(f->f_mapping, start, end);
-	return 0;
-}
-
 static long sys_umask(u64 mask, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	return 022; /* modes are not masked yet: the usual mask, reported */
@@ -670,9 +564,6 @@ static const struct syscall_def calls[] = {
 	{ 1, "write", sys_write },
 	{ 2, "open", sys_open },
 	{ 3, "close", sys_close },
-	{ 4, "stat", sys_stat },
-	{ 5, "fstat", sys_fstat },
-	{ 6, "lstat", sys_lstat },
 	{ 8, "lseek", sys_lseek },
 	{ 16, "ioctl", sys_ioctl },
 	{ 17, "pread64", sys_pread64 },
@@ -683,8 +574,6 @@ static const struct syscall_def calls[] = {
 	{ 32, "dup", sys_dup },
 	{ 33, "dup2", sys_dup2 },
 	{ 72, "fcntl", sys_fcntl },
-	{ 74, "fsync", sys_fsync },
-	{ 75, "fdatasync", sys_fdatasync },
 	{ 77, "ftruncate", sys_ftruncate },
 	{ 79, "getcwd", sys_getcwd },
 	{ 80, "chdir", sys_chdir },
@@ -694,16 +583,14 @@ static const struct syscall_def calls[] = {
 	{ 87, "unlink", sys_unlink },
 	{ 89, "readlink", sys_readlink },
 	{ 95, "umask", sys_umask },
-	{ 162, "sync", sys_sync },
 	{ 217, "getdents64", sys_getdents64 },
-	{ 221, "fadvise64", sys_fadvise64 },
 	{ 257, "openat", sys_openat },
 	{ 258, "mkdirat", sys_mkdirat },
-	{ 262, "newfstatat", sys_newfstatat },
 	{ 263, "unlinkat", sys_unlinkat },
 	{ 264, "renameat", sys_renameat },
 	{ 267, "readlinkat", sys_readlinkat },
 	{ 269, "faccessat", sys_faccessat },
+	{ 285, "fallocate", sys_fallocate },
 	{ 292, "dup3", sys_dup3 },
 	{ 295, "preadv", sys_preadv },
 	{ 296, "pwritev", sys_pwritev },

@@ -16,6 +16,7 @@
 #include <cgwb/mm.h>
 #include <cgwb/xarray.h>
 #include <cgwb/wait.h>
+#include <cgwb/writeback.h>
 
 struct inode;
 struct file;
@@ -152,6 +153,10 @@ void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, lo
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
 
 /* ---------------------------------------------------------------- writeback of a mapping */
+/* Write the dirty pages of [start, end] (bytes, inclusive) as the inode's wb's IO; with
+ * WB_SYNC_NONE pages already under writeback are skipped and nothing waits (may sleep). */
+int __filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end,
+			       enum writeback_sync_modes sync_mode);
 int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end);
 /* Wait for the pages in range under writeback, up to the end of file when it begins. */
 int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end);

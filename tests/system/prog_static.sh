@@ -8,10 +8,14 @@
 # message (no file, not executable, not ELF, dynamically linked). The kernel keeps running and
 # the disk stays e2fsck-clean (the harness checks). A fork bomb in a group at pids.max 20
 # stops at 19 children with EAGAIN, counted in pids.events. The raw_syscalls events follow a
-# program's calls in Linux's format, and their system has its tracefs files.
+# program's calls in Linux's format, and their system has its tracefs files. The calls
+# around writeback (tests/programs/filecalls.c): statx, sync_file_range writing a range to
+# the disk, fallocate's -EOPNOTSUPP with glibc's posix_fallocate writing instead, and
+# fadvise DONTNEED taking clean pages out of the cache.
 programs_image "$T/prog.img" 64M
 head -c 200 "$PROGRAMS/hello" > "$T/progtree/truncated"
 guest_script <<'GUEST'
+/mnt/bin/filecalls /mnt/fc
 /mnt/bin/hello /mnt/rt 7
 echo hello-status=$?
 cat /mnt/rt
@@ -114,3 +118,8 @@ expect_line "bomb=0"
 expect_line "B-pids: max 1 current 0"
 expect_log "cgroup: fork rejected by pids controller in /B"
 expect_line "clone with a kernel tid address: ran, status 3"
+for c in "statx path" "statx fd" "statx bad flags" "sync_file_range" "sync_file_range bad flags" \
+	"sync_file_range pipe" "fallocate" "fallocate read-only" "posix_fallocate" "fsync" \
+	"fadvise DONTNEED"; do
+	expect_line "$c: ok"
+done
