@@ -129,7 +129,7 @@ $(BUILD)/programs/busybox:
 
 # Debian's fio, built static from its source package (scripts/build-fio), as build/fio and
 # on the test image; a machine that cannot fetch it builds without it.
-$(BUILD)/fio:
+$(BUILD)/fio: scripts/build-fio
 	@echo "  FIO     $@ (Debian's fio source, static)"
 	$(Q)scripts/build-fio $@ || true
 
@@ -182,14 +182,17 @@ bench: all bench-tools
 	$(Q)BENCH_FS="$(BENCH_FS)" scripts/bench/run
 
 # The workloads of examples/workloads/ on Debian's Linux and on cgwb, on the same QEMU
-# hardware (docs/compare.md). N=3 runs, W="boot seqwrite" picks workloads, KVER=... the kernel,
+# hardware (docs/compare.md): one run of the headline workloads; N=3 runs, W="boot seqwrite"
+# picks workloads (W=all: every one), FIO="examples/fio/*.fio" runs fio job files instead
+# (fio's figures per job side by side, scripts/compare/fio), KVER=... the kernel,
 # POLICY=bandwidth cgwb's dirty-throttling policy, DRIVE="throttling.bps-write=33554432" more
 # -drive options for the workload disk of both kernels. FS=ext4 [FS_OPTS=data=writeback]: an ext4
 # disk on both (Debian's mke2fs defaults), and Linux mounting the images cgwb writes.
-N ?= 3
+N ?= 1
 compare: all
-	$(Q)KVER="$(KVER)" POLICY="$(POLICY)" COMPARE_DRIVE_OPTS="$(DRIVE)" FS="$(FS)" FS_OPTS="$(FS_OPTS)" \
-		scripts/compare/run -n $(N) $(if $(W),-w "$(W)"); rc=$$?; \
+	$(Q)export KVER="$(KVER)" POLICY="$(POLICY)" COMPARE_DRIVE_OPTS="$(DRIVE)" FS="$(FS)" FS_OPTS="$(FS_OPTS)"; \
+		if [ -n "$(FIO)" ]; then scripts/compare/fio -n $(N) $(FIO); else \
+		scripts/compare/run -n $(N) $(if $(W),-w "$(W)"); fi; rc=$$?; \
 		if [ "$(FS)" = ext4 ]; then KVER="$(KVER)" scripts/compare/ext4-interop read || rc=1; fi; exit $$rc
 
 # Figures of writeback from tracefs traces, cgwb's or Linux's (docs/plots.md):
