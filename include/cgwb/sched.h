@@ -28,7 +28,7 @@ struct program;
 #define TASK_KILLABLE TASK_INTERRUPTIBLE /* the only signal is a kill */
 
 #define TASK_COMM_LEN 16
-#define TASK_NR_FILES 16
+#define TASK_NR_FILES 256 /* RLIMIT_NOFILE: Linux's default soft limit is 1024 */
 
 /* flags */
 #define PF_KTHREAD 0x1  /* a kernel service thread (not a user command) */

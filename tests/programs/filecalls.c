@@ -4,7 +4,8 @@
  *                    write goes to the disk: /sys/block/vda/stat's written sectors grow);
  *                    fallocate (-EOPNOTSUPP, and glibc's posix_fallocate writing instead);
  *                    fadvise DONTNEED (the clean pages leave the cache: /proc/meminfo's
- *                    Cached falls). One line per check, "ok" or what went wrong.
+ *                    Cached falls); descriptors up to RLIMIT_NOFILE, then EMFILE.
+ *                    One line per check, "ok" or what went wrong.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,6 +110,23 @@ static void fadvise_checks(int fd)
 	check("fadvise DONTNEED", !errno);
 }
 
+static void descriptor_checks(const char *path)
+{
+	struct rlimit rl;
+	int first = -1, fd, opened = 0;
+
+	while ((fd = open(path, O_RDONLY)) >= 0) {
+		if (first < 0)
+			first = fd;
+		opened++;
+	}
+	printf("descriptors: %d opened from %d, then %s\n", opened, first, strerror(errno));
+	check("descriptors up to RLIMIT_NOFILE", !getrlimit(RLIMIT_NOFILE, &rl) && errno == EMFILE &&
+							 (rlim_t)(first + opened) == rl.rlim_cur);
+	for (fd = first; fd < first + opened; fd++)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	char *buf = malloc(MIB);
@@ -125,5 +144,6 @@ int main(int argc, char **argv)
 	sync_range_checks(fd, buf);
 	fallocate_checks(argv[1], fd);
 	fadvise_checks(fd);
+	descriptor_checks(argv[1]);
 	return 0;
 }

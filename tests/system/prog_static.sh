@@ -11,7 +11,8 @@
 # program's calls in Linux's format, and their system has its tracefs files. The calls
 # around writeback (tests/programs/filecalls.c): statx, sync_file_range writing a range to
 # the disk, fallocate's -EOPNOTSUPP with glibc's posix_fallocate writing instead, and
-# fadvise DONTNEED taking clean pages out of the cache.
+# fadvise DONTNEED taking clean pages out of the cache; descriptors up to RLIMIT_NOFILE (256),
+# then EMFILE.
 programs_image "$T/prog.img" 64M
 head -c 200 "$PROGRAMS/hello" > "$T/progtree/truncated"
 guest_script <<'GUEST'
@@ -120,6 +121,6 @@ expect_log "cgroup: fork rejected by pids controller in /B"
 expect_line "clone with a kernel tid address: ran, status 3"
 for c in "statx path" "statx fd" "statx bad flags" "sync_file_range" "sync_file_range bad flags" \
 	"sync_file_range pipe" "fallocate" "fallocate read-only" "posix_fallocate" "fsync" \
-	"fadvise DONTNEED"; do
+	"fadvise DONTNEED" "descriptors up to RLIMIT_NOFILE"; do
 	expect_line "$c: ok"
 done
