@@ -131,6 +131,12 @@ struct program *program_alloc(struct program *parent);
 /* current's program has ended with wstatus: its children are reaped or let go */
 void program_release_children(int wstatus);
 int program_ppid(void);
+/*
+ * exit(2) of current's thread. The first thread's leaves the process to the others, as
+ * Linux's: it waits for the last of them (glibc's last thread then calls exit_group), and
+ * an exit_group or a kill among them ends the wait with the process's status.
+ */
+__noreturn void program_exit_thread(int wstatus);
 /* The process's end for every thread: exit_group's wait status, the others killed. */
 __noreturn void program_group_exit(int wstatus);
 /* The process's threads but current: killed (the process ends); and waited for, as

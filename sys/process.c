@@ -401,6 +401,16 @@ void program_wait_threads(void)
 	wait_event(p->threads_gone, threads_gone(p));
 }
 
+__noreturn void program_exit_thread(int wstatus)
+{
+	struct program *p = current->program;
+
+	if (p && p->task == current &&
+	    (wait_event_killable(p->threads_gone, threads_gone(p)) || READ_ONCE(p->group_exiting)))
+		program_kill_exit(); /* the last thread's exit_group may have ended the wait */
+	program_exit(wstatus);
+}
+
 __noreturn void program_group_exit(int wstatus)
 {
 	struct program *p = current->program;

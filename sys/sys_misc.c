@@ -26,7 +26,7 @@
 /* Wait statuses: the code above the signal byte. */
 static long sys_exit(u64 code, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
-	program_exit((int)(code & 0xff) << 8); /* this thread (the first: the process) */
+	program_exit_thread((int)(code & 0xff) << 8);
 }
 
 static long sys_exit_group(u64 code, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)

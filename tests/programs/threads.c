@@ -6,6 +6,8 @@
  *   threads crash      a thread dereferences NULL while the first waits to join it
  *   threads abort      a thread calls abort() (SIGABRT to itself) while the first waits
  *   threads signals    kill(getpid(), SIGCHLD / SIGWINCH / SIGURG / SIGCONT): nothing ends
+ *   threads leaderexit N  the first thread calls pthread_exit; another runs on, says so,
+ *                      and returns (N 0: the process ends with 0) or calls exit(N)
  *   threads spawn N    N sleeping threads, or as many as may be made: how many, the error
  */
 #include <pthread.h>
@@ -88,6 +90,16 @@ static void *aborter(void *arg)
 	abort();
 }
 
+static void *outliver(void *arg)
+{
+	usleep(100000);
+	printf("a thread outlived the first one\n");
+	fflush(stdout);
+	if ((long)arg)
+		exit((int)(long)arg);
+	return NULL; /* the last thread: glibc ends the process with 0 */
+}
+
 static int ignored_signals(void)
 {
 	static const int sigs[] = { SIGCHLD, SIGWINCH, SIGURG, SIGCONT };
@@ -137,6 +149,10 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		return 1;
 	}
+	if (argc > 2 && !strcmp(argv[1], "leaderexit")) {
+		pthread_create(&t, NULL, outliver, (void *)(long)atoi(argv[2]));
+		pthread_exit(NULL);
+	}
 	if (argc > 1 && !strcmp(argv[1], "signals"))
 		return ignored_signals();
 	if (argc > 2 && !strcmp(argv[1], "spawn"))
@@ -148,6 +164,7 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL); /* never returns: the quitter ends everyone */
 		return 1;
 	}
-	fprintf(stderr, "usage: threads count N | exitgroup | crash | abort | signals | spawn N\n");
+	fprintf(stderr, "usage: threads count N | exitgroup | crash | abort | signals | leaderexit "
+			"N | spawn N\n");
 	return 2;
 }

@@ -4,7 +4,9 @@
 # all; exit() in one thread ends the process with its status while the others sleep in a
 # futex wait; a NULL dereference in a thread ends the whole process (139), as does abort()
 # in a thread (134: SIGABRT sent to that thread alone); the signals whose default is to be
-# ignored (SIGCHLD, SIGWINCH, SIGURG, SIGCONT) end nothing; threads count
+# ignored (SIGCHLD, SIGWINCH, SIGURG, SIGCONT) end nothing; a first thread's pthread_exit
+# leaves the process to the others (status 0 from the last one's return, 7 from its
+# exit(7)); threads count
 # against pids.max (a group at 5 holds the first and four more). No thread is left behind.
 # System V shared memory (tests/programs/shm.c): four forked processes count under a
 # process-shared mutex in a segment removed right after its attach, and meet at a
@@ -25,6 +27,10 @@ echo shm=$?
 echo abort=$?
 /mnt/bin/threads signals
 echo signals=$?
+/mnt/bin/threads leaderexit 0
+echo leaderexit=$?
+/mnt/bin/threads leaderexit 7
+echo leaderexit=$?
 cd /sys/fs/cgroup
 echo +pids > cgroup.subtree_control
 mkdir T
@@ -58,6 +64,9 @@ expect_line "shm: remove: ok"
 expect_line "shm: remove again: Invalid argument"
 expect_line "ignored signals: still here"
 expect_line "signals=0"
+expect_count 2 "^a thread outlived the first one$"
+expect_line "leaderexit=0"
+expect_line "leaderexit=7"
 expect_line "made 4 threads, then error 11"
 expect_line "spawn=0"
 expect_line "left=0"
