@@ -102,6 +102,7 @@ static long shm_create(int key, u64 size, u32 mode)
 {
 	struct shmid_segment *s = NULL;
 	struct file *file;
+	u16 gen;
 
 	for (unsigned int i = 0; i < SHMMNI && !s; i++)
 		if (!segments[i].file)
@@ -112,10 +113,10 @@ static long shm_create(int key, u64 size, u32 mode)
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	file->private_data = (void *)&shm_marker;
-	s->gen = (u16)((s->gen + 1) & 0x7fff);
+	gen = (u16)((s->gen + 1) & 0x7fff); /* ids stay positive ints */
 	*s = (struct shmid_segment){ .file = file,
 				     .key = key,
-				     .gen = s->gen,
+				     .gen = gen,
 				     .mode = mode & 0777,
 				     .size = size,
 				     .cpid = program_tgid(),
