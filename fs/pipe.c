@@ -118,11 +118,12 @@ static int pipe_release(struct inode *inode, struct file *file)
 }
 
 /* The end's own side: a reader sees data or its writers gone, a writer room or no reader. */
-static unsigned int pipe_poll(struct file *file)
+static unsigned int pipe_poll(struct file *file, struct poll_table *pt)
 {
 	struct pipe *p = file->private_data;
 	bool reader = (file->f_flags & O_ACCMODE) == O_RDONLY;
 
+	poll_wait(file, reader ? &p->rd_wait : &p->wr_wait, pt);
 	if (reader)
 		return (READ_ONCE(p->head) != READ_ONCE(p->tail) ? POLLIN : 0) |
 		       (!READ_ONCE(p->writers) ? POLLHUP | POLLIN : 0);

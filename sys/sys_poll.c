@@ -1,43 +1,126 @@
 /*
  * select, pselect6, poll and ppoll (Linux's fs/select.c) over the files' poll() (a file
- * without one is always readable and writable, as a regular file is). A call with nothing
- * ready looks again every tick until something is, its timeout passes or a kill comes:
- * the files here have no wait queue for a poller to sleep on. Signal masks are accepted
- * and ignored (no handlers). The remaining time is not written back.
+ * without one is always readable and writable, as a regular file is). Signal masks are
+ * accepted and ignored (no handlers). The remaining time is not written back.
+ *
+ * Waiting, as Linux's: the first look queues the poller on the wait queue of every file
+ * that has one (poll_wait(): a pipe's end) and learns the time a file without one changes
+ * by itself (poll_wait_until(): a timer's expiry); the poller then sleeps until one of them
+ * wakes it, that time or its timeout comes, or a kill. Each later look runs with the
+ * task's state already set to sleep, so a wake-up between a look and the sleep is not
+ * lost; the looks only read the files (no copy to or from the program in between). A
+ * poller on more queues than POLL_QUEUES looks again every tick instead.
  */
 #include <cgwb/sched.h>
 #include <cgwb/file.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
+#include <cgwb/slab.h>
+#include <cgwb/wait.h>
 #include "internal.h"
 
 #define FD_SETSIZE 1024
 #define POLLNVAL 0x20
+#define POLL_QUEUES 32
 
-static int file_mask(int fd)
+struct poll_wqueues {
+	struct poll_table pt;
+	unsigned int nr;
+	bool overflow;
+	struct poll_entry {
+		struct file *file; /* held while queued */
+		wait_queue_head_t *head;
+		struct wait_queue_entry wait;
+	} entries[POLL_QUEUES];
+};
+
+static void poll_queue(struct file *file, struct wait_queue_head *head, struct poll_table *pt)
+{
+	struct poll_wqueues *pw = container_of(pt, struct poll_wqueues, pt);
+	struct poll_entry *e;
+
+	if (pw->nr == POLL_QUEUES) {
+		pw->overflow = true;
+		return;
+	}
+	e = &pw->entries[pw->nr++];
+	e->file = get_file(file);
+	e->head = head;
+	init_wait_entry(&e->wait, 0);
+	add_wait_queue(head, &e->wait);
+}
+
+static void poll_initwait(struct poll_wqueues *pw)
+{
+	pw->pt.qproc = poll_queue;
+	pw->pt.next_event = 0;
+	pw->nr = 0;
+	pw->overflow = false;
+}
+
+static void poll_freewait(struct poll_wqueues *pw)
+{
+	for (unsigned int i = 0; i < pw->nr; i++) {
+		remove_wait_queue(pw->entries[i].head, &pw->entries[i].wait);
+		fput(pw->entries[i].file);
+	}
+	pw->nr = 0;
+}
+
+/* What fd can do now; with pt, also what will wake a poller (see above). */
+static int file_mask(int fd, struct poll_table *pt)
 {
 	struct file *f = fd_file(fd);
 
 	if (!f)
 		return -EBADF;
-	return f->f_op->poll ? (int)f->f_op->poll(f) : POLLIN | POLLOUT;
+	return f->f_op->poll ? (int)f->f_op->poll(f, pt) : POLLIN | POLLOUT;
 }
 
-/* Wait for the next look: 0, -ETIMEDOUT past the deadline (0: none), -EINTR on a kill. */
-static int poll_wait_tick(u64 deadline)
+/*
+ * Sleep after a look that found nothing (state already TASK_INTERRUPTIBLE): 0 to look
+ * again, -ETIMEDOUT past the deadline (0: none), -EINTR on a kill.
+ */
+static int poll_schedule(struct poll_wqueues *pw, u64 deadline)
 {
-	if (deadline && ktime_get_ns() >= deadline)
+	u64 now = ktime_get_ns(), until = deadline;
+	long timeout = MAX_SCHEDULE_TIMEOUT;
+
+	if (pw->pt.next_event && (!until || pw->pt.next_event < until))
+		until = pw->pt.next_event;
+	if (deadline && now >= deadline) {
+		__set_current_state(TASK_RUNNING);
 		return -ETIMEDOUT;
-	schedule_timeout_interruptible(1);
-	return signal_pending(current) ? -EINTR : 0;
+	}
+	if (signal_pending(current)) {
+		__set_current_state(TASK_RUNNING);
+		return -EINTR;
+	}
+	if (pw->overflow)
+		timeout = 1;
+	else if (until)
+		timeout = until > now ? (long)max(1ULL, (until - now + NSEC_PER_SEC / HZ - 1) /
+								(NSEC_PER_SEC / HZ)) :
+					1;
+	schedule_timeout(timeout);
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* Prepare the next look: the task's state first, the time of the next event anew. */
+static void poll_prepare_look(struct poll_wqueues *pw)
+{
+	pw->pt.qproc = NULL; /* queued once, on the first look */
+	pw->pt.next_event = 0;
+	set_current_state(TASK_INTERRUPTIBLE);
 }
 
 struct fdsets {
 	unsigned long in[3][FD_SETSIZE / 64], out[3][FD_SETSIZE / 64];
 };
 
-static int select_once(int nfds, struct fdsets *s)
+static int select_once(int nfds, struct fdsets *s, struct poll_table *pt)
 {
 	static const int want[3] = { POLLIN | POLLHUP, POLLOUT | POLLERR, POLLERR };
 	int ready = 0;
@@ -49,7 +132,7 @@ static int select_once(int nfds, struct fdsets *s)
 
 		if (!((s->in[0][fd / 64] | s->in[1][fd / 64] | s->in[2][fd / 64]) & bit))
 			continue;
-		mask = file_mask(fd);
+		mask = file_mask(fd, pt);
 		if (mask < 0)
 			return mask;
 		for (int k = 0; k < 3; k++) {
@@ -62,11 +145,37 @@ static int select_once(int nfds, struct fdsets *s)
 	return ready;
 }
 
+/* Look until something is ready: how many, 0 at the timeout, or an error. */
+static int select_wait(int nfds, struct fdsets *s, u64 deadline, bool poll_only)
+{
+	struct poll_wqueues *pw = kmalloc(sizeof(*pw), GFP_KERNEL);
+	int ready, err = 0;
+
+	if (!pw)
+		return -ENOMEM;
+	poll_initwait(pw);
+	ready = select_once(nfds, s, poll_only ? NULL : &pw->pt);
+	while (!ready && !poll_only) {
+		poll_prepare_look(pw);
+		ready = select_once(nfds, s, &pw->pt);
+		if (ready) {
+			__set_current_state(TASK_RUNNING);
+			break;
+		}
+		err = poll_schedule(pw, deadline);
+		if (err)
+			break;
+	}
+	poll_freewait(pw);
+	kfree(pw);
+	return err == -ETIMEDOUT ? 0 : err ? err : ready;
+}
+
 static long do_select(int nfds, const u64 uset[3], u64 deadline, bool poll_only)
 {
 	struct fdsets s;
 	size_t bytes;
-	int ready, err;
+	int ready;
 
 	if (nfds < 0 || nfds > FD_SETSIZE)
 		return -EINVAL;
@@ -75,12 +184,8 @@ static long do_select(int nfds, const u64 uset[3], u64 deadline, bool poll_only)
 	for (int k = 0; k < 3; k++)
 		if (uset[k] && copy_from_user(s.in[k], uset[k], bytes))
 			return -EFAULT;
-	while (!(ready = select_once(nfds, &s)) && !poll_only) {
-		err = poll_wait_tick(deadline);
-		if (err)
-			return err == -ETIMEDOUT ? 0 : err;
-	}
-	if (ready < 0)
+	ready = select_wait(nfds, &s, deadline, poll_only);
+	if (ready <= 0)
 		return ready;
 	for (int k = 0; k < 3; k++)
 		if (uset[k] && copy_to_user(uset[k], s.out[k], bytes))
@@ -135,38 +240,65 @@ struct pollfd_user {
 	s16 events, revents;
 };
 
+/* Each entry's revents now: how many are ready. */
+static long poll_once(struct pollfd_user *fds, u64 nfds, struct poll_table *pt)
+{
+	long ready = 0;
+
+	for (u64 i = 0; i < nfds; i++) {
+		int mask = fds[i].fd < 0 ? 0 : file_mask(fds[i].fd, pt);
+
+		fds[i].revents =
+			(s16)(mask < 0 ? POLLNVAL : mask & (fds[i].events | POLLHUP | POLLERR));
+		ready += !!fds[i].revents;
+	}
+	return ready;
+}
+
+static long poll_wait_ready(struct pollfd_user *fds, u64 nfds, u64 deadline, bool poll_only)
+{
+	struct poll_wqueues *pw = kmalloc(sizeof(*pw), GFP_KERNEL);
+	long ready;
+	int err = 0;
+
+	if (!pw)
+		return -ENOMEM;
+	poll_initwait(pw);
+	ready = poll_once(fds, nfds, poll_only ? NULL : &pw->pt);
+	while (!ready && !poll_only) {
+		poll_prepare_look(pw);
+		ready = poll_once(fds, nfds, &pw->pt);
+		if (ready) {
+			__set_current_state(TASK_RUNNING);
+			break;
+		}
+		err = poll_schedule(pw, deadline);
+		if (err)
+			break;
+	}
+	poll_freewait(pw);
+	kfree(pw);
+	return err == -ETIMEDOUT ? 0 : err ? err : ready;
+}
+
 static long do_poll(u64 ufds, u64 nfds, u64 deadline, bool poll_only)
 {
-	struct pollfd_user p;
+	struct pollfd_user *fds;
 	long ready;
 
 	if (nfds > FD_SETSIZE)
 		return -EINVAL;
-	for (;;) {
-		ready = 0;
-		for (u64 i = 0; i < nfds; i++) {
-			int mask;
-
-			if (copy_from_user(&p, ufds + i * sizeof(p), sizeof(p)))
-				return -EFAULT;
-			if (p.fd < 0) {
-				p.revents = 0;
-			} else {
-				mask = file_mask(p.fd);
-				p.revents = (s16)(mask < 0 ? POLLNVAL :
-							     mask & (p.events | POLLHUP | POLLERR));
-			}
-			if (p.revents)
-				ready++;
-			if (copy_to_user(ufds + i * sizeof(p) + 6, &p.revents, sizeof(p.revents)))
-				return -EFAULT;
-		}
-		if (ready || poll_only)
-			return ready;
-		ready = poll_wait_tick(deadline);
-		if (ready)
-			return ready == -ETIMEDOUT ? 0 : ready;
-	}
+	fds = kmalloc((nfds ? nfds : 1) * sizeof(*fds), GFP_KERNEL); /* at most 8 KiB */
+	if (!fds)
+		return -ENOMEM;
+	ready = nfds && copy_from_user(fds, ufds, nfds * sizeof(*fds)) ?
+			-EFAULT :
+			poll_wait_ready(fds, nfds, deadline, poll_only);
+	for (u64 i = 0; ready >= 0 && i < nfds; i++)
+		if (copy_to_user(ufds + i * sizeof(*fds) + 6, &fds[i].revents, sizeof(fds[i].revents)))
+			ready = -EFAULT;
+	kfree(fds);
+	return ready;
 }
 
 static long sys_poll(u64 ufds, u64 nfds, u64 timeout_ms, u64 a3, u64 a4, u64 a5)

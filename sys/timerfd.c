@@ -3,12 +3,14 @@
  * and reads the number of expirations since the last read as a u64. CLOCK_MONOTONIC and
  * CLOCK_REALTIME (both kept on the monotonic clock: a real-time timer is armed for its
  * distance from now), TFD_TIMER_ABSTIME, intervals, TFD_NONBLOCK. Expirations are counted
- * from the clock when asked, not by a kernel timer: a blocking read sleeps until the next.
+ * from the clock when asked, not by a kernel timer: a blocking read sleeps until the next,
+ * a poller until the expiry it was told of, or until timerfd_settime() wakes it (rearmed).
  */
 #include <cgwb/sched.h>
 #include <cgwb/file.h>
 #include <cgwb/slab.h>
 #include <cgwb/spinlock.h>
+#include <cgwb/wait.h>
 #include <cgwb/jiffies.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
@@ -22,8 +24,9 @@
 
 struct timerfd {
 	spinlock_t lock;
-	u64 next_ns;     /* the next expiration (monotonic); 0: disarmed */
-	u64 interval_ns; /* 0: one shot */
+	wait_queue_head_t rearmed; /* pollers: settime changed the expiry they sleep until */
+	u64 next_ns;               /* the next expiration (monotonic); 0: disarmed */
+	u64 interval_ns;           /* 0: one shot */
 };
 
 /* Expirations due by now, the timer moved past them. Lock held. */
@@ -67,12 +70,17 @@ static ssize_t timerfd_read(struct file *file, char *buf, size_t len, loff_t *po
 	}
 }
 
-static unsigned int timerfd_poll(struct file *file)
+/* No kernel timer: the poller sleeps until the expiry itself (poll_wait_until()). */
+static unsigned int timerfd_poll(struct file *file, struct poll_table *pt)
 {
 	struct timerfd *t = file->private_data;
 	u64 next = READ_ONCE(t->next_ns);
 
-	return next && ktime_get_ns() >= next ? POLLIN : 0;
+	poll_wait(file, &t->rearmed, pt);
+	if (next && ktime_get_ns() >= next)
+		return POLLIN;
+	poll_wait_until(pt, next);
+	return 0;
 }
 
 static int timerfd_release(struct inode *inode, struct file *file)
@@ -100,6 +108,7 @@ static long sys_timerfd_create(u64 clockid, u64 flags, u64 a2, u64 a3, u64 a4, u
 	if (!t)
 		return -ENOMEM;
 	spin_lock_init(&t->lock);
+	init_waitqueue_head(&t->rearmed);
 	f = alloc_file(&timerfd_fops, O_RDONLY | (unsigned int)(flags & TFD_NONBLOCK), t);
 	if (!f) {
 		kfree(t);
@@ -160,6 +169,7 @@ static long sys_timerfd_settime(u64 fd, u64 flags, u64 unew, u64 uold, u64 a4, u
 	t->interval_ns = (u64)its.interval_sec * NSEC_PER_SEC + (u64)its.interval_nsec;
 	t->next_ns = value ? now + value : 0;
 	spin_unlock(&t->lock);
+	wake_up_all(&t->rearmed);
 	return 0;
 }
 

@@ -7,6 +7,9 @@
 
 #include <cgwb/types.h>
 
+struct poll_table;
+struct wait_queue_head;
+
 struct file;
 struct inode;
 struct dir_context;
@@ -59,9 +62,35 @@ struct file_operations {
 	int (*iterate)(struct file *file, struct dir_context *ctx);
 	int (*open)(struct inode *inode, struct file *file);
 	int (*release)(struct inode *inode, struct file *file);
-	/* Optional: POLLIN/POLLOUT/POLLHUP now, never waiting (none: always both ready). */
-	unsigned int (*poll)(struct file *file);
+	/*
+	 * Optional: POLLIN/POLLOUT/POLLHUP now, never waiting (none: always both ready). With a
+	 * poll table, also what will change that answer: the wait queue woken then
+	 * (poll_wait()), or the time it changes by itself (poll_wait_until()).
+	 */
+	unsigned int (*poll)(struct file *file, struct poll_table *pt);
 };
+
+/*
+ * What a poller asks of a file's poll() (Linux's poll_table): qproc queues the poller on a
+ * wait queue (NULL once it is queued everywhere); next_event is the earliest time a file
+ * without a wait queue changes (ktime ns, 0 for none), such as a timer's expiry.
+ */
+struct poll_table {
+	void (*qproc)(struct file *file, struct wait_queue_head *wq, struct poll_table *pt);
+	u64 next_event;
+};
+
+static inline void poll_wait(struct file *file, struct wait_queue_head *wq, struct poll_table *pt)
+{
+	if (pt && pt->qproc)
+		pt->qproc(file, wq, pt);
+}
+
+static inline void poll_wait_until(struct poll_table *pt, u64 when)
+{
+	if (pt && when && (!pt->next_event || when < pt->next_event))
+		pt->next_event = when;
+}
 
 struct file {
 	const struct file_operations *f_op;

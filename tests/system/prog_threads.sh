@@ -11,7 +11,9 @@
 # System V shared memory (tests/programs/shm.c): four forked processes count under a
 # process-shared mutex in a segment removed right after its attach, and meet at a
 # process-shared condition variable (shared futexes keyed by the memory, not the address
-# space); shmget, shmat, shmdt and shmctl's errors as Linux's.
+# space); shmget, shmat, shmdt and shmctl's errors as Linux's. poll and select sleep until
+# a pipe or a timerfd wakes them (tests/programs/pollers.c), a timerfd re-armed sooner by
+# another thread included.
 programs_image "$T/prog.img" 64M
 guest_script <<'GUEST'
 /mnt/bin/threads count 8
@@ -21,6 +23,7 @@ cat /mnt/thread0 /mnt/thread7
 echo exitgroup=$?
 /mnt/bin/threads crash
 echo crash=$?
+/mnt/bin/pollers
 /mnt/bin/shm 4
 echo shm=$?
 /mnt/bin/threads abort
@@ -49,6 +52,11 @@ expect_output "^thread 7 tid [0-9]+$"
 expect_line "exitgroup=5"
 expect_line "crash=139"
 expect_line "abort=134"
+for c in "poll woken by a pipe" "select woken by a pipe" "poll timing out" \
+	"poll sees the writer gone" "poll woken by a timerfd" \
+	"poll woken by a timerfd re-armed sooner"; do
+	expect_line "$c: ok"
+done
 expect_line "shm: 4 processes, counter 40000"
 expect_line "shm=0"
 expect_line "shm: attach after IPC_RMID: Invalid argument"
