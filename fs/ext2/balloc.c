@@ -157,6 +157,35 @@ static u32 group_size(struct super_block *sb, unsigned int group)
 	return ext2_group_last_block(sb, group) - ext2_group_first_block(sb, group) + 1;
 }
 
+/* The superblock and descriptor copies at the start of a group: blocks never to allocate. */
+static bool is_power_of(unsigned int n, unsigned int base)
+{
+	while (n > 1 && n % base == 0)
+		n /= base;
+	return n == 1;
+}
+
+bool ext2_group_has_super(struct super_block *sb, unsigned int group)
+{
+	if (group <= 1 || !ext2_has_ro_compat(sb, EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER))
+		return true;
+	if (!(group & 1))
+		return false;
+	return is_power_of(group, 3) || is_power_of(group, 5) || is_power_of(group, 7);
+}
+
+u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	u32 reserved = 0;
+
+	if (!ext2_group_has_super(sb, group))
+		return 0;
+	if (le32_to_cpu(sbi->s_es->s_feature_compat) & EXT2_FEATURE_COMPAT_RESIZE_INO)
+		reserved = le16_to_cpu(sbi->s_es->s_reserved_gdt_blocks);
+	return 1 + sbi->s_gdb_count + reserved;
+}
+
 /*
  * Is [start, start+len) clear of the group's own metadata (superblock copy, GDT, bitmaps,
  * inode table)? With a system zone (flex_bg: any group's metadata may be here) it answers.

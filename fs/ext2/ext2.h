@@ -400,7 +400,7 @@ struct ext2_sb_info {
 	/* blocks reserved by delayed writes, not yet allocated: ext4's s_dirtyclusters_counter */
 	struct percpu_counter s_dirtyclusters_counter;
 	struct ext2_unwritten s_unwritten; /* IOs whose unwritten extents are not converted yet */
-	/* ext4's rate limits of its log lines (super.c); none for ext2 */
+	/* ext4's rate limits of its log lines (error.c); none for ext2 */
 	struct ratelimit_state s_msg_ratelimit_state, s_err_ratelimit_state;
 };
 
@@ -608,8 +608,22 @@ static inline bool ext2_inode_is_fast_symlink(struct inode *inode)
 
 /* ---------------------------------------------------------------- shared functions */
 /* super.c */
+/* The mount of a family member: ops is what its type adds (NULL for ext2 itself). */
+struct super_block *ext2_mount_family(struct file_system_type *fs_type, int flags,
+				      const char *dev_name, void *data,
+				      const struct ext2_family_ops *ops);
+
+/* error.c */
 __printf(3, 4) void ext2_error(struct super_block *sb, const char *func, const char *fmt, ...);
 __printf(3, 4) void ext2_msg(struct super_block *sb, const char *level, const char *fmt, ...);
+/* A new mount's limits on its log lines: ext4's, none for ext2. */
+void ext2_ratelimit_init(struct ext2_sb_info *sbi);
+/* sync, umount: a metadata write the device's writeback failed since the last look */
+void ext2_check_bdev_write_error(struct super_block *sb, const char *func);
+
+/* metadata.c */
+/* The in-memory counters and times into the superblock's buffer; written now if sync. */
+int ext2_commit_super(struct super_block *sb, bool sync);
 void ext2_write_super(struct super_block *sb);
 /* The superblock's buffer changed: its checksum (ext4) set again. */
 void ext2_sb_csum(struct super_block *sb);
@@ -636,16 +650,12 @@ void ext2_forget_metadata(struct super_block *sb, struct buffer_head *bh);
 		}                                   \
 		__err;                              \
 	})
+
+/* balloc.c */
+/* sparse_super: only groups 0, 1 and powers of 3, 5 and 7 hold superblock copies */
 bool ext2_group_has_super(struct super_block *sb, unsigned int group);
 /* blocks at the start of group taken by the superblock and descriptor copies */
 u32 ext2_group_sb_blocks(struct super_block *sb, unsigned int group);
-void ext2_set_large_file(struct super_block *sb);
-/* The mount of a family member: ops is what its type adds (NULL for ext2 itself). */
-struct super_block *ext2_mount_family(struct file_system_type *fs_type, int flags,
-				      const char *dev_name, void *data,
-				      const struct ext2_family_ops *ops);
-
-/* balloc.c */
 struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned int group,
 					    struct buffer_head **bhp);
 /*

@@ -295,6 +295,20 @@ static void ext2_fill_raw(struct inode *inode, struct ext2_inode *raw)
 		raw->i_block[i] = cpu_to_le32(ei->i_data[i]);
 }
 
+/* Files above 2 GiB need the large_file feature recorded (mke2fs sets it already). */
+static void ext2_set_large_file(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+
+	if (ext2_has_ro_compat(sb, EXT2_FEATURE_RO_COMPAT_LARGE_FILE) ||
+	    le32_to_cpu(sbi->s_es->s_rev_level) == EXT2_GOOD_OLD_REV)
+		return;
+	mutex_lock(&sbi->s_lock);
+	sbi->s_es->s_feature_ro_compat |= cpu_to_le32(EXT2_FEATURE_RO_COMPAT_LARGE_FILE);
+	mutex_unlock(&sbi->s_lock);
+	ext2_sb_dirty_metadata(sb);
+}
+
 static int __ext2_write_inode(struct inode *inode, bool sync)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
