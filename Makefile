@@ -3,6 +3,9 @@
 #   make            build build/cgwb.elf and build/cgwb.iso
 #   make run        boot the ISO in QEMU (TCG; ACCEL=kvm to opt in), shell on this terminal
 #   make test       host unit/simulation tests, then QEMU system tests
+#   make test-for FILE=mm/page-writeback.c
+#                   the tests found for a file at each level (host, fuzz, system), run; LEVEL=host
+#                   looks at those only (scripts/test-for says how they are found)
 #   make bench      benchmarks, printed beside reference figures from the same run (ext2;
 #                   BENCH_FS=ext4: the ext4 section, beside Linux's ext4)
 #   make debug      like run, with a gdb stub on :1234, stopped at the first instruction
@@ -174,6 +177,19 @@ test: deps
 test-system: all
 	$(Q)tests/system/run $(T)
 
+# The tests of the files given, found from the objects and the tests themselves, then run:
+# make test-for FILE="fs/sync.c mm/vmscan.c" [LEVEL=host,fuzz,system]. scripts/test-for FILE
+# only lists them.
+test-for: deps
+	$(Q)test -n "$(FILE)" || { echo "make test-for: FILE=path/to/file.c... is needed" >&2; exit 2; }
+	$(Q)MAKE="$(MAKE)" scripts/test-for --run $(if $(LEVEL),--level $(LEVEL)) $(FILE)
+
+# The kernel's sources, each as "portable PATH" (in the host binaries too) or "kernel-only
+# PATH", for scripts/test-for.
+source-lists:
+	@printf 'portable %s\n' $(PORTABLE_SRCS)
+	@printf 'kernel-only %s\n' $(KERNEL_ONLY_SRCS)
+
 # Minutes of concurrency on several CPUs (RCU torture, writeback churn); not in make test.
 stress: all
 	$(Q)scripts/stress/run
@@ -211,7 +227,7 @@ format: deps
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: FORCE all kernel iso programs deps run debug disk clean test test-system stress bench compare plot lint format
+.PHONY: FORCE all kernel iso programs deps run debug disk clean test test-system test-for source-lists stress bench compare plot lint format
 .DELETE_ON_ERROR:
 
 -include $(KERNEL_OBJS:.o=.d)
