@@ -316,10 +316,14 @@ Test(page_alloc, free_pages_are_poisoned_for_asan)
 #endif
 
 static struct page *nofail_page;
+static bool nofail_go;
 
+/* Started before memory runs out (a task needs memory of its own), it asks once it has. */
 static int nofail_main(void *arg)
 {
 	(void)arg;
+	while (!READ_ONCE(nofail_go))
+		msleep(1);
 	nofail_page = alloc_page(GFP_KERNEL | __GFP_NOFAIL);
 	return 0;
 }
@@ -327,11 +331,11 @@ static int nofail_main(void *arg)
 /* __GFP_NOFAIL (the journal's and metadata's buffers) waits for memory, never fails. */
 Test(page_alloc, nofail_waits_for_memory_instead_of_failing)
 {
-	struct task_struct *t;
+	struct task_struct *t = kthread_run(nofail_main, NULL, "nofail");
 
-	grab_all(GFP_KERNEL);
-	t = kthread_run(nofail_main, NULL, "nofail");
 	cr_assert(!IS_ERR_OR_NULL(t));
+	grab_all(GFP_KERNEL);
+	WRITE_ONCE(nofail_go, true);
 	host_run_for(2 * NSEC_PER_SEC);
 	cr_assert_null(nofail_page, "it came back with a page from nowhere");
 	cr_assert(!host_log_contains("page allocation failure"), "it failed: %s", host_log());
