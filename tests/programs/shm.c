@@ -53,6 +53,7 @@ static int counters(int n)
 {
 	int id = shmget(IPC_PRIVATE, 1 << 20, IPC_CREAT | 0600);
 	struct shared *s = id < 0 ? (void *)-1 : shmat(id, NULL, 0);
+	int ok;
 
 	if (s == (void *)-1 || shmctl(id, IPC_RMID, NULL)) {
 		printf("shm: %s\n", strerror(errno));
@@ -71,7 +72,8 @@ static int counters(int n)
 	printf("shm: %d processes, counter %ld\n", n, s->counter);
 	printf("shm: attach after IPC_RMID: %s\n",
 	       shmat(id, NULL, 0) == (void *)-1 ? strerror(errno) : "attached");
-	return shmdt(s) ? 1 : 0;
+	ok = s->counter == n * 10000L;
+	return shmdt(s) || !ok ? 1 : 0;
 }
 
 static void errors(void)
