@@ -4,7 +4,8 @@
  * putting them back afterwards, and writing one inode. The flusher loop that drives this
  * is fs/fs-writeback-flusher.c.
  *
- * Locks, outer to inner: wb->list_lock -> inode->i_lock -> mapping i_pages lock.
+ * Locks, outer to inner: wb->list_lock -> inode->i_lock -> mapping i_pages lock; the
+ * flusher's wake-up (wb->work_lock) nests inside i_lock in __mark_inode_dirty().
  */
 #include <cgwb/fs.h>
 #include <cgwb/backing-dev.h>
@@ -465,10 +466,15 @@ void __mark_inode_dirty(struct inode *inode, int flags)
 			else
 				dirty_list = &wb->b_dirty_time;
 			wakeup_bdi = inode_io_list_move_locked(inode, wb, dirty_list);
-			spin_unlock(&wb->list_lock);
-			spin_unlock(&inode->i_lock);
+			/*
+			 * The flusher is woken before the locks go, as Linux's now is: once i_lock
+			 * is let go, a switch may move the inode away and drop the wb's last
+			 * reference.
+			 */
 			if (wakeup_bdi && bdi_cap_writeback(wb->bdi))
 				wb_wakeup_delayed(wb);
+			spin_unlock(&wb->list_lock);
+			spin_unlock(&inode->i_lock);
 			return;
 		}
 	}
