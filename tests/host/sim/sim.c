@@ -18,6 +18,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/errno.h>
 #include <cgwb/trace.h>
+#include <cgwb/bug.h>
 #include "host.h"
 #include "filedisk.h"
 #include "sim.h"
@@ -121,6 +122,18 @@ struct bdi_writeback *sim_file_wb(const char *path)
 	wb = inode_to_wb(p.dentry->d_inode);
 	path_put(&p);
 	return wb;
+}
+
+struct inode *sim_inode(const char *path)
+{
+	struct path p;
+	struct inode *inode;
+
+	BUG_ON(kern_path(path, LOOKUP_FOLLOW, &p));
+	inode = igrab(p.dentry->d_inode);
+	path_put(&p);
+	BUG_ON(!inode);
+	return inode;
 }
 
 void sim_mkcg(const char *name)

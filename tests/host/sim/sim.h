@@ -48,6 +48,9 @@ struct backing_dev_info *sim_bdi(void);
 /* The wb that writes the file at path back (the root wb is not refcounted; cgwbs are kept
  * alive by the inode, which the test keeps). */
 struct bdi_writeback *sim_file_wb(const char *path);
+/* The inode of the file at path, referenced (iput() when done); BUG_ON if there is none, so
+ * that a seed's scenario (host_smp_seeds()) may call it too. */
+struct inode *sim_inode(const char *path);
 /* Write a string to a (pseudo) file, like `echo s > path`: 0 or -errno. */
 int sim_echo(const char *path, const char *s);
 /*

@@ -73,18 +73,6 @@ static int switcher(void *unused)
 	return 0;
 }
 
-static struct inode *inode_of(const char *path)
-{
-	struct path p;
-
-	BUG_ON(kern_path(path, LOOKUP_FOLLOW, &p));
-	struct inode *i = igrab(p.dentry->d_inode);
-
-	path_put(&p);
-	BUG_ON(!i);
-	return i;
-}
-
 static long dirty_pages(void)
 {
 	long n = 0;
@@ -121,10 +109,10 @@ static void switch_race(u64 seed)
 	BUG_ON(sim_write_range("A", "/mnt/f", 0, FILE_PAGES * PAGE_SIZE) !=
 	       (long)(FILE_PAGES * PAGE_SIZE));
 	BUG_ON(sim_write_range("B", "/mnt/g", 0, PAGE_SIZE) != (long)PAGE_SIZE);
-	inode = inode_of("/mnt/f");
+	inode = sim_inode("/mnt/f");
 	for (int i = 0; i < FILE_PAGES; i++)
 		BUG_ON(!(pages[i] = find_get_page(inode->i_mapping, i)));
-	struct inode *g = inode_of("/mnt/g");
+	struct inode *g = sim_inode("/mnt/g");
 
 	BUG_ON(!(g_page = find_get_page(g->i_mapping, 0)));
 	memcg_a = sim_memcg_id("A");
