@@ -108,6 +108,9 @@ static int poll_schedule(struct poll_wqueues *pw, u64 deadline)
 	return 0;
 }
 
+/* One look over a call's files: how many are ready (or an error); with pt, who wakes it. */
+typedef long (*poll_look_fn)(void *files, struct poll_table *pt);
+
 /* Prepare the next look: the task's state first, the time of the next event anew. */
 static void poll_prepare_look(struct poll_wqueues *pw)
 {
@@ -116,17 +119,46 @@ static void poll_prepare_look(struct poll_wqueues *pw)
 	set_current_state(TASK_INTERRUPTIBLE);
 }
 
+/* Look until something is ready: how many, 0 at the timeout, or an error. */
+static long poll_wait_ready(poll_look_fn look, void *files, u64 deadline, bool poll_only)
+{
+	struct poll_wqueues *pw = kmalloc(sizeof(*pw), GFP_KERNEL);
+	long ready;
+	int err = 0;
+
+	if (!pw)
+		return -ENOMEM;
+	poll_initwait(pw);
+	ready = look(files, poll_only ? NULL : &pw->pt);
+	while (!ready && !poll_only) {
+		poll_prepare_look(pw);
+		ready = look(files, &pw->pt);
+		if (ready) {
+			__set_current_state(TASK_RUNNING);
+			break;
+		}
+		err = poll_schedule(pw, deadline);
+		if (err)
+			break;
+	}
+	poll_freewait(pw);
+	kfree(pw);
+	return err == -ETIMEDOUT ? 0 : err ? err : ready;
+}
+
 struct fdsets {
+	int nfds;
 	unsigned long in[3][FD_SETSIZE / 64], out[3][FD_SETSIZE / 64];
 };
 
-static int select_once(int nfds, struct fdsets *s, struct poll_table *pt)
+static long select_once(void *files, struct poll_table *pt)
 {
 	static const int want[3] = { POLLIN | POLLHUP, POLLOUT | POLLERR, POLLERR };
-	int ready = 0;
+	struct fdsets *s = files;
+	long ready = 0;
 
 	memset(s->out, 0, sizeof(s->out));
-	for (int fd = 0; fd < nfds; fd++) {
+	for (int fd = 0; fd < s->nfds; fd++) {
 		unsigned long bit = 1UL << (fd % 64);
 		int mask;
 
@@ -145,46 +177,21 @@ static int select_once(int nfds, struct fdsets *s, struct poll_table *pt)
 	return ready;
 }
 
-/* Look until something is ready: how many, 0 at the timeout, or an error. */
-static int select_wait(int nfds, struct fdsets *s, u64 deadline, bool poll_only)
-{
-	struct poll_wqueues *pw = kmalloc(sizeof(*pw), GFP_KERNEL);
-	int ready, err = 0;
-
-	if (!pw)
-		return -ENOMEM;
-	poll_initwait(pw);
-	ready = select_once(nfds, s, poll_only ? NULL : &pw->pt);
-	while (!ready && !poll_only) {
-		poll_prepare_look(pw);
-		ready = select_once(nfds, s, &pw->pt);
-		if (ready) {
-			__set_current_state(TASK_RUNNING);
-			break;
-		}
-		err = poll_schedule(pw, deadline);
-		if (err)
-			break;
-	}
-	poll_freewait(pw);
-	kfree(pw);
-	return err == -ETIMEDOUT ? 0 : err ? err : ready;
-}
-
 static long do_select(int nfds, const u64 uset[3], u64 deadline, bool poll_only)
 {
 	struct fdsets s;
 	size_t bytes;
-	int ready;
+	long ready;
 
 	if (nfds < 0 || nfds > FD_SETSIZE)
 		return -EINVAL;
 	bytes = (size_t)(nfds + 63) / 64 * 8;
 	memset(&s, 0, sizeof(s));
+	s.nfds = nfds;
 	for (int k = 0; k < 3; k++)
 		if (uset[k] && copy_from_user(s.in[k], uset[k], bytes))
 			return -EFAULT;
-	ready = select_wait(nfds, &s, deadline, poll_only);
+	ready = poll_wait_ready(select_once, &s, deadline, poll_only);
 	if (ready <= 0)
 		return ready;
 	for (int k = 0; k < 3; k++)
@@ -240,12 +247,19 @@ struct pollfd_user {
 	s16 events, revents;
 };
 
+struct pollfds {
+	struct pollfd_user *fds;
+	u64 nfds;
+};
+
 /* Each entry's revents now: how many are ready. */
-static long poll_once(struct pollfd_user *fds, u64 nfds, struct poll_table *pt)
+static long poll_once(void *files, struct poll_table *pt)
 {
+	struct pollfds *p = files;
+	struct pollfd_user *fds = p->fds;
 	long ready = 0;
 
-	for (u64 i = 0; i < nfds; i++) {
+	for (u64 i = 0; i < p->nfds; i++) {
 		int mask = fds[i].fd < 0 ? 0 : file_mask(fds[i].fd, pt);
 
 		fds[i].revents =
@@ -255,35 +269,10 @@ static long poll_once(struct pollfd_user *fds, u64 nfds, struct poll_table *pt)
 	return ready;
 }
 
-static long poll_wait_ready(struct pollfd_user *fds, u64 nfds, u64 deadline, bool poll_only)
-{
-	struct poll_wqueues *pw = kmalloc(sizeof(*pw), GFP_KERNEL);
-	long ready;
-	int err = 0;
-
-	if (!pw)
-		return -ENOMEM;
-	poll_initwait(pw);
-	ready = poll_once(fds, nfds, poll_only ? NULL : &pw->pt);
-	while (!ready && !poll_only) {
-		poll_prepare_look(pw);
-		ready = poll_once(fds, nfds, &pw->pt);
-		if (ready) {
-			__set_current_state(TASK_RUNNING);
-			break;
-		}
-		err = poll_schedule(pw, deadline);
-		if (err)
-			break;
-	}
-	poll_freewait(pw);
-	kfree(pw);
-	return err == -ETIMEDOUT ? 0 : err ? err : ready;
-}
-
 static long do_poll(u64 ufds, u64 nfds, u64 deadline, bool poll_only)
 {
 	struct pollfd_user *fds;
+	struct pollfds p;
 	long ready;
 
 	if (nfds > FD_SETSIZE)
@@ -291,9 +280,10 @@ static long do_poll(u64 ufds, u64 nfds, u64 deadline, bool poll_only)
 	fds = kmalloc((nfds ? nfds : 1) * sizeof(*fds), GFP_KERNEL); /* at most 8 KiB */
 	if (!fds)
 		return -ENOMEM;
+	p = (struct pollfds){ fds, nfds };
 	ready = nfds && copy_from_user(fds, ufds, nfds * sizeof(*fds)) ?
 			-EFAULT :
-			poll_wait_ready(fds, nfds, deadline, poll_only);
+			poll_wait_ready(poll_once, &p, deadline, poll_only);
 	for (u64 i = 0; ready >= 0 && i < nfds; i++)
 		if (copy_to_user(ufds + i * sizeof(*fds) + 6, &fds[i].revents, sizeof(fds[i].revents)))
 			ready = -EFAULT;

@@ -146,34 +146,29 @@ static long at_kstat(u64 dirfd, u64 upath, u64 flags, struct kstat *k)
 	return path_kstat((int)dirfd, upath, !(flags & AT_SYMLINK_NOFOLLOW), k);
 }
 
-static long sys_stat(u64 path, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
+static long sys_newfstatat(u64 dirfd, u64 path, u64 buf, u64 flags, u64 a4, u64 a5)
 {
 	struct kstat k;
-	long err = path_kstat(AT_FDCWD, path, true, &k);
+	long err = at_kstat(dirfd, path, flags, &k);
 
 	return err ? err : put_stat(&k, buf);
 }
 
+/* stat and lstat are newfstatat from the working directory, as Linux's vfs_stat(). */
+static long sys_stat(u64 path, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return sys_newfstatat((u64)(s64)AT_FDCWD, path, buf, 0, 0, 0);
+}
+
 static long sys_lstat(u64 path, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
 {
-	struct kstat k;
-	long err = path_kstat(AT_FDCWD, path, false, &k);
-
-	return err ? err : put_stat(&k, buf);
+	return sys_newfstatat((u64)(s64)AT_FDCWD, path, buf, AT_SYMLINK_NOFOLLOW, 0, 0);
 }
 
 static long sys_fstat(u64 fd, u64 buf, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	struct kstat k;
 	long err = file_kstat(fd_file((int)fd), &k);
-
-	return err ? err : put_stat(&k, buf);
-}
-
-static long sys_newfstatat(u64 dirfd, u64 path, u64 buf, u64 flags, u64 a4, u64 a5)
-{
-	struct kstat k;
-	long err = at_kstat(dirfd, path, flags, &k);
 
 	return err ? err : put_stat(&k, buf);
 }
