@@ -20,6 +20,11 @@
 #define DIRTY_SCOPE 8
 #define SYNC_SWITCH_PASSES 3 /* sync passes that may leave a switching inode to the next */
 
+/*
+ * What the waiters for a wb_completion sleep on: one queue, never freed, as Linux's per-bdi
+ * wb_waitq. The completion is the waiter's, on its stack, and once the count is zero the
+ * waiter may return: the last finish_writeback_work() must wake a queue that outlives it.
+ */
 static DECLARE_WAIT_QUEUE_HEAD(wb_completion_wq);
 
 static const char *const reason_names[WB_REASON_MAX] = {
@@ -45,8 +50,11 @@ static void finish_writeback_work(struct wb_writeback_work *work)
 	if (work->auto_free)
 		kfree(work);
 	if (done) {
+		/* done is the waiter's: not to be touched once the count is down */
+		wait_queue_head_t *waitq = done->waitq;
+
 		if (__atomic_sub_fetch(&done->cnt, 1, __ATOMIC_ACQ_REL) == 0)
-			wake_up_all(done->waitq);
+			wake_up_all(waitq);
 	}
 }
 
@@ -512,8 +520,7 @@ static void bdi_split_work_to_wbs(struct backing_dev_info *bdi, struct wb_writeb
 			continue;
 		}
 		/* no memory for a copy: use the on-stack base and wait for it here */
-		DECLARE_WAIT_QUEUE_HEAD(waitq);
-		DEFINE_WB_COMPLETION(fallback, &waitq);
+		DEFINE_WB_COMPLETION(fallback, &wb_completion_wq);
 		struct wb_completion *orig = base->done;
 		base->nr_pages = wb_split_bdi_pages(wb, base->nr_pages);
 		base->auto_free = 0;
@@ -527,8 +534,7 @@ static void bdi_split_work_to_wbs(struct backing_dev_info *bdi, struct wb_writeb
 
 void writeback_inodes_sb(struct super_block *sb, enum wb_reason reason)
 {
-	DECLARE_WAIT_QUEUE_HEAD(waitq);
-	DEFINE_WB_COMPLETION(done, &waitq);
+	DEFINE_WB_COMPLETION(done, &wb_completion_wq);
 	struct wb_writeback_work work = {
 		.sb = sb,
 		.sync_mode = WB_SYNC_NONE,
@@ -596,8 +602,7 @@ static void wait_sb_inodes(struct super_block *sb)
 void sync_inodes_sb(struct super_block *sb)
 {
 	struct backing_dev_info *bdi = sb->s_bdi;
-	DECLARE_WAIT_QUEUE_HEAD(waitq);
-	DEFINE_WB_COMPLETION(done, &waitq);
+	DEFINE_WB_COMPLETION(done, &wb_completion_wq);
 	struct wb_writeback_work work = {
 		.sb = sb,
 		.sync_mode = WB_SYNC_ALL,

@@ -12,6 +12,11 @@ void reinit_completion(struct completion *x)
 	x->done = 0;
 }
 
+/*
+ * The waiters are woken under the lock, as Linux's: a waiter sees done only under it, and
+ * once it has, may return and free the completion (often on its stack: synchronize_rcu()'s).
+ * Woken after the unlock, they were woken through memory another CPU had reused by then.
+ */
 void complete(struct completion *x)
 {
 	unsigned long flags;
@@ -19,8 +24,8 @@ void complete(struct completion *x)
 	spin_lock_irqsave(&x->wait.lock, flags);
 	if (x->done != ~0u)
 		x->done++;
+	__wake_up_locked(&x->wait, 0);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up_all(&x->wait);
 }
 
 void complete_all(struct completion *x)
@@ -29,8 +34,8 @@ void complete_all(struct completion *x)
 
 	spin_lock_irqsave(&x->wait.lock, flags);
 	x->done = ~0u;
+	__wake_up_locked(&x->wait, 0);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up_all(&x->wait);
 }
 
 /* Consume one completion if available. */

@@ -70,16 +70,22 @@ void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait)
 	}
 }
 
-void __wake_up(wait_queue_head_t *wq, int nr_exclusive)
+void __wake_up_locked(wait_queue_head_t *wq, int nr_exclusive)
 {
 	struct wait_queue_entry *w, *tmp;
-	unsigned long flags;
 
-	spin_lock_irqsave(&wq->lock, flags);
 	list_for_each_entry_safe(w, tmp, &wq->head, entry) {
 		bool woken = wake_up_process(w->task);
 		if ((w->flags & WQ_FLAG_EXCLUSIVE) && woken && nr_exclusive && !--nr_exclusive)
 			break;
 	}
+}
+
+void __wake_up(wait_queue_head_t *wq, int nr_exclusive)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	__wake_up_locked(wq, nr_exclusive);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }

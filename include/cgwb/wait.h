@@ -38,6 +38,8 @@ void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait);
 
 /* Wake every non-exclusive waiter and up to nr exclusive ones (0 = all). */
 void __wake_up(wait_queue_head_t *wq, int nr);
+/* The same, wq->lock held by the caller. */
+void __wake_up_locked(wait_queue_head_t *wq, int nr);
 #define wake_up(wq) __wake_up(wq, 1)
 #define wake_up_all(wq) __wake_up(wq, 0)
 #define wake_up_nr(wq, nr) __wake_up(wq, nr)

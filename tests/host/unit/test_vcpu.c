@@ -12,6 +12,7 @@
 #include <cgwb/spinlock.h>
 #include <cgwb/rcupdate.h>
 #include <cgwb/slab.h>
+#include <cgwb/completion.h>
 #include <cgwb/bug.h>
 #include "host.h"
 #include "../../../kernel/sched-internal.h"
@@ -230,6 +231,66 @@ static void exit_scenario(u64 seed)
 Test(vcpu, a_task_woken_elsewhere_as_it_leaves_its_cpu_is_freed_once, .timeout = 240)
 {
 	cr_assert_eq(host_smp_seeds(NR_SEEDS, exit_scenario), 0);
+}
+
+/* ---------------------------------------------------------------- a completion freed on return */
+
+/*
+ * A waiter may free a completion once its wait returns (synchronize_rcu()'s is on its
+ * stack): complete() on another CPU must be done with it by then. CPU 1 completes what
+ * CPU 0 waits for, and CPU 0 frees each completion as its wait returns, often without
+ * having slept; the completions are all allocated first, so that a freed one stays
+ * poisoned and AddressSanitizer reports a late touch.
+ */
+#define COMPLETIONS 20
+
+static struct completion *completions[COMPLETIONS];
+static int nr_posted;
+static DECLARE_WAIT_QUEUE_HEAD(posted_wq);
+
+static int completer(void *unused)
+{
+	(void)unused;
+	for (int i = 0; i < COMPLETIONS; i++) {
+		wait_event(posted_wq, READ_ONCE(nr_posted) > i);
+		complete(completions[i]);
+	}
+	return 0;
+}
+
+static int completion_waiter(void *unused)
+{
+	(void)unused;
+	for (int i = 0; i < COMPLETIONS; i++) {
+		WRITE_ONCE(nr_posted, i + 1);
+		wake_up(&posted_wq);
+		wait_for_completion(completions[i]);
+		kfree(completions[i]);
+	}
+	return 0;
+}
+
+static void completion_scenario(u64 seed)
+{
+	struct task_struct *w, *c;
+
+	host_platform_init(16 << 20);
+	host_smp_start(2, seed);
+	for (int i = 0; i < COMPLETIONS; i++) {
+		completions[i] = kmalloc(sizeof(*completions[i]), GFP_KERNEL);
+		BUG_ON(!completions[i]);
+		init_completion(completions[i]);
+	}
+	w = start_on(0, completion_waiter, NULL);
+	c = start_on(1, completer, NULL);
+	BUG_ON(kthread_join(w));
+	BUG_ON(kthread_join(c));
+	host_platform_exit();
+}
+
+Test(vcpu, complete_is_done_with_a_completion_when_its_waiter_returns, .timeout = 240)
+{
+	cr_assert_eq(host_smp_seeds(NR_SEEDS, completion_scenario), 0);
 }
 
 /* ---------------------------------------------------------------- balancing evens queues out */
