@@ -202,11 +202,12 @@ bench: all bench-tools
 # picks workloads (W=all: every one), FIO="examples/fio/*.fio" runs fio job files instead
 # (fio's figures per job side by side, scripts/compare/fio), KVER=... the kernel,
 # POLICY=bandwidth cgwb's dirty-throttling policy, DRIVE="throttling.bps-write=33554432" more
-# -drive options for the workload disk of both kernels. FS=ext4 [FS_OPTS=data=writeback]: an ext4
+# -drive options for the workload disk of both kernels, PROFILE=disk the disk-bound profile
+# (scripts/compare/hardware.sh: 100 MiB/s, 3000 requests/s). FS=ext4 [FS_OPTS=data=writeback]: an ext4
 # disk on both (Debian's mke2fs defaults), and Linux mounting the images cgwb writes.
 N ?= 1
 compare: all
-	$(Q)export KVER="$(KVER)" POLICY="$(POLICY)" COMPARE_DRIVE_OPTS="$(DRIVE)" FS="$(FS)" FS_OPTS="$(FS_OPTS)"; \
+	$(Q)export KVER="$(KVER)" POLICY="$(POLICY)" COMPARE_DRIVE_OPTS="$(DRIVE)" DISK_PROFILE="$(PROFILE)" FS="$(FS)" FS_OPTS="$(FS_OPTS)"; \
 		if [ -n "$(FIO)" ]; then scripts/compare/fio -n $(N) $(FIO); else \
 		scripts/compare/run -n $(N) $(if $(W),-w "$(W)"); fi; rc=$$?; \
 		if [ "$(FS)" = ext4 ]; then KVER="$(KVER)" scripts/compare/ext4-interop read || rc=1; fi; exit $$rc

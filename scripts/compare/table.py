@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""The figures of `make compare`: one row per workload and RESULT key, with Linux's and
-cgwb's median (min..max) over the runs and the ratio of the medians (cgwb / Linux).
+"""The figures of `make compare`: one row per workload and RESULT key, with each kernel's
+median (min..max) over the runs and the ratio of each cgwb column's median to Linux's.
 
   table.py RESULTS        RESULTS: lines "kernel workload run key value"
+
+Kernels are "linux", "cgwb" and "cgwb-POLICY" (cgwb with another dirty-throttling policy,
+scripts/compare/run), in that order; with only linux and cgwb the table has one ratio.
 """
 import statistics
 import sys
@@ -19,8 +22,22 @@ def cell(values):
     return "%s (%s..%s)" % (num(statistics.median(values)), num(min(values)), num(max(values)))
 
 
+def label(kernel):
+    """cgwb-bandwidth: "cgwb, bandwidth"."""
+    if kernel == "linux":
+        return "Linux"
+    return kernel.replace("-", ", ", 1)
+
+
+def ratio(lin, other):
+    if lin and other and statistics.median(lin):
+        return "%.2f" % (statistics.median(other) / statistics.median(lin))
+    return "-"
+
+
 def main():
     figures = {}
+    kernels = ["linux", "cgwb"]
     for line in open(sys.argv[1]):
         parts = line.split()
         if len(parts) != 5:
@@ -30,15 +47,19 @@ def main():
             v = float(value)
         except ValueError:
             continue
-        figures.setdefault((workload, key), {"linux": [], "cgwb": []})[kernel].append(v)
-    print("| workload | figure | Linux median (min..max) | cgwb median (min..max) | cgwb/Linux |")
-    print("|---|---|---|---|---|")
+        if kernel not in kernels:
+            kernels.append(kernel)
+        figures.setdefault((workload, key), {}).setdefault(kernel, []).append(v)
+    others = kernels[1:]
+    head = ["workload", "figure"] + ["%s median (min..max)" % label(k) for k in kernels]
+    head += ["%s/Linux" % label(k) for k in others]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
     for (workload, key), runs in sorted(figures.items()):
-        lin, cg = runs["linux"], runs["cgwb"]
-        ratio = "-"
-        if lin and cg and statistics.median(lin):
-            ratio = "%.2f" % (statistics.median(cg) / statistics.median(lin))
-        print("| %s | %s | %s | %s | %s |" % (workload, key, cell(lin), cell(cg), ratio))
+        lin = runs.get("linux", [])
+        row = [workload, key] + [cell(runs.get(k, [])) for k in kernels]
+        row += [ratio(lin, runs.get(k, [])) for k in others]
+        print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":
