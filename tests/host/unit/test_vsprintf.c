@@ -180,6 +180,9 @@ Test(vsprintf, malformed_conversions)
 	EXPECT("a%yb", "a%yb");
 	EXPECT("abc", "abc%");
 	EXPECT("%", "%5%");
+	/* C99 signs only d and i */
+	EXPECT("+5", "%+u", 5u);
+	EXPECT(" 0x10", "% p", (void *)0x10);
 }
 
 Test(vsprintf, truncation_returns_the_full_length)
