@@ -152,68 +152,88 @@ static struct ioc *ioc_get_or_create(struct gendisk *disk)
 	return ioc;
 }
 
-int blk_iocost_get_qos(struct gendisk *disk, struct ioc_qos_conf *conf)
+/*
+ * The one way into a controller's configuration, for io.cost.qos and io.cost.model alike:
+ * the controller is made if need be (-ENOMEM), then op reads it into out or sets it from
+ * in, under its lock.
+ */
+static int ioc_conf_access(struct gendisk *disk, int (*op)(struct ioc *, const void *, void *),
+			   const void *in, void *out)
 {
 	struct ioc *ioc = ioc_get_or_create(disk);
 	unsigned long flags;
+	int err;
 
 	if (!ioc)
 		return -ENOMEM;
 	spin_lock_irqsave(&ioc->lock, flags);
+	err = op(ioc, in, out);
+	spin_unlock_irqrestore(&ioc->lock, flags);
+	return err;
+}
+
+static int ioc_qos_get(struct ioc *ioc, const void *in, void *out)
+{
+	struct ioc_qos_conf *conf = out;
+
 	conf->enable = ioc->enabled;
 	conf->user = ioc->user_qos_params;
 	memcpy(conf->qos, ioc->params.qos, sizeof(conf->qos));
-	spin_unlock_irqrestore(&ioc->lock, flags);
 	return 0;
 }
 
-int blk_iocost_set_qos(struct gendisk *disk, const struct ioc_qos_conf *conf)
+static int ioc_qos_set(struct ioc *ioc, const void *in, void *out)
 {
-	struct ioc *ioc = ioc_get_or_create(disk);
-	unsigned long flags;
+	const struct ioc_qos_conf *conf = in;
 
-	if (!ioc)
-		return -ENOMEM;
 	if (conf->user && conf->qos[QOS_MIN] > conf->qos[QOS_MAX])
 		return -EINVAL;
-	spin_lock_irqsave(&ioc->lock, flags);
 	ioc->enabled = conf->enable;
 	ioc->user_qos_params = conf->user;
 	if (conf->user)
 		memcpy(ioc->params.qos, conf->qos, sizeof(ioc->params.qos));
 	ioc_refresh_params(ioc);
-	spin_unlock_irqrestore(&ioc->lock, flags);
 	return 0;
 }
 
-int blk_iocost_get_model(struct gendisk *disk, struct ioc_model_conf *conf)
+static int ioc_model_get(struct ioc *ioc, const void *in, void *out)
 {
-	struct ioc *ioc = ioc_get_or_create(disk);
-	unsigned long flags;
+	struct ioc_model_conf *conf = out;
 
-	if (!ioc)
-		return -ENOMEM;
-	spin_lock_irqsave(&ioc->lock, flags);
 	conf->user = ioc->user_cost_model;
 	memcpy(conf->i_lcoefs, ioc->params.i_lcoefs, sizeof(conf->i_lcoefs));
-	spin_unlock_irqrestore(&ioc->lock, flags);
 	return 0;
 }
 
-int blk_iocost_set_model(struct gendisk *disk, const struct ioc_model_conf *conf)
+static int ioc_model_set(struct ioc *ioc, const void *in, void *out)
 {
-	struct ioc *ioc = ioc_get_or_create(disk);
-	unsigned long flags;
+	const struct ioc_model_conf *conf = in;
 
-	if (!ioc)
-		return -ENOMEM;
-	spin_lock_irqsave(&ioc->lock, flags);
 	ioc->user_cost_model = conf->user;
 	if (conf->user)
 		memcpy(ioc->params.i_lcoefs, conf->i_lcoefs, sizeof(ioc->params.i_lcoefs));
 	ioc_refresh_params(ioc);
-	spin_unlock_irqrestore(&ioc->lock, flags);
 	return 0;
+}
+
+int blk_iocost_get_qos(struct gendisk *disk, struct ioc_qos_conf *conf)
+{
+	return ioc_conf_access(disk, ioc_qos_get, NULL, conf);
+}
+
+int blk_iocost_set_qos(struct gendisk *disk, const struct ioc_qos_conf *conf)
+{
+	return ioc_conf_access(disk, ioc_qos_set, conf, NULL);
+}
+
+int blk_iocost_get_model(struct gendisk *disk, struct ioc_model_conf *conf)
+{
+	return ioc_conf_access(disk, ioc_model_get, NULL, conf);
+}
+
+int blk_iocost_set_model(struct gendisk *disk, const struct ioc_model_conf *conf)
+{
+	return ioc_conf_access(disk, ioc_model_set, conf, NULL);
 }
 
 /* ---------------------------------------------------------------- the cost of a bio */
