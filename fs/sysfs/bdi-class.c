@@ -12,46 +12,8 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/printk.h>
+#include <cgwb/slab.h>
 #include "sysfs.h"
-
-static int min_ratio_show(struct seq_buf *s, void *private)
-{
-	return seq_printf(s, "%u\n",
-			  ((struct backing_dev_info *)private)->min_ratio / BDI_RATIO_SCALE);
-}
-
-static int max_ratio_show(struct seq_buf *s, void *private)
-{
-	return seq_printf(s, "%u\n",
-			  ((struct backing_dev_info *)private)->max_ratio / BDI_RATIO_SCALE);
-}
-
-static int min_ratio_fine_show(struct seq_buf *s, void *private)
-{
-	return seq_printf(s, "%u\n", ((struct backing_dev_info *)private)->min_ratio);
-}
-
-static int max_ratio_fine_show(struct seq_buf *s, void *private)
-{
-	return seq_printf(s, "%u\n", ((struct backing_dev_info *)private)->max_ratio);
-}
-
-static int min_bytes_show(struct seq_buf *s, void *private)
-{
-	return seq_printf(s, "%llu\n", (unsigned long long)bdi_get_min_bytes(private));
-}
-
-static int max_bytes_show(struct seq_buf *s, void *private)
-{
-	return seq_printf(s, "%llu\n", (unsigned long long)bdi_get_max_bytes(private));
-}
-
-static int strict_limit_show(struct seq_buf *s, void *private)
-{
-	struct backing_dev_info *bdi = private;
-
-	return seq_printf(s, "%d\n", !!(bdi->capabilities & BDI_CAP_STRICTLIMIT));
-}
 
 /*
  * Linux 6.1 keeps the file for old tools but always shows 0 and points to the queue's
@@ -71,77 +33,79 @@ static int stable_pages_required_show(struct seq_buf *s, void *private)
 	return seq_puts(s, "0\n");
 }
 
-/* One unsigned number, as kstrtouint reads it (a trailing newline allowed). */
-static int store_uint(const char *buf, int (*set)(struct backing_dev_info *, unsigned int),
-		      void *private)
-{
-	unsigned int v;
-	int err = kstrtouint(buf, 10, &v);
+/*
+ * The knobs, one show and one store for all: shown as a decimal number (the unsigned int
+ * at offset in the bdi over scale, or what get() gives); written as one, kstrtouint's for
+ * set() (-ERANGE past UINT_MAX), kstrtoull's for set_u64(). The setters say what is refused.
+ */
+struct bdi_attr {
+	const char *name;
+	size_t offset;
+	unsigned int scale;
+	u64 (*get)(struct backing_dev_info *bdi);
+	int (*set)(struct backing_dev_info *bdi, unsigned int v);
+	int (*set_u64)(struct backing_dev_info *bdi, u64 v);
+};
 
-	return err ? err : set(private, v);
+static u64 bdi_strict_limit(struct backing_dev_info *bdi)
+{
+	return !!(bdi->capabilities & BDI_CAP_STRICTLIMIT);
 }
 
-static int store_u64(const char *buf, int (*set)(struct backing_dev_info *, u64), void *private)
+#define BDI_RATIO_ATTR(_name, field, _scale, setter)                               \
+	{                                                                          \
+		.name = _name, .offset = offsetof(struct backing_dev_info, field), \
+		.scale = _scale, .set = setter                                     \
+	}
+
+static const struct bdi_attr bdi_attrs[] = {
+	BDI_RATIO_ATTR("min_ratio", min_ratio, BDI_RATIO_SCALE, bdi_set_min_ratio),
+	BDI_RATIO_ATTR("max_ratio", max_ratio, BDI_RATIO_SCALE, bdi_set_max_ratio),
+	BDI_RATIO_ATTR("min_ratio_fine", min_ratio, 1, bdi_set_min_ratio_no_scale),
+	BDI_RATIO_ATTR("max_ratio_fine", max_ratio, 1, bdi_set_max_ratio_no_scale),
+	{ .name = "min_bytes", .get = bdi_get_min_bytes, .set_u64 = bdi_set_min_bytes },
+	{ .name = "max_bytes", .get = bdi_get_max_bytes, .set_u64 = bdi_set_max_bytes },
+	{ .name = "strict_limit", .get = bdi_strict_limit, .set = bdi_set_strict_limit },
+};
+
+/* A knob's file: what its callbacks are given (made with the bdi's directory, kept as long). */
+struct bdi_attr_file {
+	struct backing_dev_info *bdi;
+	const struct bdi_attr *attr;
+};
+
+static int bdi_attr_show(struct seq_buf *s, void *private)
 {
+	const struct bdi_attr_file *f = private;
+	const struct bdi_attr *attr = f->attr;
+	u64 v;
+
+	if (attr->get)
+		v = attr->get(f->bdi);
+	else
+		v = *(const unsigned int *)((const char *)f->bdi + attr->offset) / attr->scale;
+	return seq_printf(s, "%llu\n", (unsigned long long)v);
+}
+
+static int bdi_attr_store(const char *buf, size_t len, void *private)
+{
+	const struct bdi_attr_file *f = private;
 	u64 v;
 	int err = kstrtoull(buf, 10, &v);
 
-	return err ? err : set(private, v);
+	if (err)
+		return err;
+	if (f->attr->set_u64)
+		return f->attr->set_u64(f->bdi, v);
+	if (v > UINT_MAX)
+		return -ERANGE;
+	return f->attr->set(f->bdi, (unsigned int)v);
 }
-
-static int min_ratio_store(const char *buf, size_t len, void *private)
-{
-	return store_uint(buf, bdi_set_min_ratio, private);
-}
-
-static int max_ratio_store(const char *buf, size_t len, void *private)
-{
-	return store_uint(buf, bdi_set_max_ratio, private);
-}
-
-static int min_ratio_fine_store(const char *buf, size_t len, void *private)
-{
-	return store_uint(buf, bdi_set_min_ratio_no_scale, private);
-}
-
-static int max_ratio_fine_store(const char *buf, size_t len, void *private)
-{
-	return store_uint(buf, bdi_set_max_ratio_no_scale, private);
-}
-
-static int min_bytes_store(const char *buf, size_t len, void *private)
-{
-	return store_u64(buf, bdi_set_min_bytes, private);
-}
-
-static int max_bytes_store(const char *buf, size_t len, void *private)
-{
-	return store_u64(buf, bdi_set_max_bytes, private);
-}
-
-static int strict_limit_store(const char *buf, size_t len, void *private)
-{
-	return store_uint(buf, bdi_set_strict_limit, private);
-}
-
-static const struct {
-	const char *name;
-	pseudo_show_t show;
-	pseudo_store_t store;
-} bdi_files[] = {
-	{ "min_ratio", min_ratio_show, min_ratio_store },
-	{ "max_ratio", max_ratio_show, max_ratio_store },
-	{ "min_ratio_fine", min_ratio_fine_show, min_ratio_fine_store },
-	{ "max_ratio_fine", max_ratio_fine_show, max_ratio_fine_store },
-	{ "min_bytes", min_bytes_show, min_bytes_store },
-	{ "max_bytes", max_bytes_show, max_bytes_store },
-	{ "strict_limit", strict_limit_show, strict_limit_store },
-	{ "stable_pages_required", stable_pages_required_show, NULL },
-};
 
 void sysfs_add_bdi(struct backing_dev_info *bdi)
 {
 	struct pseudo_node *class = pseudo_lookup(pseudo_sysfs_root(), "class"), *root, *dir;
+	struct bdi_attr_file *files;
 
 	if (!class || !bdi || !bdi->dev_name[0])
 		return;
@@ -151,7 +115,13 @@ void sysfs_add_bdi(struct backing_dev_info *bdi)
 	dir = pseudo_mkdir(root, bdi->dev_name);
 	if (IS_ERR(dir))
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(bdi_files); i++)
-		pseudo_create_file(dir, bdi_files[i].name, bdi_files[i].store ? 0644 : 0444,
-				   bdi_files[i].show, bdi_files[i].store, bdi);
+	files = kcalloc(ARRAY_SIZE(bdi_attrs), sizeof(*files), GFP_KERNEL);
+	if (!files)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(bdi_attrs); i++) {
+		files[i] = (struct bdi_attr_file){ bdi, &bdi_attrs[i] };
+		pseudo_create_file(dir, bdi_attrs[i].name, 0644, bdi_attr_show, bdi_attr_store,
+				   &files[i]);
+	}
+	pseudo_create_file(dir, "stable_pages_required", 0444, stable_pages_required_show, NULL, bdi);
 }
