@@ -10,7 +10,7 @@
 #include <cgwb/pagemap.h>
 #include <cgwb/blkdev.h>
 #include <cgwb/printk.h>
-#include <cgwb/trace.h>
+#include <cgwb/trace/writeback.h>
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include <cgwb/slab.h>

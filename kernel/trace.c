@@ -61,17 +61,32 @@ void trace_register_system(struct trace_system *sys)
 	list_for_each_entry(s, &trace_systems, list)
 		if (s == sys)
 			return; /* its floor started twice (the host tests) */
+	INIT_LIST_HEAD(&sys->events);
+	sys->nr = 0;
+	sys->add_events(sys);
 	list_add_tail(&sys->list, &trace_systems);
+}
+
+void trace_add_event(struct trace_system *sys, struct trace_event *ev)
+{
+	struct trace_event *pos;
+
+	list_for_each_entry(pos, &sys->events, list)
+		if (strcmp(ev->name, pos->name) < 0)
+			break;
+	list_add_tail(&ev->list, &pos->list);
+	sys->nr++;
 }
 
 void for_each_trace_event(void (*fn)(struct trace_system *sys, struct trace_event *ev, void *arg),
 			  void *arg)
 {
 	struct trace_system *sys;
+	struct trace_event *ev;
 
 	list_for_each_entry(sys, &trace_systems, list)
-		for (unsigned int i = 0; i < sys->nr; i++)
-			fn(sys, sys->events[i], arg);
+		for_each_system_event(ev, sys)
+			fn(sys, ev, arg);
 }
 
 void for_each_trace_system(void (*fn)(struct trace_system *sys, void *arg), void *arg)
@@ -116,12 +131,13 @@ static bool event_matches(const char *word, size_t len, const struct trace_syste
 int trace_set_clr_event(const char *word, size_t len, bool on)
 {
 	const struct trace_system *sys;
+	struct trace_event *ev;
 	unsigned int matched = 0;
 
 	list_for_each_entry(sys, &trace_systems, list) {
-		for (unsigned int i = 0; i < sys->nr; i++) {
-			if (event_matches(word, len, sys, sys->events[i])) {
-				WRITE_ONCE(sys->events[i]->enabled, on);
+		for_each_system_event(ev, sys) {
+			if (event_matches(word, len, sys, ev)) {
+				WRITE_ONCE(ev->enabled, on);
 				matched++;
 			}
 		}

@@ -9,7 +9,6 @@
 #include <cgwb/list.h>
 #include <cgwb/mutex.h>
 #include <cgwb/user.h>
-#include <cgwb/trace.h>
 
 struct file;
 struct address_space;
@@ -197,12 +196,7 @@ extern const struct syscall_table sys_file_calls, sys_mm_calls, sys_misc_calls, 
 /* futex.c's buckets, before the first futex call. */
 void futex_init(void);
 
-/* trace-syscalls.c: the raw_syscalls events */
-extern struct trace_event trace_event_sys_enter, trace_event_sys_exit;
-void __trace_sys_enter(const struct pt_regs *regs);
-void __trace_sys_exit(const struct pt_regs *regs);
-#define trace_sys_enter(regs) TRACE_CALL(sys_enter, regs)
-#define trace_sys_exit(regs) TRACE_CALL(sys_exit, regs)
+/* trace-syscalls.c: the raw_syscalls events (<cgwb/trace/syscalls.h>) join tracefs */
 void syscall_trace_init(void);
 
 /* traps.c: the hooks of <cgwb/user.h> */

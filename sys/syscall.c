@@ -12,6 +12,7 @@
 #include <cgwb/bug.h>
 #include <cgwb/irqflags.h>
 #include <cgwb/exec.h>
+#include <cgwb/trace/syscalls.h>
 #include "internal.h"
 
 #define NR_SYSCALLS 450

@@ -67,6 +67,8 @@ static inline void cpu_relax(void)
 
 #define ___PASTE(a, b) a##b
 #define __PASTE(a, b) ___PASTE(a, b)
+#define __stringify_1(x...) #x
+#define __stringify(x...) __stringify_1(x)
 #define __UNIQUE_ID(prefix) __PASTE(__PASTE(__uniq_, prefix), __COUNTER__)
 /* unique temporaries so min(max(...)) nests without shadowing */
 #define __cmp_once(op, a, b, ua, ub)    \

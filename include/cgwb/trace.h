@@ -14,10 +14,9 @@
  * position below the oldest entry jumps forward: what it missed was overwritten), and
  * `trace_pipe` consumes them, so `trace` no longer shows what the pipe has read.
  *
- * Defining an event (see kernel/trace-writeback.c):
- *	struct trace_event trace_event_foo = { "foo", false, print_foo };
- *	#define trace_foo(...) TRACE_CALL(foo, __VA_ARGS__)
- *	void __trace_foo(struct thing *t);   (fills a trace_entry, calls trace_record())
+ * Events are declared once, each class's fields, TP_fast_assign and TP_printk together, in an
+ * events header (include/cgwb/trace/writeback.h), as Linux's TRACE_EVENT does;
+ * <cgwb/tracepoint.h> says how that header becomes the events, their recorders and formatters.
  */
 #ifndef CGWB_TRACE_H
 #define CGWB_TRACE_H
@@ -35,10 +34,11 @@ struct trace_event {
 	bool enabled;     /* events/<system>/<name>/enable */
 	/* Print the TP_printk text (no newline) from the fields the recorder stored. */
 	void (*print)(struct seq_buf *s, const struct trace_entry *e);
+	struct list_head list; /* in its system's events */
 };
 
-#define TRACE_NAME_LEN 32  /* the bdi name Linux's events copy (__array(char, name, 32)) */
-#define TRACE_NR_FIELDS 14 /* balance_dirty_pages has the most */
+/* balance_dirty_pages's fields, the most of any event, fit: the bdi name and 13 words */
+#define TRACE_DATA_SIZE 144
 #define TRACE_COMM_LEN 16
 
 struct trace_entry {
@@ -51,8 +51,8 @@ struct trace_entry {
 	u8 preempt_depth;
 	u8 cpu; /* where it was written */
 	char comm[TRACE_COMM_LEN];
-	char name[TRACE_NAME_LEN];  /* the event's string field, if any */
-	u64 field[TRACE_NR_FIELDS]; /* the raw fields, in the event's own order */
+	/* the event's fields: its class's struct trace_event_raw_<class> (<cgwb/tracepoint.h>) */
+	unsigned char data[TRACE_DATA_SIZE] __aligned(8);
 };
 
 /*
@@ -158,24 +158,25 @@ void trace_stream_record(const struct trace_entry *e);
 
 /*
  * A system of events ("writeback"), which whoever defines them registers at start-up:
- * trace_event= lists and set_event name them as "system:event".
+ * trace_event= lists and set_event name them as "system:event". <cgwb/trace/define_trace.h>
+ * defines it with the events.
  */
 struct trace_system {
 	const char *name;
-	struct trace_event *const *events;
-	unsigned int nr;
+	/* At registration: trace_add_event() for each event of the system. */
+	void (*add_events)(struct trace_system *sys);
+	struct list_head events; /* by name, as tracefs lists them (Linux's events/<system>/) */
+	unsigned int nr;         /* events */
 	struct list_head list;
 };
 void trace_register_system(struct trace_system *sys);
+/* add_events()'s step: ev into sys's events, in the order of the names. */
+void trace_add_event(struct trace_system *sys, struct trace_event *ev);
+#define for_each_system_event(ev, sys) list_for_each_entry(ev, &(sys)->events, list)
 /* Every registered system, and every event of every system (tracefs; at start-up). */
 void for_each_trace_system(void (*fn)(struct trace_system *sys, void *arg), void *arg);
 void for_each_trace_event(void (*fn)(struct trace_system *sys, struct trace_event *ev, void *arg),
 			  void *arg);
-
-/* The writeback events, in Linux 6.1's order (fs/trace-writeback.c), and their system. */
-extern struct trace_event *const writeback_trace_events[];
-extern const unsigned int nr_writeback_trace_events;
-extern struct trace_system writeback_trace_system;
 
 /* tracefs under /sys/kernel/tracing and /sys/kernel/debug/tracing (after sysfs_init). */
 void tracefs_init(void);

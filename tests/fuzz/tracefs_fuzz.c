@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <cgwb/fs.h>
-#include <cgwb/trace.h>
+#include <cgwb/trace/writeback.h>
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
@@ -91,16 +91,28 @@ static void restore(void)
 	touched_events = touched_top = fired = false;
 }
 
+/* The writeback event after ev (the first after NULL), round and round. */
+static struct trace_event *next_event(struct trace_event *ev)
+{
+	struct list_head *events = &writeback_trace_system.events;
+	struct list_head *next = ev ? ev->list.next : events->next;
+
+	if (next == events)
+		next = next->next;
+	return list_entry(next, struct trace_event, list);
+}
+
 /* Events as the kernel's tracepoints record them (only those enabled): was one recorded? */
 static bool fire_events(unsigned int n)
 {
+	struct trace_event *ev = NULL;
 	bool recorded = false;
 
 	for (unsigned int i = 0; i < n; i++) {
-		struct trace_event *ev = writeback_trace_events[i % nr_writeback_trace_events];
-		struct trace_entry e = { .field = { i } };
+		/* the bdi name, where the event's fields start with one */
+		struct trace_entry e = { .data = "fuzz" };
 
-		strlcpy(e.name, "fuzz", sizeof(e.name));
+		ev = next_event(ev);
 		if (!READ_ONCE(ev->enabled))
 			continue;
 		recorded |= READ_ONCE(tracing_on);
@@ -124,20 +136,19 @@ static long long read_flag(const char *path, bool system)
 /* The events' enable files against their system's. */
 static void check_enables(void)
 {
-	unsigned int on = 0;
+	unsigned int on = 0, nr = writeback_trace_system.nr;
+	struct trace_event *ev;
 	char path[160];
 	long long want;
 
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++) {
-		snprintf(path, sizeof(path), TRACING "/events/writeback/%s/enable",
-			 writeback_trace_events[i]->name);
+	for_each_system_event(ev, &writeback_trace_system) {
+		snprintf(path, sizeof(path), TRACING "/events/writeback/%s/enable", ev->name);
 		on += read_flag(path, false);
 	}
-	want = !on ? 0 : on == nr_writeback_trace_events ? 1 : 2;
+	want = !on ? 0 : on == nr ? 1 : 2;
 	if (read_flag(TRACING "/events/writeback/enable", true) != want ||
 	    read_flag(TRACING "/events/enable", true) != want)
-		panic("%u of %u events on, the system's enable says otherwise", on,
-		      nr_writeback_trace_events);
+		panic("%u of %u events on, the system's enable says otherwise", on, nr);
 }
 
 static void check_knob(const struct fuzz_knob *k)

@@ -23,7 +23,7 @@
 #include <cgwb/ext2.h>
 #include <cgwb/cgroup.h>
 #include <cgwb/writeback.h>
-#include <cgwb/trace.h>
+#include <cgwb/trace/writeback.h>
 #include <cgwb/sched.h>
 #include <cgwb/errno.h>
 #include "host.h"
@@ -70,8 +70,10 @@ static int write_round(void *arg)
 
 static void set_all_events(bool on)
 {
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
-		writeback_trace_events[i]->enabled = on;
+	struct trace_event *ev;
+
+	for_each_system_event(ev, &writeback_trace_system)
+		ev->enabled = on;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -10,11 +10,17 @@
 
 TestSuite(trace, .init = vfs_test_setup, .fini = vfs_test_teardown);
 
-static struct trace_entry entry(u64 value)
+/* writeback_pages_written's one field, which the ring tests number their entries by */
+static long *pages(struct trace_entry *e)
+{
+	return &((struct trace_event_raw_writeback_pages_written *)e->data)->pages;
+}
+
+static struct trace_entry entry(long value)
 {
 	struct trace_entry e = { .event = &trace_event_writeback_pages_written };
 
-	e.field[0] = value;
+	*pages(&e) = value;
 	return e;
 }
 
@@ -25,15 +31,15 @@ Test(trace, ring_wraps_and_counts_lost)
 	u64 pos = 0;
 
 	cr_assert_eq(trace_ring_init(&r, 4), 0);
-	for (u64 i = 0; i < 6; i++) {
-		e.field[0] = i;
+	for (long i = 0; i < 6; i++) {
+		*pages(&e) = i;
 		trace_ring_write(&r, &e);
 	}
 	cr_assert_eq(trace_ring_entries(&r), 4);
 	cr_assert_eq(r.lost, 2, "the two oldest were overwritten");
-	for (u64 want = 2; want < 6; want++) {
+	for (long want = 2; want < 6; want++) {
 		cr_assert(trace_ring_peek(&r, &pos, &e));
-		cr_assert_eq(e.field[0], want);
+		cr_assert_eq(*pages(&e), want);
 	}
 	cr_assert_not(trace_ring_peek(&r, &pos, &e));
 	trace_ring_reset(&r);
@@ -49,52 +55,52 @@ Test(trace, trace_reads_and_trace_pipe_consumes)
 	u64 pos = 0, pos2 = 0;
 
 	cr_assert_eq(trace_ring_init(&r, 4), 0);
-	for (u64 i = 0; i < 3; i++) {
-		e.field[0] = i;
+	for (long i = 0; i < 3; i++) {
+		*pages(&e) = i;
 		trace_ring_write(&r, &e);
 	}
 	/* a non-consuming reader, twice: the same entries */
 	for (int pass = 0; pass < 2; pass++) {
-		u64 p = 0, n = 0;
+		u64 p = 0;
+		long n = 0;
 
 		while (trace_ring_peek(&r, &p, &e))
-			cr_assert_eq(e.field[0], n++);
+			cr_assert_eq(*pages(&e), n++);
 		cr_assert_eq(n, 3);
 	}
 	cr_assert(trace_ring_peek(&r, &pos, &e));
-	cr_assert_eq(e.field[0], 0);
+	cr_assert_eq(*pages(&e), 0);
 	/* the consuming reader takes the oldest two; the other reader skips past them */
 	cr_assert(trace_ring_consume(&r, &e));
-	cr_assert_eq(e.field[0], 0);
+	cr_assert_eq(*pages(&e), 0);
 	cr_assert(trace_ring_consume(&r, &e));
-	cr_assert_eq(e.field[0], 1);
+	cr_assert_eq(*pages(&e), 1);
 	cr_assert_eq(trace_ring_entries(&r), 1);
 	cr_assert(trace_ring_peek(&r, &pos, &e));
-	cr_assert_eq(e.field[0], 2, "a reader behind the consumer resumes at the oldest left");
+	cr_assert_eq(*pages(&e), 2, "a reader behind the consumer resumes at the oldest left");
 	/* wrapping under a slow reader: it resumes at the oldest entry still held */
-	for (u64 i = 3; i < 10; i++) {
-		e.field[0] = i;
+	for (long i = 3; i < 10; i++) {
+		*pages(&e) = i;
 		trace_ring_write(&r, &e);
 	}
 	cr_assert(trace_ring_peek(&r, &pos2, &e));
-	cr_assert_eq(e.field[0], 6);
+	cr_assert_eq(*pages(&e), 6);
 	cr_assert_eq(r.lost, 4, "2..5 overwritten");
 	cr_assert(trace_ring_consume(&r, &e));
-	cr_assert_eq(e.field[0], 6);
+	cr_assert_eq(*pages(&e), 6);
 	trace_ring_free(&r);
 }
 
-/* One formatted line of event ev with these fields, as trace prints it. */
-static void format(char *out, size_t size, struct trace_event *ev, const char *bdi,
-		   const u64 *fields, unsigned int n)
+/* One formatted line of event ev whose fields are the size bytes at fields, as trace prints it. */
+static void format(char *out, size_t size, struct trace_event *ev, const void *fields,
+		   size_t fields_size)
 {
 	struct trace_entry e = { .ts_ns = 3038145123ULL, .event = ev, .pid = 24 };
 	struct seq_buf s;
 
 	strlcpy(e.comm, "kworker/u2:1", sizeof(e.comm));
-	strlcpy(e.name, bdi, sizeof(e.name));
-	for (unsigned int i = 0; i < n; i++)
-		e.field[i] = fields[i];
+	cr_assert_leq(fields_size, sizeof(e.data));
+	memcpy(e.data, fields, fields_size);
 	seq_buf_init(&s);
 	trace_print_line(&s, &e);
 	cr_assert_eq(s.err, 0);
@@ -102,115 +108,190 @@ static void format(char *out, size_t size, struct trace_event *ev, const char *b
 	seq_buf_free(&s);
 }
 
-#define CHECK_LINE(ev, bdi, want, ...)                                                             \
+/* Event ev of class class, whose fields are named (.ino = 12, ...), prints want. */
+#define CHECK_LINE(class, ev, want, ...)                                                           \
 	do {                                                                                       \
-		const u64 f[] = { __VA_ARGS__ };                                                   \
+		const struct trace_event_raw_##class f = { __VA_ARGS__ };                          \
 		char got[512];                                                                     \
-		format(got, sizeof(got), &trace_event_##ev, bdi, f, ARRAY_SIZE(f));                \
+		format(got, sizeof(got), &trace_event_##ev, &f, sizeof(f));                        \
 		cr_assert_str_eq(got,                                                              \
 				 "    kworker/u2:1-24      [000] .....     3.038145: " want "\n"); \
 	} while (0)
 
+/* Every field of each class is given a value of its own, so that each shows in the text. */
+#define WORK_FIELDS                                                                         \
+	.name = "254:0", .nr_pages = 1024, .sb_dev = MKDEV(254, 0), .sync_mode = 1,         \
+	.for_kupdate = 0, .range_cyclic = 0, .for_background = 0, .reason = WB_REASON_SYNC, \
+	.cgroup_ino = 5
+#define WORK_TEXT                                                                                  \
+	"bdi 254:0: sb_dev 254:0 nr_pages=1024 sync_mode=1 kupdate=0 range_cyclic=0 background=0 " \
+	"reason=sync cgroup_ino=5"
+#define WRITE_INODE_FIELDS .name = "254:0", .ino = 12, .sync_mode = 1, .cgroup_ino = 23
+#define WRITE_INODE_TEXT "bdi 254:0: ino=12 sync_mode=1 cgroup_ino=23"
+#define DIRTY_INODE_FIELDS                                                          \
+	.name = "254:0", .ino = 12, .state = I_DIRTY_SYNC | I_DIRTY_PAGES | I_SYNC, \
+	.flags = I_DIRTY_PAGES
+#define DIRTY_INODE_TEXT \
+	"bdi 254:0: ino=12 state=I_DIRTY_SYNC|I_DIRTY_PAGES|I_SYNC flags=I_DIRTY_PAGES"
+
 /* The expected text is Linux 6.1's TP_printk output for the same values. */
-Test(trace, lines_in_linux_format)
+static void check_lines(void)
 {
-	CHECK_LINE(inode_foreign_history, "254:0",
-		   "inode_foreign_history: bdi 254:0: ino=12 cgroup_ino=23 history=0x1", 12, 23, 1);
-	CHECK_LINE(inode_switch_wbs, "254:0",
-		   "inode_switch_wbs: bdi 254:0: ino=12 old_cgroup_ino=23 new_cgroup_ino=31", 12,
-		   23, 31);
-	CHECK_LINE(writeback_start, "254:0",
+	CHECK_LINE(inode_foreign_history, inode_foreign_history,
+		   "inode_foreign_history: bdi 254:0: ino=12 cgroup_ino=23 history=0x1",
+		   .name = "254:0", .ino = 12, .cgroup_ino = 23, .history = 1);
+	CHECK_LINE(inode_switch_wbs, inode_switch_wbs,
+		   "inode_switch_wbs: bdi 254:0: ino=12 old_cgroup_ino=23 new_cgroup_ino=31",
+		   .name = "254:0", .ino = 12, .old_cgroup_ino = 23, .new_cgroup_ino = 31);
+	CHECK_LINE(writeback_work_class, writeback_start,
 		   "writeback_start: bdi 254:0: sb_dev 0:0 nr_pages=9223372036854775807 "
 		   "sync_mode=0 "
 		   "kupdate=0 range_cyclic=1 background=1 reason=background cgroup_ino=1",
-		   0x7fffffffffffffffULL, 0, 0, 0, 1, 1, 0, 1);
-	CHECK_LINE(writeback_queue, "254:0",
-		   "writeback_queue: bdi 254:0: sb_dev 254:0 nr_pages=1024 sync_mode=1 kupdate=0 "
-		   "range_cyclic=0 background=0 reason=sync cgroup_ino=5",
-		   1024, (254ULL << 20), 1, 0, 0, 0, 2, 5);
-	CHECK_LINE(global_dirty_state, "",
+		   .name = "254:0", .nr_pages = 0x7fffffffffffffffL, .range_cyclic = 1,
+		   .for_background = 1, .reason = WB_REASON_BACKGROUND, .cgroup_ino = 1);
+	CHECK_LINE(writeback_work_class, writeback_queue, "writeback_queue: " WORK_TEXT, WORK_FIELDS);
+	CHECK_LINE(writeback_work_class, writeback_exec, "writeback_exec: " WORK_TEXT, WORK_FIELDS);
+	CHECK_LINE(writeback_work_class, writeback_written, "writeback_written: " WORK_TEXT,
+		   WORK_FIELDS);
+	CHECK_LINE(writeback_work_class, writeback_wait, "writeback_wait: " WORK_TEXT, WORK_FIELDS);
+	CHECK_LINE(writeback_work_class, writeback_queue,
+		   "writeback_queue: bdi 254:0: sb_dev 254:3 nr_pages=-1 sync_mode=0 kupdate=1 "
+		   "range_cyclic=1 background=1 reason=periodic cgroup_ino=7",
+		   .name = "254:0", .nr_pages = -1, .sb_dev = MKDEV(254, 3), .for_kupdate = 1,
+		   .range_cyclic = 1, .for_background = 1, .reason = WB_REASON_PERIODIC,
+		   .cgroup_ino = 7);
+	CHECK_LINE(global_dirty_state, global_dirty_state,
 		   "global_dirty_state: dirty=1234 writeback=56 bg_thresh=2000 thresh=4000 "
 		   "limit=4100 "
 		   "dirtied=99999 written=98765",
-		   1234, 56, 2000, 4000, 4100, 99999, 98765);
-	CHECK_LINE(bdi_dirty_ratelimit, "254:0",
+		   .nr_dirty = 1234, .nr_writeback = 56, .background_thresh = 2000,
+		   .dirty_thresh = 4000, .dirty_limit = 4100, .nr_dirtied = 99999,
+		   .nr_written = 98765);
+	CHECK_LINE(bdi_dirty_ratelimit, bdi_dirty_ratelimit,
 		   "bdi_dirty_ratelimit: bdi 254:0: write_bw=102400 awrite_bw=98304 "
 		   "dirty_rate=51200 "
 		   "dirty_ratelimit=40960 task_ratelimit=38000 balanced_dirty_ratelimit=41000 "
 		   "cgroup_ino=7",
-		   102400, 98304, 51200, 40960, 38000, 41000, 7);
-	CHECK_LINE(balance_dirty_pages, "254:0",
+		   .bdi = "254:0", .write_bw = 102400, .avg_write_bw = 98304, .dirty_rate = 51200,
+		   .dirty_ratelimit = 40960, .task_ratelimit = 38000,
+		   .balanced_dirty_ratelimit = 41000, .cgroup_ino = 7);
+	CHECK_LINE(balance_dirty_pages, balance_dirty_pages,
 		   "balance_dirty_pages: bdi 254:0: limit=4100 setpoint=3575 dirty=3600 "
 		   "bdi_setpoint=1787 bdi_dirty=1800 dirty_ratelimit=40960 task_ratelimit=38000 "
-		   "dirtied=32 dirtied_pause=32 paused=0 pause=12 period=13 think=1 cgroup_ino=7",
-		   4100, 3575, 3600, 1787, 1800, 40960, 38000, 32, 32, 0, 12, 13, 1, 7);
-	CHECK_LINE(balance_dirty_pages, "254:0",
+		   "dirtied=32 dirtied_pause=31 paused=2 pause=12 period=13 think=1 cgroup_ino=7",
+		   .bdi = "254:0", .limit = 4100, .setpoint = 3575, .dirty = 3600,
+		   .bdi_setpoint = 1787, .bdi_dirty = 1800, .dirty_ratelimit = 40960,
+		   .task_ratelimit = 38000, .dirtied = 32, .dirtied_pause = 31, .paused = 2,
+		   .pause = 12, .period = 13, .think = 1, .cgroup_ino = 7);
+	CHECK_LINE(balance_dirty_pages, balance_dirty_pages,
 		   "balance_dirty_pages: bdi 254:0: limit=10 setpoint=8 dirty=9 bdi_setpoint=4 "
 		   "bdi_dirty=5 dirty_ratelimit=4 task_ratelimit=0 dirtied=1 dirtied_pause=1 "
 		   "paused=0 "
 		   "pause=-3 period=0 think=-7 cgroup_ino=1",
-		   10, 8, 9, 4, 5, 4, 0, 1, 1, 0, (u64)-3LL, 0, (u64)-7LL, 1);
-	CHECK_LINE(track_foreign_dirty, "254:0",
+		   .bdi = "254:0", .limit = 10, .setpoint = 8, .dirty = 9, .bdi_setpoint = 4,
+		   .bdi_dirty = 5, .dirty_ratelimit = 4, .dirtied = 1, .dirtied_pause = 1,
+		   .pause = -3, .think = -7, .cgroup_ino = 1);
+	CHECK_LINE(track_foreign_dirty, track_foreign_dirty,
 		   "track_foreign_dirty: bdi 254:0[1]: ino=12 memcg_id=3 cgroup_ino=23 "
 		   "page_cgroup_ino=31",
-		   1, 12, 3, 23, 31);
-	CHECK_LINE(flush_foreign, "254:0",
-		   "flush_foreign: bdi 254:0: cgroup_ino=31 frn_bdi_id=1 frn_memcg_id=3", 31, 1, 3);
-	CHECK_LINE(writeback_wake_background, "254:0",
-		   "writeback_wake_background: bdi 254:0: cgroup_ino=1", 1);
-	CHECK_LINE(writeback_dirty_folio, "254:0",
-		   "writeback_dirty_folio: bdi 254:0: ino=12 index=4095", 12, 4095);
-	CHECK_LINE(writeback_write_inode, "254:0",
-		   "writeback_write_inode: bdi 254:0: ino=12 sync_mode=1 cgroup_ino=23", 12, 1, 23);
-	CHECK_LINE(writeback_pages_written, "", "writeback_pages_written: 4096", 4096);
-	CHECK_LINE(writeback_mark_inode_dirty, "254:0",
-		   "writeback_mark_inode_dirty: bdi 254:0: ino=12 "
-		   "state=I_DIRTY_SYNC|I_DIRTY_PAGES|I_SYNC "
-		   "flags=I_DIRTY_PAGES",
-		   12, I_DIRTY_SYNC | I_DIRTY_PAGES | I_SYNC, I_DIRTY_PAGES);
-	CHECK_LINE(writeback_dirty_inode, "254:0",
+		   .name = "254:0", .bdi_id = 1, .ino = 12, .memcg_id = 3, .cgroup_ino = 23,
+		   .page_cgroup_ino = 31);
+	CHECK_LINE(flush_foreign, flush_foreign,
+		   "flush_foreign: bdi 254:0: cgroup_ino=31 frn_bdi_id=1 frn_memcg_id=3",
+		   .name = "254:0", .cgroup_ino = 31, .frn_bdi_id = 1, .frn_memcg_id = 3);
+	CHECK_LINE(writeback_class, writeback_wake_background,
+		   "writeback_wake_background: bdi 254:0: cgroup_ino=1", .name = "254:0",
+		   .cgroup_ino = 1);
+	CHECK_LINE(writeback_folio_template, writeback_dirty_folio,
+		   "writeback_dirty_folio: bdi 254:0: ino=12 index=4095", .name = "254:0",
+		   .ino = 12, .index = 4095);
+	CHECK_LINE(writeback_write_inode_template, writeback_write_inode,
+		   "writeback_write_inode: " WRITE_INODE_TEXT, WRITE_INODE_FIELDS);
+	CHECK_LINE(writeback_write_inode_template, writeback_write_inode_start,
+		   "writeback_write_inode_start: " WRITE_INODE_TEXT, WRITE_INODE_FIELDS);
+	CHECK_LINE(writeback_pages_written, writeback_pages_written,
+		   "writeback_pages_written: 4096", .pages = 4096);
+	CHECK_LINE(writeback_dirty_inode_template, writeback_mark_inode_dirty,
+		   "writeback_mark_inode_dirty: " DIRTY_INODE_TEXT, DIRTY_INODE_FIELDS);
+	CHECK_LINE(writeback_dirty_inode_template, writeback_dirty_inode_start,
+		   "writeback_dirty_inode_start: " DIRTY_INODE_TEXT, DIRTY_INODE_FIELDS);
+	CHECK_LINE(writeback_dirty_inode_template, writeback_dirty_inode,
 		   "writeback_dirty_inode: bdi 254:0: ino=12 state= "
 		   "flags=I_DIRTY_SYNC|I_DIRTY_DATASYNC|0x10000",
-		   12, 0, I_DIRTY_SYNC | I_DIRTY_DATASYNC | 0x10000);
-	CHECK_LINE(writeback_queue_io, "254:0",
+		   .name = "254:0", .ino = 12, .flags = I_DIRTY_SYNC | I_DIRTY_DATASYNC | 0x10000);
+	CHECK_LINE(writeback_queue_io, writeback_queue_io,
 		   "writeback_queue_io: bdi 254:0: older=4294937296 age=30000 enqueue=3 "
 		   "reason=periodic "
 		   "cgroup_ino=1",
-		   4294937296ULL, 30000, 3, 3, 1);
-	CHECK_LINE(wbc_writepage, "254:0",
-		   "wbc_writepage: bdi 254:0: towrt=1024 skip=0 mode=0 kupd=0 bgrd=1 reclm=0 "
+		   .name = "254:0", .older = 4294937296UL, .age = 30000, .moved = 3,
+		   .reason = WB_REASON_PERIODIC, .cgroup_ino = 1);
+	CHECK_LINE(wbc_class, wbc_writepage,
+		   "wbc_writepage: bdi 254:0: towrt=1024 skip=2 mode=1 kupd=0 bgrd=1 reclm=0 "
 		   "cyclic=1 "
 		   "start=0x0 end=0x7fffffffffffffff cgroup_ino=23",
-		   1024, 0, 0, 0, 1, 0, 1, 0, 0x7fffffffffffffffULL, 23);
+		   .name = "254:0", .nr_to_write = 1024, .pages_skipped = 2, .sync_mode = 1,
+		   .for_background = 1, .range_cyclic = 1, .range_end = 0x7fffffffffffffffL,
+		   .cgroup_ino = 23);
+	CHECK_LINE(wbc_class, wbc_writepage,
+		   "wbc_writepage: bdi 254:0: towrt=-3 skip=0 mode=0 kupd=1 bgrd=0 reclm=1 "
+		   "cyclic=0 start=0x1000 end=0x1fff cgroup_ino=1",
+		   .name = "254:0", .nr_to_write = -3, .for_kupdate = 1, .for_reclaim = 1,
+		   .range_start = 0x1000, .range_end = 0x1fff, .cgroup_ino = 1);
+}
+
+Test(trace, lines_in_linux_format)
+{
+	check_lines();
 }
 
 /* A line whose text (text_fmt) holds the inode's dirtied_when once. */
-static void check_aged(struct trace_event *ev, const u64 *f, unsigned int n, const char *text_fmt,
-		       unsigned long dirtied_when)
+static void check_aged(struct trace_event *ev, const void *fields, size_t size,
+		       const char *text_fmt, unsigned long dirtied_when)
 {
 	char got[512], text[400], want[512];
 
-	format(got, sizeof(got), ev, "254:0", f, n);
+	format(got, sizeof(got), ev, fields, size);
 	snprintf(text, sizeof(text), text_fmt, dirtied_when);
 	snprintf(want, sizeof(want), "    kworker/u2:1-24      [000] .....     3.038145: %s\n", text);
 	cr_assert_str_eq(got, want);
 }
 
 /* The inode's age is computed as the line is printed, from jiffies then, as in Linux. */
-Test(trace, inode_age_at_print_time)
+static void check_aged_lines(void)
 {
 	unsigned long when = jiffies - 3 * HZ;
+	const struct trace_event_raw_writeback_single_inode_template single = { .name = "254:0",
+										.ino = 12,
+										.state = I_DIRTY_PAGES,
+										.dirtied_when = when,
+										.writeback_index = 5,
+										.nr_to_write = 1024,
+										.wrote = 1000,
+										.cgroup_ino = 23 };
+	const struct trace_event_raw_writeback_sb_inodes_requeue requeue = { .name = "254:0",
+									     .ino = 12,
+									     .state = I_DIRTY_PAGES |
+										      I_SYNC,
+									     .dirtied_when = when,
+									     .cgroup_ino = 23 };
 
-	check_aged(&trace_event_writeback_single_inode,
-		   (u64[]){ 12, I_DIRTY_PAGES, when, 5, 1024, 1000, 23 }, 7,
+	check_aged(&trace_event_writeback_single_inode, &single, sizeof(single),
 		   "writeback_single_inode: bdi 254:0: ino=12 state=I_DIRTY_PAGES dirtied_when=%lu "
 		   "age=3 index=5 to_write=1024 wrote=1000 cgroup_ino=23",
 		   when);
-	check_aged(&trace_event_writeback_sb_inodes_requeue,
-		   (u64[]){ 12, I_DIRTY_PAGES | I_SYNC, when, 23 }, 4,
+	check_aged(&trace_event_writeback_single_inode_start, &single, sizeof(single),
+		   "writeback_single_inode_start: bdi 254:0: ino=12 state=I_DIRTY_PAGES "
+		   "dirtied_when=%lu age=3 index=5 to_write=1024 wrote=1000 cgroup_ino=23",
+		   when);
+	check_aged(&trace_event_writeback_sb_inodes_requeue, &requeue, sizeof(requeue),
 		   "writeback_sb_inodes_requeue: bdi 254:0: ino=12 state=I_DIRTY_PAGES|I_SYNC "
 		   "dirtied_when=%lu age=3 cgroup_ino=23",
 		   when);
+}
+
+Test(trace, inode_age_at_print_time)
+{
+	check_aged_lines();
 }
 
 Test(trace, flags_column_and_header)
@@ -254,6 +335,7 @@ Test(trace, enable_files_gate_the_events)
 {
 	static char buf[16384];
 	const char *ev = "/sys/kernel/tracing/events/writeback/writeback_pages_written/enable";
+	struct trace_event *e;
 
 	/* off: the call site records nothing */
 	trace_writeback_pages_written(11);
@@ -276,13 +358,13 @@ Test(trace, enable_files_gate_the_events)
 
 	/* the system's enable turns them all on and off; bad input is refused */
 	cr_assert_eq(vt_write("/sys/kernel/debug/tracing/events/writeback/enable", "1", O_TRUNC), 1);
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
-		cr_assert(writeback_trace_events[i]->enabled, "%s", writeback_trace_events[i]->name);
+	for_each_system_event(e, &writeback_trace_system)
+		cr_assert(e->enabled, "%s", e->name);
 	vt_read("/sys/kernel/tracing/events/enable", buf, sizeof(buf));
 	cr_assert_str_eq(buf, "1\n");
 	cr_assert_eq(vt_write("/sys/kernel/tracing/events/enable", "0", O_TRUNC), 1);
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
-		cr_assert_not(writeback_trace_events[i]->enabled);
+	for_each_system_event(e, &writeback_trace_system)
+		cr_assert_not(e->enabled);
 	cr_assert_eq(vt_write(ev, "2", O_TRUNC), -EINVAL);
 	cr_assert_eq(vt_write(ev, "on", O_TRUNC), -EINVAL);
 	trace_writeback_pages_written(13);
@@ -380,17 +462,20 @@ Test(trace, open_with_o_trunc_clears)
 
 static unsigned int nr_enabled(void)
 {
+	struct trace_event *ev;
 	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
-		n += writeback_trace_events[i]->enabled;
+	for_each_system_event(ev, &writeback_trace_system)
+		n += ev->enabled;
 	return n;
 }
 
 static void all_off(void)
 {
-	for (unsigned int i = 0; i < nr_writeback_trace_events; i++)
-		writeback_trace_events[i]->enabled = false;
+	struct trace_event *ev;
+
+	for_each_system_event(ev, &writeback_trace_system)
+		ev->enabled = false;
 }
 
 /* trace_event=LIST, Linux's boot argument: system:event, system:*, system:, system, event, *:* */
@@ -402,7 +487,7 @@ Test(trace, trace_event_lists_in_linux_syntax)
 	for (size_t i = 0; i < ARRAY_SIZE(everything); i++) {
 		all_off();
 		cr_assert_eq(trace_set_events(everything[i]), 0, "%s", everything[i]);
-		cr_assert_eq(nr_enabled(), nr_writeback_trace_events, "%s", everything[i]);
+		cr_assert_eq(nr_enabled(), writeback_trace_system.nr, "%s", everything[i]);
 	}
 	all_off();
 	cr_assert_eq(trace_set_events("writeback:balance_dirty_pages,global_dirty_state"), 0);
@@ -489,7 +574,7 @@ Test(trace, set_event_in_linux_format)
 		cr_assert_eq(nr_enabled(), 1);
 		/* the system, then nothing (echo > set_event) */
 		cr_assert_gt(vt_write(p, "writeback:*", O_TRUNC), 0);
-		cr_assert_eq(nr_enabled(), nr_writeback_trace_events);
+		cr_assert_eq(nr_enabled(), writeback_trace_system.nr);
 		cr_assert_eq(vt_write(p, "\n", O_TRUNC), 1);
 		cr_assert_eq(nr_enabled(), 0);
 	}
