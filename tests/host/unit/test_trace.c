@@ -108,6 +108,10 @@ static void format(char *out, size_t size, struct trace_event *ev, const void *f
 	seq_buf_free(&s);
 }
 
+/* The events CHECK_LINE has checked: each must be, with all the fields of its class. */
+static const struct trace_event *checked[64];
+static unsigned int nr_checked;
+
 /* Event ev of class class, whose fields are named (.ino = 12, ...), prints want. */
 #define CHECK_LINE(class, ev, want, ...)                                                           \
 	do {                                                                                       \
@@ -116,7 +120,17 @@ static void format(char *out, size_t size, struct trace_event *ev, const void *f
 		format(got, sizeof(got), &trace_event_##ev, &f, sizeof(f));                        \
 		cr_assert_str_eq(got,                                                              \
 				 "    kworker/u2:1-24      [000] .....     3.038145: " want "\n"); \
+		cr_assert_lt(nr_checked, ARRAY_SIZE(checked));                                     \
+		checked[nr_checked++] = &trace_event_##ev;                                         \
 	} while (0)
+
+static bool was_checked(const struct trace_event *ev)
+{
+	for (unsigned int i = 0; i < nr_checked; i++)
+		if (checked[i] == ev)
+			return true;
+	return false;
+}
 
 /* Every field of each class is given a value of its own, so that each shows in the text. */
 #define WORK_FIELDS                                                                         \
@@ -254,6 +268,8 @@ static void check_aged(struct trace_event *ev, const void *fields, size_t size,
 	snprintf(text, sizeof(text), text_fmt, dirtied_when);
 	snprintf(want, sizeof(want), "    kworker/u2:1-24      [000] .....     3.038145: %s\n", text);
 	cr_assert_str_eq(got, want);
+	cr_assert_lt(nr_checked, ARRAY_SIZE(checked));
+	checked[nr_checked++] = ev;
 }
 
 /* The inode's age is computed as the line is printed, from jiffies then, as in Linux. */
@@ -292,6 +308,46 @@ static void check_aged_lines(void)
 Test(trace, inode_age_at_print_time)
 {
 	check_aged_lines();
+}
+
+/*
+ * Each event of the system has its line checked above: a new event, or one whose class
+ * changed, needs its expected text here.
+ */
+Test(trace, every_event_has_its_line_checked)
+{
+	struct trace_event *ev;
+	unsigned int nr = 0;
+
+	check_lines();
+	check_aged_lines();
+	for_each_system_event(ev, &writeback_trace_system) {
+		cr_assert(was_checked(ev), "%s: no line checked", ev->name);
+		nr++;
+	}
+	cr_assert_eq(nr, writeback_trace_system.nr);
+	cr_assert_eq(nr, 25, "Linux 6.1's writeback events that cgwb records");
+}
+
+/* The names of the masks set, in the table's order, what is left in hex; "" for none. */
+Test(trace, print_flags_as_linux)
+{
+	static const struct trace_print_flags names[] = {
+		{ 1, "A" }, { 2, "B" }, { 6, "BC" }, { 0, NULL }
+	};
+	struct trace_print_tmp tmp = { .len = 0 }, *p = &tmp;
+	const char *a = trace_print_flags_seq(p, "|", 1 | 2 | 4 | 0x10, names);
+	const char *b = __print_flags(0UL, "|", { 1, "A" });
+	const char *c = __print_flags(4UL, ",", { 1, "A" }, { 4, "C" });
+
+	cr_assert_str_eq(a, "A|B|0x14", "BC's mask is not all set once B is taken");
+	cr_assert_str_eq(b, "");
+	cr_assert_str_eq(c, "C");
+	/* a string longer than the buffer is cut, and the buffer stays terminated */
+	for (int i = 0; i < 40; i++)
+		__print_flags(~0UL, "|", { 1, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" });
+	cr_assert_eq(tmp.len, sizeof(tmp.buf) - 1);
+	cr_assert_eq(tmp.buf[sizeof(tmp.buf) - 1], 0);
 }
 
 Test(trace, flags_column_and_header)
