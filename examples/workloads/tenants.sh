@@ -5,7 +5,9 @@
 # the median. Keys per N (tN_): `b_alone_ms`, `b_ms` (beside the tenants), `b_ratio_pm`
 # (B's rate beside them / alone, per mille), and the tenants' write rates from io.stat over
 # TENANTS_WINDOW (12) seconds that contain B's write: `slow_min_kib_s`, `slow_max_kib_s`,
-# `slow_sum_kib_s`. Times from `date +%s%N` where date has %N, else /proc/uptime.
+# `slow_sum_kib_s`; `slow_cpu_pm`, the CPU time (all CPUs, /proc/stat) the tenants take
+# alone in the second before B starts, per mille. Times from `date +%s%N` where date has
+# %N, else /proc/uptime.
 cg=/sys/fs/cgroup
 dev=254:0
 [ -f /sys/block/vda/dev ] && read dev < /sys/block/vda/dev
@@ -24,6 +26,18 @@ now_ms()
 		echo $((s * 1000 + ${f#0} * 10)) ;;
 	*) echo $((n / 1000000)) ;;
 	esac
+}
+# cpu_ticks: "busy total" of all CPUs from /proc/stat (USER_HZ ticks; iowait is idle)
+cpu_ticks()
+{
+	read c user nice system idle iowait irq softirq steal rest < /proc/stat
+	busy=$((user + nice + system + irq + softirq + steal))
+	echo "$busy $((busy + idle + iowait))"
+}
+# busy_pm BUSY0 TOTAL0 BUSY1 TOTAL1: the busy share between two cpu_ticks, per mille
+busy_pm()
+{
+	echo $((($3 - $1) * 1000 / ($4 - $2)))
 }
 # b_ms FILE: 96 MiB with fsync from a shell in B; prints the milliseconds it took
 b_ms()
@@ -74,7 +88,13 @@ for n in ${TENANTS_CONFIGS:-12 32 128}; do
 			dd if=/dev/zero of=/mnt/t$i bs=1M count=16 2> /dev/null" &
 		i=$((i + 1))
 	done
-	sleep 2
+	# the CPU the tenants take alone, over the second second (the first dirties their
+	# allowance at full speed); the window ends as B starts, 2 s in as before
+	sleep 1
+	c0=$(cpu_ticks)
+	sleep 1
+	c1=$(cpu_ticks)
+	cpu_pm=$(busy_pm $c0 $c1)
 	w0=
 	i=1
 	while [ $i -le $n ]; do
@@ -100,7 +120,8 @@ for n in ${TENANTS_CONFIGS:-12 32 128}; do
 	done
 	echo "tenants: $n beside ms: $b"
 	echo "RESULT t${n}_b_alone_ms=$alone t${n}_b_ms=$b t${n}_b_ratio_pm=$((alone * 1000 / b))" \
-		"t${n}_slow_min_kib_s=$min t${n}_slow_max_kib_s=$max t${n}_slow_sum_kib_s=$sum"
+		"t${n}_slow_min_kib_s=$min t${n}_slow_max_kib_s=$max t${n}_slow_sum_kib_s=$sum" \
+		"t${n}_slow_cpu_pm=$cpu_pm"
 	wait
 	rm /mnt/b
 	i=1
