@@ -316,7 +316,14 @@ bool wake_up_process(struct task_struct *t)
 	return wake_up_state(t, TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
 }
 
-void send_sig(int sig, struct task_struct *t)
+static bool (*send_sig_hook)(int sig, struct task_struct *t);
+
+void send_sig_register(bool (*hook)(int sig, struct task_struct *t))
+{
+	send_sig_hook = hook;
+}
+
+void task_kill(int sig, struct task_struct *t)
 {
 	u8 old = READ_ONCE(t->kill_signal);
 
@@ -325,8 +332,20 @@ void send_sig(int sig, struct task_struct *t)
 	       !__atomic_compare_exchange_n(&t->kill_signal, &old, (u8)sig, false, __ATOMIC_SEQ_CST,
 					    __ATOMIC_SEQ_CST))
 		;
-	WRITE_ONCE(t->sigkill, true);
+	signal_wake_up(t);
+}
+
+void signal_wake_up(struct task_struct *t)
+{
+	__atomic_store_n(&t->sigkill, true, __ATOMIC_SEQ_CST);
 	wake_up_state(t, TASK_INTERRUPTIBLE);
+}
+
+void send_sig(int sig, struct task_struct *t)
+{
+	if (READ_ONCE(t->signal) && send_sig_hook && send_sig_hook(sig, t))
+		return;
+	task_kill(sig, t);
 }
 
 void send_sig_kill(struct task_struct *t)

@@ -39,6 +39,7 @@ void task_init_defaults(struct task_struct *t)
 	t->nr_dirtied_pause = DIRTY_THROTTLE_INITIAL_PAUSE;
 	t->dirty_paused_when = 0;
 	t->kill_signal = 0;
+	t->signal = NULL;
 	t->oom_score_adj = 0;
 	for (int fd = 0; fd < TASK_NR_FILES; fd++)
 		t->files[fd] = NULL;

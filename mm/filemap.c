@@ -511,7 +511,7 @@ ssize_t generic_file_read(struct file *file, char *buf, size_t len, loff_t *ppos
 		file->f_ra.prev_index = index;
 		done += n;
 		pos += (loff_t)n;
-		if (signal_pending(current)) {
+		if (fatal_signal_pending(current)) {
 			err = -EINTR;
 			break;
 		}

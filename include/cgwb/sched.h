@@ -97,6 +97,7 @@ struct task_struct {
 	struct mm_struct *mm;              /* a program's memory (sys/), or NULL */
 	struct user_thread *uthread;       /* a program's registers (<cgwb/user.h>), or NULL */
 	struct program *program;           /* a program's parent and children (sys/), or NULL */
+	struct task_signal *signal;        /* a program thread's handlers, mask, pending (sys/) */
 
 	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */
 
@@ -232,17 +233,30 @@ void msleep(unsigned int ms);
 /* Returns the milliseconds left if woken early by a kill, else 0. */
 unsigned long msleep_interruptible(unsigned int ms);
 
+/* sigkill is Linux's TIF_SIGPENDING: a kill, or a signal a program's handler is to take. */
 static inline bool signal_pending(const struct task_struct *t)
 {
 	return READ_ONCE(t->sigkill);
 }
-#define fatal_signal_pending signal_pending
+/* A kill that ends the task, not a signal a handler takes (which leaves kill_signal 0). */
+static inline bool fatal_signal_pending(const struct task_struct *t)
+{
+	return READ_ONCE(t->sigkill) && READ_ONCE(t->kill_signal);
+}
 /*
- * Request a kill with signal sig (SIGINT or SIGKILL): interruptible and killable sleeps
- * end with -EINTR. send_sig_kill() is send_sig(SIGINT, task), what Ctrl-C and kill send.
+ * Send signal sig: to a program's thread (t->signal set), as the system-call layer's hook
+ * decides (a handler, a mask, an ignored signal); to any other task, and for the hook's
+ * kills, a kill with sig (status 128 + sig): interruptible and killable sleeps end with
+ * -EINTR. send_sig_kill() is send_sig(SIGINT, task), what Ctrl-C sends.
  */
 void send_sig(int sig, struct task_struct *task);
 void send_sig_kill(struct task_struct *task);
+/* The kill itself, whatever a program's handlers say (the hook's way to end a thread). */
+void task_kill(int sig, struct task_struct *task);
+/* The hook: true if it took the signal, false to have it kill the task. */
+void send_sig_register(bool (*hook)(int sig, struct task_struct *task));
+/* sigkill set and an interruptible sleep ended: a program's thread has a signal to take. */
+void signal_wake_up(struct task_struct *task);
 
 /* The CPU the task runs or last ran on. */
 static inline unsigned int task_cpu(const struct task_struct *t)
