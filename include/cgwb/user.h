@@ -80,6 +80,93 @@ struct user_mode_ops {
 void user_mode_register(const struct user_mode_ops *ops);
 void do_syscall_64(struct pt_regs *regs);
 
+/* ---------------------------------------------------------------- signal frames */
+/*
+ * The system-call layer keeps a program's handlers, masks and pending signals (sys/signal.c);
+ * the architecture lays out the frame a handler runs on and reads it back at rt_sigreturn
+ * (x86_64: kernel/arch/signal.c, Linux's rt_sigframe), and knows how a system call is
+ * made again after a handler.
+ */
+#define _NSIG 64
+#define SIG_DFL 0
+#define SIG_IGN 1
+#define SA_SIGINFO 0x00000004u
+#define SA_RESTORER 0x04000000u
+#define SA_ONSTACK 0x08000000u
+#define SA_RESTART 0x10000000u
+#define SA_NODEFER 0x40000000u
+#define SA_RESETHAND 0x80000000u
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+
+/* A disposition: rt_sigaction's struct sigaction, as the program passes it (x86_64). */
+struct k_sigaction {
+	u64 handler;  /* SIG_DFL, SIG_IGN or the handler's address */
+	u64 flags;    /* SA_* */
+	u64 restorer; /* SA_RESTORER: where the handler returns to (the C library's sigreturn) */
+	u64 mask;     /* also blocked while the handler runs */
+};
+
+/* What siginfo_t says of a signal; trapno < 0 for one no exception raised. */
+struct kernel_siginfo {
+	int signo, code;
+	int pid;    /* the sender's process (kill, tkill; SIGCHLD: the child) */
+	int status; /* SIGCHLD: the child's exit code or signal */
+	u64 addr;   /* faults: the address */
+	int trapno;
+	u64 error_code;
+};
+
+/* sigaltstack's stack_t */
+struct user_stack {
+	u64 ss_sp;
+	int ss_flags;
+	u64 ss_size;
+};
+
+/* Is sp on the alternate stack ss (which grows down from ss_sp + ss_size)? */
+static inline bool on_sig_stack(const struct user_stack *ss, u64 sp)
+{
+	return ss->ss_size && sp > ss->ss_sp && sp - ss->ss_sp <= ss->ss_size;
+}
+
+/* stack_t's ss_flags for a program at sp. */
+static inline int sas_ss_flags(const struct user_stack *ss, u64 sp)
+{
+	if (!ss->ss_size)
+		return SS_DISABLE;
+	return on_sig_stack(ss, sp) ? SS_ONSTACK : 0;
+}
+
+/* A signal to deliver: its disposition, its information and the thread's alternate stack. */
+struct ksignal {
+	int sig;
+	struct k_sigaction ka;
+	struct kernel_siginfo info;
+	struct user_stack altstack;
+};
+
+/*
+ * Push the frame of ksig's handler on the program's stack (its alternate stack with
+ * SA_ONSTACK), with blocked the mask its rt_sigreturn restores, and point regs at the handler
+ * with a fresh FPU state: 0, or -EFAULT if the frame cannot be written (the program is then
+ * ended by SIGSEGV). Interrupts on: writing the stack may fault its pages in.
+ */
+int setup_rt_frame(const struct ksignal *ksig, u64 blocked, struct pt_regs *regs);
+/*
+ * rt_sigreturn: regs and the FPU as the frame below regs->rsp holds them, sanitised so no
+ * frame gives the program more than user mode (user selectors, only the arithmetic and
+ * trap flags); the mask and alternate stack it saved into *blocked and *ss. 0, or -EFAULT
+ * for a frame that cannot be read or restored (the program is then ended by SIGSEGV).
+ */
+int restore_rt_frame(struct pt_regs *regs, u64 *blocked, struct user_stack *ss);
+/* regs, after a system call a signal interrupted, make it again on the way back. */
+void syscall_restart(struct pt_regs *regs);
+/* Marks regs as not returning from a system call (rt_sigreturn's: nothing to restart). */
+void syscall_forget(struct pt_regs *regs);
+/* The system call regs returned from, or -1 (syscall_forget). */
+long syscall_nr(const struct pt_regs *regs);
+
 /* ---------------------------------------------------------------- page tables */
 #define UPROT_READ 0x1
 #define UPROT_WRITE 0x2

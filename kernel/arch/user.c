@@ -68,6 +68,13 @@ void user_cpu_init(unsigned int cpu)
 	tss_set_rsp0(cpu, 0);
 }
 
+void fxsave_init(u8 *fx)
+{
+	memset(fx, 0, FXSAVE_SIZE);
+	*(u16 *)&fx[0] = FCW_DEFAULT;
+	*(u32 *)&fx[24] = MXCSR_DEFAULT;
+}
+
 struct user_thread *user_thread_alloc(u64 *pgd)
 {
 	struct user_thread *ut = kzalloc(sizeof(*ut), GFP_KERNEL);
@@ -75,8 +82,7 @@ struct user_thread *user_thread_alloc(u64 *pgd)
 	if (!ut)
 		return NULL;
 	BUILD_BUG_ON(__alignof__(struct user_thread) < 16);
-	*(u16 *)&ut->fxsave[0] = FCW_DEFAULT;
-	*(u32 *)&ut->fxsave[24] = MXCSR_DEFAULT;
+	fxsave_init(ut->fxsave);
 	ut->pgd = pgd;
 	return ut;
 }
@@ -122,9 +128,7 @@ void user_thread_exec(u64 *pgd)
 	struct user_thread *ut = current->uthread;
 	unsigned long flags = arch_local_irq_save();
 
-	memset(ut->fxsave, 0, sizeof(ut->fxsave));
-	*(u16 *)&ut->fxsave[0] = FCW_DEFAULT;
-	*(u32 *)&ut->fxsave[24] = MXCSR_DEFAULT;
+	fxsave_init(ut->fxsave);
 	__asm__ volatile("fxrstor64 %0" : : "m"(*(const u8(*)[512])ut->fxsave));
 	ut->fs_base = ut->gs_base = 0;
 	wrmsr(MSR_FS_BASE, 0);

@@ -17,6 +17,10 @@
 
 #define X86_EFLAGS_IF 0x200
 
+/* The FXSAVE area: x87, SSE and MXCSR, as after FNINIT in fxsave_init() (user.c). */
+#define FXSAVE_SIZE 512
+void fxsave_init(u8 *fx);
+
 static inline u64 rdtsc(void)
 {
 	u32 lo, hi;
