@@ -17,6 +17,7 @@
 #include <cgwb/jiffies.h>
 #include <cgwb/exec.h>
 #include "internal.h"
+#include "signal.h"
 #include <cgwb/elf.h>
 
 #define AT_NULL 0
@@ -267,6 +268,7 @@ int run_program(int argc, char **argv)
 {
 	struct mm_struct *mm;
 	struct user_thread *ut = NULL;
+	struct task_signal *sig = NULL;
 	struct pt_regs regs;
 	u64 entry = 0, sp = 0;
 	int err = exec_mm(argv[0], argv, default_env, &mm, &entry, &sp);
@@ -274,11 +276,13 @@ int run_program(int argc, char **argv)
 	(void)argc;
 	if (!err) {
 		ut = user_thread_alloc(mm->pgd);
-		current->program = ut ? program_alloc(NULL) : NULL;
+		sig = ut ? signal_alloc(false) : NULL;
+		current->program = sig ? program_alloc(NULL) : NULL;
 		err = current->program ? 0 : -ENOMEM;
 	}
 	if (err) {
 		program_error(argv[0], exec_error(err));
+		signal_free(sig);
 		if (ut)
 			kfree(ut);
 		if (mm)
@@ -287,6 +291,7 @@ int run_program(int argc, char **argv)
 	}
 	current->mm = mm;
 	current->uthread = ut;
+	signal_attach(current, sig, current->pid);
 	set_current_comm(base_name(argv[0]));
 	user_regs_init(&regs, entry, sp);
 	return shell_status(program_run(&regs));
@@ -346,6 +351,7 @@ static long do_execve(const char *path, char **argv, char **envp)
 	/* the point of no return: the old image goes */
 	current->mm = mm;
 	user_thread_exec(mm->pgd);
+	flush_signal_handlers();
 	mm_put(old);
 	set_current_comm(base_name(path));
 	user_regs_init(regs, entry, sp);

@@ -106,19 +106,16 @@ long mmap_place(struct mm_struct *mm, u64 addr, u64 len, u64 flags);
 /* An unnamed file of len bytes (made and unlinked at once in /tmp), or an ERR_PTR. */
 struct file *shmem_file_setup(u64 len);
 
-/* The signals a fault or a kill ends a program with (its wait status: the signal). */
+/* The signals faults raise (traps.c), and those whose default is to go unnoticed. */
 #define SIGILL 4
 #define SIGTRAP 5
 #define SIGBUS 7
 #define SIGFPE 8
 #define SIGSEGV 11
-/* The signals whose default action leaves a process running (no job control: SIGCONT too). */
 #define SIGCHLD 17
 #define SIGCONT 18
 #define SIGURG 23
 #define SIGWINCH 28
-/* kill(2), tkill(2): pid's process ends by sig's default action, unless that is to go on. */
-long program_signal(int pid, int sig);
 
 /* process.c: the parent and children of programs, the life of their threads */
 /* End current's thread with a wait status (exit code << 8, or the signal). */
@@ -192,7 +189,7 @@ struct syscall_table {
 /* Each file's calls, which syscalls_init() puts in the table. */
 extern const struct syscall_table sys_file_calls, sys_mm_calls, sys_misc_calls, sys_exec_calls,
 	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls, sys_time_calls,
-	sys_shm_calls, sys_stat_calls, sys_sync_calls;
+	sys_shm_calls, sys_stat_calls, sys_sync_calls, sys_signal_calls;
 /* futex.c's buckets, before the first futex call. */
 void futex_init(void);
 
@@ -201,7 +198,9 @@ void syscall_trace_init(void);
 
 /* traps.c: the hooks of <cgwb/user.h> */
 void traps_init(void);
+/* The way back to user mode after a trap or interrupt, and after a system call. */
 void exit_to_user_mode(struct pt_regs *regs);
+void syscall_exit_to_user_mode(struct pt_regs *regs);
 
 /* sys_file.c: a task's descriptor, or NULL; the lowest free one >= from for file */
 struct file *fd_file(int fd);

@@ -11,8 +11,9 @@
  *   whose memory goes with it).
  * - A child that ends stays, with its wait status, until its parent's wait4 reaps it (its
  *   task is joined then). A parent that ends reaps the children that ended and lets the
- *   others go (their tasks detached: they free themselves); one ended by a signal passes it
- *   to them first, as a signal to the shell's job reaches its whole process group.
+ *   others go (their tasks detached: they free themselves); one ended by a signal kills them
+ *   with it first (their handlers aside), as the shell's job, its process group, ends. A
+ *   child's end sends its parent SIGCHLD.
  *
  * program_lock covers every program's parent, children and exit fields. A child's task
  * notifies its end after its files are closed (exit_notify), so a parent that reaped it
@@ -29,6 +30,7 @@
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
 #include "internal.h"
+#include "signal.h"
 
 #define WNOHANG 1
 #define CLONE_VM 0x100
@@ -113,6 +115,16 @@ static void program_unlink_free(struct program *p)
 	program_put(p);
 }
 
+/* SIGCHLD to the parent's process (dropped unless it has a handler or blocks it). */
+static void signal_child_exit(struct task_struct *parent, int pid, int wstatus)
+{
+	struct kernel_siginfo info = { .signo = SIGCHLD, .pid = pid, .trapno = -1 };
+
+	info.code = wstatus & 0x7f ? CLD_KILLED : CLD_EXITED;
+	info.status = wstatus & 0x7f ? wstatus & 0x7f : (wstatus >> 8) & 0xff;
+	send_signal(SIGCHLD, &info, parent, true);
+}
+
 /* A forked program's task has ended (its files closed): tell the parent, or go. */
 static void program_exited(void *arg, int wstatus)
 {
@@ -125,6 +137,7 @@ static void program_exited(void *arg, int wstatus)
 		p->wstatus = wstatus;
 		WRITE_ONCE(p->exited, true);
 		wake_up(&parent->child_exit);
+		signal_child_exit(parent->task, p->tgid, wstatus);
 	}
 	spin_unlock(&program_lock);
 	if (!parent)
@@ -150,8 +163,10 @@ void program_release_children(int wstatus)
 			continue;
 		}
 		c->parent = NULL;
+		/* a kill whatever their handlers: the shell's own ignore SIGINT (POSIX's
+		 * background commands), and their job is over */
 		if (wstatus & 0x7f)
-			send_sig(wstatus & 0x7f, c->task);
+			task_kill(wstatus & 0x7f, c->task);
 		kthread_detach(c->task);
 	}
 	spin_unlock(&program_lock);
@@ -183,6 +198,7 @@ int program_run(struct pt_regs *regs)
 	int wstatus = user_thread_run(regs);
 	bool leader = program_is_leader();
 
+	signal_exit();
 	thread_clear_child_tid();
 	if (leader) {
 		program_leader_group_exit();
@@ -211,6 +227,7 @@ struct fork_start {
 	struct mm_struct *mm;
 	struct user_thread *ut;
 	struct program *prog;
+	struct task_signal *sig;
 };
 
 static int forked_main(void *data)
@@ -260,7 +277,8 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 		fs->regs.rsp = stack;
 	fs->mm = mm_dup(current->mm);
 	fs->ut = fs->mm ? user_thread_fork(fs->mm->pgd) : NULL;
-	err = fs->ut ? pids_fork_begin(current->cgroup) : -ENOMEM;
+	fs->sig = fs->ut ? signal_alloc(false) : NULL;
+	err = fs->sig ? pids_fork_begin(current->cgroup) : -ENOMEM;
 	fs->prog = err ? NULL : program_alloc(current->program);
 	t = fs->prog ? kthread_create(forked_main, fs, "%s", current->comm) : NULL;
 	if (!t) {
@@ -268,6 +286,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 			pids_fork_end();
 		if (fs->prog)
 			program_unlink_free(fs->prog);
+		signal_free(fs->sig);
 		if (fs->ut)
 			kfree(fs->ut);
 		if (fs->mm)
@@ -277,6 +296,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 	}
 	fs->prog->task = t;
 	fs->prog->tgid = t->pid;
+	signal_attach(t, fs->sig, t->pid);
 	set_tids(flags, ptid, ctid, fs->mm, t->pid);
 	inherit(t);
 	pids_fork_end(); /* the child counts in its group now */
@@ -298,6 +318,7 @@ struct thread_start {
 	struct mm_struct *mm;
 	struct user_thread *ut;
 	struct program *prog;
+	struct task_signal *sig;
 };
 
 static int thread_main(void *data)
@@ -325,7 +346,8 @@ static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
 		if (stack)
 			ts->regs.rsp = stack;
 		ts->ut = user_thread_fork(current->mm->pgd);
-		err = ts->ut ? pids_fork_begin(current->cgroup) : -ENOMEM;
+		ts->sig = ts->ut ? signal_alloc(true) : NULL;
+		err = ts->sig ? pids_fork_begin(current->cgroup) : -ENOMEM;
 	}
 	if (!err) {
 		t = kthread_create(thread_main, ts, "%s", current->comm);
@@ -333,8 +355,10 @@ static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
 			pids_fork_end();
 	}
 	if (!t) {
-		if (ts)
+		if (ts) {
+			signal_free(ts->sig);
 			kfree(ts->ut);
+		}
 		kfree(ts);
 		return err ? err : -ENOMEM;
 	}
@@ -346,6 +370,7 @@ static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
 	__atomic_add_fetch(&current->program->nr_threads, 1, __ATOMIC_RELAXED);
 	ts->prog = current->program;
 	tid = t->pid;
+	signal_attach(t, ts->sig, program_tgid());
 	if (flags & CLONE_CHILD_CLEARTID)
 		ts->ut->clear_child_tid = ctid;
 	set_tids(flags, ptid, ctid, ts->mm, tid); /* a thread's mm is the parent's */
@@ -405,6 +430,8 @@ __noreturn void program_exit_thread(int wstatus)
 {
 	struct program *p = current->program;
 
+	if (p && p->task == current)
+		exit_signals(); /* the process's signals go to the threads left */
 	if (p && p->task == current &&
 	    (wait_event_killable(p->threads_gone, threads_gone(p)) || READ_ONCE(p->group_exiting)))
 		program_kill_exit(); /* the last thread's exit_group may have ended the wait */
@@ -557,28 +584,6 @@ static long sys_getppid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 	return program_ppid();
 }
 
-long program_signal(int pid, int sig)
-{
-	if (sig < 0 || sig > 64)
-		return -EINVAL;
-	switch (sig) {
-	case SIGCHLD:
-	case SIGCONT:
-	case SIGURG:
-	case SIGWINCH:
-		sig = 0; /* the target must exist; nothing happens to it */
-		break;
-	}
-	return kill_pid(pid, sig);
-}
-
-static long sys_kill(u64 pid, u64 sig, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	if ((long)(int)pid <= 0)
-		return -EINVAL; /* process groups: not yet */
-	return program_signal((int)pid, (int)sig);
-}
-
 static long sys_own_pid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	return current->pid; /* getpgrp, getpgid, getsid, setsid: each program its own group */
@@ -611,38 +616,18 @@ static long sys_pipe2(u64 ufds, u64 flags, u64 a2, u64 a3, u64 a4, u64 a5)
 	return 0;
 }
 
-/*
- * No signal handlers: what a shell waits for with sigsuspend is SIGCHLD or its own kill, so
- * it sleeps until a child ends or it is killed, and returns -EINTR as Linux's always does.
- */
-static long sys_rt_sigsuspend(u64 umask, u64 size, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	struct program *p = current->program;
-
-	wait_event_interruptible(p->child_exit, child_ended(p, -1) || list_empty(&p->children));
-	return -EINTR;
-}
-
 static long sys_pipe(u64 ufds, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	return sys_pipe2(ufds, 0, 0, 0, 0, 0);
 }
 
 static const struct syscall_def calls[] = {
-	{ 22, "pipe", sys_pipe },
-	{ 56, "clone", sys_clone },
-	{ 57, "fork", sys_fork },
-	{ 58, "vfork", sys_fork },
-	{ 61, "wait4", sys_wait4 },
-	{ 62, "kill", sys_kill },
-	{ 109, "setpgid", sys_setpgid },
-	{ 110, "getppid", sys_getppid },
-	{ 111, "getpgrp", sys_own_pid },
-	{ 112, "setsid", sys_own_pid },
-	{ 121, "getpgid", sys_own_pid },
-	{ 124, "getsid", sys_own_pid },
-	{ 130, "rt_sigsuspend", sys_rt_sigsuspend },
-	{ 218, "set_tid_address", sys_set_tid_address },
+	{ 22, "pipe", sys_pipe },        { 56, "clone", sys_clone },
+	{ 57, "fork", sys_fork },        { 58, "vfork", sys_fork },
+	{ 61, "wait4", sys_wait4 },      { 109, "setpgid", sys_setpgid },
+	{ 110, "getppid", sys_getppid }, { 111, "getpgrp", sys_own_pid },
+	{ 112, "setsid", sys_own_pid },  { 121, "getpgid", sys_own_pid },
+	{ 124, "getsid", sys_own_pid },  { 218, "set_tid_address", sys_set_tid_address },
 	{ 293, "pipe2", sys_pipe2 },
 };
 

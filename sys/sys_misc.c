@@ -1,9 +1,7 @@
 /*
  * Process and identity system calls a static C library makes on its way to main()
  * and programs make around their work (Linux's kernel/sys.c, sched/syscalls.c,
- * arch/x86/kernel/process_64.c). Signals have no handlers yet: rt_sigaction and
- * rt_sigprocmask accept and report nothing set, and a kill ends a program as its default
- * action would. Everyone is root. getpid() is the process's id (its first thread's), gettid()
+ * arch/x86/kernel/process_64.c); signals are sys_signal.c's. Everyone is root. getpid() is the process's id (its first thread's), gettid()
  * the thread's.
  */
 #include <cgwb/sched.h>
@@ -70,24 +68,6 @@ static long sys_gettid(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 static long sys_zero(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	return 0;
-}
-
-static long sys_rt_sigaction(u64 sig, u64 act, u64 oldact, u64 size, u64 a4, u64 a5)
-{
-	u8 none[32] = { 0 }; /* SIG_DFL, no flags, empty mask */
-
-	if (!sig || sig > 64 || size != 8)
-		return -EINVAL;
-	return oldact ? copy_to_user(oldact, none, sizeof(none)) : 0;
-}
-
-static long sys_rt_sigprocmask(u64 how, u64 set, u64 oldset, u64 size, u64 a4, u64 a5)
-{
-	u64 empty = 0;
-
-	if (size != 8)
-		return -EINVAL;
-	return oldset ? copy_to_user(oldset, &empty, sizeof(empty)) : 0;
 }
 
 struct new_utsname {
@@ -259,8 +239,6 @@ static long sys_prctl(u64 option, u64 arg2, u64 a2, u64 a3, u64 a4, u64 a5)
 }
 
 static const struct syscall_def calls[] = {
-	{ 13, "rt_sigaction", sys_rt_sigaction },
-	{ 14, "rt_sigprocmask", sys_rt_sigprocmask },
 	{ 24, "sched_yield", sys_sched_yield },
 	{ 39, "getpid", sys_getpid },
 	{ 60, "exit", sys_exit },

@@ -307,20 +307,11 @@ static long sys_ppoll(u64 ufds, u64 nfds, u64 uts, u64 sigmask, u64 size, u64 a5
 	return err ? err : do_poll(ufds, nfds, deadline, poll_only);
 }
 
-static long sys_tgkill(u64 tgid, u64 tid, u64 sig, u64 a3, u64 a4, u64 a5)
-{
-	return program_signal((int)tid, (int)sig);
-}
-
-static long sys_tkill(u64 tid, u64 sig, u64 a2, u64 a3, u64 a4, u64 a5)
-{
-	return program_signal((int)tid, (int)sig);
-}
-
 static const struct syscall_def calls[] = {
-	{ 7, "poll", sys_poll },           { 23, "select", sys_select },
-	{ 200, "tkill", sys_tkill },       { 234, "tgkill", sys_tgkill },
-	{ 270, "pselect6", sys_pselect6 }, { 271, "ppoll", sys_ppoll },
+	{ 7, "poll", sys_poll },
+	{ 23, "select", sys_select },
+	{ 270, "pselect6", sys_pselect6 },
+	{ 271, "ppoll", sys_ppoll },
 };
 
 const struct syscall_table sys_poll_calls = { calls, ARRAY_SIZE(calls) };

@@ -14,6 +14,7 @@
 #include <cgwb/exec.h>
 #include <cgwb/trace/syscalls.h>
 #include "internal.h"
+#include "signal.h"
 
 #define NR_SYSCALLS 450
 
@@ -21,9 +22,9 @@ static struct syscall_entry sys_call_table[NR_SYSCALLS];
 static unsigned long enosys_logged[(NR_SYSCALLS + 63) / 64];
 
 static const struct syscall_table *const syscall_tables[] = {
-	&sys_file_calls,    &sys_mm_calls,    &sys_misc_calls, &sys_exec_calls,
-	&sys_process_calls, &sys_futex_calls, &sys_poll_calls, &sys_timerfd_calls,
-	&sys_time_calls,    &sys_shm_calls,   &sys_stat_calls, &sys_sync_calls,
+	&sys_file_calls,  &sys_mm_calls,   &sys_misc_calls,    &sys_exec_calls, &sys_process_calls,
+	&sys_futex_calls, &sys_poll_calls, &sys_timerfd_calls, &sys_time_calls, &sys_shm_calls,
+	&sys_stat_calls,  &sys_sync_calls, &sys_signal_calls,
 };
 
 static void syscalls_register(const struct syscall_table *t)
@@ -62,7 +63,7 @@ void do_syscall_64(struct pt_regs *regs)
 		regs->rax = (u64)sys_ni_syscall(nr);
 	trace_sys_exit(regs);
 	local_irq_disable();
-	exit_to_user_mode(regs);
+	syscall_exit_to_user_mode(regs);
 }
 
 void syscalls_init(void)
@@ -72,5 +73,6 @@ void syscalls_init(void)
 	for (size_t i = 0; i < ARRAY_SIZE(syscall_tables); i++)
 		syscalls_register(syscall_tables[i]);
 	traps_init();
+	signal_init();
 	shared_mapping_init();
 }

@@ -1,53 +1,87 @@
 /*
  * A program's exceptions and the way back to it (Linux's arch/x86/kernel/traps.c and
  * fault.c, and the signal check of exit_to_user_mode()). A page fault is first the address
- * space's to resolve; what it cannot, and every other exception from user mode, ends the
- * program with the signal Linux would send (no handlers yet: its default action) and one
- * log line as Linux's; saying "Segmentation fault" is the shell's. A page fault in
+ * space's to resolve; what it cannot, and every other exception from user mode, raises
+ * the signal Linux would (with its si_code and si_addr): a handler takes it on the way
+ * back; without one it ends the program with one log line as Linux's; saying
+ * "Segmentation fault" is the shell's. A page fault in
  * the kernel on a program's address is resolved the same way when the kernel may sleep
- * there; otherwise the architecture's uaccess fixup takes it. Kills (Ctrl-C, kill, the OOM
- * killer) take effect on the way back to user mode.
+ * there; otherwise the architecture's uaccess fixup takes it. Signals and kills (Ctrl-C,
+ * kill, the OOM killer) take effect on the way back to user mode (signal.c).
  */
 #include <cgwb/sched.h>
 #include <cgwb/printk.h>
 #include <cgwb/errno.h>
 #include <cgwb/irqflags.h>
 #include "internal.h"
+#include "signal.h"
 
-static int trap_signal(u64 vector)
+/* si_code */
+#define FPE_INTDIV 1
+#define FPE_FLTINV 7
+#define ILL_ILLOPN 2
+#define BUS_ADRALN 1
+#define BUS_ADRERR 2
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+
+/* The signal Linux raises for an exception, and what siginfo says of it. */
+static void trap_siginfo(const struct pt_regs *regs, u64 addr, int fault_err,
+			 struct kernel_siginfo *info)
 {
-	switch (vector) {
-	case 0:  /* divide error */
+	*info = (struct kernel_siginfo){ .signo = SIGSEGV,
+					 .code = SI_KERNEL,
+					 .trapno = (int)regs->vector,
+					 .error_code = regs->error_code };
+	switch (regs->vector) {
+	case 0: /* divide error */
+		*info = (struct kernel_siginfo){ SIGFPE, FPE_INTDIV, .addr = regs->rip };
+		break;
 	case 16: /* x87 error */
 	case 19: /* SIMD error */
-		return SIGFPE;
+		*info = (struct kernel_siginfo){ SIGFPE, FPE_FLTINV, .addr = regs->rip };
+		break;
 	case 1: /* debug */
 	case 3: /* breakpoint */
-		return SIGTRAP;
+		info->signo = SIGTRAP;
+		break;
 	case 6: /* invalid opcode */
-		return SIGILL;
+		*info = (struct kernel_siginfo){ SIGILL, ILL_ILLOPN, .addr = regs->rip };
+		break;
 	case 17: /* alignment check */
-		return SIGBUS;
-	default:
-		return SIGSEGV;
+		*info = (struct kernel_siginfo){ SIGBUS, BUS_ADRALN, .addr = addr };
+		break;
+	case 14:
+		/* no such address or not allowed: SIGSEGV; the file failed the page (past its
+		 * end, out of space, an IO error): SIGBUS, as Linux's VM_FAULT_SIGBUS */
+		if (fault_err == -EFAULT || fault_err == -EACCES)
+			*info = (struct kernel_siginfo){
+				SIGSEGV, fault_err == -EFAULT ? SEGV_MAPERR : SEGV_ACCERR, .addr = addr
+			};
+		else
+			*info = (struct kernel_siginfo){ SIGBUS, BUS_ADRERR, .addr = addr };
+		break;
 	}
+	info->trapno = (int)regs->vector;
+	info->error_code = regs->error_code;
 }
 
-static __noreturn void kill_on_trap(struct pt_regs *regs, u64 addr, int fault_err)
+/* The fault's signal: its handler's on the way back, or the end of the process. */
+static void force_sig_trap(struct pt_regs *regs, u64 addr, int fault_err)
 {
-	/* no such address or not allowed: SIGSEGV; the file failed the page (past its end,
-	 * out of space, an IO error): SIGBUS, as Linux's VM_FAULT_SIGBUS */
-	bool bus = fault_err != -EFAULT && fault_err != -EACCES;
-	int sig = regs->vector == 14 && bus ? SIGBUS : trap_signal(regs->vector);
+	struct kernel_siginfo info;
 
+	trap_siginfo(regs, addr, fault_err, &info);
+	if (force_sig_fault(&info))
+		return;
 	local_irq_enable();
-	if (sig == SIGSEGV && regs->vector == 14)
+	if (info.signo == SIGSEGV && regs->vector == 14)
 		pr_info("%s[%d]: segfault at %llx ip %llx sp %llx error %llx\n", current->comm,
 			current->pid, addr, regs->rip, regs->rsp, regs->error_code);
 	else
 		pr_info("%s[%d]: trap %llu ip %llx sp %llx error %llx\n", current->comm,
 			current->pid, regs->vector, regs->rip, regs->rsp, regs->error_code);
-	program_group_exit(sig); /* a fault ends the whole process, as Linux's signal */
+	program_group_exit(info.signo); /* a fault ends the whole process, as Linux's signal */
 }
 
 /* A fault on a program's address, interrupts back on for the time it may sleep. */
@@ -70,8 +104,11 @@ static bool user_trap_hook(struct pt_regs *regs)
 	if (user_mode(regs)) {
 		int err = regs->vector == 14 ? resolve_fault(regs, addr) : -EFAULT;
 
+		/* a signal ended the fault's sleep: taken first, then the access again */
+		if (err == -EINTR && signal_pending(current))
+			return true;
 		if (err)
-			kill_on_trap(regs, addr, err);
+			force_sig_trap(regs, addr, err);
 		return true;
 	}
 	/* the kernel touching a program's memory (copy_to_user and friends) */
@@ -80,11 +117,26 @@ static bool user_trap_hook(struct pt_regs *regs)
 	return resolve_fault(regs, addr) == 0;
 }
 
+static void handle_signals(struct pt_regs *regs, bool syscall)
+{
+	int end = do_signal(regs, syscall);
+
+	if (end < 0)
+		program_kill_exit();
+	if (end > 0)
+		program_group_exit(end);
+}
+
 void exit_to_user_mode(struct pt_regs *regs)
 {
-	(void)regs;
 	if (signal_pending(current))
-		program_kill_exit();
+		handle_signals(regs, false);
+}
+
+void syscall_exit_to_user_mode(struct pt_regs *regs)
+{
+	if (signal_pending(current))
+		handle_signals(regs, true);
 }
 
 static const struct user_mode_ops ops = {
