@@ -94,31 +94,57 @@ static int cmd_jobs(int argc, char **argv)
 DEFINE_SHELL_CMD(jobs, "jobs", "jobs [-l|-p]", "list the background jobs", cmd_jobs,
 		 SHELL_CMD_SPECIAL);
 
-/*
- * Index of the first PID, after "-s SIGNAL", "-SIGNAL" or "--" (-1: -s without a signal).
- * Every signal but 0 is a kill here; *probe says the signal was 0 (test, do not kill).
- */
-static int first_target(int argc, char **argv, bool *probe)
+static const struct {
+	const char *name;
+	int sig;
+} signal_names[] = {
+	{ "HUP", 1 },   { "INT", 2 },   { "QUIT", 3 },  { "ILL", 4 },   { "TRAP", 5 },
+	{ "ABRT", 6 },  { "BUS", 7 },   { "FPE", 8 },   { "KILL", 9 },  { "USR1", 10 },
+	{ "SEGV", 11 }, { "USR2", 12 }, { "PIPE", 13 }, { "ALRM", 14 }, { "TERM", 15 },
+	{ "CHLD", 17 }, { "CONT", 18 }, { "STOP", 19 }, { "TSTP", 20 }, { "WINCH", 28 },
+};
+
+/* A signal's number from "9", "KILL" or "SIGKILL"; -1 if it names none. */
+static int signal_number(const char *s)
 {
-	*probe = false;
+	int n;
+
+	if (!kstrtoint(s, 10, &n))
+		return n >= 0 && n <= 64 ? n : -1;
+	if (!strncmp(s, "SIG", 3))
+		s += 3;
+	for (size_t i = 0; i < ARRAY_SIZE(signal_names); i++)
+		if (!strcmp(s, signal_names[i].name))
+			return signal_names[i].sig;
+	return -1;
+}
+
+/*
+ * Index of the first PID, after "-s SIGNAL", "-SIGNAL" or "--"; -1 if the signal is missing
+ * or unknown. *sig: the signal, SIGINT if none is given (Ctrl-C's); 0 only probes.
+ */
+static int first_target(int argc, char **argv, int *sig)
+{
+	*sig = SIGINT;
 	if (argc < 2)
 		return 1;
 	if (!strcmp(argv[1], "-s")) {
-		*probe = argc > 2 && !strcmp(argv[2], "0");
-		return argc > 2 ? 3 : -1;
+		if (argc < 3 || (*sig = signal_number(argv[2])) < 0)
+			return -1;
+		return 3;
 	}
-	if (argv[1][0] == '-' && argv[1][1]) {
-		*probe = !strcmp(argv[1], "-0");
+	if (!strcmp(argv[1], "--"))
 		return 2;
-	}
+	if (argv[1][0] == '-' && argv[1][1])
+		return (*sig = signal_number(argv[1] + 1)) < 0 ? -1 : 2;
 	return 1;
 }
 
 static int cmd_kill(int argc, char **argv)
 {
 	struct shell *sh = current_shell();
-	bool probe;
-	int first = first_target(argc, argv, &probe), status = 0;
+	int sig;
+	int first = first_target(argc, argv, &sig), status = 0;
 
 	if (!sh)
 		return 1;
@@ -130,8 +156,8 @@ static int cmd_kill(int argc, char **argv)
 
 		if (argv[i][0] == '%') {
 			job = job_find(sh, argv[i]);
-			if (job && !probe)
-				job_kill(job);
+			if (job && sig)
+				job_signal(job, sig);
 			else
 				status = sh_error("kill", "%s: no such job", argv[i]);
 			continue;
@@ -141,11 +167,11 @@ static int cmd_kill(int argc, char **argv)
 					  argv[i]);
 			continue;
 		}
-		err = kill_pid(pid, probe ? 0 : SIGINT); /* signal 0, as POSIX: a probe */
+		err = kill_pid(pid, sig); /* signal 0, as POSIX: a probe */
 		if (err)
 			status = sh_error("kill", "%d: %s", pid, errstr(err));
 	}
 	return status;
 }
-DEFINE_SHELL_CMD(kill, "kill", "kill [-SIGNAL] PID|%JOB...", "kill tasks (every signal is a kill)",
+DEFINE_SHELL_CMD(kill, "kill", "kill [-SIGNAL] PID|%JOB...", "send a signal to tasks (SIGINT)",
 		 cmd_kill, SHELL_CMD_SPECIAL);

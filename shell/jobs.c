@@ -168,13 +168,28 @@ int job_last_pid(const struct sh_job *job)
 }
 
 /* Called with proc_lock held. */
-static void __job_kill(struct sh_job *job)
+static void __job_signal(struct sh_job *job, int sig)
 {
 	struct sh_proc *p;
 
 	list_for_each_entry(p, &job->procs, node)
 		if (!p->done && p->task)
-			send_sig_kill(p->task);
+			send_sig(sig, p->task);
+}
+
+static void __job_kill(struct sh_job *job)
+{
+	WRITE_ONCE(job->interrupted, true);
+	__job_signal(job, SIGINT);
+}
+
+void job_signal(struct sh_job *job, int sig)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&proc_lock, flags);
+	__job_signal(job, sig);
+	spin_unlock_irqrestore(&proc_lock, flags);
 }
 
 void job_kill(struct sh_job *job)
@@ -218,10 +233,17 @@ int job_wait_fg(struct shell *sh, struct sh_job *job)
 			break;
 		}
 		shell_flush_kill();
-		if (READ_ONCE(sh->interrupted))
+		if (READ_ONCE(sh->interrupted) && !READ_ONCE(job->interrupted))
 			job_kill(job);
 	}
 	set_fg(sh, NULL);
+	/*
+	 * As bash's: a program that took Ctrl-C's SIGINT with a handler and then ended by
+	 * itself was not interrupted, so neither is the shell: its status stands and the
+	 * command list goes on.
+	 */
+	if (sh->console && READ_ONCE(job->interrupted) && job_status(job) != 128 + SIGINT)
+		WRITE_ONCE(sh->interrupted, false);
 	/* as ash at a terminal: a foreground job that got SIGKILL (the OOM killer) says so */
 	if (sh->interactive && job_status(job) == 128 + SIGKILL)
 		sh_err("Killed\n");

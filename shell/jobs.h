@@ -31,9 +31,10 @@ struct sh_proc {
 struct sh_job {
 	struct list_head node; /* in shell->jobs, when in the background */
 	struct list_head procs;
-	int id;        /* %N of a background job */
-	bool notified; /* its end was reported */
-	char *cmd;     /* source text, for `jobs` */
+	int id;           /* %N of a background job */
+	bool notified;    /* its end was reported */
+	bool interrupted; /* Ctrl-C's SIGINT reached it (once: a program may handle it) */
+	char *cmd;        /* source text, for `jobs` */
 };
 
 struct sh_job *job_alloc(const char *cmd, size_t len);
@@ -56,6 +57,8 @@ int job_status(const struct sh_job *job);
 u64 job_cpu_ns(const struct sh_job *job);
 int job_last_pid(const struct sh_job *job);
 void job_kill(struct sh_job *job);
+/* Signal sig to each of the job's tasks still running (job_kill: SIGINT, as Ctrl-C). */
+void job_signal(struct sh_job *job, int sig);
 
 /* Wait in the foreground: Ctrl-C or a kill of the shell kills the job. Its status. */
 int job_wait_fg(struct shell *sh, struct sh_job *job);
