@@ -136,6 +136,13 @@ bool send_signal(int sig, const struct kernel_siginfo *info, struct task_struct 
 	return ts;
 }
 
+void sighand_signal(struct sighand_struct *sh, int sig, const struct kernel_siginfo *info)
+{
+	if (!list_empty(&sh->threads))
+		__send_signal(sig, info, list_first_entry(&sh->threads, struct task_signal, node),
+			      true);
+}
+
 /* send_sig() to a program's thread: from the kernel (Ctrl-C, the shell's kill, a parent's
  * end), to its process. */
 static bool send_sig_program(int sig, struct task_struct *t)
@@ -451,9 +458,17 @@ void signal_exit(void)
 	WRITE_ONCE(current->signal, NULL);
 	list_del(&ts->node);
 	last = sighand_put(ts->sighand);
+	/* a signal left for a handler goes with the thread: no kill for its task's status */
+	ts->blocked = ~0ULL;
+	ts->pending.signal = 0;
+	recalc_sigpending(ts);
 	spin_unlock_irqrestore(&siglock, flags);
-	if (last)
+	if (last) {
+		/* no thread left: a running expiry sends nothing and does not re-arm */
+		if (ts->sighand->real_timer.function)
+			del_timer_sync(&ts->sighand->real_timer);
 		kfree(ts->sighand);
+	}
 	kfree(ts);
 }
 

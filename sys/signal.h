@@ -9,6 +9,7 @@
 #include <cgwb/list.h>
 #include <cgwb/spinlock.h>
 #include <cgwb/user.h>
+#include <cgwb/timer.h>
 
 #define SIGSTOP 19
 #define SIGTERM 15
@@ -33,8 +34,10 @@ struct sigpending {
 struct sighand_struct {
 	int refs; /* its threads (siglock) */
 	struct k_sigaction action[_NSIG];
-	struct sigpending shared; /* sent to the process */
-	struct list_head threads; /* task_signal.node */
+	struct sigpending shared;     /* sent to the process */
+	struct list_head threads;     /* task_signal.node */
+	struct timer_list real_timer; /* ITIMER_REAL (itimer.c; set up at its first use) */
+	unsigned long it_real_incr;   /* its interval in jiffies; 0: once */
 };
 
 /* A thread's (task->signal). */
@@ -63,6 +66,8 @@ bool sig_default_ignored(int sig);
  * thread (any more). SIGKILL is a kill whatever the program says.
  */
 bool send_signal(int sig, const struct kernel_siginfo *info, struct task_struct *t, bool group);
+/* With siglock: sig to sh's process (a thread of it that does not block it), if any is left. */
+void sighand_signal(struct sighand_struct *sh, int sig, const struct kernel_siginfo *info);
 /* t's process id if it is a program's thread, else 0. */
 int signal_tgid(const struct task_struct *t);
 /*

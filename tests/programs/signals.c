@@ -442,6 +442,7 @@ static void check_alarm(void)
 {
 	struct itimerval it = { .it_value = { 0, 50000 } };
 	struct timespec start, now;
+	unsigned int left;
 
 	signal(SIGALRM, on_alarm);
 	if (setitimer(ITIMER_REAL, &it, NULL)) {
@@ -453,6 +454,15 @@ static void check_alarm(void)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	while (!alarms && now.tv_sec - start.tv_sec < 10);
 	result("SIGALRM from setitimer", alarms == 1, "no SIGALRM");
+	alarms = 0;
+	alarm(1);
+	while (!alarms)
+		pause();
+	result("SIGALRM from alarm, pause", alarms == 1, "no SIGALRM");
+	alarm(5);
+	left = alarm(0);
+	result("alarm(0) says what was left", left == 5, "not 5 seconds");
+	signal(SIGALRM, SIG_DFL);
 }
 
 /* ---------------------------------------------------------------- threads */

@@ -4,7 +4,7 @@
 # SA_NODEFER, SA_RESETHAND, SA_ONSTACK; SIGSEGV (both si_codes), SIGILL and SIGFPE with
 # si_addr, left with siglongjmp; a frame that cannot be written ends the process by
 # SIGSEGV; a pipe read interrupted (EINTR) or restarted (SA_RESTART); a thread spinning in
-# user mode gets its signal from an interrupt; tgkill reaches its thread and kill a thread
+# user mode gets its signal from an interrupt; SIGALRM from setitimer and alarm; tgkill reaches its thread and kill a thread
 # that does not block the signal; a forked child keeps the handlers and its end sends
 # SIGCHLD; execve resets handlers but not SIG_IGN or the mask; forged rt_sigreturn frames
 # (garbage, kernel selectors, IOPL, MXCSR's reserved bits, a non-canonical RIP) end the
@@ -35,7 +35,8 @@ for c in raise kill tgkill "registers survive a handler" "FPU state survives a h
 	"SIGSEGV handler and siglongjmp" SEGV_ACCERR SIGILL SIGFPE \
 	"a bad stack at delivery ends the process" sigaltstack \
 	"pipe read interrupted: EINTR" "pipe read restarted (SA_RESTART)" \
-	"signal to a thread spinning in user mode" "tgkill reaches its thread" \
+	"signal to a thread spinning in user mode" "SIGALRM from setitimer" \
+	"SIGALRM from alarm, pause" "alarm(0) says what was left" "tgkill reaches its thread" \
 	"kill goes to a thread not blocking it" "a forked child has the handlers" SIGCHLD \
 	"execve resets handlers, keeps SIG_IGN and the mask" \
 	"rt_sigreturn with a garbage frame" "rt_sigreturn sanitises a forged frame" \
