@@ -10,13 +10,15 @@
  *   was sent to first), which is woken; if every thread blocks it, it waits for an unblock.
  *   An ignored one (SIG_IGN, or a default of ignoring: SIGCHLD, SIGCONT, SIGURG, SIGWINCH)
  *   is dropped unless blocked. One whose default is to end the process (every other; the
- *   stop signals too: no job control) is a kill, as before handlers: the thread ends the
- *   process with it at its next return to user mode, or -EINTR ends its sleep first.
+ *   stop signals too: no job control) is a kill: the thread ends the process with it at
+ *   its next return to user mode, or -EINTR ends its sleep first.
  *   SIGKILL is always that kill. A signal already pending is not queued twice (real-time
  *   signals included: no queue of them).
  * - Delivery: before every return to user mode with a signal pending (sigkill set, Linux's
  *   TIF_SIGPENDING), the thread takes the lowest unblocked one, faults first: its handler
  *   gets a frame, with its sa_mask and the signal (unless SA_NODEFER) blocked meanwhile.
+ *   An end (a kill, a default, a frame that does not fit) is do_signal()'s caller's to
+ *   carry out (traps.c), which knows the process.
  * - A system call a handled signal interrupted (-EINTR) is made again with SA_RESTART if it
  *   is one Linux restarts (ERESTARTSYS: reads, writes, wait4, futex waits); sleeps, polls
  *   and sigsuspend return -EINTR. If no handler ran, each of these is made again, a sleep
