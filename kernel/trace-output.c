@@ -19,6 +19,8 @@ const char *trace_print_flags_seq(struct trace_print_tmp *p, const char *delim, 
 	const char *sep = "";
 	char hex[2 + 16 + 1];
 
+	/* no flag set appends nothing: the empty string still needs its terminator */
+	p->buf[p->len] = 0;
 	for (; names->name && flags; names++) {
 		if ((flags & names->mask) != names->mask)
 			continue;

@@ -335,10 +335,15 @@ Test(trace, print_flags_as_linux)
 	static const struct trace_print_flags names[] = {
 		{ 1, "A" }, { 2, "B" }, { 6, "BC" }, { 0, NULL }
 	};
-	struct trace_print_tmp tmp = { .len = 0 }, *p = &tmp;
-	const char *a = trace_print_flags_seq(p, "|", 1 | 2 | 4 | 0x10, names);
-	const char *b = __print_flags(0UL, "|", { 1, "A" });
-	const char *c = __print_flags(4UL, ",", { 1, "A" }, { 4, "C" });
+	struct trace_print_tmp tmp, *p = &tmp;
+	const char *a, *b, *c;
+
+	/* the formatter's buffer is on its stack: whatever was there before */
+	memset(tmp.buf, 0x0e, sizeof(tmp.buf));
+	tmp.len = 0;
+	a = trace_print_flags_seq(p, "|", 1 | 2 | 4 | 0x10, names);
+	b = __print_flags(0UL, "|", { 1, "A" });
+	c = __print_flags(4UL, ",", { 1, "A" }, { 4, "C" });
 
 	cr_assert_str_eq(a, "A|B|0x14", "BC's mask is not all set once B is taken");
 	cr_assert_str_eq(b, "");
