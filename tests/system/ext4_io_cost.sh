@@ -8,5 +8,6 @@ TEST_FS=ext4
 TEST_FS_OPTS=data=writeback
 # Writeback's pages go out in the flusher's batches, not 16 bios kept in flight as on the
 # raw disk: 2.0 to 2.6 in 12 runs here at -smp 1 and 2. Under 1.5 the weights are lost.
+# system-test: alone (its shares need the host's CPUs: tests/system/run)
 IOCOST_MIN_RATIO=150
 source "$SYS_ROOT/tests/system/io_cost_shares.sh"

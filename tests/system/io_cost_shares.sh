@@ -7,6 +7,7 @@
 # ext4_io_cost runs it on files of an ext4 disk (TEST_FS): each group dirties 16 MiB of
 # its own file, then both fsync it at once, so the two wbs' writeback competes from the
 # start (with dd conv=fsync the first to dirty writes alone for a while).
+# system-test: alone (its shares need the host's CPUs: tests/system/run)
 disk=$T/a.raw
 dirty=
 writer='blkbench -q 16 -b 64K -n 256 write /dev/vda > /dev/null'
