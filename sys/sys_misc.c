@@ -1,8 +1,8 @@
 /*
  * Process and identity system calls a static C library makes on its way to main()
  * and programs make around their work (Linux's kernel/sys.c, sched/syscalls.c,
- * arch/x86/kernel/process_64.c); signals are sys_signal.c's. Everyone is root. getpid() is the process's id (its first thread's), gettid()
- * the thread's.
+ * arch/x86/kernel/process_64.c); signals are sys_signal.c's. Everyone is root. getpid()
+ * is the process's id (its first thread's), gettid() the thread's.
  */
 #include <cgwb/sched.h>
 #include <cgwb/mm.h>
