@@ -27,22 +27,6 @@
  */
 static DECLARE_WAIT_QUEUE_HEAD(wb_completion_wq);
 
-static const char *const reason_names[WB_REASON_MAX] = {
-	[WB_REASON_BACKGROUND] = "background",
-	[WB_REASON_VMSCAN] = "vmscan",
-	[WB_REASON_SYNC] = "sync",
-	[WB_REASON_PERIODIC] = "periodic",
-	[WB_REASON_LAPTOP_TIMER] = "laptop_timer",
-	[WB_REASON_FS_FREE_SPACE] = "fs_free_space",
-	[WB_REASON_FORKER_THREAD] = "forker_thread",
-	[WB_REASON_FOREIGN_FLUSH] = "foreign_flush",
-};
-
-const char *wb_reason_name(enum wb_reason reason)
-{
-	return reason < WB_REASON_MAX ? reason_names[reason] : "?";
-}
-
 static void finish_writeback_work(struct wb_writeback_work *work)
 {
 	struct wb_completion *done = work->done;

@@ -101,11 +101,23 @@ static void fs_disk_io_done(struct gendisk *disk)
 
 static const struct disk_hooks fs_disk_hooks = { .added = fs_disk_added, .io_done = fs_disk_io_done };
 
+static const struct flusher_hooks fs_flusher_hooks = {
+	.mark_inode_dirty = __mark_inode_dirty,
+	.sb_mark_inode_writeback = sb_mark_inode_writeback,
+	.sb_clear_inode_writeback = sb_clear_inode_writeback,
+	.wb_workfn = wb_workfn,
+	.wakeup_flusher_threads = wakeup_flusher_threads,
+	.wakeup_flusher_threads_bdi = wakeup_flusher_threads_bdi,
+	.cleanup_offline_cgwb = cleanup_offline_cgwb,
+	.cgroup_writeback_by_id = cgroup_writeback_by_id,
+};
+
 static struct shrinker dcache_shrinker = { .scan = shrink_dcache };
 static struct shrinker icache_shrinker = { .scan = prune_icache };
 
 void storage_init(void)
 {
+	register_flusher_hooks(&fs_flusher_hooks);
 	register_task_hooks(&fs_task_hooks);
 	register_shrinker(&dcache_shrinker);
 	register_shrinker(&icache_shrinker);

@@ -605,3 +605,15 @@ void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev)
 	else
 		pr_warn("init_special_inode: bogus mode %o for inode %lu\n", mode, inode->i_ino);
 }
+
+void file_update_time(struct file *file)
+{
+	struct inode *inode = file->f_mapping->host;
+
+	inode->i_mtime = inode->i_ctime = current_time(inode);
+	/* Linux's generic_update_time(): with lazytime only the in-memory times are dirty */
+	if (inode->i_sb->s_flags & SB_LAZYTIME)
+		__mark_inode_dirty(inode, I_DIRTY_TIME);
+	else
+		mark_inode_dirty_sync(inode);
+}

@@ -6,23 +6,6 @@
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
 
-struct wb_writeback_work {
-	long nr_pages;
-	struct super_block *sb;
-	enum writeback_sync_modes sync_mode;
-	unsigned tagged_writepages : 1;
-	unsigned for_kupdate : 1;
-	unsigned range_cyclic : 1;
-	unsigned for_background : 1;
-	unsigned for_sync : 1;
-	unsigned auto_free : 1; /* kfree'd when done */
-	enum wb_reason reason;
-	struct list_head list; /* on wb->work_list */
-	struct wb_completion *done;
-	/* sync, opt-in fast foreign switch: counts inodes left to the wb they switch to */
-	int *nr_switching;
-};
-
 /* buffer-lru.c: recently used buffers, each held by a reference (see there). */
 struct buffer_head *bh_lru_lookup(struct block_device *bdev, sector_t block, unsigned int size);
 void bh_lru_install(struct buffer_head *bh);

@@ -1,4 +1,4 @@
-/* Seeking, syncing and reading directories through an open file. */
+/* Writing, seeking, syncing and reading directories through an open file. */
 #include <cgwb/fs.h>
 #include <cgwb/errno.h>
 #include "vfs.h"
@@ -69,4 +69,33 @@ int iterate_dir(struct file *file, struct dir_context *ctx)
 	file->f_pos = ctx->pos;
 	up_read(&inode->i_rwsem);
 	return err;
+}
+
+ssize_t generic_file_write(struct file *file, const char *buf, size_t len, loff_t *ppos)
+{
+	struct inode *inode = file->f_mapping->host;
+	loff_t pos;
+	ssize_t written;
+
+	if (!len)
+		return 0;
+	down_write(&inode->i_rwsem);
+	pos = (file->f_flags & O_APPEND) ? inode->i_size : *ppos;
+	if (pos >= inode->i_sb->s_maxbytes) {
+		up_write(&inode->i_rwsem);
+		return -EFBIG;
+	}
+	len = (size_t)min((loff_t)len, inode->i_sb->s_maxbytes - pos);
+	file_update_time(file);
+	written = generic_perform_write(file, buf, len, pos);
+	up_write(&inode->i_rwsem);
+	if (written > 0) {
+		*ppos = pos + written;
+		if (file->f_flags & O_DSYNC) {
+			int err = vfs_fsync_range(file, pos, pos + written - 1, 0);
+			if (err)
+				return err;
+		}
+	}
+	return written;
 }

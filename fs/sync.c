@@ -5,12 +5,6 @@
 #include <cgwb/buffer_head.h>
 #include <cgwb/blkdev.h>
 
-void sb_record_wb_err(struct super_block *sb, int err)
-{
-	if (err && !READ_ONCE(sb->s_wb_err))
-		WRITE_ONCE(sb->s_wb_err, err);
-}
-
 int sb_take_wb_err(struct super_block *sb)
 {
 	int err = READ_ONCE(sb->s_wb_err);

@@ -346,7 +346,7 @@ static void cleanup_offline_cgwbs_workfn(struct work_struct *work)
 		if (wb_has_dirty_io(wb) || !wb_tryget_if(wb, true))
 			continue;
 		spin_unlock_irqrestore(&cgwb_lock, flags);
-		while (cleanup_offline_cgwb(wb))
+		while (flusher_hooks()->cleanup_offline_cgwb(wb))
 			cond_resched();
 		wb_put(wb);
 		spin_lock_irqsave(&cgwb_lock, flags);
@@ -409,4 +409,5 @@ void cgwb_init(void)
 {
 	cgwb_release_wq = alloc_workqueue("cgwb_release", 0, 1);
 	BUG_ON(!cgwb_release_wq);
+	io_cgroup_register_offline_hook(wb_blkcg_offline);
 }

@@ -20,6 +20,28 @@ static DEFINE_SPINLOCK(bdi_lock);
 static u64 bdi_id_cursor;
 static unsigned long wb_id_cursor;
 
+static const struct flusher_hooks *registered_flusher_hooks;
+
+void register_flusher_hooks(const struct flusher_hooks *hooks)
+{
+	WARN_ON_ONCE(registered_flusher_hooks && registered_flusher_hooks != hooks);
+	WRITE_ONCE(registered_flusher_hooks, hooks);
+}
+
+const struct flusher_hooks *flusher_hooks(void)
+{
+	const struct flusher_hooks *hooks = READ_ONCE(registered_flusher_hooks);
+
+	BUG_ON(!hooks);
+	return hooks;
+}
+
+/* A wb's work: the flusher's (registered), looked up when it runs, not when the wb is made. */
+static void wb_flusher_workfn(struct work_struct *work)
+{
+	flusher_hooks()->wb_workfn(work);
+}
+
 int wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi, gfp_t gfp)
 {
 	memset(wb, 0, sizeof(*wb));
@@ -43,7 +65,7 @@ int wb_init(struct bdi_writeback *wb, struct backing_dev_info *bdi, gfp_t gfp)
 	spin_lock_init(&wb->work_lock);
 	wb->work_lock.name = "wb->work_lock";
 	INIT_LIST_HEAD(&wb->work_list);
-	INIT_DELAYED_WORK(&wb->dwork, wb_workfn);
+	INIT_DELAYED_WORK(&wb->dwork, wb_flusher_workfn);
 	INIT_DELAYED_WORK(&wb->bw_dwork, wb_update_bandwidth_workfn);
 	INIT_LIST_HEAD(&wb->bdi_node);
 	INIT_LIST_HEAD(&wb->memcg_node);

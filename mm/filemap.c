@@ -555,47 +555,6 @@ ssize_t generic_perform_write(struct file *file, const char *buf, size_t len, lo
 	return done ? (ssize_t)done : err;
 }
 
-void file_update_time(struct file *file)
-{
-	struct inode *inode = file->f_mapping->host;
-
-	inode->i_mtime = inode->i_ctime = current_time(inode);
-	/* Linux's generic_update_time(): with lazytime only the in-memory times are dirty */
-	if (inode->i_sb->s_flags & SB_LAZYTIME)
-		__mark_inode_dirty(inode, I_DIRTY_TIME);
-	else
-		mark_inode_dirty_sync(inode);
-}
-
-ssize_t generic_file_write(struct file *file, const char *buf, size_t len, loff_t *ppos)
-{
-	struct inode *inode = file->f_mapping->host;
-	loff_t pos;
-	ssize_t written;
-
-	if (!len)
-		return 0;
-	down_write(&inode->i_rwsem);
-	pos = (file->f_flags & O_APPEND) ? inode->i_size : *ppos;
-	if (pos >= inode->i_sb->s_maxbytes) {
-		up_write(&inode->i_rwsem);
-		return -EFBIG;
-	}
-	len = (size_t)min((loff_t)len, inode->i_sb->s_maxbytes - pos);
-	file_update_time(file);
-	written = generic_perform_write(file, buf, len, pos);
-	up_write(&inode->i_rwsem);
-	if (written > 0) {
-		*ppos = pos + written;
-		if (file->f_flags & O_DSYNC) {
-			int err = vfs_fsync_range(file, pos, pos + written - 1, 0);
-			if (err)
-				return err;
-		}
-	}
-	return written;
-}
-
 int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
 		       unsigned int len, struct page **pagep, void **fsdata)
 {
@@ -637,31 +596,6 @@ int simple_write_end(struct file *file, struct address_space *mapping, loff_t po
 
 /* ---------------------------------------------------------------- writeback of a mapping */
 
-int __filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end,
-			       enum writeback_sync_modes sync_mode)
-{
-	struct writeback_control wbc = {
-		.sync_mode = sync_mode,
-		.nr_to_write = LONG_MAX,
-		.range_start = start,
-		.range_end = end,
-	};
-	int ret;
-
-	if (!mapping->host || !bdi_cap_writeback(inode_to_bdi(mapping->host)) || end < start)
-		return 0;
-	/* the IO goes to the inode's wb (its io cgroup), whoever asks for it, as in Linux */
-	wbc_attach_fdatawrite_inode(&wbc, mapping->host);
-	ret = do_writepages(mapping, &wbc);
-	wbc_detach_inode(&wbc);
-	return ret;
-}
-
-int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end)
-{
-	return __filemap_fdatawrite_range(mapping, start, end, WB_SYNC_ALL);
-}
-
 /*
  * Pages past the end of file when the wait begins hold data written after it began: a
  * writer that keeps appending (its pages going under writeback one after the other ahead
@@ -691,27 +625,4 @@ int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t 
 			break;
 	}
 	return filemap_check_errors(mapping);
-}
-
-int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end)
-{
-	int err = filemap_fdatawrite_range(mapping, start, end);
-	int err2 = filemap_fdatawait_range(mapping, start, end);
-
-	return err ? err : err2;
-}
-
-int generic_file_fsync(struct file *file, loff_t start, loff_t end, int datasync)
-{
-	struct inode *inode = file->f_mapping->host;
-	int err = filemap_write_and_wait_range(inode->i_mapping, start, end);
-	int err2;
-
-	if (err)
-		return err;
-	down_write(&inode->i_rwsem);
-	err2 = sync_inode_metadata(inode, 1);
-	up_write(&inode->i_rwsem);
-	(void)datasync;
-	return err2;
 }

@@ -25,7 +25,7 @@ static void laptop_mode_timer_fn(struct timer_list *t)
 {
 	struct backing_dev_info *bdi = from_timer(bdi, t, laptop_mode_wb_timer);
 
-	wakeup_flusher_threads_bdi(bdi, WB_REASON_LAPTOP_TIMER);
+	flusher_hooks()->wakeup_flusher_threads_bdi(bdi, WB_REASON_LAPTOP_TIMER);
 }
 
 void bdi_laptop_mode_init(struct backing_dev_info *bdi)

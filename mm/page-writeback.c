@@ -73,7 +73,7 @@ bool __set_page_dirty_nobuffers(struct address_space *mapping, struct page *page
 	}
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	if (mapping->host)
-		__mark_inode_dirty(mapping->host, I_DIRTY_PAGES);
+		flusher_hooks()->mark_inode_dirty(mapping->host, I_DIRTY_PAGES);
 	return true;
 }
 
@@ -167,7 +167,7 @@ void set_page_writeback(struct page *page)
 
 		if (!on_wblist) {
 			__atomic_add_fetch(&wb->writeback_inodes, 1, __ATOMIC_RELAXED);
-			sb_mark_inode_writeback(inode);
+			flusher_hooks()->sb_mark_inode_writeback(inode);
 		}
 		wb_stat_mod(wb, WB_WRITEBACK, 1);
 	}
@@ -209,7 +209,7 @@ void end_page_writeback(struct page *page)
 			WARN_ON_ONCE(
 				__atomic_sub_fetch(&wb->writeback_inodes, 1, __ATOMIC_RELAXED) < 0);
 			queue_delayed_work(bdi_wq, &wb->bw_dwork, BANDWIDTH_INTERVAL);
-			sb_clear_inode_writeback(inode);
+			flusher_hooks()->sb_clear_inode_writeback(inode);
 		}
 	}
 	mod_page_state(page, NR_WRITEBACK, -1);

@@ -409,7 +409,7 @@ unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr)
 
 	if (sr.dirty + sr.writeback) {
 		/* memory is held by dirty pages: have them written, wait for some to come back */
-		wakeup_flusher_threads(WB_REASON_VMSCAN);
+		flusher_hooks()->wakeup_flusher_threads(WB_REASON_VMSCAN);
 		if (sr.freed < nr && gfpflags_allow_blocking(gfp))
 			reclaim_throttle_writeback();
 	}
@@ -433,7 +433,7 @@ unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned lo
 	count_vm_events(PGSTEAL, sr.freed);
 	/* the caller, a charge over the limit, decides whether to wait for writeback */
 	if (sr.dirty + sr.writeback)
-		wakeup_flusher_threads(WB_REASON_VMSCAN);
+		flusher_hooks()->wakeup_flusher_threads(WB_REASON_VMSCAN);
 	return sr.freed;
 }
 

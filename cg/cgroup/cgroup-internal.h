@@ -1,7 +1,7 @@
 /*
  * Shared by the cgroup core's files: cgroup.c (the hierarchy and task membership), css.c
- * (controller states, ids, references), cgroupfs.c (the directories and core files) and
- * subtree-control.c (enabling controllers).
+ * (controller states, ids, references) and subtree-control.c (enabling controllers); the
+ * directories and files are fs/cgroupfs.c's.
  */
 #ifndef CGWB_CG_CGROUP_INTERNAL_H
 #define CGWB_CG_CGROUP_INTERNAL_H
@@ -21,8 +21,6 @@ extern spinlock_t css_set_lock;
 		if (!((ss) = cgroup_subsys[i])) {       \
 		} else
 
-/* Controllers a cgroup may enable for its children: what its parent gave it. */
-unsigned int cgroup_controllers_mask(const struct cgroup *cg);
 /* The registered controllers as a mask. */
 unsigned int cgroup_registered_mask(void);
 
@@ -34,16 +32,10 @@ struct cgroup_subsys_state *css_kill_keep_ref(struct cgroup *cg, struct cgroup_s
 /* The root css of ss, at cgroup_init. */
 int css_create_root(struct cgroup_subsys *ss);
 
-/* cgroupfs.c: a cgroup's directory and core files, if the filesystem is up. */
+/* cgroup.c: the filesystem's hooks, each a no-op (0) until it is mounted. */
 int cgroup_create_dir(struct cgroup *cg);
 void cgroup_remove_dir(struct cgroup *cg);
-/* Remove a controller's files ("memory.*") from cg's directory. */
-void cgroup_remove_ss_files(struct cgroup *cg, struct cgroup_subsys *ss);
-
-/* subtree-control.c: apply a write of cgroup.subtree_control ("+memory -io"). */
-int cgroup_subtree_control_write(struct cgroup *cg, const char *buf);
-/* "memory io\n": the controllers of mask, by id order. */
-struct seq_buf;
-void cgroup_print_mask(struct seq_buf *s, unsigned int mask);
+int cgroup_add_css_files(struct cgroup *cg, struct cgroup_subsys *ss);
+void cgroup_remove_css_files(struct cgroup *cg, struct cgroup_subsys *ss);
 
 #endif

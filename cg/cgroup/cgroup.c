@@ -239,6 +239,41 @@ static int cgroup_unlink(struct cgroup *cg, bool check_busy)
 	return err;
 }
 
+/* ---------------------------------------------------------------- the filesystem's hooks */
+
+static const struct cgroup_fs_hooks *fs_hooks;
+
+void cgroup_register_fs_hooks(const struct cgroup_fs_hooks *hooks)
+{
+	lockdep_assert_mutex_held(&cgroup_mutex);
+	WARN_ON_ONCE(fs_hooks && fs_hooks != hooks);
+	fs_hooks = hooks;
+}
+
+int cgroup_create_dir(struct cgroup *cg)
+{
+	return fs_hooks ? fs_hooks->create_dir(cg) : 0;
+}
+
+void cgroup_remove_dir(struct cgroup *cg)
+{
+	const struct cgroup_fs_hooks *hooks = READ_ONCE(fs_hooks);
+
+	if (hooks)
+		hooks->remove_dir(cg);
+}
+
+int cgroup_add_css_files(struct cgroup *cg, struct cgroup_subsys *ss)
+{
+	return fs_hooks && ss->dfl_cftypes ? fs_hooks->add_css_files(cg, ss) : 0;
+}
+
+void cgroup_remove_css_files(struct cgroup *cg, struct cgroup_subsys *ss)
+{
+	if (fs_hooks)
+		fs_hooks->remove_css_files(cg, ss);
+}
+
 /*
  * Tear down an unlinked cgroup: its controllers go offline under cgroup_mutex; then,
  * without it (file callbacks may be waiting for the mutex), the directory goes and the

@@ -173,8 +173,8 @@ int css_create(struct cgroup *cg, struct cgroup_subsys *ss)
 {
 	int err = css_bring_up(cg, ss, cgroup_e_css(cg->parent, ss->id));
 
-	if (!err && cg->dir && ss->populate_dir) {
-		err = ss->populate_dir(cg->subsys[ss->id], cg->dir);
+	if (!err) {
+		err = cgroup_add_css_files(cg, ss);
 		if (err)
 			css_kill(cg, ss);
 	}
@@ -201,7 +201,7 @@ void css_kill(struct cgroup *cg, struct cgroup_subsys *ss)
 {
 	struct cgroup_subsys_state *css;
 
-	cgroup_remove_ss_files(cg, ss);
+	cgroup_remove_css_files(cg, ss);
 	css = css_kill_keep_ref(cg, ss);
 	if (css)
 		css_put(css);

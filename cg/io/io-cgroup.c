@@ -5,8 +5,14 @@
  * io.cost.model (on the root only: they configure disks), io.stat.
  */
 #include "io.h"
-#include <cgwb/backing-dev.h>
 #include <cgwb/errno.h>
+
+static void (*io_offline_hook)(struct blkcg *blkcg);
+
+void io_cgroup_register_offline_hook(void (*hook)(struct blkcg *blkcg))
+{
+	WRITE_ONCE(io_offline_hook, hook);
+}
 
 static struct cgroup_subsys_state *io_css_alloc(struct cgroup_subsys_state *parent)
 {
@@ -25,8 +31,10 @@ static int io_css_online(struct cgroup_subsys_state *css)
 static void io_css_offline(struct cgroup_subsys_state *css)
 {
 	struct blkcg *blkcg = css_to_blkcg(css);
+	void (*hook)(struct blkcg * blkcg) = READ_ONCE(io_offline_hook);
 
-	wb_blkcg_offline(blkcg);
+	if (hook)
+		hook(blkcg);
 	blkcg_offline(blkcg);
 }
 
@@ -35,38 +43,16 @@ static void io_css_free(struct cgroup_subsys_state *css)
 	blkcg_free(css_to_blkcg(css));
 }
 
-static int io_create_file(struct pseudo_node *dir, const char *name, umode_t mode,
-			  pseudo_show_t show, pseudo_store_t store, struct blkcg *blkcg)
-{
-	struct pseudo_node *node = pseudo_create_file(dir, name, mode, show, store, blkcg);
-
-	if (!node)
-		return -ENOMEM;
-	return IS_ERR(node) ? (int)PTR_ERR(node) : 0;
-}
-
-static int io_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir)
-{
-	struct blkcg *blkcg = css_to_blkcg(css);
-	int err = 0;
-
-	if (!blkcg_is_root(blkcg)) {
-		err = io_create_file(dir, "io.max", 0644, blkcg_io_max_show, blkcg_io_max_store,
-				     blkcg);
-		if (!err)
-			err = io_create_file(dir, "io.weight", 0644, blkcg_io_weight_show,
-					     blkcg_io_weight_store, blkcg);
-	} else {
-		err = io_create_file(dir, "io.cost.qos", 0644, blkcg_io_cost_qos_show,
-				     blkcg_io_cost_qos_store, blkcg);
-		if (!err)
-			err = io_create_file(dir, "io.cost.model", 0644, blkcg_io_cost_model_show,
-					     blkcg_io_cost_model_store, blkcg);
-	}
-	if (!err)
-		err = io_create_file(dir, "io.stat", 0444, blkcg_io_stat_show, NULL, blkcg);
-	return err;
-}
+/* The root group is never limited; io.cost's files configure disks, on the root only. */
+static const struct cftype io_files[] = {
+	{ "io.max", 0644, CFTYPE_NOT_ON_ROOT, blkcg_io_max_show, blkcg_io_max_store },
+	{ "io.weight", 0644, CFTYPE_NOT_ON_ROOT, blkcg_io_weight_show, blkcg_io_weight_store },
+	{ "io.cost.qos", 0644, CFTYPE_ONLY_ON_ROOT, blkcg_io_cost_qos_show, blkcg_io_cost_qos_store },
+	{ "io.cost.model", 0644, CFTYPE_ONLY_ON_ROOT, blkcg_io_cost_model_show,
+	  blkcg_io_cost_model_store },
+	{ "io.stat", 0444, 0, blkcg_io_stat_show, NULL },
+	{ NULL },
+};
 
 struct cgroup_subsys io_cgrp_subsys = {
 	.name = "io",
@@ -75,5 +61,5 @@ struct cgroup_subsys io_cgrp_subsys = {
 	.css_online = io_css_online,
 	.css_offline = io_css_offline,
 	.css_free = io_css_free,
-	.populate_dir = io_populate_dir,
+	.dfl_cftypes = io_files,
 };

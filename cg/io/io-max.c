@@ -82,7 +82,7 @@ int blkcg_io_max_store(const char *buf, size_t len, void *private)
 	bdev = blkdev_get_by_dev(MKDEV(conf.major, conf.minor));
 	if (!bdev)
 		return -ENODEV;
-	return blkcg_set_limits(private, bdev->bd_disk, &conf.lim);
+	return blkcg_set_limits(css_to_blkcg(private), bdev->bd_disk, &conf.lim);
 }
 
 struct io_max_show_ctx {
@@ -115,7 +115,7 @@ static void io_max_show_disk(struct gendisk *disk, void *arg)
 
 int blkcg_io_max_show(struct seq_buf *s, void *private)
 {
-	struct io_max_show_ctx ctx = { private, s };
+	struct io_max_show_ctx ctx = { css_to_blkcg(private), s };
 
 	for_each_disk(io_max_show_disk, &ctx);
 	return 0;

@@ -40,7 +40,7 @@ static void io_stat_show_disk(struct gendisk *disk, void *arg)
 
 int blkcg_io_stat_show(struct seq_buf *s, void *private)
 {
-	struct io_stat_show_ctx ctx = { private, s };
+	struct io_stat_show_ctx ctx = { css_to_blkcg(private), s };
 
 	for_each_disk(io_stat_show_disk, &ctx);
 	return 0;

@@ -58,10 +58,10 @@ int blkcg_io_weight_store(const char *buf, size_t len, void *private)
 	if (err)
 		return err;
 	if (!conf.disk) {
-		blkcg_set_weight_dfl(private, conf.weight);
+		blkcg_set_weight_dfl(css_to_blkcg(private), conf.weight);
 		return 0;
 	}
-	return blkcg_set_weight_on(private, conf.disk, conf.weight);
+	return blkcg_set_weight_on(css_to_blkcg(private), conf.disk, conf.weight);
 }
 
 struct io_weight_show_ctx {
@@ -80,9 +80,9 @@ static void io_weight_show_disk(struct gendisk *disk, void *arg)
 
 int blkcg_io_weight_show(struct seq_buf *s, void *private)
 {
-	struct io_weight_show_ctx ctx = { private, s };
+	struct io_weight_show_ctx ctx = { css_to_blkcg(private), s };
 
-	seq_printf(s, "default %u\n", blkcg_weight_dfl(private));
+	seq_printf(s, "default %u\n", blkcg_weight_dfl(css_to_blkcg(private)));
 	for_each_disk(io_weight_show_disk, &ctx);
 	return 0;
 }

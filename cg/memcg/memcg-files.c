@@ -51,7 +51,7 @@ static void show_limit(struct seq_buf *s, unsigned long pages)
 
 static int current_show(struct seq_buf *s, void *private)
 {
-	struct mem_cgroup *memcg = private;
+	struct mem_cgroup *memcg = mem_cgroup_from_css(private);
 
 	seq_printf(s, "%llu\n",
 		   (unsigned long long)pages_to_bytes(page_counter_read(&memcg->memory)));
@@ -60,7 +60,7 @@ static int current_show(struct seq_buf *s, void *private)
 
 static int peak_show(struct seq_buf *s, void *private)
 {
-	struct mem_cgroup *memcg = private;
+	struct mem_cgroup *memcg = mem_cgroup_from_css(private);
 
 	seq_printf(s, "%llu\n",
 		   (unsigned long long)pages_to_bytes(READ_ONCE(memcg->memory.watermark)));
@@ -69,7 +69,7 @@ static int peak_show(struct seq_buf *s, void *private)
 
 static int max_show(struct seq_buf *s, void *private)
 {
-	show_limit(s, READ_ONCE(((struct mem_cgroup *)private)->memory.max));
+	show_limit(s, READ_ONCE(mem_cgroup_from_css(private)->memory.max));
 	return 0;
 }
 
@@ -79,13 +79,13 @@ static int max_store(const char *buf, size_t len, void *private)
 	int err = parse_limit(buf, len, &pages);
 
 	if (!err)
-		memcg_set_max(private, pages);
+		memcg_set_max(mem_cgroup_from_css(private), pages);
 	return err;
 }
 
 static int high_show(struct seq_buf *s, void *private)
 {
-	show_limit(s, READ_ONCE(((struct mem_cgroup *)private)->memory.high));
+	show_limit(s, READ_ONCE(mem_cgroup_from_css(private)->memory.high));
 	return 0;
 }
 
@@ -95,13 +95,13 @@ static int high_store(const char *buf, size_t len, void *private)
 	int err = parse_limit(buf, len, &pages);
 
 	if (!err)
-		memcg_set_high(private, pages);
+		memcg_set_high(mem_cgroup_from_css(private), pages);
 	return err;
 }
 
 static int events_show(struct seq_buf *s, void *private)
 {
-	struct mem_cgroup *memcg = private;
+	struct mem_cgroup *memcg = mem_cgroup_from_css(private);
 
 	seq_printf(s, "low %lu\nhigh %lu\nmax %lu\noom %lu\noom_kill %lu\noom_group_kill %lu\n",
 		   READ_ONCE(memcg->events[MEMCG_LOW]), READ_ONCE(memcg->events[MEMCG_HIGH]),
@@ -113,7 +113,7 @@ static int events_show(struct seq_buf *s, void *private)
 
 static int oom_group_show(struct seq_buf *s, void *private)
 {
-	struct mem_cgroup *memcg = private;
+	struct mem_cgroup *memcg = mem_cgroup_from_css(private);
 
 	seq_printf(s, "%d\n", READ_ONCE(memcg->oom_group));
 	return 0;
@@ -122,7 +122,7 @@ static int oom_group_show(struct seq_buf *s, void *private)
 /* 0 or 1, as Linux's memory_oom_group_write() */
 static int oom_group_store(const char *buf, size_t len, void *private)
 {
-	struct mem_cgroup *memcg = private;
+	struct mem_cgroup *memcg = mem_cgroup_from_css(private);
 	int v;
 
 	if (kstrtoint(buf, 10, &v) || (v != 0 && v != 1))
@@ -153,7 +153,7 @@ static int stat_show(struct seq_buf *s, void *private)
 {
 	struct memcg_stat_sums sums;
 
-	memcg_stat_sum(private, &sums);
+	memcg_stat_sum(mem_cgroup_from_css(private), &sums);
 	for (size_t i = 0; i < ARRAY_SIZE(stat_fields); i++) {
 		long pages = stat_fields[i].item < 0 ? 0 : sums.stat[stat_fields[i].item];
 
@@ -164,35 +164,13 @@ static int stat_show(struct seq_buf *s, void *private)
 	return 0;
 }
 
-static const struct memcg_file {
-	const char *name;
-	umode_t mode;
-	pseudo_show_t show;
-	pseudo_store_t store;
-	bool on_root;
-} memcg_files[] = {
-	{ "memory.current", 0444, current_show, NULL, false },
-	{ "memory.peak", 0444, peak_show, NULL, false },
-	{ "memory.max", 0644, max_show, max_store, false },
-	{ "memory.high", 0644, high_show, high_store, false },
-	{ "memory.events", 0444, events_show, NULL, false },
-	{ "memory.oom.group", 0644, oom_group_show, oom_group_store, false },
-	{ "memory.stat", 0444, stat_show, NULL, true },
+const struct cftype memcg_files[] = {
+	{ "memory.current", 0444, CFTYPE_NOT_ON_ROOT, current_show, NULL },
+	{ "memory.peak", 0444, CFTYPE_NOT_ON_ROOT, peak_show, NULL },
+	{ "memory.max", 0644, CFTYPE_NOT_ON_ROOT, max_show, max_store },
+	{ "memory.high", 0644, CFTYPE_NOT_ON_ROOT, high_show, high_store },
+	{ "memory.events", 0444, CFTYPE_NOT_ON_ROOT, events_show, NULL },
+	{ "memory.oom.group", 0644, CFTYPE_NOT_ON_ROOT, oom_group_show, oom_group_store },
+	{ "memory.stat", 0444, 0, stat_show, NULL },
+	{ NULL },
 };
-
-int memcg_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir)
-{
-	struct mem_cgroup *memcg = mem_cgroup_from_css(css);
-
-	for (size_t i = 0; i < ARRAY_SIZE(memcg_files); i++) {
-		const struct memcg_file *f = &memcg_files[i];
-		struct pseudo_node *node;
-
-		if (mem_cgroup_is_root(memcg) && !f->on_root)
-			continue;
-		node = pseudo_create_file(dir, f->name, f->mode, f->show, f->store, memcg);
-		if (IS_ERR(node))
-			return (int)PTR_ERR(node);
-	}
-	return 0;
-}

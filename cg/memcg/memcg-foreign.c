@@ -91,8 +91,8 @@ void mem_cgroup_flush_foreign(struct bdi_writeback *wb)
 		frn->at = 0;
 		frn->done.waitq = &frn_done_wq;
 		trace_flush_foreign(wb, (unsigned int)frn->bdi_id, (unsigned int)frn->memcg_id);
-		cgroup_writeback_by_id(frn->bdi_id, frn->memcg_id, WB_REASON_FOREIGN_FLUSH,
-				       &frn->done);
+		flusher_hooks()->cgroup_writeback_by_id(frn->bdi_id, frn->memcg_id,
+							WB_REASON_FOREIGN_FLUSH, &frn->done);
 	}
 }
 

@@ -64,6 +64,6 @@ void mem_cgroup_foreign_wait(struct mem_cgroup *memcg);
 bool mem_cgroup_out_of_memory(struct mem_cgroup *memcg, gfp_t gfp);
 
 /* memcg-files.c */
-int memcg_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir);
+extern const struct cftype memcg_files[];
 
 #endif

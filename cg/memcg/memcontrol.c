@@ -121,5 +121,5 @@ struct cgroup_subsys memory_cgrp_subsys = {
 	.css_alloc = mem_cgroup_css_alloc,
 	.css_offline = mem_cgroup_css_offline,
 	.css_free = mem_cgroup_css_free,
-	.populate_dir = memcg_populate_dir,
+	.dfl_cftypes = memcg_files,
 };

@@ -92,29 +92,13 @@ static int pids_events_show(struct seq_buf *s, void *private)
 	return 0;
 }
 
-static int pids_populate_dir(struct cgroup_subsys_state *css, struct pseudo_node *dir)
-{
-	static const struct {
-		const char *name;
-		umode_t mode;
-		pseudo_show_t show;
-		pseudo_store_t store;
-	} files[] = {
-		{ "pids.max", 0644, pids_max_show, pids_max_store },
-		{ "pids.current", 0444, pids_current_show, NULL },
-		{ "pids.events", 0444, pids_events_show, NULL },
-	};
-
-	if (!css->parent)
-		return 0; /* not on the root */
-	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		struct pseudo_node *node = pseudo_create_file(dir, files[i].name, files[i].mode,
-							      files[i].show, files[i].store, css);
-		if (IS_ERR_OR_NULL(node))
-			return node ? (int)PTR_ERR(node) : -ENOMEM;
-	}
-	return 0;
-}
+/* Not on the root, as Linux's: the root has no limit. */
+static const struct cftype pids_files[] = {
+	{ "pids.max", 0644, CFTYPE_NOT_ON_ROOT, pids_max_show, pids_max_store },
+	{ "pids.current", 0444, CFTYPE_NOT_ON_ROOT, pids_current_show, NULL },
+	{ "pids.events", 0444, CFTYPE_NOT_ON_ROOT, pids_events_show, NULL },
+	{ NULL },
+};
 
 /* The group whose limit one more task in cg would break, or NULL. */
 static struct cgroup *over_limit(struct cgroup *cg)
@@ -163,5 +147,5 @@ struct cgroup_subsys pids_cgrp_subsys = {
 	.id = pids_cgrp_id,
 	.css_alloc = pids_css_alloc,
 	.css_free = pids_css_free,
-	.populate_dir = pids_populate_dir,
+	.dfl_cftypes = pids_files,
 };

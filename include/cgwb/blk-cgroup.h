@@ -94,6 +94,12 @@ void blkcg_online(struct blkcg *blkcg);
 /* rmdir, or io disabled above: its limits stay until its writeback contexts let go. */
 void blkcg_offline(struct blkcg *blkcg);
 void blkcg_free(struct blkcg *blkcg);
+/*
+ * An io cgroup going offline retires its writeback contexts, which live a floor above the
+ * io controller (mm/backing-dev-cgwb.c): mm registers wb_blkcg_offline() at boot
+ * (cgwb_init()). Without one (no backing-dev, as in some host tests) there is none to retire.
+ */
+void io_cgroup_register_offline_hook(void (*hook)(struct blkcg *blkcg));
 
 /* io.stat's counters of an io cgroup (its descendants included) on one disk. */
 enum blkg_iostat_type {

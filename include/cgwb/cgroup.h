@@ -20,6 +20,7 @@
 #include <cgwb/mutex.h>
 #include <cgwb/workqueue.h>
 #include <cgwb/psi.h>
+#include <cgwb/pseudofs.h>
 
 struct task_struct;
 struct cgroup;
@@ -51,11 +52,25 @@ struct cgroup_subsys_state {
 };
 
 /*
- * A controller: creates and destroys its per-cgroup state and its interface files.
+ * A controller's interface file (Linux's struct cftype): show and store are given the
+ * file's css as their private pointer. A table of them ends with an entry without a name.
+ */
+struct cftype {
+	const char *name; /* "memory.max" */
+	umode_t mode;
+	unsigned int flags; /* CFTYPE_* */
+	pseudo_show_t show;
+	pseudo_store_t store;
+};
+#define CFTYPE_ONLY_ON_ROOT (1U << 0)
+#define CFTYPE_NOT_ON_ROOT (1U << 1)
+
+/*
+ * A controller: creates and destroys its per-cgroup state and declares its interface files.
  * css_alloc fills only the controller's part: the core sets the css fields, the id, and
  * links the css into the tree before css_online. Its files must be named "<name>.*" (the
- * core removes them by that prefix when the controller is disabled), and their callbacks
- * must not take cgroup_mutex (the core waits for them while holding it).
+ * filesystem removes them by that prefix when the controller is disabled), and their
+ * callbacks must not take cgroup_mutex (the core waits for them while holding it).
  */
 struct cgroup_subsys {
 	const char *name; /* "memory", "io" */
@@ -65,8 +80,8 @@ struct cgroup_subsys {
 	/* rmdir (or the controller disabled): stop new users, release what can be */
 	void (*css_offline)(struct cgroup_subsys_state *css);
 	void (*css_free)(struct cgroup_subsys_state *css);
-	/* add the controller's files (memory.max, io.stat...) to a cgroup directory */
-	int (*populate_dir)(struct cgroup_subsys_state *css, struct pseudo_node *dir);
+	/* its files (memory.max, io.stat...), in every cgroup where it is enabled */
+	const struct cftype *dfl_cftypes;
 	/* a task moves into css's cgroup (after the move; called atomically: must not sleep) */
 	void (*attach)(struct task_struct *task, struct cgroup_subsys_state *css);
 };
@@ -118,8 +133,28 @@ unsigned int cgroup_subtree_nr_tasks(struct cgroup *cg);
 extern struct cgroup_subsys pids_cgrp_subsys;
 int pids_fork_begin(struct cgroup *cg);
 void pids_fork_end(void);
-/* Mount the hierarchy on /sys/fs/cgroup (after vfs_init): 0 or -errno. */
+/* Mount the hierarchy on /sys/fs/cgroup (fs/cgroupfs.c, after vfs_init): 0 or -errno. */
 int cgroup_fs_init(void);
+
+/*
+ * The cgroup filesystem (fs/cgroupfs.c) is a floor above the core: it registers these as
+ * it mounts, with cgroup_mutex held; until then cgroups have no directories (early boot,
+ * host tests). create_dir makes cg's directory with the core's files, add_css_files adds
+ * ss's files there (both with cgroup_mutex held; on error the directory is left to
+ * remove_dir, which runs without the mutex: a file callback may be waiting for it);
+ * remove_css_files removes ss's files (the controller disabled), with the mutex held.
+ */
+struct cgroup_fs_hooks {
+	int (*create_dir)(struct cgroup *cg);
+	void (*remove_dir)(struct cgroup *cg);
+	int (*add_css_files)(struct cgroup *cg, struct cgroup_subsys *ss);
+	void (*remove_css_files)(struct cgroup *cg, struct cgroup_subsys *ss);
+};
+void cgroup_register_fs_hooks(const struct cgroup_fs_hooks *hooks);
+/* Controllers a cgroup may enable for its children: what its parent gave it. */
+unsigned int cgroup_controllers_mask(const struct cgroup *cg);
+/* Apply a write of cgroup.subtree_control ("+memory -io"): 0 or -errno. */
+int cgroup_subtree_control_write(struct cgroup *cg, const char *buf);
 void cgroup_get(struct cgroup *cg);
 void cgroup_put(struct cgroup *cg);
 /* Move a task (not yet running, or current) into cg (its nearest live ancestor if removed). */

@@ -476,7 +476,11 @@ int sync_filesystem(struct super_block *sb);
 /* syncfs(2) of the filesystem holding path. */
 int vfs_syncfs(const char *path);
 /* Writeback errors of a filesystem: kept until a syncfs or umount reports them, once. */
-void sb_record_wb_err(struct super_block *sb, int err);
+static inline void sb_record_wb_err(struct super_block *sb, int err)
+{
+	if (err && !READ_ONCE(sb->s_wb_err))
+		WRITE_ONCE(sb->s_wb_err, err);
+}
 int sb_take_wb_err(struct super_block *sb);
 
 /* ---------------------------------------------------------------- devices */

@@ -123,6 +123,27 @@ struct wb_completion {
 #define DEFINE_WB_COMPLETION(cmpl, wq) struct wb_completion cmpl = { .cnt = 1, .waitq = (wq) }
 
 /*
+ * One request to a wb's flusher (Linux keeps it private to fs/fs-writeback.c; here the
+ * writeback trace events, mm/trace-writeback.c, read its fields too).
+ */
+struct wb_writeback_work {
+	long nr_pages;
+	struct super_block *sb;
+	enum writeback_sync_modes sync_mode;
+	unsigned tagged_writepages : 1;
+	unsigned for_kupdate : 1;
+	unsigned range_cyclic : 1;
+	unsigned for_background : 1;
+	unsigned for_sync : 1;
+	unsigned auto_free : 1; /* kfree'd when done */
+	enum wb_reason reason;
+	struct list_head list; /* on wb->work_list */
+	struct wb_completion *done;
+	/* sync, opt-in fast foreign switch: counts inodes left to the wb they switch to */
+	int *nr_switching;
+};
+
+/*
  * Queue writeback of the wb of memcg memcg_id on bdi bdi_id, if that wb exists, for about
  * 1.25 x the memcg's dirty pages (memcg foreign flush). done counts the work. 0 or -errno.
  */
@@ -158,9 +179,31 @@ int sync_inode_metadata(struct inode *inode, int wait);
 void inode_io_list_del(struct inode *inode);
 /* Wait until no flusher is writing the inode (I_SYNC clear). */
 void inode_wait_for_writeback(struct inode *inode);
-/* The flusher of one wb (fs/fs-writeback-flusher.c): the function of wb->dwork, set up by mm/backing-dev.c. */
+/* The flusher of one wb (fs/fs-writeback-flusher.c): the function of wb->dwork. */
 struct work_struct;
 void wb_workfn(struct work_struct *work);
+
+/*
+ * What mm/ and cg/memcg/ start in the flusher, a floor above them (fs/): a page dirtied
+ * puts its inode on its wb's dirty list, the first page under writeback and the last one
+ * done put it on and off its superblock's list for sync, each wb's work runs the flusher,
+ * reclaim and laptop mode wake it, the cleanup of a dying group's wbs moves their inodes,
+ * and memcg's foreign flush queues work on another group's wb. fs/ registers them at boot
+ * (storage_init()), before the first bdi; calling one before that is a bug.
+ */
+struct flusher_hooks {
+	void (*mark_inode_dirty)(struct inode *inode, int flags); /* __mark_inode_dirty() */
+	void (*sb_mark_inode_writeback)(struct inode *inode);
+	void (*sb_clear_inode_writeback)(struct inode *inode);
+	void (*wb_workfn)(struct work_struct *work);
+	void (*wakeup_flusher_threads)(enum wb_reason reason);
+	void (*wakeup_flusher_threads_bdi)(struct backing_dev_info *bdi, enum wb_reason reason);
+	bool (*cleanup_offline_cgwb)(struct bdi_writeback *wb);
+	int (*cgroup_writeback_by_id)(u64 bdi_id, int memcg_id, enum wb_reason reason,
+				      struct wb_completion *done);
+};
+void register_flusher_hooks(const struct flusher_hooks *hooks);
+const struct flusher_hooks *flusher_hooks(void);
 
 /*
  * Inode wb switching (fs/fs-writeback-switch.c). Ask for inode's writeback to move to the wb of memcg

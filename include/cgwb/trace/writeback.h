@@ -2,7 +2,7 @@
  * The writeback trace events: Linux 6.1's include/trace/events/writeback.h, its classes,
  * names, fields and TP_printk text, declared as it declares them (<cgwb/tracepoint.h>). Each
  * trace_<event>(...) call site costs one branch when the event is off (include/cgwb/trace.h);
- * fs/trace-writeback.c compiles the recorders and formatters, with the helpers they call.
+ * mm/trace-writeback.c compiles the recorders and formatters, with the helpers they call.
  *
  * cgroup_ino is the cgroup's id (1 for the root), as Linux's cgroup_ino() is the id of the
  * cgroup's kernfs node.

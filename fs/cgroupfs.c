@@ -1,10 +1,12 @@
 /*
  * The cgroup2 filesystem on /sys/fs/cgroup: a directory per cgroup (mkdir and rmdir there
- * create and remove cgroups) with the core's files, and the controllers' files added by
- * their populate_dir. Every write is parsed completely before anything changes: bad input
- * returns an error and leaves the state as it was.
+ * create and remove cgroups) with the core's files, and each enabled controller's files
+ * from its cftype table. The cgroup core (cg/cgroup/) is a floor below: it reaches these
+ * directories through the hooks registered here as the filesystem mounts. Every write is
+ * parsed completely before anything changes: bad input returns an error and leaves the
+ * state as it was.
  */
-#include "cgroup-internal.h"
+#include <cgwb/cgroup.h>
 #include <cgwb/pseudofs.h>
 #include <cgwb/sched.h>
 #include <cgwb/fs.h>
@@ -85,15 +87,14 @@ static int procs_store(const char *buf, size_t len, void *private)
 
 /* ---------------------------------------------------------------- controllers */
 
-void cgroup_print_mask(struct seq_buf *s, unsigned int mask)
+/* "memory io\n": the controllers of mask, by id order. */
+static void cgroup_print_mask(struct seq_buf *s, unsigned int mask)
 {
-	struct cgroup_subsys *ss;
 	bool first = true;
-	int i;
 
-	for_each_subsys(ss, i) {
-		if (mask & (1U << i)) {
-			seq_printf(s, "%s%s", first ? "" : " ", ss->name);
+	for (int i = 0; i < CGROUP_SUBSYS_COUNT; i++) {
+		if (cgroup_subsys[i] && (mask & (1U << i))) {
+			seq_printf(s, "%s%s", first ? "" : " ", cgroup_subsys[i]->name);
 			first = false;
 		}
 	}
@@ -215,12 +216,12 @@ static int add_core_files(struct cgroup *cg)
  * The directory (left in place on error: the caller's teardown removes it once it has
  * dropped cgroup_mutex, since a file callback may already be waiting for the mutex).
  */
-int cgroup_create_dir(struct cgroup *cg)
+static int cgroupfs_create_dir(struct cgroup *cg)
 {
 	struct pseudo_node *dir;
 
 	if (!cg->parent->dir)
-		return 0; /* the filesystem is not up: cgroups without directories (tests) */
+		return 0; /* made before the filesystem was up: no directories below it */
 	dir = pseudo_mkdir_ops(cg->parent->dir, cg->name, &cgroup_dir_ops, cg);
 	if (IS_ERR(dir))
 		return (int)PTR_ERR(dir);
@@ -228,7 +229,7 @@ int cgroup_create_dir(struct cgroup *cg)
 	return add_core_files(cg);
 }
 
-void cgroup_remove_dir(struct cgroup *cg)
+static void cgroupfs_remove_dir(struct cgroup *cg)
 {
 	struct pseudo_node *dir = cg->dir;
 
@@ -236,7 +237,28 @@ void cgroup_remove_dir(struct cgroup *cg)
 	pseudo_remove(dir);
 }
 
-void cgroup_remove_ss_files(struct cgroup *cg, struct cgroup_subsys *ss)
+/* ss's files in cg's directory, each given ss's css there. */
+static int cgroupfs_add_css_files(struct cgroup *cg, struct cgroup_subsys *ss)
+{
+	struct cgroup_subsys_state *css = cg->subsys[ss->id];
+
+	if (!cg->dir || !css)
+		return 0;
+	for (const struct cftype *cft = ss->dfl_cftypes; cft->name; cft++) {
+		struct pseudo_node *node;
+
+		if ((cft->flags & CFTYPE_NOT_ON_ROOT) && !cg->parent)
+			continue;
+		if ((cft->flags & CFTYPE_ONLY_ON_ROOT) && cg->parent)
+			continue;
+		node = pseudo_create_file(cg->dir, cft->name, cft->mode, cft->show, cft->store, css);
+		if (IS_ERR_OR_NULL(node))
+			return node ? (int)PTR_ERR(node) : -ENOMEM;
+	}
+	return 0;
+}
+
+static void cgroupfs_remove_css_files(struct cgroup *cg, struct cgroup_subsys *ss)
 {
 	char prefix[CGROUP_NAME_MAX];
 
@@ -247,12 +269,18 @@ void cgroup_remove_ss_files(struct cgroup *cg, struct cgroup_subsys *ss)
 	pseudo_remove_prefixed_except(cg->dir, prefix, ".pressure");
 }
 
-/* The root's files, then the mount. */
+static const struct cgroup_fs_hooks cgroupfs_hooks = {
+	.create_dir = cgroupfs_create_dir,
+	.remove_dir = cgroupfs_remove_dir,
+	.add_css_files = cgroupfs_add_css_files,
+	.remove_css_files = cgroupfs_remove_css_files,
+};
+
+/* The root's files, then the hooks (cgroups made from now on get directories), then the mount. */
 int cgroup_fs_init(void)
 {
 	struct pseudo_node *root = pseudo_fs_register("cgroup2", CGROUP2_SUPER_MAGIC);
-	struct cgroup_subsys *ss;
-	int err, i;
+	int err;
 
 	if (IS_ERR(root))
 		return (int)PTR_ERR(root);
@@ -260,10 +288,12 @@ int cgroup_fs_init(void)
 	mutex_lock(&cgroup_mutex);
 	cgroup_root.dir = root;
 	err = add_core_files(&cgroup_root);
-	for_each_subsys(ss, i) {
-		if (!err && ss->populate_dir)
-			err = ss->populate_dir(cgroup_root.subsys[i], root);
+	for (int i = 0; i < CGROUP_SUBSYS_COUNT; i++) {
+		if (!err && cgroup_subsys[i] && cgroup_subsys[i]->dfl_cftypes)
+			err = cgroupfs_add_css_files(&cgroup_root, cgroup_subsys[i]);
 	}
+	if (!err)
+		cgroup_register_fs_hooks(&cgroupfs_hooks);
 	mutex_unlock(&cgroup_mutex);
 	if (!err)
 		err = do_mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);

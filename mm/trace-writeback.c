@@ -27,5 +27,22 @@ static unsigned long wbc_cgroup_ino(struct writeback_control *wbc)
 	return wbc->wb ? wb_cgroup_ino(wbc->wb) : 1;
 }
 
+/* Linux prints them with __print_symbolic(WB_WORK_REASON) */
+static const char *const reason_names[WB_REASON_MAX] = {
+	[WB_REASON_BACKGROUND] = "background",
+	[WB_REASON_VMSCAN] = "vmscan",
+	[WB_REASON_SYNC] = "sync",
+	[WB_REASON_PERIODIC] = "periodic",
+	[WB_REASON_LAPTOP_TIMER] = "laptop_timer",
+	[WB_REASON_FS_FREE_SPACE] = "fs_free_space",
+	[WB_REASON_FORKER_THREAD] = "forker_thread",
+	[WB_REASON_FOREIGN_FLUSH] = "foreign_flush",
+};
+
+const char *wb_reason_name(enum wb_reason reason)
+{
+	return reason < WB_REASON_MAX ? reason_names[reason] : "?";
+}
+
 #define CREATE_TRACE_POINTS
 #include <cgwb/trace/writeback.h>
