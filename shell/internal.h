@@ -146,6 +146,42 @@ struct file *memfile_open(const char *text, size_t len);
 /* The captured output; -EFBIG if some of it was refused (over the bound). */
 int capture_take(struct file *file, struct strbuf *out);
 
+/* cmd_args.c: the skeleton of the commands: options, operands and their messages */
+/* The bit of an option letter (a-z, A-Z or 0-9) in the mask sh_flags() fills. */
+#define SH_OPT(c) (1ULL << ((c) >= 'a' ? (c) - 'a' : (c) >= 'A' ? (c) - 'A' + 26 : (c) - '0' + 52))
+
+/* getopt's state over one argv; zeroed ({ 0 }) it starts at argv[1]. */
+struct sh_getopt {
+	int ind;          /* the next word; once done, the first operand */
+	const char *arg;  /* the value of the option just returned, if it takes one */
+	const char *next; /* what is left of a word of letters ("-la": "a") */
+};
+/*
+ * The next option of argv as POSIX getopt: letters combine ("-la"); a letter followed by
+ * ':' in optstring takes a value ("-t," or "-t ,"). 0 at the first operand (g->ind), after
+ * "--", or at "-" (standard input); '?' after coreutils' message ("invalid option -- 'x'",
+ * "option requires an argument -- 'x'") and the usage line: the command returns 2.
+ */
+int sh_getopt(struct sh_getopt *g, int argc, char **argv, const char *optstring);
+/*
+ * Options without values, as SH_OPT bits in *flags: the first operand's index, or -1 after
+ * sh_getopt's message (the command returns 2).
+ */
+int sh_flags(int argc, char **argv, const char *allowed, u64 *flags);
+/* "cmd: missing operand" (what: "operand", "file operand"...) and the usage line: 2. */
+int sh_missing_operand(const char *cmd, const char *what);
+/* "cmd: doing 'operand': error" (doing NULL: "cmd: operand: error"), as coreutils: 1. */
+int sh_operand_error(const char *cmd, const char *doing, const char *operand, int err);
+/* What a command does with one operand: its status, after its own message if it failed. */
+typedef int sh_operand_fn(const char *operand, void *ctx);
+/*
+ * one(argv[i], ctx) for each operand from first on, a failed one reported by one and the
+ * loop going on: the worst (highest) status, or SH_STATUS_KILLED once a kill stops it.
+ */
+int sh_for_each_operand(int argc, char **argv, int first, sh_operand_fn *one, void *ctx);
+/* The same for FILE... operands that default to standard input: "-" when there are none. */
+int sh_for_each_input(int argc, char **argv, int first, sh_operand_fn *one, void *ctx);
+
 /* runtime.c: the command table */
 void shell_for_each_cmd(void (*fn)(const struct shell_cmd *cmd, void *arg), void *arg);
 
