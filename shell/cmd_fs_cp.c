@@ -8,6 +8,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "cmd_fs_util.h"
+#include "internal.h"
 
 /* The destination path for src: dst itself, or dst/basename(src) if dst is a directory. */
 static char *target_of(const char *src, const char *dst, bool dst_dir)
@@ -19,11 +20,17 @@ static char *target_of(const char *src, const char *dst, bool dst_dir)
 	return fs_join(dst, fs_basename(src, base, sizeof(base)));
 }
 
-static int check_operands(const char *cmd, int nsrc, const char *dst, bool *dst_dir)
+/* DST of cp and mv, the same for every source. */
+struct target {
+	const char *dst;
+	bool dst_dir; /* an existing directory: the sources go into it */
+};
+
+static int check_operands(const char *cmd, int nsrc, struct target *t)
 {
-	*dst_dir = fs_is_dir(dst);
-	if (nsrc > 1 && !*dst_dir)
-		return sh_error(cmd, "target '%s' is not a directory", dst);
+	t->dst_dir = fs_is_dir(t->dst);
+	if (nsrc > 1 && !t->dst_dir)
+		return sh_error(cmd, "target '%s' is not a directory", t->dst);
 	return 0;
 }
 
@@ -34,17 +41,18 @@ static bool same_file(const struct kstat *a, const char *b)
 	return !vfs_stat(b, &sb) && sb.dev == a->dev && sb.ino == a->ino;
 }
 
-static int cp_one(const char *src, const char *dst, bool dst_dir)
+static int cp_one(const char *src, void *ctx)
 {
+	const struct target *t = ctx;
 	struct kstat st;
 	char *to;
 	int err = vfs_stat(src, &st), status;
 
 	if (err)
-		return sh_error("cp", "cannot stat '%s': %s", src, errstr(err));
+		return sh_operand_error("cp", "cannot stat", src, err);
 	if (S_ISDIR(st.mode))
 		return sh_error("cp", "-r not specified; omitting directory '%s'", src);
-	to = target_of(src, dst, dst_dir);
+	to = target_of(src, t->dst, t->dst_dir);
 	if (!to)
 		return sh_error("cp", "%s", errstr(-ENOMEM));
 	if (same_file(&st, to))
@@ -56,33 +64,23 @@ static int cp_one(const char *src, const char *dst, bool dst_dir)
 }
 
 /* cp and mv: SRC... DST, each source copied or moved to DST (or into it, a directory). */
-static int copy_or_move(const char *name, int argc, char **argv,
-			int (*one)(const char *src, const char *dst, bool dst_dir))
+static int copy_or_move(const char *name, int argc, char **argv, sh_operand_fn *one)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "", &flags), status = 0;
-	bool dst_dir;
+	u64 flags;
+	int first = sh_flags(argc, argv, "", &flags);
+	struct target t = { .dst = argv[argc - 1] };
 
 	if (first < 0)
 		return 2;
-	if (argc - first < 2) {
-		if (argc - first == 1)
-			sh_err("%s: missing destination file operand after '%s'\n", name,
-			       argv[first]);
-		else
-			sh_err("%s: missing file operand\n", name);
+	if (argc - first == 0)
+		return sh_missing_operand(name, "file operand");
+	if (argc - first == 1) {
+		sh_err("%s: missing destination file operand after '%s'\n", name, argv[first]);
 		return sh_usage(name);
 	}
-	if (check_operands(name, argc - first - 1, argv[argc - 1], &dst_dir))
+	if (check_operands(name, argc - first - 1, &t))
 		return 1;
-	for (int i = first; i < argc - 1; i++) {
-		int s = one(argv[i], argv[argc - 1], dst_dir);
-		if (s == SH_STATUS_KILLED)
-			return s;
-		if (s)
-			status = s;
-	}
-	return status;
+	return sh_for_each_operand(argc - 1, argv, first, one, &t);
 }
 
 static int cmd_cp(int argc, char **argv)
@@ -103,19 +101,20 @@ static int mv_copy(const char *src, const char *to, const struct kstat *st)
 		return status;
 	err = do_unlink(src);
 	if (err)
-		return sh_error("mv", "cannot remove '%s': %s", src, errstr(err));
+		return sh_operand_error("mv", "cannot remove", src, err);
 	return 0;
 }
 
-static int mv_one(const char *src, const char *dst, bool dst_dir)
+static int mv_one(const char *src, void *ctx)
 {
+	const struct target *t = ctx;
 	struct kstat st;
 	char *to;
 	int err = vfs_lstat(src, &st), status = 0;
 
 	if (err)
-		return sh_error("mv", "cannot stat '%s': %s", src, errstr(err));
-	to = target_of(src, dst, dst_dir);
+		return sh_operand_error("mv", "cannot stat", src, err);
+	to = target_of(src, t->dst, t->dst_dir);
 	if (!to)
 		return sh_error("mv", "%s", errstr(-ENOMEM));
 	err = do_rename(src, to);

@@ -11,10 +11,11 @@
 #include <cgwb/jiffies.h>
 #include <cgwb/errno.h>
 #include "cmd_fs_util.h"
+#include "internal.h"
 
-#define LS_LONG FS_OPT('l')
-#define LS_ALL FS_OPT('a')
-#define LS_INODE FS_OPT('i')
+#define LS_LONG SH_OPT('l')
+#define LS_ALL SH_OPT('a')
+#define LS_INODE SH_OPT('i')
 #define SIX_MONTHS (183LL * 24 * 3600)
 
 struct ls_names {
@@ -117,7 +118,7 @@ static void print_long(const char *path, const char *name, const struct kstat *s
 	sh_out("\n");
 }
 
-static void print_entry(const char *path, const char *name, unsigned int flags)
+static void print_entry(const char *path, const char *name, u64 flags)
 {
 	struct kstat st;
 	int err = flags & (LS_LONG | LS_INODE) ? vfs_lstat(path, &st) : 0;
@@ -165,14 +166,14 @@ static u64 total_blocks(const char *dir, struct ls_names *ns)
 	return blocks / 2; /* 1K units */
 }
 
-static int list_dir(const char *dir, unsigned int flags, bool header, bool first)
+static int list_dir(const char *dir, u64 flags, bool header, bool first)
 {
 	struct ls_names ns = { 0 };
 	int err = read_names(dir, flags & LS_ALL, &ns);
 
 	if (err) {
 		free_names(&ns);
-		return sh_error("ls", "cannot open directory '%s': %s", dir, errstr(err));
+		return sh_operand_error("ls", "cannot open directory", dir, err);
 	}
 	sort_names(&ns);
 	if (header)
@@ -190,7 +191,7 @@ static int list_dir(const char *dir, unsigned int flags, bool header, bool first
 }
 
 /* Is operand a directory to list (a symlink to one counts unless -l)? */
-static int classify(const char *path, unsigned int flags, bool *is_dir)
+static int classify(const char *path, u64 flags, bool *is_dir)
 {
 	struct kstat st;
 	int err = vfs_lstat(path, &st);
@@ -205,8 +206,8 @@ static int classify(const char *path, unsigned int flags, bool *is_dir)
 
 static int cmd_ls(int argc, char **argv)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "lai1", &flags), status = 0, nfiles = 0, ndirs = 0;
+	u64 flags;
+	int first = sh_flags(argc, argv, "lai1", &flags), status = 0, nfiles = 0, ndirs = 0;
 	static char dot[] = ".";
 	char *dflt[1] = { dot };
 	char **ops = argv + first;

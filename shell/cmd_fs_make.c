@@ -4,6 +4,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "cmd_fs_util.h"
+#include "internal.h"
 
 /* mkdir -p: every missing directory of path, in order; existing directories are fine. */
 static int mkdir_parents(const char *path)
@@ -33,24 +34,25 @@ static int mkdir_parents(const char *path)
 	return err;
 }
 
+/* One operand of mkdir; ctx: the flags. */
+static int mkdir_operand(const char *path, void *ctx)
+{
+	bool parents = *(u64 *)ctx & SH_OPT('p');
+	int err = parents ? mkdir_parents(path) : do_mkdir(path, 0777);
+
+	return err ? sh_operand_error("mkdir", "cannot create directory", path, err) : 0;
+}
+
 static int cmd_mkdir(int argc, char **argv)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "p", &flags), status = 0;
+	u64 flags;
+	int first = sh_flags(argc, argv, "p", &flags);
 
 	if (first < 0)
 		return 2;
-	if (first == argc) {
-		sh_err("mkdir: missing operand\n");
-		return sh_usage("mkdir");
-	}
-	for (int i = first; i < argc; i++) {
-		int err = (flags & FS_OPT('p')) ? mkdir_parents(argv[i]) : do_mkdir(argv[i], 0777);
-		if (err)
-			status = sh_error("mkdir", "cannot create directory '%s': %s", argv[i],
-					  errstr(err));
-	}
-	return status;
+	if (first == argc)
+		return sh_missing_operand("mkdir", "operand");
+	return sh_for_each_operand(argc, argv, first, mkdir_operand, &flags);
 }
 DEFINE_SHELL_CMD(mkdir, "mkdir", "mkdir [-p] DIR...", "make directories (-p: with parents)",
 		 cmd_mkdir, 0);
@@ -69,31 +71,31 @@ static int touch_one(const char *path)
 	return 0;
 }
 
+static int touch_operand(const char *path, void *ctx)
+{
+	int err = touch_one(path);
+
+	return err ? sh_operand_error("touch", "cannot touch", path, err) : 0;
+}
+
 static int cmd_touch(int argc, char **argv)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "", &flags), status = 0;
+	u64 flags;
+	int first = sh_flags(argc, argv, "", &flags);
 
 	if (first < 0)
 		return 2;
-	if (first == argc) {
-		sh_err("touch: missing file operand\n");
-		return sh_usage("touch");
-	}
-	for (int i = first; i < argc; i++) {
-		int err = touch_one(argv[i]);
-		if (err)
-			status = sh_error("touch", "cannot touch '%s': %s", argv[i], errstr(err));
-	}
-	return status;
+	if (first == argc)
+		return sh_missing_operand("touch", "file operand");
+	return sh_for_each_operand(argc, argv, first, touch_operand, NULL);
 }
 DEFINE_SHELL_CMD(touch, "touch", "touch FILE...", "create files or update their times", cmd_touch, 0);
 
 static int cmd_ln(int argc, char **argv)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "s", &flags), err;
-	bool sym = flags & FS_OPT('s');
+	u64 flags;
+	int first = sh_flags(argc, argv, "s", &flags), err;
+	bool sym = flags & SH_OPT('s');
 	char base[NAME_MAX + 1];
 	const char *target, *name;
 	char *path;
@@ -121,28 +123,32 @@ static int cmd_ln(int argc, char **argv)
 }
 DEFINE_SHELL_CMD(ln, "ln", "ln [-s] TARGET NAME", "make a hard (-s: symbolic) link", cmd_ln, 0);
 
+/* One operand of readlink; ctx: a buffer of PATH_MAX bytes. */
+static int readlink_operand(const char *path, void *ctx)
+{
+	char *buf = ctx;
+
+	/* like coreutils without -v: failures are silent, only the status tells */
+	if (do_readlink(path, buf, PATH_MAX) < 0)
+		return 1;
+	sh_out("%s\n", buf);
+	return 0;
+}
+
 static int cmd_readlink(int argc, char **argv)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "", &flags), status = 0;
+	u64 flags;
+	int first = sh_flags(argc, argv, "", &flags), status;
 	char *buf;
 
 	if (first < 0)
 		return 2;
-	if (first == argc) {
-		sh_err("readlink: missing operand\n");
-		return sh_usage("readlink");
-	}
+	if (first == argc)
+		return sh_missing_operand("readlink", "operand");
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!buf)
 		return sh_error("readlink", "%s", errstr(-ENOMEM));
-	for (int i = first; i < argc; i++) {
-		/* like coreutils without -v: failures are silent, only the status tells */
-		if (do_readlink(argv[i], buf, PATH_MAX) < 0)
-			status = 1;
-		else
-			sh_out("%s\n", buf);
-	}
+	status = sh_for_each_operand(argc, argv, first, readlink_operand, buf);
 	kfree(buf);
 	return status;
 }
@@ -168,31 +174,35 @@ static int truncate_one(const char *path, loff_t size)
 	return 0;
 }
 
+/* One operand of truncate; ctx: the size. */
+static int truncate_operand(const char *path, void *ctx)
+{
+	const u64 *size = ctx;
+
+	return truncate_one(path, (loff_t)*size);
+}
+
 static int cmd_truncate(int argc, char **argv)
 {
+	struct sh_getopt g = { 0 };
+	const char *size_arg = NULL;
 	u64 size;
-	int status = 0, i = 1;
+	int c;
 
-	if (argc >= 2 && str_has_prefix(argv[1], "-s") && argv[1][2]) {
-		if (parse_size(argv[1] + 2, &size))
-			return sh_error("truncate", "invalid number: '%s'", argv[1] + 2);
-		i = 2;
-	} else if (argc >= 3 && !strcmp(argv[1], "-s")) {
-		if (parse_size(argv[2], &size))
-			return sh_error("truncate", "invalid number: '%s'", argv[2]);
-		i = 3;
-	} else {
+	while ((c = sh_getopt(&g, argc, argv, "s:")) > 0) {
+		if (c == '?')
+			return 2;
+		size_arg = g.arg;
+	}
+	if (!size_arg) {
 		sh_err("truncate: you must specify '-s'\n");
 		return sh_usage("truncate");
 	}
-	if (i == argc) {
-		sh_err("truncate: missing file operand\n");
-		return sh_usage("truncate");
-	}
-	for (; i < argc; i++)
-		if (truncate_one(argv[i], (loff_t)size))
-			status = 1;
-	return status;
+	if (parse_size(size_arg, &size))
+		return sh_error("truncate", "invalid number: '%s'", size_arg);
+	if (g.ind == argc)
+		return sh_missing_operand("truncate", "file operand");
+	return sh_for_each_operand(argc, argv, g.ind, truncate_operand, &size);
 }
 DEFINE_SHELL_CMD(truncate, "truncate", "truncate -s SIZE FILE...",
 		 "set file sizes (SIZE: bytes, or with K, M, G)", cmd_truncate, 0);

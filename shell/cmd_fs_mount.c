@@ -7,6 +7,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "cmd_fs_util.h"
+#include "internal.h"
 
 #define MOUNT_FAILURE 32
 
@@ -121,25 +122,24 @@ static int cmd_mount(int argc, char **argv)
 DEFINE_SHELL_CMD(mount, "mount", "mount [-t TYPE] [-o OPTION[,...]] DEV DIR",
 		 "mount a filesystem (no arguments: list mounts)", cmd_mount, 0);
 
+static int umount_operand(const char *dir, void *ctx)
+{
+	int err = do_umount(dir, 0);
+
+	if (err == -EBUSY)
+		sh_error("umount", "%s: target is busy.", dir);
+	else if (err == -EINVAL)
+		sh_error("umount", "%s: not mounted.", dir);
+	else if (err)
+		sh_operand_error("umount", NULL, dir, err);
+	return err ? MOUNT_FAILURE : 0;
+}
+
 static int cmd_umount(int argc, char **argv)
 {
-	int status = 0;
-
 	if (argc < 2)
 		return sh_usage("umount");
-	for (int i = 1; i < argc; i++) {
-		int err = do_umount(argv[i], 0);
-
-		if (err == -EBUSY)
-			sh_error("umount", "%s: target is busy.", argv[i]);
-		else if (err == -EINVAL)
-			sh_error("umount", "%s: not mounted.", argv[i]);
-		else if (err)
-			sh_error("umount", "%s: %s", argv[i], errstr(err));
-		if (err)
-			status = MOUNT_FAILURE;
-	}
-	return status;
+	return sh_for_each_operand(argc, argv, 1, umount_operand, NULL);
 }
 DEFINE_SHELL_CMD(umount, "umount", "umount DIR...", "unmount filesystems", cmd_umount, 0);
 
@@ -159,33 +159,29 @@ static int sync_one(const char *name, bool whole_fs)
 	return err;
 }
 
+/* One FILE of sync; ctx: the flags. */
+static int sync_operand(const char *name, void *ctx)
+{
+	int err = sync_one(name, *(u64 *)ctx & SH_OPT('f'));
+
+	return err ? sh_operand_error("sync", "error syncing", name, err) : 0;
+}
+
 /* sync: everything; sync FILE...: those files; sync -f FILE...: their filesystems (coreutils). */
 static int cmd_sync(int argc, char **argv)
 {
-	bool whole_fs = false;
-	int i = 1, status = 0;
+	u64 flags;
+	int first = sh_flags(argc, argv, "f", &flags);
 
-	if (argc > 1 && !strcmp(argv[1], "-f")) {
-		whole_fs = true;
-		i++;
-	}
-	if (i < argc && argv[i][0] == '-')
-		return sh_usage("sync");
-	if (i == argc) {
-		if (whole_fs)
+	if (first < 0)
+		return 2;
+	if (first == argc) {
+		if (flags)
 			return sh_usage("sync");
 		ksys_sync();
 		return 0;
 	}
-	for (; i < argc; i++) {
-		int err = sync_one(argv[i], whole_fs);
-
-		if (err) {
-			sh_error("sync", "error syncing '%s': %s", argv[i], errstr(err));
-			status = 1;
-		}
-	}
-	return status;
+	return sh_for_each_operand(argc, argv, first, sync_operand, &flags);
 }
 DEFINE_SHELL_CMD(sync, "sync", "sync [-f] [FILE]...",
 		 "write dirty data to disk: everything, the FILEs, or (-f) their filesystems",

@@ -5,9 +5,10 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "cmd_fs_util.h"
+#include "internal.h"
 
-#define RM_FORCE FS_OPT('f')
-#define RM_RECURSIVE FS_OPT('r')
+#define RM_FORCE SH_OPT('f')
+#define RM_RECURSIVE SH_OPT('r')
 
 struct child_names {
 	struct dir_context ctx;
@@ -78,7 +79,7 @@ static int rm_push_children(struct list_head *stack, struct rm_entry *dir)
 	int err, i;
 
 	if (IS_ERR(f))
-		return sh_error("rm", "cannot remove '%s': %s", dir->path, errstr((int)PTR_ERR(f)));
+		return sh_operand_error("rm", "cannot remove", dir->path, (int)PTR_ERR(f));
 	err = iterate_dir(f, &c.ctx);
 	fput(f);
 	if (!err && c.nomem)
@@ -91,11 +92,11 @@ static int rm_push_children(struct list_head *stack, struct rm_entry *dir)
 	for (i = 0; i < c.n; i++)
 		kfree(c.v[i]);
 	kfree(c.v);
-	return err ? sh_error("rm", "cannot remove '%s': %s", dir->path, errstr(err)) : 0;
+	return err ? sh_operand_error("rm", "cannot remove", dir->path, err) : 0;
 }
 
 /* One step on the top entry: 0 if it is done with (removed, or failed), 1 if it grew. */
-static int rm_step(struct list_head *stack, struct rm_entry *e, unsigned int flags)
+static int rm_step(struct list_head *stack, struct rm_entry *e, u64 flags)
 {
 	struct kstat st;
 	int err;
@@ -119,19 +120,19 @@ static int rm_step(struct list_head *stack, struct rm_entry *e, unsigned int fla
 	}
 	if (err && !(err == -ENOENT && (flags & RM_FORCE))) {
 		e->failed = true;
-		sh_error("rm", "cannot remove '%s': %s", e->path, errstr(err));
+		sh_operand_error("rm", "cannot remove", e->path, err);
 	}
 	return 0;
 }
 
-static int rm_path(const char *path, unsigned int flags)
+static int rm_path(const char *path, u64 flags)
 {
 	LIST_HEAD(stack);
 	char *top = kstrdup(path, GFP_KERNEL);
 	bool failed = false;
 
 	if (!top || rm_push(&stack, NULL, top))
-		return sh_error("rm", "cannot remove '%s': %s", path, errstr(-ENOMEM));
+		return sh_operand_error("rm", "cannot remove", path, -ENOMEM);
 	while (!list_empty(&stack)) {
 		struct rm_entry *e = list_first_entry(&stack, struct rm_entry, node);
 
@@ -156,52 +157,48 @@ static bool dot_or_dotdot(const char *path)
 	return !strcmp(base, ".") || !strcmp(base, "..");
 }
 
+/* One operand of rm; ctx: the flags. */
+static int rm_operand(const char *path, void *ctx)
+{
+	u64 flags = *(u64 *)ctx;
+
+	if ((flags & RM_RECURSIVE) && dot_or_dotdot(path))
+		return sh_error("rm", "refusing to remove '.' or '..' directory: skipping '%s'",
+				path);
+	if ((flags & RM_RECURSIVE) && !strcmp(path, "/"))
+		return sh_error("rm", "it is dangerous to operate recursively on '/'");
+	return rm_path(path, flags);
+}
+
 static int cmd_rm(int argc, char **argv)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "fr", &flags), status = 0;
+	u64 flags;
+	int first = sh_flags(argc, argv, "fr", &flags);
 
 	if (first < 0)
 		return 2;
-	if (first == argc) {
-		if (flags & RM_FORCE)
-			return 0;
-		sh_err("rm: missing operand\n");
-		return sh_usage("rm");
-	}
-	for (int i = first; i < argc && !signal_pending(current); i++) {
-		int s;
-
-		if ((flags & RM_RECURSIVE) && dot_or_dotdot(argv[i]))
-			s = sh_error("rm", "refusing to remove '.' or '..' directory: skipping '%s'",
-				     argv[i]);
-		else if ((flags & RM_RECURSIVE) && !strcmp(argv[i], "/"))
-			s = sh_error("rm", "it is dangerous to operate recursively on '/'");
-		else
-			s = rm_path(argv[i], flags);
-		if (s)
-			status = 1;
-	}
-	return signal_pending(current) ? SH_STATUS_KILLED : status;
+	if (first == argc)
+		return (flags & RM_FORCE) ? 0 : sh_missing_operand("rm", "operand");
+	return sh_for_each_operand(argc, argv, first, rm_operand, &flags);
 }
 DEFINE_SHELL_CMD(rm, "rm", "rm [-f] [-r] PATH...", "remove files (-r: and directories)", cmd_rm, 0);
 
+static int rmdir_operand(const char *path, void *ctx)
+{
+	int err = do_rmdir(path);
+
+	return err ? sh_operand_error("rmdir", "failed to remove", path, err) : 0;
+}
+
 static int cmd_rmdir(int argc, char **argv)
 {
-	unsigned int flags;
-	int first = fs_parse_flags(argc, argv, "", &flags), status = 0;
+	u64 flags;
+	int first = sh_flags(argc, argv, "", &flags);
 
 	if (first < 0)
 		return 2;
-	if (first == argc) {
-		sh_err("rmdir: missing operand\n");
-		return sh_usage("rmdir");
-	}
-	for (int i = first; i < argc; i++) {
-		int err = do_rmdir(argv[i]);
-		if (err)
-			status = sh_error("rmdir", "failed to remove '%s': %s", argv[i], errstr(err));
-	}
-	return status;
+	if (first == argc)
+		return sh_missing_operand("rmdir", "operand");
+	return sh_for_each_operand(argc, argv, first, rmdir_operand, NULL);
 }
 DEFINE_SHELL_CMD(rmdir, "rmdir", "rmdir DIR...", "remove empty directories", cmd_rmdir, 0);

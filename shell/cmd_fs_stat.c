@@ -4,6 +4,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "cmd_fs_util.h"
+#include "internal.h"
 #include "lang/strbuf.h"
 
 static void print_time(const char *label, const struct timespec64 *t)
@@ -96,43 +97,42 @@ static void print_format(const char *fmt, const char *path, const struct kstat *
 	sb_release(&sb);
 }
 
+/* One operand of stat; ctx: the -c FORMAT, or NULL. */
+static int stat_operand(const char *path, void *ctx)
+{
+	const char *const *format = ctx;
+	struct kstat st;
+	int err = vfs_lstat(path, &st);
+
+	if (err)
+		return sh_operand_error("stat", "cannot statx", path, err);
+	if (*format)
+		print_format(*format, path, &st);
+	else
+		print_stat(path, &st);
+	return 0;
+}
+
 static int cmd_stat(int argc, char **argv)
 {
+	struct sh_getopt g = { 0 };
 	const char *format = NULL;
-	unsigned int flags;
-	int first, status = 0;
+	int c;
 
-	if (argc > 2 && !strcmp(argv[1], "-c")) {
-		format = argv[2];
-		argv[2] = argv[0]; /* the options parser names argv[0] in its messages */
-		argv += 2;
-		argc -= 2;
+	while ((c = sh_getopt(&g, argc, argv, "c:")) > 0) {
+		if (c == '?')
+			return 2;
+		format = g.arg;
 	}
-	first = fs_parse_flags(argc, argv, "", &flags);
-	if (first < 0)
-		return 2;
-	if (first == argc) {
-		sh_err("stat: missing operand\n");
-		return sh_usage("stat");
-	}
-	for (int i = first; i < argc; i++) {
-		struct kstat st;
-		int err = vfs_lstat(argv[i], &st);
-
-		if (err)
-			status = sh_error("stat", "cannot statx '%s': %s", argv[i], errstr(err));
-		else if (format)
-			print_format(format, argv[i], &st);
-		else
-			print_stat(argv[i], &st);
-	}
-	return status;
+	if (g.ind == argc)
+		return sh_missing_operand("stat", "operand");
+	return sh_for_each_operand(argc, argv, g.ind, stat_operand, &format);
 }
 DEFINE_SHELL_CMD(stat, "stat", "stat [-c FORMAT] PATH...", "show file status", cmd_stat, 0);
 
 /* ---------------------------------------------------------------- df */
 
-#define DF_HUMAN FS_OPT('h')
+#define DF_HUMAN SH_OPT('h')
 
 /* 1.5K, 20M, 3.2G: coreutils' -h (powers of 1024, one decimal below 10, rounded up). */
 static void human(u64 bytes, char *buf, size_t size)
@@ -157,7 +157,7 @@ static void human(u64 bytes, char *buf, size_t size)
 }
 
 struct df_ctx {
-	unsigned int flags;
+	u64 flags;
 	const struct vfsmount *only; /* df PATH: that mount */
 	bool all;
 };
@@ -205,10 +205,25 @@ static void df_one(struct vfsmount *mnt, void *arg)
 	kfree(dir);
 }
 
+/* One PATH of df: its filesystem's line. */
+static int df_operand(const char *name, void *ctx)
+{
+	struct df_ctx *c = ctx;
+	struct path path;
+	int err = kern_path(name, LOOKUP_FOLLOW, &path);
+
+	if (err)
+		return sh_operand_error("df", NULL, name, err);
+	c->only = path.mnt;
+	for_each_mount(df_one, c);
+	path_put(&path);
+	return 0;
+}
+
 static int cmd_df(int argc, char **argv)
 {
 	struct df_ctx c = { 0 };
-	int first = fs_parse_flags(argc, argv, "h", &c.flags), status = 0;
+	int first = sh_flags(argc, argv, "h", &c.flags);
 
 	if (first < 0)
 		return 2;
@@ -220,18 +235,6 @@ static int cmd_df(int argc, char **argv)
 		for_each_mount(df_one, &c);
 		return 0;
 	}
-	for (int i = first; i < argc; i++) {
-		struct path path;
-		int err = kern_path(argv[i], LOOKUP_FOLLOW, &path);
-
-		if (err) {
-			status = sh_error("df", "%s: %s", argv[i], errstr(err));
-			continue;
-		}
-		c.only = path.mnt;
-		for_each_mount(df_one, &c);
-		path_put(&path);
-	}
-	return status;
+	return sh_for_each_operand(argc, argv, first, df_operand, &c);
 }
 DEFINE_SHELL_CMD(df, "df", "df [-h] [PATH...]", "report filesystem space usage", cmd_df, 0);

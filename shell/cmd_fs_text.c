@@ -4,7 +4,8 @@
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
-#include "cmd_fs_util.h"
+#include <cgwb/fs.h>
+#include "internal.h"
 
 #define TEXT_BUF 4096
 
@@ -83,8 +84,7 @@ static int cmd_head(int argc, char **argv)
 	kfree(buf);
 	close_input(f, owned);
 	if (err)
-		return sh_error("head", "error reading '%s': %s", name ? name : "standard input",
-				errstr(err));
+		return sh_operand_error("head", "error reading", name ? name : "standard input", err);
 	return signal_pending(current) ? SH_STATUS_KILLED : 0;
 }
 DEFINE_SHELL_CMD(head, "head", "head [-n N|-N] [-c N] [FILE]",
@@ -130,34 +130,34 @@ static int digits(u64 v)
 	return d;
 }
 
-static void wc_print(const struct wc_counts *c, unsigned int show, int width, const char *name)
+static void wc_print(const struct wc_counts *c, u64 show, int width, const char *name)
 {
 	const char *sep = "";
 
-	if (show & FS_OPT('l')) {
+	if (show & SH_OPT('l')) {
 		sh_out("%*llu", width, c->lines);
 		sep = " ";
 	}
-	if (show & FS_OPT('w')) {
+	if (show & SH_OPT('w')) {
 		sh_out("%s%*llu", sep, width, c->words);
 		sep = " ";
 	}
-	if (show & FS_OPT('c'))
+	if (show & SH_OPT('c'))
 		sh_out("%s%*llu", sep, width, c->bytes);
 	sh_out(name ? " %s\n" : "\n", name);
 }
 
 static int cmd_wc(int argc, char **argv)
 {
-	unsigned int show;
-	int first = fs_parse_flags(argc, argv, "lwc", &show), status = 0, nfiles, width;
+	u64 show;
+	int first = sh_flags(argc, argv, "lwc", &show), status = 0, nfiles, width;
 	struct wc_counts *counts, total = { 0 };
 	char *buf;
 
 	if (first < 0)
 		return 2;
 	if (!show)
-		show = FS_OPT('l') | FS_OPT('w') | FS_OPT('c');
+		show = SH_OPT('l') | SH_OPT('w') | SH_OPT('c');
 	nfiles = argc - first;
 	counts = kcalloc((size_t)(nfiles ? nfiles : 1), sizeof(*counts), GFP_KERNEL);
 	buf = kmalloc(TEXT_BUF, GFP_KERNEL);
@@ -176,7 +176,7 @@ static int cmd_wc(int argc, char **argv)
 		if (!IS_ERR(f))
 			close_input(f, owned);
 		if (err) {
-			status = sh_error("wc", "%s: %s", name ? name : "-", errstr(err));
+			status = sh_operand_error("wc", NULL, name ? name : "-", err);
 			continue;
 		}
 		ok[i] = true;
@@ -261,13 +261,13 @@ static int cmd_cmp(int argc, char **argv)
 		return sh_usage("cmp");
 	a = open_input(argv[1], &own_a);
 	if (IS_ERR(a)) {
-		sh_error("cmp", "%s: %s", argv[1], errstr((int)PTR_ERR(a)));
+		sh_operand_error("cmp", NULL, argv[1], (int)PTR_ERR(a));
 		return 2;
 	}
 	b = open_input(argv[2], &own_b);
 	if (IS_ERR(b)) {
 		close_input(a, own_a);
-		sh_error("cmp", "%s: %s", argv[2], errstr((int)PTR_ERR(b)));
+		sh_operand_error("cmp", NULL, argv[2], (int)PTR_ERR(b));
 		return 2;
 	}
 	ba = kmalloc(TEXT_BUF, GFP_KERNEL);

@@ -1,4 +1,4 @@
-/* Helpers of the file commands: options, path pieces, modes, dates, copying. */
+/* Helpers of the file commands: path pieces, modes, dates, copying. */
 #include <cgwb/shell.h>
 #include <cgwb/sched.h>
 #include <cgwb/slab.h>
@@ -11,30 +11,6 @@
 const char *const fs_month_names[12] = {
 	"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 };
-
-int fs_parse_flags(int argc, char **argv, const char *allowed, unsigned int *flags)
-{
-	int i;
-
-	*flags = 0;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--"))
-			return i + 1;
-		if (a[0] != '-' || !a[1])
-			break;
-		for (a++; *a; a++) {
-			if (*a < 'a' || *a > 'z' || !strchr(allowed, *a)) {
-				sh_err("%s: invalid option -- '%c'\n", argv[0], *a);
-				sh_usage(argv[0]);
-				return -1;
-			}
-			*flags |= FS_OPT(*a);
-		}
-	}
-	return i;
-}
 
 const char *fs_basename(const char *path, char *buf, size_t size)
 {

@@ -4,14 +4,6 @@
 
 #include <cgwb/fs.h>
 
-#define FS_OPT(c) (1U << ((c) - 'a')) /* a lowercase letter option */
-
-/*
- * Letter options in argv[1..] (combined like -la, ended by "--" or the first operand):
- * returns the index of the first operand, or -1 after printing coreutils' message and the
- * usage line for an unknown option (the command then returns 2).
- */
-int fs_parse_flags(int argc, char **argv, const char *allowed, unsigned int *flags);
 /* The last component of path ("b" for "a/b/", "/" for "/"), into buf. */
 const char *fs_basename(const char *path, char *buf, size_t size);
 /* dir + "/" + name in a new string (kfree it); NULL without memory. */
