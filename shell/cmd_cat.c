@@ -5,6 +5,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
+#include "internal.h"
 
 #define CAT_BUF 4096
 
@@ -23,34 +24,40 @@ static int copy_file(struct file *in, char *buf, bool *write_failed)
 	}
 }
 
+struct cat_ctx {
+	char *buf;
+	bool write_failed; /* the output is gone: the operands left are not read */
+};
+
+static int cat_operand(const char *name, void *ctx)
+{
+	struct cat_ctx *c = ctx;
+	bool in_stdin = !strcmp(name, "-");
+	struct file *in;
+	int err;
+
+	if (c->write_failed)
+		return 0;
+	in = in_stdin ? current->files[0] : filp_open(name, O_RDONLY, 0);
+	if (IS_ERR_OR_NULL(in))
+		return sh_operand_error("cat", NULL, name, in ? (int)PTR_ERR(in) : -EBADF);
+	err = copy_file(in, c->buf, &c->write_failed);
+	if (!in_stdin)
+		fput(in);
+	if (err && !signal_pending(current))
+		return sh_operand_error("cat", NULL, name, err);
+	return 0;
+}
+
 static int cmd_cat(int argc, char **argv)
 {
-	char *buf = kmalloc(CAT_BUF, GFP_KERNEL);
-	bool write_failed = false;
-	int status = 0;
+	struct cat_ctx c = { .buf = kmalloc(CAT_BUF, GFP_KERNEL) };
+	int status;
 
-	if (!buf)
+	if (!c.buf)
 		return sh_error("cat", "%s", errstr(-ENOMEM));
-	for (int i = argc > 1 ? 1 : 0; i < argc && !write_failed; i++) {
-		const char *name = i ? argv[i] : "-";
-		bool in_stdin = !strcmp(name, "-");
-		struct file *in = in_stdin ? current->files[0] : filp_open(name, O_RDONLY, 0);
-		int err;
-
-		if (IS_ERR_OR_NULL(in)) {
-			status = sh_error("cat", "%s: %s", name,
-					  errstr(in ? (int)PTR_ERR(in) : -EBADF));
-			continue;
-		}
-		err = copy_file(in, buf, &write_failed);
-		if (err && !signal_pending(current))
-			status = sh_error("cat", "%s: %s", name, errstr(err));
-		if (!in_stdin)
-			fput(in);
-		if (signal_pending(current))
-			break;
-	}
-	kfree(buf);
-	return write_failed ? 1 : status;
+	status = sh_for_each_input(argc, argv, 1, cat_operand, &c);
+	kfree(c.buf);
+	return c.write_failed ? 1 : status;
 }
 DEFINE_SHELL_CMD(cat, "cat", "cat [FILE...]", "copy files (or stdin, -) to stdout", cmd_cat, 0);

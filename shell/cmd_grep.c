@@ -6,6 +6,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "lang/regex.h"
+#include "internal.h"
 
 #define GREP_LINE_MAX 4096
 
@@ -185,7 +186,7 @@ static int cmd_grep(int argc, char **argv)
 	} else {
 		int err = regex_compile(&g.re, pattern, ere, g.icase);
 		if (err) {
-			sh_error("grep", "invalid pattern '%s': %s", pattern, errstr(err));
+			sh_operand_error("grep", "invalid pattern", pattern, err);
 			return 2;
 		}
 	}
@@ -197,7 +198,7 @@ static int cmd_grep(int argc, char **argv)
 		int err;
 
 		if (IS_ERR_OR_NULL(file)) {
-			sh_error("grep", "%s: %s", name, errstr(file ? (int)PTR_ERR(file) : -EBADF));
+			sh_operand_error("grep", NULL, name, file ? (int)PTR_ERR(file) : -EBADF);
 			status = 2;
 			continue;
 		}
@@ -208,7 +209,7 @@ static int cmd_grep(int argc, char **argv)
 		if (err == -EPIPE)
 			break;
 		if (err) {
-			sh_error("grep", "%s: %s", name, errstr(err));
+			sh_operand_error("grep", NULL, name, err);
 			status = 2;
 		}
 		if (g.count && !g.quiet)

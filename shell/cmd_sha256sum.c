@@ -12,6 +12,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "textio.h"
+#include "internal.h"
 
 /* Large and page-aligned: reads of a disk then go down as big direct requests. */
 #define SUM_BUF_ORDER 6
@@ -65,7 +66,7 @@ static int sum_one(const char *name, char *buf)
 	if (err == -EINTR)
 		return SH_STATUS_KILLED;
 	if (err)
-		return sh_error("sha256sum", "%s: %s", name, errstr(err));
+		return sh_operand_error("sha256sum", NULL, name, err);
 	sh_out("%s  %s\n", hex, name);
 	return 0;
 }
@@ -155,7 +156,7 @@ static int check_list(const char *list, char *buf, enum sum_verbosity v)
 	if (signal_pending(current))
 		return SH_STATUS_KILLED;
 	if (got < 0)
-		return sh_error("sha256sum", "%s: %s", list, errstr(got));
+		return sh_operand_error("sha256sum", NULL, list, got);
 	if (!c.ok && !c.mismatched && !c.unreadable)
 		return sh_error("sha256sum", "%s: no properly formatted checksum lines found",
 				strcmp(list, "-") ? list : "standard input");
@@ -201,26 +202,32 @@ static int sum_options(int argc, char **argv, bool *check, enum sum_verbosity *v
 	return i;
 }
 
+struct sum_ctx {
+	char *buf;
+	bool check;
+	enum sum_verbosity v;
+};
+
+/* One FILE: its checksum printed, or (-c) the files it lists checked. */
+static int sum_operand(const char *name, void *ctx)
+{
+	struct sum_ctx *c = ctx;
+
+	return c->check ? check_list(name, c->buf, c->v) : sum_one(name, c->buf);
+}
+
 static int cmd_sha256sum(int argc, char **argv)
 {
-	enum sum_verbosity v;
-	bool check;
-	int first = sum_options(argc, argv, &check, &v), status = 0;
-	char *buf;
+	struct sum_ctx c;
+	int first = sum_options(argc, argv, &c.check, &c.v), status;
 
 	if (first < 0)
 		return 1;
-	buf = __get_free_pages(GFP_KERNEL, SUM_BUF_ORDER);
-	if (!buf)
+	c.buf = __get_free_pages(GFP_KERNEL, SUM_BUF_ORDER);
+	if (!c.buf)
 		return sh_error("sha256sum", "%s", errstr(-ENOMEM));
-	if (first == argc)
-		status = check ? check_list("-", buf, v) : sum_one("-", buf);
-	for (int i = first; i < argc && status != SH_STATUS_KILLED; i++) {
-		int s = check ? check_list(argv[i], buf, v) : sum_one(argv[i], buf);
-		if (s)
-			status = s;
-	}
-	free_pages(buf, SUM_BUF_ORDER);
+	status = sh_for_each_input(argc, argv, first, sum_operand, &c);
+	free_pages(c.buf, SUM_BUF_ORDER);
 	return status;
 }
 

@@ -3,6 +3,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "textio.h"
+#include "internal.h"
 
 #define CUT_MAX_RANGES 16
 
@@ -65,36 +66,43 @@ static bool selected(const struct cut_list *l, u32 i)
 	return false;
 }
 
+/* What to cut: the options. */
+struct cut_opts {
+	struct cut_list l;
+	bool chars;          /* -c: characters, else -f: fields */
+	char delim;          /* -d: between fields (a tab) */
+	bool only_delimited; /* -s: lines without delim are left out */
+};
+
 /* One line: the chosen characters (-c) or fields (-f) with their delimiters between. */
-static void cut_line(const char *s, size_t len, const struct cut_list *l, bool chars, char delim,
-		     bool only_delimited)
+static void cut_line(const char *s, size_t len, const struct cut_opts *o)
 {
 	struct strbuf out = STRBUF_INIT;
 	bool first = true;
 	u32 field = 1;
 
-	if (!chars && !memchr(s, delim, len)) {
-		if (!only_delimited) {
+	if (!o->chars && !memchr(s, o->delim, len)) {
+		if (!o->only_delimited) {
 			sh_write(s, len);
 			sh_write("\n", 1);
 		}
 		return;
 	}
 	for (size_t i = 0; i < len; i++) {
-		if (chars) {
-			if (selected(l, (u32)i + 1))
+		if (o->chars) {
+			if (selected(&o->l, (u32)i + 1))
 				sb_addc(&out, s[i]);
 			continue;
 		}
-		if (s[i] == delim) {
+		if (s[i] == o->delim) {
 			field++;
 			continue;
 		}
-		if (!selected(l, field))
+		if (!selected(&o->l, field))
 			continue;
 		/* the first character of a chosen field after another chosen one */
-		if (!first && (i == 0 || s[i - 1] == delim))
-			sb_addc(&out, delim);
+		if (!first && (i == 0 || s[i - 1] == o->delim))
+			sb_addc(&out, o->delim);
 		first = false;
 		sb_addc(&out, s[i]);
 	}
@@ -103,8 +111,8 @@ static void cut_line(const char *s, size_t len, const struct cut_list *l, bool c
 	sb_release(&out);
 }
 
-static int cut_file(const char *name, const struct cut_list *l, bool chars, char delim,
-		    bool only_delimited)
+/* One FILE ("-": standard input); ctx: the options. */
+static int cut_file(const char *name, void *ctx)
 {
 	struct text_in in;
 	const char *line;
@@ -114,49 +122,47 @@ static int cut_file(const char *name, const struct cut_list *l, bool chars, char
 	if (text_in_open(&in, "cut", name))
 		return 1;
 	while ((got = text_in_line(&in, &line, &len)) > 0)
-		cut_line(line, len, l, chars, delim, only_delimited);
+		cut_line(line, len, ctx);
 	text_in_close(&in);
-	return got < 0 ? sh_error("cut", "%s: %s", name ? name : "-", errstr(got)) : 0;
+	return got < 0 ? sh_operand_error("cut", NULL, name, got) : 0;
+}
+
+/* The options into o: the index of the first FILE, or a status after a message. */
+static int cut_options(int argc, char **argv, struct cut_opts *o)
+{
+	struct sh_getopt g = { 0 };
+	const char *list = NULL;
+	int c;
+
+	while ((c = sh_getopt(&g, argc, argv, "sd:f:c:")) > 0) {
+		if (c == '?')
+			return -2;
+		if (c == 's') {
+			o->only_delimited = true;
+		} else if (c == 'd') {
+			if (strlen(g.arg) != 1)
+				return -sh_error("cut", "the delimiter must be a single character");
+			o->delim = g.arg[0];
+		} else {
+			list = g.arg;
+			o->chars = c == 'c';
+		}
+	}
+	if (!list)
+		return -sh_error("cut", "you must specify a list of bytes, characters, or fields");
+	if (parse_list(list, &o->l))
+		return -sh_error("cut", "invalid field value '%s'", list);
+	return g.ind;
 }
 
 static int cmd_cut(int argc, char **argv)
 {
-	const char *list = NULL;
-	bool chars = false, only_delimited = false;
-	struct cut_list l;
-	char delim = '\t';
-	int i, status = 0;
+	struct cut_opts o = { .delim = '\t' };
+	int first = cut_options(argc, argv, &o);
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		char opt = argv[i][1];
-		const char *val = argv[i][2] ? argv[i] + 2 : NULL;
-
-		if (opt == 's' && !val) {
-			only_delimited = true;
-			continue;
-		}
-		if (!strchr("dfc", opt) || (!val && i + 1 == argc))
-			return sh_usage("cut");
-		if (!val)
-			val = argv[++i];
-		if (opt == 'd') {
-			if (strlen(val) != 1)
-				return sh_error("cut", "the delimiter must be a single character");
-			delim = val[0];
-		} else {
-			list = val;
-			chars = opt == 'c';
-		}
-	}
-	if (!list)
-		return sh_error("cut", "you must specify a list of bytes, characters, or fields");
-	if (parse_list(list, &l))
-		return sh_error("cut", "invalid field value '%s'", list);
-	if (i == argc)
-		return cut_file(NULL, &l, chars, delim, only_delimited);
-	for (; i < argc; i++)
-		status |= cut_file(argv[i], &l, chars, delim, only_delimited);
-	return status;
+	if (first < 0)
+		return -first;
+	return sh_for_each_input(argc, argv, first, cut_file, &o);
 }
 DEFINE_SHELL_CMD(cut, "cut", "cut -f LIST [-d DELIM] [-s] [FILE...] | cut -c LIST [FILE...]",
 		 "print chosen fields (or characters) of each line", cmd_cut, 0);

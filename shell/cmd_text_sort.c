@@ -9,6 +9,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "textio.h"
+#include "internal.h"
 
 struct sort_opts {
 	bool numeric, reverse, unique;
@@ -163,7 +164,7 @@ static int read_lines(const char *cmd, const char *name, struct strv *lines)
 	text_in_close(&in);
 	if (!got && lines->failed)
 		got = -ENOMEM;
-	return got < 0 ? sh_error(cmd, "%s: %s", name ? name : "-", errstr(got)) : 0;
+	return got < 0 ? sh_operand_error(cmd, NULL, name ? name : "-", got) : 0;
 }
 
 /* -k N[,M] (character positions N.C are not supported). */
@@ -186,38 +187,30 @@ static int parse_key(const char *s, struct sort_opts *o)
 	return 0;
 }
 
-/* The index of the first FILE; -1: bad usage; -2: a bad value, reported. */
+/* The index of the first FILE, or -1 after a message (bad usage, a bad value). */
 static int sort_options(int argc, char **argv, struct sort_opts *o)
 {
-	int i;
+	struct sh_getopt g = { 0 };
+	int c;
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		for (const char *p = argv[i] + 1; *p; p++) {
-			const char *val;
-
-			if (*p == 'n' || *p == 'r' || *p == 'u') {
-				o->numeric |= *p == 'n';
-				o->reverse |= *p == 'r';
-				o->unique |= *p == 'u';
-				continue;
-			}
-			if ((*p != 'k' && *p != 't') || (!p[1] && i + 1 == argc))
-				return -1;
-			val = p[1] ? p + 1 : argv[++i];
-			if (*p == 't' && strlen(val) != 1) {
-				sh_error("sort", "multi-character tab '%s'", val);
-				return -2;
-			}
-			if (*p == 't') {
-				o->sep = (unsigned char)val[0];
-			} else if (parse_key(val, o)) {
-				sh_error("sort", "invalid field specification '%s'", val);
-				return -2;
-			}
-			break;
+	while ((c = sh_getopt(&g, argc, argv, "nrut:k:")) > 0) {
+		if (c == '?')
+			return -1;
+		o->numeric |= c == 'n';
+		o->reverse |= c == 'r';
+		o->unique |= c == 'u';
+		if (c == 't' && strlen(g.arg) != 1) {
+			sh_error("sort", "multi-character tab '%s'", g.arg);
+			return -1;
+		}
+		if (c == 't') {
+			o->sep = (unsigned char)g.arg[0];
+		} else if (c == 'k' && parse_key(g.arg, o)) {
+			sh_error("sort", "invalid field specification '%s'", g.arg);
+			return -1;
 		}
 	}
-	return i;
+	return g.ind;
 }
 
 static int cmd_sort(int argc, char **argv)
@@ -228,7 +221,7 @@ static int cmd_sort(int argc, char **argv)
 	int i = sort_options(argc, argv, &o), status = 0;
 
 	if (i < 0)
-		return i == -1 ? sh_usage("sort") : 2;
+		return 2;
 	if (i == argc)
 		status = read_lines("sort", NULL, &lines);
 	for (; i < argc && !status; i++)

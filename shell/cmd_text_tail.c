@@ -9,6 +9,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "textio.h"
+#include "internal.h"
 
 #define TAIL_MAX_LINES 100000
 #define TAIL_POLL_MS 100
@@ -117,7 +118,7 @@ static int cmd_tail(int argc, char **argv)
 		err = tail_follow(&in);
 	text_in_close(&in);
 	if (err)
-		return sh_error("tail", "%s: %s", name ? name : "-", errstr(err));
+		return sh_operand_error("tail", NULL, name ? name : "-", err);
 	return signal_pending(current) ? SH_STATUS_KILLED : 0;
 }
 DEFINE_SHELL_CMD(tail, "tail", "tail [-n N|-n +N|-N] [-f] [FILE]",

@@ -10,6 +10,7 @@
 #include <cgwb/slab.h>
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
+#include "internal.h"
 
 #define TR_BUF 4096
 
@@ -119,20 +120,13 @@ static int tr_run(const struct tr_spec *t)
 static int cmd_tr(int argc, char **argv)
 {
 	unsigned char set1[256], set2[256];
-	bool del = false, squeeze = false;
 	struct tr_spec t;
-	int i = 1, n1, n2 = 0, nsets, err;
+	u64 flags;
+	int i = sh_flags(argc, argv, "ds", &flags), n1, n2 = 0, nsets, err;
+	bool del = flags & SH_OPT('d'), squeeze = flags & SH_OPT('s');
 
-	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		for (const char *o = argv[i] + 1; *o; o++) {
-			if (*o == 'd')
-				del = true;
-			else if (*o == 's')
-				squeeze = true;
-			else
-				return sh_usage("tr");
-		}
-	}
+	if (i < 0)
+		return 2;
 	nsets = argc - i;
 	/* -d takes SET1 (and the SET2 to squeeze with -s); translating takes both */
 	if (del ? nsets != 1 + squeeze : squeeze ? nsets < 1 || nsets > 2 : nsets != 2)

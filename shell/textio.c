@@ -7,6 +7,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include "textio.h"
+#include "internal.h"
 
 #define TEXT_IN_BUF 4096
 
@@ -23,7 +24,7 @@ int text_in_open(struct text_in *in, const char *cmd, const char *name)
 		int err = IS_ERR(in->f) ? (int)PTR_ERR(in->f) : -ENOMEM;
 
 		text_in_close(in);
-		return sh_error(cmd, "%s: %s", name ? name : "-", errstr(err));
+		return sh_operand_error(cmd, NULL, name ? name : "-", err);
 	}
 	return 0;
 }
