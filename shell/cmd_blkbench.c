@@ -9,6 +9,7 @@
 #include <cgwb/string.h>
 #include <cgwb/errno.h>
 #include <cgwb/jiffies.h>
+#include "internal.h"
 
 #define BB_MAX_DEPTH 128
 
@@ -204,7 +205,7 @@ static int cmd_blkbench(int argc, char **argv)
 	if (err == -EINTR)
 		return SH_STATUS_KILLED;
 	if (err)
-		return sh_error("blkbench", "%s: %s", dev, errstr(err));
+		return sh_operand_error("blkbench", NULL, dev, err);
 	if (bb.errors)
 		return sh_error("blkbench", "%s: %lu IOs failed, first: %s", dev, bb.errors,
 				errstr(bb.first_error));

@@ -49,7 +49,7 @@ static int cmd_local(int argc, char **argv)
 		if (!err && eq)
 			err = sh_var_set(&sh->vars, name, eq + 1, 0);
 		if (err)
-			return sh_error("local", "%s: %s", name, errstr(err));
+			return sh_operand_error("local", NULL, name, err);
 	}
 	return 0;
 }

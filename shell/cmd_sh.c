@@ -20,7 +20,7 @@ static char *read_script(const char *path, size_t *len)
 	ssize_t n;
 
 	if (IS_ERR(f)) {
-		sh_error("sh", "%s: %s", path, errstr((int)PTR_ERR(f)));
+		sh_operand_error("sh", NULL, path, (int)PTR_ERR(f));
 		return NULL;
 	}
 	buf = kvmalloc(SH_FILE_MAX + 1, GFP_KERNEL); /* pieces will do: no order-9 block needed */
@@ -36,7 +36,7 @@ static char *read_script(const char *path, size_t *len)
 	if (n >= 0 && *len > SH_FILE_MAX)
 		n = -EFBIG; /* refused whole: running the first 1 MiB of it could do anything */
 	if (n < 0) {
-		sh_error("sh", "%s: %s", path, errstr((int)n));
+		sh_operand_error("sh", NULL, path, (int)n);
 		kvfree(buf);
 		return NULL;
 	}

@@ -70,7 +70,7 @@ static int cmd_export(int argc, char **argv)
 		if (err == -EINVAL)
 			status = sh_error("export", "%s: not a valid identifier", argv[i]);
 		else if (err)
-			status = sh_error("export", "%s: %s", argv[i], errstr(err));
+			status = sh_operand_error("export", NULL, argv[i], err);
 	}
 	return status;
 }
