@@ -101,3 +101,16 @@ int sh_for_each_input(int argc, char **argv, int first, sh_operand_fn *one, void
 		return sh_for_each_operand(argc, argv, first, one, ctx);
 	return sh_for_each_operand(1, none, 0, one, ctx);
 }
+
+int sh_operands_main(int argc, char **argv, const char *allowed, const char *missing,
+		     sh_operand_fn *one)
+{
+	u64 flags;
+	int first = sh_flags(argc, argv, allowed, &flags);
+
+	if (first < 0)
+		return 2;
+	if (first == argc)
+		return sh_missing_operand(argv[0], missing);
+	return sh_for_each_operand(argc, argv, first, one, &flags);
+}

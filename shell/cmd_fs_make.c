@@ -37,7 +37,7 @@ static int mkdir_parents(const char *path)
 /* One operand of mkdir; ctx: the flags. */
 static int mkdir_operand(const char *path, void *ctx)
 {
-	bool parents = *(u64 *)ctx & SH_OPT('p');
+	bool parents = *(const u64 *)ctx & SH_OPT('p');
 	int err = parents ? mkdir_parents(path) : do_mkdir(path, 0777);
 
 	return err ? sh_operand_error("mkdir", "cannot create directory", path, err) : 0;
@@ -45,14 +45,7 @@ static int mkdir_operand(const char *path, void *ctx)
 
 static int cmd_mkdir(int argc, char **argv)
 {
-	u64 flags;
-	int first = sh_flags(argc, argv, "p", &flags);
-
-	if (first < 0)
-		return 2;
-	if (first == argc)
-		return sh_missing_operand("mkdir", "operand");
-	return sh_for_each_operand(argc, argv, first, mkdir_operand, &flags);
+	return sh_operands_main(argc, argv, "p", "operand", mkdir_operand);
 }
 DEFINE_SHELL_CMD(mkdir, "mkdir", "mkdir [-p] DIR...", "make directories (-p: with parents)",
 		 cmd_mkdir, 0);
@@ -80,14 +73,7 @@ static int touch_operand(const char *path, void *ctx)
 
 static int cmd_touch(int argc, char **argv)
 {
-	u64 flags;
-	int first = sh_flags(argc, argv, "", &flags);
-
-	if (first < 0)
-		return 2;
-	if (first == argc)
-		return sh_missing_operand("touch", "file operand");
-	return sh_for_each_operand(argc, argv, first, touch_operand, NULL);
+	return sh_operands_main(argc, argv, "", "file operand", touch_operand);
 }
 DEFINE_SHELL_CMD(touch, "touch", "touch FILE...", "create files or update their times", cmd_touch, 0);
 
@@ -123,34 +109,25 @@ static int cmd_ln(int argc, char **argv)
 }
 DEFINE_SHELL_CMD(ln, "ln", "ln [-s] TARGET NAME", "make a hard (-s: symbolic) link", cmd_ln, 0);
 
-/* One operand of readlink; ctx: a buffer of PATH_MAX bytes. */
 static int readlink_operand(const char *path, void *ctx)
 {
-	char *buf = ctx;
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	int status = 1;
 
+	if (!buf)
+		return sh_error("readlink", "%s", errstr(-ENOMEM));
 	/* like coreutils without -v: failures are silent, only the status tells */
-	if (do_readlink(path, buf, PATH_MAX) < 0)
-		return 1;
-	sh_out("%s\n", buf);
-	return 0;
+	if (do_readlink(path, buf, PATH_MAX) >= 0) {
+		sh_out("%s\n", buf);
+		status = 0;
+	}
+	kfree(buf);
+	return status;
 }
 
 static int cmd_readlink(int argc, char **argv)
 {
-	u64 flags;
-	int first = sh_flags(argc, argv, "", &flags), status;
-	char *buf;
-
-	if (first < 0)
-		return 2;
-	if (first == argc)
-		return sh_missing_operand("readlink", "operand");
-	buf = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!buf)
-		return sh_error("readlink", "%s", errstr(-ENOMEM));
-	status = sh_for_each_operand(argc, argv, first, readlink_operand, buf);
-	kfree(buf);
-	return status;
+	return sh_operands_main(argc, argv, "", "operand", readlink_operand);
 }
 DEFINE_SHELL_CMD(readlink, "readlink", "readlink PATH...", "print symbolic link targets",
 		 cmd_readlink, 0);

@@ -192,13 +192,6 @@ static int rmdir_operand(const char *path, void *ctx)
 
 static int cmd_rmdir(int argc, char **argv)
 {
-	u64 flags;
-	int first = sh_flags(argc, argv, "", &flags);
-
-	if (first < 0)
-		return 2;
-	if (first == argc)
-		return sh_missing_operand("rmdir", "operand");
-	return sh_for_each_operand(argc, argv, first, rmdir_operand, NULL);
+	return sh_operands_main(argc, argv, "", "operand", rmdir_operand);
 }
 DEFINE_SHELL_CMD(rmdir, "rmdir", "rmdir DIR...", "remove empty directories", cmd_rmdir, 0);

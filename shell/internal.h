@@ -181,6 +181,13 @@ typedef int sh_operand_fn(const char *operand, void *ctx);
 int sh_for_each_operand(int argc, char **argv, int first, sh_operand_fn *one, void *ctx);
 /* The same for FILE... operands that default to standard input: "-" when there are none. */
 int sh_for_each_input(int argc, char **argv, int first, sh_operand_fn *one, void *ctx);
+/*
+ * The whole of a command of letter options and one or more operands (mkdir, rmdir...): the
+ * options as sh_flags, "missing <missing>" without an operand, else one(operand, &flags)
+ * for each as sh_for_each_operand. Its status.
+ */
+int sh_operands_main(int argc, char **argv, const char *allowed, const char *missing,
+		     sh_operand_fn *one);
 
 /* runtime.c: the command table */
 void shell_for_each_cmd(void (*fn)(const struct shell_cmd *cmd, void *arg), void *arg);
