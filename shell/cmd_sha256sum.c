@@ -71,8 +71,11 @@ static int sum_one(const char *name, char *buf)
 	return 0;
 }
 
-struct check_counts {
-	unsigned int ok, mismatched, unreadable, malformed;
+/* sha256sum -c over one list of checksums. */
+struct check_ctx {
+	char *buf;
+	enum sum_verbosity v;
+	unsigned int ok, mismatched, unreadable, malformed; /* the lines so far */
 };
 
 /* "HASH  NAME" or "HASH *NAME" (binary mode: the same bytes here): the name, or NULL. */
@@ -98,24 +101,25 @@ static const char *check_line_name(const char *line, size_t len, char hex[HEX_LE
 	return line + HEX_LEN + 2;
 }
 
-/* One line of a check file. */
-static void check_one(const char *line, size_t len, char *buf, enum sum_verbosity v,
-		      struct check_counts *c)
+/* One line of a check file: 0, or -EINTR when a kill stops it. */
+static int check_one(const char *line, size_t len, void *ctx)
 {
+	struct check_ctx *c = ctx;
+	enum sum_verbosity v = c->v;
 	char want[HEX_LEN + 1], got[HEX_LEN + 1];
 	const char *name;
 	int err;
 
 	if (len && line[0] == '#')
-		return; /* a comment */
+		return 0; /* a comment */
 	name = check_line_name(line, len, want);
 	if (!name) {
 		c->malformed++;
-		return;
+		return 0;
 	}
-	err = sum_name(name, buf, got);
+	err = sum_name(name, c->buf, got);
 	if (err == -EINTR)
-		return;
+		return err;
 	if (err) {
 		c->unreadable++;
 		if (v != SUM_STATUS) {
@@ -131,6 +135,7 @@ static void check_one(const char *line, size_t len, char *buf, enum sum_verbosit
 		if (v == SUM_ALL)
 			sh_out("%s: OK\n", name);
 	}
+	return 0;
 }
 
 static void check_warn(unsigned int n, const char *one, const char *many)
@@ -142,21 +147,11 @@ static void check_warn(unsigned int n, const char *one, const char *many)
 /* Check the files listed in list ("-": standard input): 0, or 1 if any failed. */
 static int check_list(const char *list, char *buf, enum sum_verbosity v)
 {
-	struct check_counts c = { 0 };
-	struct text_in in;
-	const char *line;
-	size_t len;
-	int got;
+	struct check_ctx c = { .buf = buf, .v = v };
+	int status = text_in_each_line("sha256sum", list, check_one, &c);
 
-	if (text_in_open(&in, "sha256sum", list))
-		return 1;
-	while ((got = text_in_line(&in, &line, &len)) > 0 && !signal_pending(current))
-		check_one(line, len, buf, v, &c);
-	text_in_close(&in);
-	if (signal_pending(current))
-		return SH_STATUS_KILLED;
-	if (got < 0)
-		return sh_operand_error("sha256sum", NULL, list, got);
+	if (status)
+		return status;
 	if (!c.ok && !c.mismatched && !c.unreadable)
 		return sh_error("sha256sum", "%s: no properly formatted checksum lines found",
 				strcmp(list, "-") ? list : "standard input");

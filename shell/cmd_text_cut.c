@@ -75,8 +75,9 @@ struct cut_opts {
 };
 
 /* One line: the chosen characters (-c) or fields (-f) with their delimiters between. */
-static void cut_line(const char *s, size_t len, const struct cut_opts *o)
+static int cut_line(const char *s, size_t len, void *ctx)
 {
+	const struct cut_opts *o = ctx;
 	struct strbuf out = STRBUF_INIT;
 	bool first = true;
 	u32 field = 1;
@@ -86,7 +87,7 @@ static void cut_line(const char *s, size_t len, const struct cut_opts *o)
 			sh_write(s, len);
 			sh_write("\n", 1);
 		}
-		return;
+		return 0;
 	}
 	for (size_t i = 0; i < len; i++) {
 		if (o->chars) {
@@ -109,22 +110,13 @@ static void cut_line(const char *s, size_t len, const struct cut_opts *o)
 	sb_addc(&out, '\n');
 	sh_write(sb_str(&out), out.len);
 	sb_release(&out);
+	return 0;
 }
 
 /* One FILE ("-": standard input); ctx: the options. */
 static int cut_file(const char *name, void *ctx)
 {
-	struct text_in in;
-	const char *line;
-	size_t len;
-	int got;
-
-	if (text_in_open(&in, "cut", name))
-		return 1;
-	while ((got = text_in_line(&in, &line, &len)) > 0)
-		cut_line(line, len, ctx);
-	text_in_close(&in);
-	return got < 0 ? sh_operand_error("cut", NULL, name, got) : 0;
+	return text_in_each_line("cut", name, cut_line, ctx);
 }
 
 /* The options into o: the index of the first FILE, or a status after a message. */

@@ -150,21 +150,18 @@ static void merge_sort(char **v, char **tmp, int n, const struct sort_opts *o)
 	memcpy(v, tmp, (size_t)n * sizeof(*v));
 }
 
+/* One line kept; ctx: the lines. */
+static int keep_line(const char *line, size_t len, void *ctx)
+{
+	struct strv *lines = ctx;
+
+	strv_push(lines, kstrndup(line, len, GFP_KERNEL));
+	return lines->failed ? -ENOMEM : 0;
+}
+
 static int read_lines(const char *cmd, const char *name, struct strv *lines)
 {
-	struct text_in in;
-	const char *line;
-	size_t len;
-	int got;
-
-	if (text_in_open(&in, cmd, name))
-		return 1;
-	while ((got = text_in_line(&in, &line, &len)) > 0 && !lines->failed)
-		strv_push(lines, kstrndup(line, len, GFP_KERNEL));
-	text_in_close(&in);
-	if (!got && lines->failed)
-		got = -ENOMEM;
-	return got < 0 ? sh_operand_error(cmd, NULL, name ? name : "-", got) : 0;
+	return text_in_each_line(cmd, name, keep_line, lines);
 }
 
 /* -k N[,M] (character positions N.C are not supported). */

@@ -93,3 +93,23 @@ void text_in_close(struct text_in *in)
 	in->f = NULL;
 	in->buf = NULL;
 }
+
+int text_in_each_line(const char *cmd, const char *name, text_line_fn *fn, void *ctx)
+{
+	struct text_in in;
+	const char *line;
+	size_t len;
+	int got;
+
+	if (text_in_open(&in, cmd, name))
+		return 1;
+	while ((got = text_in_line(&in, &line, &len)) > 0) {
+		got = fn(line, len, ctx);
+		if (got)
+			break;
+	}
+	text_in_close(&in);
+	if (signal_pending(current))
+		return SH_STATUS_KILLED;
+	return got < 0 ? sh_operand_error(cmd, NULL, name ? name : "-", got) : 0;
+}
