@@ -136,87 +136,61 @@ static int grep_file(struct grep *g, struct file *f, const char *name)
 	return err;
 }
 
+/* One FILE ("-": standard input): 0, or 2 after a message; ctx: the search. */
+static int grep_operand(const char *name, void *ctx)
+{
+	struct grep *g = ctx;
+	bool is_stdin = !strcmp(name, "-");
+	struct file *file = is_stdin ? current->files[0] : filp_open(name, O_RDONLY, 0);
+	unsigned long before = g->matches;
+	int err;
+
+	if (IS_ERR_OR_NULL(file)) {
+		sh_operand_error("grep", NULL, name, file ? (int)PTR_ERR(file) : -EBADF);
+		return 2;
+	}
+	err = grep_file(g, file, name);
+	if (!is_stdin)
+		fput(file);
+	if (err == -EPIPE)
+		return 0; /* the reader went away: the kill that came with it ends the loop */
+	if (err) {
+		sh_operand_error("grep", NULL, name, err);
+		return 2;
+	}
+	if (g->count && !g->quiet)
+		sh_out(g->names ? "%s:%lu\n" : "%.0s%lu\n", name, g->matches - before);
+	return 0;
+}
+
 static int cmd_grep(int argc, char **argv)
 {
 	struct grep g = { 0 };
-	bool ere = false, fixed = false;
-	int i, status = 0;
+	u64 flags;
+	int i = sh_flags(argc, argv, "EFvcqino", &flags), status;
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		}
-		for (const char *o = argv[i] + 1; *o; o++) {
-			switch (*o) {
-			case 'E':
-				ere = true;
-				break;
-			case 'F':
-				fixed = true;
-				break;
-			case 'v':
-				g.invert = true;
-				break;
-			case 'c':
-				g.count = true;
-				break;
-			case 'q':
-				g.quiet = true;
-				break;
-			case 'i':
-				g.icase = true;
-				break;
-			case 'n':
-				g.number = true;
-				break;
-			case 'o':
-				g.only = true;
-				break;
-			default:
-				return sh_usage("grep");
-			}
-		}
-	}
+	if (i < 0)
+		return 2;
 	if (i >= argc)
 		return sh_usage("grep");
+	g.invert = flags & SH_OPT('v');
+	g.count = flags & SH_OPT('c');
+	g.quiet = flags & SH_OPT('q');
+	g.icase = flags & SH_OPT('i');
+	g.number = flags & SH_OPT('n');
+	g.only = flags & SH_OPT('o');
 	const char *pattern = argv[i++];
-	if (fixed) {
+	if (flags & SH_OPT('F')) {
 		g.fixed = pattern;
 	} else {
-		int err = regex_compile(&g.re, pattern, ere, g.icase);
+		int err = regex_compile(&g.re, pattern, flags & SH_OPT('E'), g.icase);
 		if (err) {
 			sh_operand_error("grep", "invalid pattern", pattern, err);
 			return 2;
 		}
 	}
 	g.names = argc - i > 1;
-	for (int f = i; f < argc || f == i; f++) {
-		const char *name = f < argc ? argv[f] : "-";
-		struct file *file = strcmp(name, "-") ? filp_open(name, O_RDONLY, 0) :
-							current->files[0];
-		int err;
-
-		if (IS_ERR_OR_NULL(file)) {
-			sh_operand_error("grep", NULL, name, file ? (int)PTR_ERR(file) : -EBADF);
-			status = 2;
-			continue;
-		}
-		unsigned long before = g.matches;
-		err = grep_file(&g, file, name);
-		if (file != current->files[0])
-			fput(file);
-		if (err == -EPIPE)
-			break;
-		if (err) {
-			sh_operand_error("grep", NULL, name, err);
-			status = 2;
-		}
-		if (g.count && !g.quiet)
-			sh_out(g.names ? "%s:%lu\n" : "%.0s%lu\n", name, g.matches - before);
-		if (f >= argc)
-			break;
-	}
+	status = sh_for_each_input(argc, argv, i, grep_operand, &g);
 	if (g.re)
 		regex_free(g.re);
 	if (status)

@@ -1,8 +1,8 @@
 # The commands' shared skeleton (shell/cmd_args.c): an unknown option or one missing its
 # value (coreutils' message, the usage line, status 2), a missing operand (status 2), an
-# operand that fails followed by one that works (the message, the second done, status 1),
-# "--" before an operand that starts with '-', a value given in the option's word (-c%s),
-# and options other than lowercase letters (ls -1).
+# operand that fails followed by one that works (the message, the second done, status 1;
+# grep: 2), "--" before an operand that starts with '-', a value given in the option's
+# word (-c%s), and options other than lowercase letters (ls -1).
 guest_script <<'GUEST'
 cd /tmp
 echo 0123456789 > ten
@@ -46,6 +46,12 @@ cut -d : -f 2 nope abc
 echo rc-cut-then=$?
 sha256sum nope abc
 echo rc-sum-then=$?
+grep -x b abc
+echo rc-grep-badopt=$?
+grep -c b nope abc
+echo rc-grep-then=$?
+grep -in B abc
+echo rc-grep-match=$?
 truncate -s 3 no/such abc
 echo rc-truncate-then=$?
 echo truncated: $(cat abc)
@@ -103,6 +109,13 @@ expect_line 'rc-cut-then=1'
 expect_line 'sha256sum: nope: No such file or directory'
 expect_output '^[0-9a-f]{64}  abc$'
 expect_line 'rc-sum-then=1'
+expect_line "grep: invalid option -- 'x'"
+expect_line 'rc-grep-badopt=2'
+expect_line 'grep: nope: No such file or directory'
+expect_line 'abc:1'
+expect_line 'rc-grep-then=2'
+expect_line '1:a:b:c'
+expect_line 'rc-grep-match=0'
 expect_line "truncate: cannot open 'no/such' for writing: No such file or directory"
 expect_line 'rc-truncate-then=1'
 expect_line 'truncated: a:b'
