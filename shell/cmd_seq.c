@@ -3,6 +3,7 @@
 #include <cgwb/sched.h>
 #include <cgwb/string.h>
 #include "lang/strbuf.h"
+#include "internal.h"
 
 #define CHUNK 1024
 
@@ -21,7 +22,9 @@ static int cmd_seq(int argc, char **argv)
 	struct strbuf sb = STRBUF_INIT;
 	bool ok = true;
 
-	if (argc < 2 || argc > 4)
+	if (argc < 2)
+		return sh_missing_operand("seq", "operand");
+	if (argc > 4)
 		return sh_usage("seq");
 	for (int i = 1; i < argc; i++) {
 		/* seq LAST, seq FIRST LAST, seq FIRST INCR LAST */

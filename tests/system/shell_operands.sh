@@ -16,6 +16,8 @@ mkdir
 echo rc-mkdir-none=$?
 touch
 echo rc-touch-none=$?
+seq
+echo rc-seq-none=$?
 stat -c
 echo rc-stat-novalue=$?
 cut -x -f 1 abc
@@ -75,6 +77,8 @@ expect_line 'usage: mkdir [-p] DIR...'
 expect_line 'rc-mkdir-none=2'
 expect_line 'touch: missing file operand'
 expect_line 'rc-touch-none=2'
+expect_line 'seq: missing operand'
+expect_line 'rc-seq-none=2'
 expect_line "stat: option requires an argument -- 'c'"
 expect_line 'rc-stat-novalue=2'
 expect_line "cut: invalid option -- 'x'"
