@@ -132,19 +132,25 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
 }
 
 /*
- * At the cap, the dirtiers of slow wbs sharing the budget sleep at least BW_CAP_MIN_PAUSE
+ * At the cap, the dirtiers of slow wbs sharing the budget sleep as long as Linux's rule
+ * allows at the rate the wb is measured to write (dirty_max_pause(): an eighth of the time
+ * its dirty and writeback pages take, up to MAX_PAUSE), and BW_CAP_MIN_PAUSE at least
  * (dirty-policy.h). Linux's max_pause comes from avg_write_bandwidth, which starts at
- * 100 MB/s and takes seconds to learn a slow wb: meanwhile the dirtiers it holds would wake
- * every jiffy or two to look again, and with many slow wbs that multiplies (a tenant at
- * 1 MiB/s some 800 times a second beside 31 others: the CPU their checks cost is what the
- * others lose). A slow wb alone keeps Linux's pauses: the dirty ratelimit is estimated
- * from them, and longer sleeps at the cap pull it below the wb's bandwidth.
+ * 100 MB/s and takes some 15 s to learn a slow wb: meanwhile the dirtiers it holds would
+ * wake every few jiffies to look again, and with many slow wbs that multiplies (a tenant at
+ * 1 MiB/s some 300 times a second beside 31 others: the CPU their checks and the flusher
+ * wake-ups cost is what the others lose). What the wb holds keeps its disk busy for eight
+ * such pauses. A slow wb alone keeps Linux's pauses: the dirty ratelimit is estimated from
+ * them, and longer sleeps at the cap pull it below the wb's bandwidth.
  */
 static long bandwidth_pause_at_limit(struct dirty_throttle_control *pdtc, long max_pause)
 {
+	long measured;
+
 	if (!wb_in_pool(pdtc->wb, &slow_pool) || !wb_pool_shared(&slow_pool))
 		return max_pause;
-	return max(max_pause, (long)BW_CAP_MIN_PAUSE);
+	measured = dirty_max_pause(bandwidth_write_bandwidth(pdtc->wb), pdtc->wb_dirty);
+	return max(max(max_pause, measured), (long)BW_CAP_MIN_PAUSE);
 }
 
 long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
