@@ -180,34 +180,33 @@ static int cpu_pressure_store(const char *buf, size_t len, void *private)
 
 /* ---------------------------------------------------------------- directories */
 
-static const struct cgroup_file {
-	const char *name;
-	umode_t mode;
-	pseudo_show_t show;
-	pseudo_store_t store;
-	bool not_on_root;
-} cgroup_files[] = {
-	{ "cgroup.procs", 0644, procs_show, procs_store, false },
-	{ "cgroup.controllers", 0444, controllers_show, NULL, false },
-	{ "cgroup.subtree_control", 0644, subtree_control_show, subtree_control_store, false },
-	{ "cgroup.events", 0444, events_show, NULL, true },
-	{ "cgroup.stat", 0444, stat_show, NULL, false },
-	{ "io.pressure", 0644, io_pressure_show, io_pressure_store, false },
-	{ "memory.pressure", 0644, memory_pressure_show, memory_pressure_store, false },
-	{ "cpu.pressure", 0644, cpu_pressure_show, cpu_pressure_store, false },
+/* Linux's cgroup_base_files: in every cgroup, each given the cgroup itself. */
+static const struct cftype cgroup_base_files[] = {
+	{ "cgroup.procs", 0644, 0, procs_show, procs_store },
+	{ "cgroup.controllers", 0444, 0, controllers_show, NULL },
+	{ "cgroup.subtree_control", 0644, 0, subtree_control_show, subtree_control_store },
+	{ "cgroup.events", 0444, CFTYPE_NOT_ON_ROOT, events_show, NULL },
+	{ "cgroup.stat", 0444, 0, stat_show, NULL },
+	{ "io.pressure", 0644, 0, io_pressure_show, io_pressure_store },
+	{ "memory.pressure", 0644, 0, memory_pressure_show, memory_pressure_store },
+	{ "cpu.pressure", 0644, 0, cpu_pressure_show, cpu_pressure_store },
+	{ NULL },
 };
 
-static int add_core_files(struct cgroup *cg)
+/* The files of a table that belong in cg's directory, each given private. */
+static int cgroupfs_add_files(struct cgroup *cg, const struct cftype *cfts, void *private)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(cgroup_files); i++) {
-		const struct cgroup_file *f = &cgroup_files[i];
+	for (const struct cftype *cft = cfts; cft->name; cft++) {
 		struct pseudo_node *node;
 
-		if (f->not_on_root && !cg->parent)
+		if ((cft->flags & CFTYPE_NOT_ON_ROOT) && !cg->parent)
 			continue;
-		node = pseudo_create_file(cg->dir, f->name, f->mode, f->show, f->store, cg);
-		if (IS_ERR(node))
-			return (int)PTR_ERR(node);
+		if ((cft->flags & CFTYPE_ONLY_ON_ROOT) && cg->parent)
+			continue;
+		node = pseudo_create_file(cg->dir, cft->name, cft->mode, cft->show, cft->store,
+					  private);
+		if (IS_ERR_OR_NULL(node))
+			return node ? (int)PTR_ERR(node) : -ENOMEM;
 	}
 	return 0;
 }
@@ -226,7 +225,7 @@ static int cgroupfs_create_dir(struct cgroup *cg)
 	if (IS_ERR(dir))
 		return (int)PTR_ERR(dir);
 	cg->dir = dir;
-	return add_core_files(cg);
+	return cgroupfs_add_files(cg, cgroup_base_files, cg);
 }
 
 static void cgroupfs_remove_dir(struct cgroup *cg)
@@ -244,18 +243,7 @@ static int cgroupfs_add_css_files(struct cgroup *cg, struct cgroup_subsys *ss)
 
 	if (!cg->dir || !css)
 		return 0;
-	for (const struct cftype *cft = ss->dfl_cftypes; cft->name; cft++) {
-		struct pseudo_node *node;
-
-		if ((cft->flags & CFTYPE_NOT_ON_ROOT) && !cg->parent)
-			continue;
-		if ((cft->flags & CFTYPE_ONLY_ON_ROOT) && cg->parent)
-			continue;
-		node = pseudo_create_file(cg->dir, cft->name, cft->mode, cft->show, cft->store, css);
-		if (IS_ERR_OR_NULL(node))
-			return node ? (int)PTR_ERR(node) : -ENOMEM;
-	}
-	return 0;
+	return cgroupfs_add_files(cg, ss->dfl_cftypes, css);
 }
 
 static void cgroupfs_remove_css_files(struct cgroup *cg, struct cgroup_subsys *ss)
@@ -287,7 +275,7 @@ int cgroup_fs_init(void)
 	pseudo_set_dir_ops(root, &cgroup_dir_ops, &cgroup_root);
 	mutex_lock(&cgroup_mutex);
 	cgroup_root.dir = root;
-	err = add_core_files(&cgroup_root);
+	err = cgroupfs_add_files(&cgroup_root, cgroup_base_files, &cgroup_root);
 	for (int i = 0; i < CGROUP_SUBSYS_COUNT; i++) {
 		if (!err && cgroup_subsys[i] && cgroup_subsys[i]->dfl_cftypes)
 			err = cgroupfs_add_css_files(&cgroup_root, cgroup_subsys[i]);
