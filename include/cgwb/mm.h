@@ -158,24 +158,88 @@ static inline struct page *virt_to_page(const void *virt)
 	return pfn_to_page(virt_to_phys(virt) >> PAGE_SHIFT);
 }
 
-/* Platform setup: the frame table covers [0, max_pfn); then free ranges are handed over. */
+/**
+ * page_alloc_init() - set up the page allocator, with no free memory yet
+ * @map: the frame table (mem_map): one struct page per frame, zeroed here
+ * @nr_pfns: the frames it covers, [0, max_pfn)
+ * @map_offset: the offset of the direct map (virtual = physical + offset)
+ *
+ * Free ranges are handed over afterwards (page_alloc_add_range()); a frame never handed
+ * over has no reference, so freeing it is refused.
+ *
+ * Context: platform setup, once, before any allocation.
+ */
 void page_alloc_init(struct page *map, unsigned long nr_pfns, uintptr_t map_offset);
+/**
+ * page_alloc_add_range() - hand a range of free frames to the allocator
+ * @start_pfn: the first frame
+ * @end_pfn: the frame past the last one (clamped to max_pfn)
+ *
+ * The range goes onto the free lists as maximal aligned blocks and counts in
+ * totalram_pages.
+ *
+ * Context: platform setup; takes the zone lock (irq-safe).
+ */
 void page_alloc_add_range(unsigned long start_pfn, unsigned long end_pfn);
-/* Memory the allocator keeps back for __GFP_HIGH (atomic) allocations. */
+/**
+ * page_alloc_set_reserve() - set the emergency reserve
+ * @pages: how many free pages only __GFP_HIGH (GFP_ATOMIC) allocations may take
+ *
+ * Context: platform setup.
+ */
 void page_alloc_set_reserve(unsigned long pages);
 
+/**
+ * alloc_pages() - allocate a block of 2^order contiguous pages
+ * @gfp: how: GFP_KERNEL and the other __GFP_DIRECT_RECLAIM masks may sleep and reclaim,
+ *       __GFP_HIGH may take the emergency reserve, __GFP_ZERO zeroes the block
+ * @order: log2 of the number of pages, at most MAX_ORDER
+ *
+ * A block of more than one page is a compound page (PageHead, its order in ->private).
+ * An allocation that may block reclaims and retries while reclaim makes progress (with
+ * __GFP_NOFAIL, until it succeeds); a failure is logged, rate-limited, unless
+ * __GFP_NOWARN.
+ *
+ * Context: any context with a gfp that does not allow blocking (GFP_ATOMIC, GFP_NOWAIT);
+ * process context, may sleep, otherwise.
+ * Return: the first page, with one reference, or NULL.
+ */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 static inline struct page *alloc_page(gfp_t gfp)
 {
 	return alloc_pages(gfp, 0);
 }
+/**
+ * __free_pages() - drop a reference on a block of pages
+ * @page: the first page of a block from alloc_pages()
+ * @order: the order it was allocated with
+ *
+ * The last reference frees the block. A block freed with another order than it was
+ * allocated with, or one without references, is refused and logged.
+ *
+ * Context: any context; never sleeps.
+ */
 void __free_pages(struct page *page, unsigned int order);
 static inline void __free_page(struct page *page)
 {
 	__free_pages(page, 0);
 }
-/* Allocate 2^order pages and return their address, or NULL. */
+/**
+ * __get_free_pages() - allocate 2^order contiguous pages and map them
+ * @gfp: as alloc_pages()'s
+ * @order: log2 of the number of pages
+ *
+ * Context: as alloc_pages().
+ * Return: the block's address in the direct map, or NULL.
+ */
 void *__get_free_pages(gfp_t gfp, unsigned int order);
+/**
+ * free_pages() - free a block from __get_free_pages()
+ * @addr: its address, or NULL (nothing is done)
+ * @order: the order it was allocated with
+ *
+ * Context: any context; never sleeps.
+ */
 void free_pages(void *addr, unsigned int order);
 static inline unsigned int get_order(size_t size)
 {
@@ -208,10 +272,15 @@ static inline int page_count(const struct page *page)
 {
 	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
 }
-/*
- * Drop a reference; the last one frees the page (mm/swap.c). A page that was in the page
- * cache leaves its LRU list and its memory cgroup there, at its last reference, wherever
- * that is dropped (truncation, reclaim, a reader, an IO completion): any context.
+/**
+ * put_page() - drop a reference on a page
+ * @page: the page
+ *
+ * The last reference frees the page (mm/swap.c). A page that was in the page cache
+ * leaves its LRU list and its memory cgroup there, at its last reference, wherever that
+ * is dropped (truncation, reclaim, a reader, an IO completion).
+ *
+ * Context: any context, interrupts included; never sleeps.
  */
 void put_page(struct page *page);
 static inline unsigned int compound_order(const struct page *page)
@@ -224,6 +293,12 @@ bool put_page_testzero(struct page *page);
 void free_unref_page(struct page *page, unsigned int order);
 
 /* Counters. */
+/**
+ * nr_free_pages() - how many pages are free
+ *
+ * Context: any context.
+ * Return: the free pages, the emergency reserve included.
+ */
 unsigned long nr_free_pages(void);
 extern unsigned long totalram_pages;     /* pages handed to the allocator */
 extern unsigned long totalreserve_pages; /* kept back for atomic allocations */

@@ -85,24 +85,54 @@ struct readahead_control {
 	struct page **pages; /* the locked pages to read, in index order */
 };
 
+/**
+ * address_space_init() - set up an inode's page cache mapping, empty
+ * @mapping: the mapping (cleared first)
+ * @host: the inode it belongs to, or NULL for a mapping without one
+ *
+ * Allocations for it default to GFP_KERNEL (mapping->gfp_mask).
+ *
+ * Context: any context; never sleeps.
+ */
 void address_space_init(struct address_space *mapping, struct inode *host);
 static inline bool mapping_tagged(struct address_space *mapping, xa_mark_t tag)
 {
 	return xa_marked(&mapping->i_pages, tag);
 }
-/*
- * A writeback error on mapping (any context): kept for the next fsync of the file and the
- * next syncfs or umount of its filesystem, each reporting it once (Linux's errseq on the
- * mapping and on the superblock).
+/**
+ * mapping_set_error() - record a writeback error on a mapping
+ * @mapping: the mapping whose page could not be written
+ * @err: the negative errno; 0 records nothing
+ *
+ * The error is kept for the next fsync of the file (filemap_check_errors()) and the next
+ * syncfs or umount of its filesystem, each reporting it once (Linux's errseq on the
+ * mapping and on the superblock). The first error is the one reported.
+ *
+ * Context: any context, IO completion included; never sleeps.
  */
 void mapping_set_error(struct address_space *mapping, int err);
 /* Return (and clear) the recorded writeback error. */
 int filemap_check_errors(struct address_space *mapping);
 
 /* ---------------------------------------------------------------- page lock and waits */
+/**
+ * lock_page() - lock a page, waiting for its holder
+ * @page: the page
+ *
+ * The wait is an IO wait (pressure stall information counts it as such, as Linux's
+ * io_schedule()), and IO in the waiter's own plug is sent before it sleeps.
+ *
+ * Context: process context; may sleep; must not hold the page lock already.
+ */
 void lock_page(struct page *page);
 int lock_page_killable(struct page *page);
 bool trylock_page(struct page *page);
+/**
+ * unlock_page() - unlock a page and wake its waiters
+ * @page: the page, locked (unlocking a page that is not locked panics)
+ *
+ * Context: any context, read completion included; never sleeps.
+ */
 void unlock_page(struct page *page);
 void wait_on_page_locked(struct page *page);
 void wait_on_page_writeback(struct page *page);
@@ -110,19 +140,64 @@ void wait_on_page_writeback(struct page *page);
 void wake_up_page(struct page *page);
 
 /* ---------------------------------------------------------------- lookup and insertion */
-/* The page at index with a reference, or NULL. */
+/**
+ * find_get_page() - look up a page of the page cache
+ * @mapping: the mapping
+ * @index: the page's index in it
+ *
+ * Lockless, as Linux's filemap_get_entry(): the page is taken with a speculative
+ * reference, kept only if it is still at @index afterwards. It may be truncated at any
+ * time after: a caller that needs it to stay locks it and checks page->mapping.
+ *
+ * Context: any context; never sleeps.
+ * Return: the page with a reference, or NULL if there is none at @index.
+ */
 struct page *find_get_page(struct address_space *mapping, pgoff_t index);
 /* Same, locked and still in the mapping. */
 struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
-/* Locked page at index, created (not uptodate) if absent; ERR_PTR on allocation failure. */
+/**
+ * find_or_create_page() - look up a page of the page cache, creating it if absent
+ * @mapping: the mapping
+ * @index: the page's index in it
+ * @gfp: how to allocate the new page and its place in the cache
+ *
+ * A new page is not uptodate; it is charged to the current task's memory cgroup and put
+ * on its LRU list.
+ *
+ * Context: process context; may sleep (lock_page(), and @gfp's allocations).
+ * Return: the page, locked, with a reference; or an ERR_PTR (-ENOMEM, or the error of
+ * inserting it in the cache).
+ */
 struct page *find_or_create_page(struct address_space *mapping, pgoff_t index, gfp_t gfp);
 /* Insert a new locked page (charged to the current task's memory cgroup). */
 int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index, gfp_t gfp);
 void delete_from_page_cache(struct page *page);
-/* An uptodate page at index, reading it through readpage if needed; ERR_PTR on error. */
+/**
+ * read_mapping_page() - an uptodate page of the page cache, read if needed
+ * @mapping: the mapping
+ * @index: the page's index in it
+ * @file: the file passed to ->readpage(), or NULL
+ *
+ * Finds or creates the page and, if it is not uptodate, reads it through the mapping's
+ * ->readpage() and waits for the read.
+ *
+ * Context: process context; may sleep.
+ * Return: the page, unlocked and uptodate, with a reference; or an ERR_PTR: -ENOMEM,
+ * ->readpage()'s error, or -EIO if the read failed.
+ */
 struct page *read_mapping_page(struct address_space *mapping, pgoff_t index, struct file *file);
-/* The page at index for a fault on a mapping of file (read around it if missing), uptodate
- * and referenced, or an ERR_PTR; may sleep. */
+/**
+ * filemap_fault_page() - the page a fault on a file mapping needs
+ * @file: the mapped file
+ * @index: the page's index in the file
+ *
+ * A page not in the cache brings its neighbours with it (Linux's read-around: a window
+ * centred on the fault); a cached page whose successor half a window on is missing starts
+ * the next window without waiting for it.
+ *
+ * Context: process context; may sleep.
+ * Return: the page, uptodate, with a reference; or an ERR_PTR as read_mapping_page().
+ */
 struct page *filemap_fault_page(struct file *file, pgoff_t index);
 /* Up to nr pages from *start with tag (references taken); advances *start past the last. */
 unsigned int find_get_pages_tag(struct address_space *mapping, pgoff_t *start, pgoff_t end,
@@ -131,62 +206,277 @@ unsigned int find_get_pages_range(struct address_space *mapping, pgoff_t *start,
 				  unsigned int nr, struct page **pages);
 
 /* ---------------------------------------------------------------- generic file IO */
+/**
+ * generic_file_read() - read a file through the page cache
+ * @file: the file
+ * @buf: the kernel buffer to copy into
+ * @len: how many bytes to read at most
+ * @pos: the file position; advanced past what was read
+ *
+ * Stops at the end of file. Missing pages are read ahead of the reader (the file's
+ * readahead window), and a reader reaching the window's trigger page starts the next one.
+ *
+ * Context: process context; may sleep.
+ * Return: the bytes read (0 at the end of file); or, when nothing was read, a negative
+ * errno: -EINTR on a fatal signal, or the read's error (-EIO, -ENOMEM).
+ */
 ssize_t generic_file_read(struct file *file, char *buf, size_t len, loff_t *pos);
+/**
+ * generic_file_write() - write to a file through the page cache
+ * @file: the file (O_APPEND writes at the end of file, O_DSYNC syncs the range written)
+ * @buf: the kernel buffer to copy from
+ * @len: how many bytes to write
+ * @pos: the file position; advanced past what was written
+ *
+ * Takes the inode's i_rwsem, updates mtime and ctime, and copies through the mapping's
+ * ->write_begin() and ->write_end() (generic_perform_write()), throttling the writer as
+ * it dirties pages (balance_dirty_pages_ratelimited()).
+ *
+ * Context: process context; may sleep; must not hold the inode's i_rwsem.
+ * Return: the bytes written; or a negative errno: -EFBIG at or past the filesystem's
+ * maximum size, the error of the first page when nothing was written, or the sync's
+ * error for O_DSYNC.
+ */
 ssize_t generic_file_write(struct file *file, const char *buf, size_t len, loff_t *pos);
-/* A write is about to change the file's data (write(2), a store through a mapping): mtime
- * and ctime are now, the inode dirty for them. i_rwsem held. */
+/**
+ * file_update_time() - a write is about to change a file's data
+ * @file: the file (write(2), or a store through a mapping)
+ *
+ * mtime and ctime become now, and the inode is marked dirty for them: only its lazy
+ * timestamps (I_DIRTY_TIME) on a lazytime filesystem, as Linux's generic_update_time().
+ *
+ * Context: process context with the inode's i_rwsem held.
+ */
 void file_update_time(struct file *file);
-/* The write loop of generic_file_write, for filesystems with their own checks. */
+/**
+ * generic_perform_write() - the copy loop of generic_file_write()
+ * @file: the file
+ * @buf: the kernel buffer to copy from
+ * @len: how many bytes to write
+ * @pos: the file position to write at
+ *
+ * Copies page by page through ->write_begin() and ->write_end(), and throttles the writer
+ * after each page (balance_dirty_pages_ratelimited()). For filesystems with their own
+ * checks around it; it neither takes i_rwsem nor updates the times.
+ *
+ * Context: process context with the inode's i_rwsem held; may sleep.
+ * Return: the bytes written; or, when nothing was written, a negative errno: -EINTR on a
+ * fatal signal, or ->write_begin()'s or ->write_end()'s error.
+ */
 ssize_t generic_perform_write(struct file *file, const char *buf, size_t len, loff_t pos);
 int generic_file_fsync(struct file *file, loff_t start, loff_t end, int datasync);
-/* write_begin/write_end for filesystems whose pages need no block preparation (ramfs). */
+/**
+ * simple_write_begin() - ->write_begin() for pages that need no block preparation
+ * @file: the file (unused)
+ * @mapping: the mapping written
+ * @pos: the file position of the write
+ * @len: the bytes written in this page
+ * @pagep: set to the page to copy into
+ * @fsdata: unused
+ *
+ * For filesystems without backing store (ramfs): the parts of a new page the write does
+ * not cover are zeroed.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 with *@pagep locked and referenced, or the negative errno of
+ * find_or_create_page().
+ */
 int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
 		       unsigned int len, struct page **pagep, void **fsdata);
+/**
+ * simple_write_end() - ->write_end() for pages that need no block preparation
+ * @file: the file (unused)
+ * @mapping: the mapping written
+ * @pos: the file position of the write
+ * @len: the bytes asked for (unused)
+ * @copied: the bytes copied
+ * @page: the page from simple_write_begin()
+ * @fsdata: unused
+ *
+ * Marks the page uptodate and dirty, grows i_size to cover the write, then unlocks the
+ * page and drops the reference simple_write_begin() took.
+ *
+ * Context: process context with the inode's i_rwsem held.
+ * Return: @copied.
+ */
 int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos, unsigned int len,
 		     unsigned int copied, struct page *page, void *fsdata);
 
 /* ---------------------------------------------------------------- truncation */
-/* Remove pages from lstart (bytes) to the end; waits for writeback; dirty pages cancelled. */
+/**
+ * truncate_inode_pages() - remove a mapping's pages from an offset to the end
+ * @mapping: the mapping
+ * @lstart: the offset in bytes; a page it falls inside keeps its head, its tail zeroed
+ *
+ * Waits for pages under writeback; dirty pages are cancelled (their dirty accounting
+ * undone).
+ *
+ * Context: process context; may sleep.
+ */
 void truncate_inode_pages(struct address_space *mapping, loff_t lstart);
 void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend);
-/* Drop clean, unused pages of the mapping (cache shrink); returns the number. */
+/**
+ * invalidate_mapping_pages() - drop the clean, unused pages of a range of a mapping
+ * @mapping: the mapping
+ * @start: the first page index
+ * @end: the last page index (inclusive)
+ *
+ * A page is dropped only if it is not dirty, not under writeback, its buffers (if any)
+ * could be released and no one else holds a reference; locked pages are skipped.
+ *
+ * Context: process context; may sleep.
+ * Return: the number of pages dropped.
+ */
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
 
 /* ---------------------------------------------------------------- writeback of a mapping */
-/* Write the dirty pages of [start, end] (bytes, inclusive) as the inode's wb's IO; with
- * WB_SYNC_NONE pages already under writeback are skipped and nothing waits (may sleep). */
+/**
+ * __filemap_fdatawrite_range() - start writeback of a range of a mapping's dirty pages
+ * @mapping: the mapping
+ * @start: the first byte
+ * @end: the last byte (inclusive)
+ * @sync_mode: WB_SYNC_ALL waits for a page already under writeback, then writes it if it
+ *             is dirty again; WB_SYNC_NONE skips such pages
+ *
+ * The IO is the inode's wb's (its io cgroup's), whoever asks for it, as in Linux. Nothing
+ * waits for the IO started here (filemap_fdatawait_range() does). Does nothing for a
+ * mapping without an inode or on a device without writeback.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the first negative errno of the writes.
+ */
 int __filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end,
 			       enum writeback_sync_modes sync_mode);
 int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t end);
-/* Wait for the pages in range under writeback, up to the end of file when it begins. */
+/**
+ * filemap_fdatawait_range() - wait for a range of a mapping's pages under writeback
+ * @mapping: the mapping
+ * @start: the first byte
+ * @end: the last byte (inclusive); the wait ends at the end of file as it is when the wait
+ *       begins, so a writer that keeps appending does not keep the waiter waiting
+ *
+ * Then reports (and clears) the writeback error recorded on the mapping.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the recorded writeback error (filemap_check_errors()).
+ */
 int filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end);
+/**
+ * filemap_write_and_wait_range() - write a range of a mapping and wait for it
+ * @mapping: the mapping
+ * @start: the first byte
+ * @end: the last byte (inclusive)
+ *
+ * Data-integrity writeback (WB_SYNC_ALL) of the range, then filemap_fdatawait_range().
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the first negative errno of the writes, else of the wait.
+ */
 int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, loff_t end);
 static inline int filemap_write_and_wait(struct address_space *mapping)
 {
 	return filemap_write_and_wait_range(mapping, 0, (loff_t)(~0ULL >> 1));
 }
-/* Writeback entry point used by the flusher: ->writepages or write_cache_pages. */
+/**
+ * do_writepages() - write a mapping's dirty pages as a writeback control asks
+ * @mapping: the mapping
+ * @wbc: how many pages, which range, and the sync mode
+ *
+ * Through the mapping's ->writepages(), or ->writepage() page by page. An integrity round
+ * (WB_SYNC_ALL) cannot give up for lack of memory: on -ENOMEM it waits and retries. The
+ * write bandwidth estimate of the wb that writes is refreshed afterwards.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the negative errno of the writes.
+ */
 int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
 typedef int (*writepage_t)(struct page *page, struct writeback_control *wbc, void *data);
-/* Walk the dirty (or TOWRITE) pages per wbc, locking and cleaning each, calling fn. */
+/**
+ * write_cache_pages() - walk a mapping's dirty pages and write each
+ * @mapping: the mapping
+ * @wbc: the range (or range_cyclic from mapping->writeback_index), nr_to_write and sync mode
+ * @fn: called for each page, locked and with its dirty bit cleared for IO; it unlocks the
+ *      page (as ->writepage() does)
+ * @data: passed to @fn
+ *
+ * An integrity round (WB_SYNC_ALL, or tagged_writepages) first tags the dirty pages of the
+ * range TOWRITE and writes only those, so that pages dirtied meanwhile cannot keep it
+ * going; it waits for pages already under writeback. A best-effort round skips those, and
+ * stops when nr_to_write is spent or at the first error.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the first negative errno @fn returned.
+ */
 int write_cache_pages(struct address_space *mapping, struct writeback_control *wbc, writepage_t fn,
 		      void *data);
 
 /* ---------------------------------------------------------------- page dirty/writeback state */
+/**
+ * set_page_dirty() - mark a page dirty
+ * @page: the page
+ *
+ * Through the mapping's ->set_page_dirty() if it has one, else
+ * __set_page_dirty_nobuffers(): the page is tagged dirty in its mapping, accounted to its
+ * memcg and to its inode's wb, and the inode marked dirty. A page without a mapping only
+ * gets its flag.
+ *
+ * Context: the caller keeps the page from being truncated (page locked, or a reference on
+ * a mapped page); never sleeps.
+ * Return: true if the page was not dirty before.
+ */
 bool set_page_dirty(struct page *page);
 bool __set_page_dirty_nobuffers(struct address_space *mapping, struct page *page);
 /* Before writing a page: clear its dirty bit and move its count to "about to be written". */
 bool clear_page_dirty_for_io(struct page *page);
-/* The filesystem declined to write a dirty page now: keep it dirty. */
+/**
+ * redirty_page_for_writepage() - a filesystem declined to write a dirty page now
+ * @wbc: the writeback control of the round (counts the page in pages_skipped)
+ * @page: the locked page, its dirty bit cleared for IO
+ *
+ * The page is dirty again; as this is no new dirtying, the counts of pages dirtied
+ * (the task's, the node's and the wb's) are not raised.
+ *
+ * Context: the page is locked; never sleeps.
+ */
 void redirty_page_for_writepage(struct writeback_control *wbc, struct page *page);
-/* Start/end writeback of a locked (start) page: tags, counters, waiters. */
+/**
+ * set_page_writeback() - a page's writeback starts
+ * @page: the locked page (setting writeback on a page already under writeback panics)
+ *
+ * Tags it under writeback in its mapping (and no longer dirty or to-write unless dirty
+ * again), counts it under writeback for its wb, memcg and node, and puts its inode on the
+ * superblock's list of inodes under writeback at its first such page.
+ *
+ * Context: any context; takes the mapping's i_pages lock (irq-safe); never sleeps.
+ */
 void set_page_writeback(struct page *page);
+/**
+ * end_page_writeback() - a page's writeback ended
+ * @page: the page under writeback (ending it for a page not under writeback panics)
+ *
+ * Undoes set_page_writeback()'s tag and counts, counts a completion for the wb's share of
+ * its domains, and wakes the page's waiters. At the inode's last such page the inode
+ * leaves the superblock's list and the wb's bandwidth is refreshed a little later.
+ *
+ * Context: any context, bio completion in interrupt context included; never sleeps.
+ */
 void end_page_writeback(struct page *page);
 /* Truncate of a dirty page: undo its dirty accounting. */
 void cancel_dirty_page(struct page *page);
 
 /* ---------------------------------------------------------------- writers */
-/* Called after a task dirtied pages of mapping: may sleep to keep dirty memory in bounds. */
+/**
+ * balance_dirty_pages_ratelimited() - throttle a task that dirtied pages
+ * @mapping: the mapping it dirtied pages of
+ *
+ * Called after each page a task dirties. The check runs once the task has dirtied its
+ * ratelimit (current->nr_dirtied_pause) or its CPU ratelimit_pages; it then pauses the task
+ * (balance_dirty_pages()) as the dirty pages of the wb of its memcg on the device, and of
+ * their domains, call for, and applies io.cost's delay for the group's IO debt. Does
+ * nothing on a device without writeback or a mapping that is not accounted.
+ *
+ * Context: process context, no spinlock held; may sleep.
+ */
 void balance_dirty_pages_ratelimited(struct address_space *mapping);
 
 #endif
