@@ -73,9 +73,29 @@ static inline struct mem_cgroup *mem_cgroup_from_css(struct cgroup_subsys_state 
 {
 	return css ? (struct mem_cgroup *)((char *)css - offsetof(struct mem_cgroup, css)) : NULL;
 }
-/* The effective memcg of a task (root if the controller is not enabled on its cgroup). */
+/**
+ * mem_cgroup_from_task() - the memory cgroup a task is charged to
+ * @task: the task
+ *
+ * The effective memcg of the task's cgroup: the nearest ancestor with the controller
+ * enabled, root_mem_cgroup at worst. No reference is taken: the memcg may be freed a
+ * grace period after the task leaves it, so the caller holds rcu_read_lock() or keeps it
+ * alive otherwise (task_get_css() takes a reference).
+ *
+ * Context: any context; never sleeps.
+ * Return: the memcg, never NULL.
+ */
 struct mem_cgroup *mem_cgroup_from_task(struct task_struct *task);
-/* The memcg a page is charged to: root_mem_cgroup for uncharged pages. */
+/**
+ * page_memcg() - the memory cgroup a page is charged to
+ * @page: the page
+ *
+ * The page's charge holds a reference on the memcg; the caller keeps the page charged
+ * (page locked, under writeback, or not yet out of the page cache) while it uses it.
+ *
+ * Context: any context; never sleeps.
+ * Return: the page's memcg; root_mem_cgroup for a page that is not charged.
+ */
 struct mem_cgroup *page_memcg(struct page *page);
 static inline bool mem_cgroup_is_root(const struct mem_cgroup *memcg)
 {
@@ -85,53 +105,136 @@ static inline int mem_cgroup_id(const struct mem_cgroup *memcg)
 {
 	return memcg->css.id;
 }
+/**
+ * parent_mem_cgroup() - the parent of a memory cgroup
+ * @memcg: the memcg; the caller holds a reference on it (which pins its parent)
+ *
+ * Context: any context; never sleeps.
+ * Return: the parent, or NULL for the root.
+ */
 struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg);
 
-/*
- * Charge a new page-cache page to the current task's memcg (page->memcg set). Over the
- * limit, the memcg reclaims its own clean pages and waits for its writeback; -ENOMEM
- * only if gfp forbids waiting.
+/**
+ * mem_cgroup_charge() - charge a new page-cache page to the current task's memcg
+ * @page: the page, not charged yet
+ * @gfp: whether the charge may wait
+ *
+ * Over memory.max (of the memcg or an ancestor), a charge that may wait makes the group
+ * over its limit reclaim its own pages and wait for its writeback, or OOM-kills in it,
+ * and then goes through; over memory.high the memcg reclaims down to it afterwards. On
+ * success page->memcg is set and holds a reference on the memcg.
+ *
+ * Context: process context; may sleep if @gfp allows blocking.
+ * Return: 0, or -ENOMEM over the limit when @gfp forbids waiting.
  */
 int mem_cgroup_charge(struct page *page, gfp_t gfp);
-/* The page leaves the page cache: its charge goes back. */
+/**
+ * mem_cgroup_uncharge() - a page leaves the page cache: its charge goes back
+ * @page: the page; nothing is done if it is not charged
+ *
+ * Drops the page's reference on its memcg.
+ *
+ * Context: any context (the last put_page() of a cached page); never sleeps.
+ */
 void mem_cgroup_uncharge(struct page *page);
-/* A page-state change of a charged page (called by mod_page_state). */
+/**
+ * mem_cgroup_mod_page_state() - count a page-state change in the page's memcg
+ * @page: the page; nothing is counted if it is not charged
+ * @item: the counter (NR_FILE_DIRTY, NR_WRITEBACK...)
+ * @delta: the change
+ *
+ * Called by mod_page_state(), with the node's count.
+ *
+ * Context: any context; never sleeps.
+ */
 void mem_cgroup_mod_page_state(struct page *page, enum node_stat_item item, long delta);
-/* Local and hierarchical (this memcg plus descendants) page-state counters, exact. */
+/**
+ * memcg_page_state_local() - a memcg's own page-state counter, exact
+ * @memcg: the memcg
+ * @item: the counter
+ *
+ * Per-CPU counts are summed, not read from a possibly stale total.
+ *
+ * Context: any context; never sleeps.
+ * Return: the count of pages of @memcg alone (it may be negative for a moment).
+ */
 long memcg_page_state_local(struct mem_cgroup *memcg, enum node_stat_item item);
+/**
+ * memcg_page_state() - a memcg's hierarchical page-state counter, exact
+ * @memcg: the memcg
+ * @item: the counter
+ *
+ * Context: any context; walks the subtree under the irq-safe css_set_lock; never sleeps.
+ * Return: the count of pages of @memcg and its descendants (0 if the sum is negative).
+ */
 unsigned long memcg_page_state(struct mem_cgroup *memcg, enum node_stat_item item);
 
 /* The controller (registered with cgroup_register_subsys before cgroup_init). */
 extern struct cgroup_subsys memory_cgrp_subsys;
-/*
- * Walk root's subtree (NULL: every memcg), root first, offline memcgs included: returns the
- * memcg after prev (NULL to start), referenced, dropping prev's reference; NULL at the end.
- * A walk left early ends with mem_cgroup_iter_break(root, memcg).
+/**
+ * mem_cgroup_iter() - walk a memcg subtree, pre-order
+ * @root: the subtree's root (NULL: every memcg)
+ * @prev: the memcg the previous call returned, NULL to start
+ *
+ * Offline memcgs are visited too. The reference on @prev is dropped; a walk left early
+ * ends with mem_cgroup_iter_break(@root, memcg) to drop the last one.
+ *
+ * Context: any context; never sleeps.
+ * Return: the memcg after @prev (@root first), with a reference; NULL at the end.
  */
 struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root, struct mem_cgroup *prev);
 void mem_cgroup_iter_break(struct mem_cgroup *root, struct mem_cgroup *prev);
 
-/*
- * Foreign dirtying (cg/memcg/memcg-foreign.c). A page of page's memcg was dirtied in an inode
- * owned by wb: if wb serves another memcg, remember it in the page memcg's records.
+/* Foreign dirtying (cg/memcg/memcg-foreign.c). */
+/**
+ * mem_cgroup_track_foreign_dirty() - a page was dirtied in an inode another memcg owns
+ * @page: the page just dirtied
+ * @wb: the wb of the page's inode
+ *
+ * If @wb serves another memcg than the page's, the page's memcg remembers @wb (its
+ * device and memcg) in its records of foreign wbs, so that it can flush them when it is
+ * throttled (mem_cgroup_flush_foreign()).
+ *
+ * Context: any context; never sleeps.
  */
 void mem_cgroup_track_foreign_dirty(struct page *page, struct bdi_writeback *wb);
-/* Throttled with wb: queue writeback of the foreign wbs recently dirtied for by its memcg. */
+/**
+ * mem_cgroup_flush_foreign() - flush the foreign wbs a throttled memcg dirtied for
+ * @wb: the wb its dirtier is throttled with; its memcg's records are used
+ *
+ * Queues writeback (cgroup_writeback_by_id()) of each foreign wb recorded recently and
+ * not being flushed already: the memcg's own dirty pages there count against it, but only
+ * that wb's flusher writes them.
+ *
+ * Context: any context; never sleeps (nothing waits for the works).
+ */
 void mem_cgroup_flush_foreign(struct bdi_writeback *wb);
 
 /* memory.max/high changed: the memcg's dirty domain forgets its smoothed limit. */
 void mem_cgroup_limits_changed(struct mem_cgroup *memcg);
 
-/*
- * Cgroup writeback's view of a memcg (cg/memcg/memcg-writeback.c). The dirty domain of wb's
- * memcg, NULL for the root memcg (its wbs are only in the global domain).
+/* Cgroup writeback's view of a memcg (cg/memcg/memcg-writeback.c). */
+/**
+ * mem_cgroup_wb_domain() - the dirty domain of a wb's memcg
+ * @wb: the wb
+ *
+ * Context: any context; never sleeps.
+ * Return: the memcg's cgwb_domain, or NULL for the root memcg (its wbs are only in the
+ * global domain).
  */
 struct wb_domain *mem_cgroup_wb_domain(struct bdi_writeback *wb);
-/*
- * The memcg domain's inputs for wb, hierarchical (the memcg and its descendants): file
- * pages on the LRU lists, dirty and writeback pages, and the headroom, the least room left
- * under memory.max/memory.high in the memcg and its ancestors below the root
- * (PAGE_COUNTER_MAX without limits).
+/**
+ * mem_cgroup_wb_stats() - the memcg domain's inputs for a wb
+ * @wb: the wb; its memcg and its descendants are counted
+ * @pfilepages: set to the file pages on their LRU lists
+ * @pheadroom: set to the least room left under memory.max and memory.high in the memcg
+ *             and its ancestors below the root (PAGE_COUNTER_MAX without limits)
+ * @pdirty: set to their dirty pages
+ * @pwriteback: set to their pages under writeback
+ *
+ * Counts in pages, summed exactly in one walk of the subtree.
+ *
+ * Context: any context; walks the subtree under the irq-safe css_set_lock; never sleeps.
  */
 void mem_cgroup_wb_stats(struct bdi_writeback *wb, unsigned long *pfilepages,
 			 unsigned long *pheadroom, unsigned long *pdirty, unsigned long *pwriteback);
