@@ -109,12 +109,57 @@ static inline sector_t bio_end_sector(const struct bio *bio)
 	return bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT);
 }
 
-/* A bio for bdev with room for nr_vecs segments (may sleep with GFP_KERNEL). */
+/**
+ * bio_alloc() - allocate a bio
+ * @bdev: the device it is for
+ * @nr_vecs: room for that many segments (at most BIO_MAX_VECS)
+ * @opf: the operation and its flags (REQ_OP_WRITE | REQ_SYNC...)
+ * @gfp: how to allocate it
+ *
+ * An allocation that may block falls back on a reserve of bios when memory is short, and
+ * waits for one to come back, so it does not fail: writeback must make progress to free
+ * memory.
+ *
+ * Context: any context with a gfp that does not allow blocking; process context, may
+ * sleep, otherwise.
+ * Return: the bio, with one reference; NULL only from a gfp that does not allow blocking
+ * (or for more than BIO_MAX_VECS segments).
+ */
 struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf, gfp_t gfp);
+/**
+ * bio_put() - free a bio
+ * @bio: the bio, or NULL
+ *
+ * Drops its io cgroup reference, if it holds one, and gives it back to the reserve it
+ * came from or frees it.
+ *
+ * Context: any context, its own end_io included; never sleeps.
+ */
 void bio_put(struct bio *bio);
-/* Add len bytes of page at off; returns len, or 0 if the bio is full. */
+/**
+ * bio_add_page() - add a page's bytes to a bio
+ * @bio: the bio, not submitted yet
+ * @page: the page
+ * @len: how many bytes (not 0; @off + @len within the page)
+ * @off: where they start in the page
+ *
+ * Bytes that continue the last segment in the same page grow it instead of using a new
+ * segment.
+ *
+ * Context: any context; never sleeps.
+ * Return: @len, or 0 if the bio has no room left (then nothing was added).
+ */
 unsigned int bio_add_page(struct bio *bio, struct page *page, unsigned int len, unsigned int off);
-/* Make parent complete only after child (and all other chained children) complete. */
+/**
+ * bio_chain() - make a bio complete only after another one
+ * @child: the bio whose completion the parent waits for; it has no end_io of its own
+ * @parent: the bio that completes once it and all its chained children have
+ *
+ * The first error of the chain becomes the parent's status; the child is put when it
+ * completes.
+ *
+ * Context: any context, before @child is submitted; never sleeps.
+ */
 void bio_chain(struct bio *child, struct bio *parent);
 /* Called by the block layer when the bio is done; status in bi_status. */
 void bio_endio(struct bio *bio);
@@ -124,11 +169,37 @@ static inline void bio_io_error(struct bio *bio, int err)
 	bio_endio(bio);
 }
 
-/* Queue the bio for IO. Process context (it may wait for a free request slot). */
+/**
+ * submit_bio() - queue a bio for IO
+ * @bio: the bio; its end_io is called when it is done, with the status in bi_status
+ *
+ * A bio that writes to a read-only device, goes past the device's end or asks for an
+ * operation the block layer does not know ends at once with an error. A bio nobody charged
+ * yet is charged to the submitter's io cgroup; io.max may then hold it (it releases it
+ * when the group's budget allows), and io.cost may make the submitter wait for its budget.
+ * Inside a plug (blk_start_plug()) it is collected and merged with its neighbours.
+ *
+ * Context: process context; may sleep (io.cost, a free request slot).
+ */
 void submit_bio(struct bio *bio);
-/* Submit and wait; returns bi_status (the caller still owns and puts the bio). */
+/**
+ * submit_bio_wait() - submit a bio and wait for it
+ * @bio: the bio (REQ_SYNC is added); its end_io and bi_private are used here
+ *
+ * The wait is an IO wait for pressure stall information. The caller still owns the bio
+ * and puts it.
+ *
+ * Context: process context; sleeps.
+ * Return: the bio's status: 0 or a negative errno.
+ */
 int submit_bio_wait(struct bio *bio);
-/* Flush the device's volatile cache; returns 0 or a negative errno. */
+/**
+ * blkdev_issue_flush() - flush a device's volatile write cache
+ * @bdev: the device
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or a negative errno (-ENOMEM, or the flush's error).
+ */
 int blkdev_issue_flush(struct block_device *bdev);
 
 /*
@@ -142,7 +213,26 @@ struct blk_plug {
 	struct task_struct *owner;     /* NULL: nested in an outer plug, does nothing */
 	struct task_sleep_flush sleep; /* schedule() sends the bios when the owner sleeps */
 };
+/**
+ * blk_start_plug() - start collecting the current task's bios
+ * @plug: the plug, on the caller's stack
+ *
+ * Until blk_finish_plug(), the bios the task submits are collected and merged, and
+ * dispatched together then, or when the task sleeps. Inside another plug of the task it
+ * does nothing: the outer plug collects everything.
+ *
+ * Context: process context; never sleeps.
+ */
 void blk_start_plug(struct blk_plug *plug);
+/**
+ * blk_finish_plug() - dispatch a plug's bios and stop collecting
+ * @plug: the plug blk_start_plug() started, by the same task
+ *
+ * A nested plug does nothing; the outermost one queues every collected bio, merging on
+ * the way, and runs each queue once.
+ *
+ * Context: process context; may sleep (waiting for a free request).
+ */
 void blk_finish_plug(struct blk_plug *plug);
 
 #endif

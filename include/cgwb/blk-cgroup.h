@@ -46,42 +46,93 @@ static inline bool blkcg_is_root(const struct blkcg *blkcg)
  * bio_put drops.
  */
 void bio_associate_blkcg(struct bio *bio);
+/**
+ * bio_release_blkcg() - drop a bio's io cgroup reference
+ * @bio: the bio; nothing is done if it holds none
+ *
+ * bio_put() calls it; wbc_init_bio() calls it before giving the bio its wb's blkcg.
+ *
+ * Context: any context; never sleeps.
+ */
 void bio_release_blkcg(struct bio *bio);
 
-/*
+/**
+ * blkcg_pin_online() - keep an io cgroup's limits in force after it goes offline
+ * @blkcg: the blkcg, not retired yet
+ *
  * A writeback context pins its blkcg so that what it writes after rmdir still goes at the
- * group's io.max (Linux's blkcg_pin_online()). When the last pin of an offline blkcg goes,
- * its groups are retired: bios sent for it from then on go to the nearest live ancestor's
- * group, while bios already held in its groups drain at its limits.
+ * group's io.max (Linux's blkcg_pin_online()). Each pin is dropped by blkcg_unpin_online().
+ *
+ * Context: any context; never sleeps.
  */
 void blkcg_pin_online(struct blkcg *blkcg);
+/**
+ * blkcg_unpin_online() - drop a pin on an io cgroup
+ * @blkcg: the blkcg
+ *
+ * When the last pin of an offline blkcg goes, its groups are retired: bios sent for it
+ * from then on go to the nearest live ancestor's group, while bios already held in its
+ * groups drain at its limits. A blkcg's last pin is one of its parent's, so the
+ * retirement climbs while pins run out.
+ *
+ * Context: any context; never sleeps.
+ */
 void blkcg_unpin_online(struct blkcg *blkcg);
 
-/*
- * Pause the current task for the delay io.cost set on its cgroup (or an ancestor) because
- * of IO debt, or until io.max's debt is paid; a task calls it where it may sleep without
- * holding anything (it dirties pages: balance_dirty_pages_ratelimited()).
+/**
+ * blkcg_maybe_throttle_current() - pause the current task for its io cgroup's IO debt
+ *
+ * For the delay io.cost set on its cgroup (or an ancestor) because of IO debt, and until
+ * io.max's debt (expedited writeback charged to the group) is paid; a fatal signal ends
+ * the second wait. As Linux's, where the task holds nothing: after it dirtied pages
+ * (balance_dirty_pages_ratelimited()). Does nothing in atomic context.
+ *
+ * Context: process context, no lock held; may sleep.
  */
 void blkcg_maybe_throttle_current(void);
 
-/*
- * Writeback someone waits for that must not wait behind its group's io limits: ext4's
- * data=ordered commit, which every handle and every other group's fsync waits for. From
- * blkcg_expedite_begin() to blkcg_expedite_end(), the write bios of mapping's pages under
- * writeback go to bdev at once, those that io.max or io.cost hold already included, and
- * are charged to their group as debt: its later IO waits until its limits cover them, and
- * its dirtiers pause meanwhile (block/blk-throttle-debt.c). Process context.
+/**
+ * blkcg_expedite_begin() - let a mapping's writeback past its group's io limits
+ * @bdev: the device the writeback goes to
+ * @mapping: the mapping whose pages are written
+ *
+ * For writeback someone waits for that must not wait behind its group's io limits: ext4's
+ * data=ordered commit, which every handle and every other group's fsync waits for. Until
+ * blkcg_expedite_end(), the write bios of @mapping's pages under writeback go to @bdev at
+ * once, those that io.max or io.cost hold already included, and are charged to their
+ * group as debt: its later IO waits until its limits cover them, and its dirtiers pause
+ * meanwhile (block/blk-throttle-debt.c). Calls nest.
+ *
+ * Context: process context; may sleep (submitting the bios io.max held).
  */
 void blkcg_expedite_begin(struct block_device *bdev, struct address_space *mapping);
+/**
+ * blkcg_expedite_end() - end a blkcg_expedite_begin() of a mapping
+ * @mapping: the mapping
+ *
+ * Context: process context; never sleeps.
+ */
 void blkcg_expedite_end(struct address_space *mapping);
 /* Is bio such writeback? The io controllers ask it under their locks. */
 bool bio_expedited(const struct bio *bio);
 
-/* io.stat's wbytes of blkcg (and its descendants) on disk: 0 if it never wrote there. */
+/**
+ * blkcg_disk_wbytes() - the bytes an io cgroup wrote to a disk
+ * @blkcg: the blkcg (its descendants are counted too)
+ * @disk: the disk
+ *
+ * Context: any context; never sleeps.
+ * Return: io.stat's wbytes there; 0 if it never wrote there.
+ */
 u64 blkcg_disk_wbytes(struct blkcg *blkcg, struct gendisk *disk);
-/*
- * The lowest write bytes/s io.max sets on disk for blkcg or an ancestor: what its writes
- * can never exceed there. U64_MAX: no such limit.
+/**
+ * blkcg_write_bps_limit() - the write bandwidth an io cgroup can never exceed on a disk
+ * @blkcg: the blkcg
+ * @disk: the disk, or NULL (no limit)
+ *
+ * Context: any context; never sleeps.
+ * Return: the lowest write bytes/s io.max sets on @disk for @blkcg or an ancestor, or
+ * U64_MAX if none does.
  */
 u64 blkcg_write_bps_limit(struct blkcg *blkcg, struct gendisk *disk);
 /* io.stat accounting of a bio leaving the throttler toward the device. */
@@ -89,10 +140,44 @@ void blkcg_account_io(struct bio *bio);
 
 /* ---------------------------------------------------------------- for the io.* files */
 /* The controller's life of an io cgroup: the css callbacks of cg/io/io-cgroup.c. */
+/**
+ * blkcg_alloc() - allocate the block side of an io cgroup
+ * @parent: the parent's blkcg, or NULL for the root (which becomes blkcg_root)
+ *
+ * The blkcg starts with one pin, dropped when it goes offline, and io.cost's default
+ * weight.
+ *
+ * Context: process context; may sleep.
+ * Return: the blkcg, or NULL if memory ran out.
+ */
 struct blkcg *blkcg_alloc(struct blkcg *parent);
+/**
+ * blkcg_online() - an io cgroup comes online
+ * @blkcg: the blkcg
+ *
+ * A child's groups need their parent's: it pins its parent until it retires.
+ *
+ * Context: any context; never sleeps.
+ */
 void blkcg_online(struct blkcg *blkcg);
-/* rmdir, or io disabled above: its limits stay until its writeback contexts let go. */
+/**
+ * blkcg_offline() - an io cgroup goes offline (rmdir, or io disabled above it)
+ * @blkcg: the blkcg
+ *
+ * Drops the pin it was born with: tasks now use an ancestor's blkcg, and its limits stay
+ * in force until its writeback contexts let go of their pins.
+ *
+ * Context: any context; never sleeps.
+ */
 void blkcg_offline(struct blkcg *blkcg);
+/**
+ * blkcg_free() - free an io cgroup's block side
+ * @blkcg: the blkcg, with no bio or pin left
+ *
+ * Its groups on every disk are freed with it.
+ *
+ * Context: process context.
+ */
 void blkcg_free(struct blkcg *blkcg);
 /*
  * An io cgroup going offline retires its writeback contexts, which live a floor above the
@@ -113,7 +198,14 @@ struct blkg_iostat {
 	u64 bytes[BLKG_IOSTAT_NR];
 	u64 ios[BLKG_IOSTAT_NR];
 };
-/* A copy of blkcg's counters on disk (zeros if it never sent the disk IO). */
+/**
+ * blkcg_iostat_read() - a copy of an io cgroup's io.stat counters on a disk
+ * @blkcg: the blkcg (its descendants are counted too)
+ * @disk: the disk
+ * @st: set to the counters; zeros if it never sent the disk IO
+ *
+ * Context: any context; never sleeps.
+ */
 void blkcg_iostat_read(struct blkcg *blkcg, struct gendisk *disk, struct blkg_iostat *st);
 
 /* io.max of an io cgroup on one disk: bytes/s and IOs/s; U64_MAX is none ("max"). */
@@ -122,9 +214,28 @@ struct blkcg_limits {
 	u64 val[BLKCG_LIMIT_NR];
 	bool set[BLKCG_LIMIT_NR]; /* which values a change sets */
 };
-/* Set the values lim sets (IOs/s beyond what the counters hold: none, as in Linux): 0 or -ENOMEM. */
+/**
+ * blkcg_set_limits() - set an io cgroup's io.max on a disk
+ * @blkcg: the blkcg
+ * @disk: the disk
+ * @lim: the values to set (those marked in ->set); IOs/s beyond what the counters hold
+ *       mean none, as in Linux
+ *
+ * Creates the group's state on the disk if needed.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOMEM if the state could not be made.
+ */
 int blkcg_set_limits(struct blkcg *blkcg, struct gendisk *disk, const struct blkcg_limits *lim);
-/* blkcg's limits on disk, all U64_MAX if it has none there; false then. */
+/**
+ * blkcg_get_limits() - an io cgroup's io.max on a disk
+ * @blkcg: the blkcg
+ * @disk: the disk
+ * @lim: set to its limits; U64_MAX for each it has none of
+ *
+ * Context: any context; never sleeps.
+ * Return: true if it has at least one limit there.
+ */
 bool blkcg_get_limits(struct blkcg *blkcg, struct gendisk *disk, struct blkcg_limits *lim);
 
 /* The io controller, for cgroup_register_subsys() before cgroup_init() (cg/io/io-cgroup.c). */

@@ -50,23 +50,98 @@ struct ioc_model_conf {
 	u64 i_lcoefs[NR_I_LCOEFS];
 };
 
-/*
- * The configuration of disk's controller, which this creates on first use (Linux's
- * blk_iocost_init(), from a write of either file): 0 or -ENOMEM.
+/**
+ * blk_iocost_get_qos() - read a disk's io.cost.qos configuration
+ * @disk: the disk; its controller is created if it has none (Linux's blk_iocost_init(),
+ *        from a write of either file)
+ * @conf: set to the configuration
+ *
+ * Context: process context; may sleep (creating the controller).
+ * Return: 0, or -ENOMEM if the controller could not be created.
  */
 int blk_iocost_get_qos(struct gendisk *disk, struct ioc_qos_conf *conf);
+/**
+ * blk_iocost_get_model() - read a disk's io.cost.model configuration
+ * @disk: the disk; its controller is created if it has none
+ * @conf: set to the configuration
+ *
+ * Context: process context; may sleep (creating the controller).
+ * Return: 0, or -ENOMEM if the controller could not be created.
+ */
 int blk_iocost_get_model(struct gendisk *disk, struct ioc_model_conf *conf);
-/* Apply a configuration read with the getter and changed (-EINVAL: min above max). */
+/**
+ * blk_iocost_set_qos() - apply an io.cost.qos configuration to a disk
+ * @disk: the disk; its controller is created if it has none
+ * @conf: a configuration read with blk_iocost_get_qos() and changed; ->enable turns the
+ *        control on or off, and the QoS parameters apply when ->user is set
+ *
+ * Context: process context; may sleep (creating the controller).
+ * Return: 0; -EINVAL if the user parameters put the vrate minimum above its maximum;
+ * -ENOMEM if the controller could not be created.
+ */
 int blk_iocost_set_qos(struct gendisk *disk, const struct ioc_qos_conf *conf);
+/**
+ * blk_iocost_set_model() - apply an io.cost.model configuration to a disk
+ * @disk: the disk; its controller is created if it has none
+ * @conf: a configuration read with blk_iocost_get_model() and changed; the coefficients
+ *        apply when ->user is set, the built-in ones otherwise
+ *
+ * Context: process context; may sleep (creating the controller).
+ * Return: 0, or -ENOMEM if the controller could not be created.
+ */
 int blk_iocost_set_model(struct gendisk *disk, const struct ioc_model_conf *conf);
-/* Has disk a controller (so that io.cost.qos and io.cost.model list it)? */
+/**
+ * blk_iocost_configured() - has a disk an io.cost controller?
+ * @disk: the disk
+ *
+ * So that io.cost.qos and io.cost.model list it; the controller may not be enabled.
+ *
+ * Context: any context; never sleeps.
+ * Return: true if it has one.
+ */
 bool blk_iocost_configured(struct gendisk *disk);
 
 /* io.weight: the cgroup's default weight, and its weight on one disk (0: the default). */
+/**
+ * blkcg_weight_dfl() - an io cgroup's default io.weight
+ * @blkcg: the blkcg
+ *
+ * Context: any context.
+ * Return: the weight, CGROUP_WEIGHT_MIN to CGROUP_WEIGHT_MAX.
+ */
 u32 blkcg_weight_dfl(struct blkcg *blkcg);
+/**
+ * blkcg_set_weight_dfl() - set an io cgroup's default io.weight
+ * @blkcg: the blkcg
+ * @weight: the weight (the caller checked its range)
+ *
+ * Takes effect at once in its groups on each disk with a controller.
+ *
+ * Context: any context; never sleeps.
+ */
 void blkcg_set_weight_dfl(struct blkcg *blkcg, u32 weight);
+/**
+ * blkcg_weight_on() - an io cgroup's io.weight on one disk
+ * @blkcg: the blkcg
+ * @disk: the disk
+ *
+ * Context: any context; never sleeps.
+ * Return: the weight set for @disk; 0 if none is (the default applies) or the disk has no
+ * controller.
+ */
 u32 blkcg_weight_on(struct blkcg *blkcg, struct gendisk *disk);
-/* -EOPNOTSUPP while disk has no controller (as Linux: the policy is not active there). */
+/**
+ * blkcg_set_weight_on() - set an io cgroup's io.weight on one disk
+ * @blkcg: the blkcg
+ * @disk: the disk
+ * @weight: the weight, or 0 for the default
+ *
+ * Creates the group's state on the disk if needed.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EOPNOTSUPP while @disk has no controller (as Linux: the policy is not active
+ * there); -ENOMEM if the group's state could not be made.
+ */
 int blkcg_set_weight_on(struct blkcg *blkcg, struct gendisk *disk, u32 weight);
 
 /*
@@ -78,6 +153,15 @@ struct blkg_iocost_stat {
 	u32 vrate_pct100;
 	u64 usage_us, wait_us, indebt_us, indelay_us;
 };
+/**
+ * blkcg_iocost_stat() - io.stat's cost.* keys of an io cgroup on a disk
+ * @blkcg: the blkcg
+ * @disk: the disk
+ * @st: set to the figures (zeros for a group that sent the disk no IO)
+ *
+ * Context: any context; never sleeps.
+ * Return: false if io.cost is not enabled on @disk (@st is then zeroed).
+ */
 bool blkcg_iocost_stat(struct blkcg *blkcg, struct gendisk *disk, struct blkg_iocost_stat *st);
 
 #endif

@@ -137,9 +137,45 @@ struct block_device {
 #define VIRTBLK_MINORS 16
 
 /* Driver side. */
+/**
+ * blk_alloc_disk() - allocate a disk with its request queue and whole-disk block device
+ * @ops: the driver's queue operations (->queue_rq() is required)
+ * @queue_depth: how many requests the queue preallocates (not 0)
+ * @driver_data_size: bytes of driver data after each request (blk_mq_rq_to_pdu())
+ * @queuedata: the driver's pointer, in the queue's queuedata
+ *
+ * The queue starts with the default limits (blk_queue_set_limits() changes them). The
+ * driver then names and numbers the disk, sets its capacity and calls add_disk().
+ *
+ * Context: process context (probe); may sleep.
+ * Return: the disk, or NULL if memory ran out.
+ */
 struct gendisk *blk_alloc_disk(const struct blk_mq_ops *ops, unsigned int queue_depth,
 			       unsigned int driver_data_size, void *queuedata);
+/**
+ * blk_queue_set_limits() - set a queue's limits, made sane
+ * @q: the queue, before its disk is added
+ * @lim: the device's limits
+ *
+ * A logical block size that is not a power of two from SECTOR_SIZE to PAGE_SIZE becomes
+ * SECTOR_SIZE (with a warning); a request can always hold at least one page and one
+ * segment, and a segment a logical block.
+ *
+ * Context: process context (probe); never sleeps.
+ */
 void blk_queue_set_limits(struct request_queue *q, const struct queue_limits *lim);
+/**
+ * add_disk() - make a disk known
+ * @disk: the disk from blk_alloc_disk(), named, numbered and sized
+ *
+ * Lists the disk, then calls the VFS's added() hook (register_disk_hooks()): its block
+ * device inode and page cache, its /dev and /sys entries. A disk is never removed; one
+ * whose hook failed stays listed.
+ *
+ * Context: process context (probe); may sleep (the hook).
+ * Return: 0; -EINVAL for a disk without a major number; -EEXIST if a disk of that name
+ * exists (or the name is empty); or the hook's negative errno.
+ */
 int add_disk(struct gendisk *disk);
 /*
  * What the VFS does when a disk appears (its block device inode and page cache, its /dev
@@ -151,15 +187,47 @@ struct disk_hooks {
 	/* a request of disk completed (any context, no lock held): laptop mode's timer */
 	void (*io_done)(struct gendisk *disk);
 };
+/**
+ * register_disk_hooks() - register what the VFS does when a disk appears
+ * @hooks: the hooks, static; they replace any registered before
+ *
+ * Context: start-up, before the drivers probe.
+ */
 void register_disk_hooks(const struct disk_hooks *hooks);
-/* The driver finished rq (interrupt context is fine): ends its bios with status. */
+/**
+ * blk_mq_end_request() - the driver finished a request
+ * @rq: the request
+ * @status: 0 or a negative errno
+ *
+ * Accounts the request's IO (disk statistics, io.cost), frees the request and ends each
+ * of its bios with @status. A step of a flush sequence that succeeded sends the next one
+ * instead; a merged request that failed may have its bios retried one by one.
+ *
+ * Context: any context, interrupt context included; must not hold the queue's lock.
+ */
 void blk_mq_end_request(struct request *rq, int status);
-/* The driver has room again after returning -EBUSY. */
+/**
+ * blk_mq_run_queue() - dispatch a queue's waiting requests to its driver
+ * @q: the queue
+ *
+ * Calls ->queue_rq() for each request in order until the driver answers -EBUSY (the
+ * driver runs the queue again when it has room); a request the driver refuses with
+ * another error ends with -EIO.
+ *
+ * Context: any context; takes the queue's lock (irq-safe), under which ->queue_rq() runs.
+ */
 void blk_mq_run_queue(struct request_queue *q);
 
-/*
- * Fill segs (room for max entries, at least rq->nr_segments) with rq's data, merging
- * physically contiguous pieces up to max_segment_size. Returns the number used.
+/**
+ * blk_rq_map_sg() - map a request's data to segments for the device
+ * @rq: the request
+ * @segs: filled with its segments
+ * @max: room in @segs, at least @rq->nr_segments
+ *
+ * Physically contiguous pieces are merged up to the queue's max_segment_size.
+ *
+ * Context: any context; never sleeps.
+ * Return: the number of segments used.
  */
 unsigned int blk_rq_map_sg(const struct request *rq, struct blk_seg *segs, unsigned int max);
 
@@ -178,20 +246,71 @@ bool blk_throtl_bio(struct bio *bio);
 
 /* Statistics: a consistent copy with io_ticks brought up to now. */
 void disk_stats_read(struct gendisk *disk, struct disk_stats *st);
-/* The 17 fields of /sys/block/NAME/stat (one line); returns the length. */
+/**
+ * disk_stat_format() - a disk's /sys/block/NAME/stat line
+ * @disk: the disk
+ * @buf: where to print it
+ * @size: room in @buf
+ *
+ * The 17 fields of Linux's file, from a consistent copy of the statistics with io_ticks
+ * brought up to now.
+ *
+ * Context: any context; never sleeps.
+ * Return: the length printed (truncated to @size).
+ */
 int disk_stat_format(struct gendisk *disk, char *buf, size_t size);
-/* One /proc/diskstats line: "MAJ MIN NAME" then the same fields; returns the length. */
+/**
+ * diskstats_format() - a disk's /proc/diskstats line
+ * @disk: the disk
+ * @buf: where to print it
+ * @size: room in @buf
+ *
+ * "MAJ MIN NAME" then the fields of disk_stat_format().
+ *
+ * Context: any context; never sleeps.
+ * Return: the length printed (truncated to @size).
+ */
 int diskstats_format(struct gendisk *disk, char *buf, size_t size);
 
-/*
- * Crash-consistency tests (cgwb.power_cut=N): after nr_writes more requests that write
- * (writes and flush steps), no request of any kind reaches a device again.
+/**
+ * blk_set_power_cut() - cut the power after a number of writes
+ * @nr_writes: how many more requests that write (writes and flush steps) reach a device
+ *
+ * For crash-consistency tests (cgwb.power_cut=N): after that, no request of any kind
+ * reaches a device again.
+ *
+ * Context: any context; never sleeps.
  */
 void blk_set_power_cut(u64 nr_writes);
 
 /* Users. */
+/**
+ * get_disk_by_name() - find a disk by its name
+ * @name: the name ("vda")
+ *
+ * Context: any context; never sleeps.
+ * Return: the disk, or NULL. Disks are never removed: it stays valid.
+ */
 struct gendisk *get_disk_by_name(const char *name);
+/**
+ * blkdev_get_by_dev() - find a disk's whole-disk block device by its number
+ * @dev: the device number
+ *
+ * No reference is taken: disks are never removed.
+ *
+ * Context: any context; never sleeps.
+ * Return: the block device, or NULL.
+ */
 struct block_device *blkdev_get_by_dev(dev_t dev);
+/**
+ * for_each_disk() - call a function for each disk
+ * @fn: called with each disk, in the order they were added, and @arg; it may sleep
+ * @arg: passed to @fn
+ *
+ * Disks are never removed, so the list is walked without its lock.
+ *
+ * Context: @fn's.
+ */
 void for_each_disk(void (*fn)(struct gendisk *, void *), void *arg);
 static inline sector_t bdev_nr_sectors(const struct block_device *bdev)
 {
@@ -207,7 +326,7 @@ static inline bool bdev_read_only(const struct block_device *bdev)
 }
 
 /*
- * Raw, synchronous IO on a whole device at byte offsets (drivers/block/blkdev_rw.c): the
+ * Raw, synchronous IO on a whole device at byte offsets (block/blkdev_rw.c): the
  * O_DIRECT path of /dev/vdX, and whatever needs the device without its page cache.
  * Aligned transfers (offset, length and buffer on logical blocks) go straight from the
  * caller's pages; others bounce through a buffer, writes doing read-modify-write of the
@@ -222,8 +341,33 @@ static inline bool bdev_read_only(const struct block_device *bdev)
 #define BLKDEV_RW_DIRECT 040000 /* O_DIRECT */
 #define BLKDEV_RW_FUA 010000    /* O_DSYNC: writes durable on return */
 #define BLKDEV_RW_SYNC 04000000 /* __O_SYNC, the bit O_SYNC adds: REQ_SYNC on the bios */
+/**
+ * blkdev_read_at() - read a device at a byte offset, synchronously
+ * @bdev: the device
+ * @buf: kernel memory to read into
+ * @len: how many bytes
+ * @pos: the byte offset
+ * @flags: BLKDEV_RW_* (a file's f_flags will do)
+ *
+ * Context: process context; sleeps.
+ * Return: the bytes read (short at the end of the device, 0 past it); or -EINVAL for a
+ * negative @pos or an unaligned BLKDEV_RW_DIRECT transfer, -ENOMEM, or the IO's error.
+ */
 ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t pos,
 		       unsigned int flags);
+/**
+ * blkdev_write_at() - write a device at a byte offset, synchronously
+ * @bdev: the device
+ * @buf: kernel memory to write from
+ * @len: how many bytes
+ * @pos: the byte offset
+ * @flags: BLKDEV_RW_* (a file's f_flags will do)
+ *
+ * Context: process context; sleeps.
+ * Return: the bytes written (short at the end of the device); or -EINVAL for a negative
+ * @pos or an unaligned BLKDEV_RW_DIRECT transfer, -EROFS on a read-only device, -ENOSPC
+ * at or past its end, -ENOMEM, or the IO's error.
+ */
 ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,
 			unsigned int flags);
 
