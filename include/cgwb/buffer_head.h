@@ -71,25 +71,142 @@ BUFFER_FNS(Verified, verified)
 BUFFER_FNS(JList, jlist)
 BUFFER_FNS(JDirty, jdirty)
 
-/* The buffer for block of sb's device, read if needed; NULL on IO error (logged). */
+/**
+ * sb_bread() - the buffer of a block of a filesystem's device, read if needed
+ * @sb: the superblock; the buffer has its block size
+ * @block: the block number, in that size
+ *
+ * As __bread() on @sb's device.
+ *
+ * Context: process context; may sleep.
+ * Return: the buffer, uptodate, with a reference (brelse() it); NULL on an IO error
+ * (logged) or a block past the device's end.
+ */
 struct buffer_head *sb_bread(struct super_block *sb, sector_t block);
-/* The buffer without reading it (the caller overwrites it whole: set_buffer_uptodate). */
+/**
+ * sb_getblk() - the buffer of a block of a filesystem's device, not read
+ * @sb: the superblock
+ * @block: the block number
+ *
+ * For a caller that overwrites the block whole (then set_buffer_uptodate()). As
+ * __getblk() on @sb's device.
+ *
+ * Context: process context; may sleep.
+ * Return: the buffer with a reference, or NULL as __getblk().
+ */
 struct buffer_head *sb_getblk(struct super_block *sb, sector_t block);
+/**
+ * __bread() - the buffer of a block of a device, read if needed
+ * @bdev: the device
+ * @block: the block number, in @size units
+ * @size: the block size, a power of two from SECTOR_SIZE to PAGE_SIZE
+ *
+ * A buffer that is not uptodate is read synchronously, under its lock.
+ *
+ * Context: process context; may sleep.
+ * Return: the buffer, uptodate, with a reference; NULL on an IO error (logged) or as
+ * __getblk().
+ */
 struct buffer_head *__bread(struct block_device *bdev, sector_t block, unsigned int size);
+/**
+ * __getblk() - the buffer of a block of a device, not read
+ * @bdev: the device
+ * @block: the block number, in @size units
+ * @size: the block size, a power of two from SECTOR_SIZE to PAGE_SIZE
+ *
+ * Looked up in this CPU's buffer LRU, then in the device's page cache, where the page and
+ * its buffers are made if absent: as Linux's grow_dev_page(), the allocation does not fail
+ * (metadata has nowhere else to go).
+ *
+ * Context: process context; may sleep.
+ * Return: the buffer with a reference; NULL (logged) for a bad size, a block past the
+ * device's end, or a page whose buffers have another size and are busy.
+ */
 struct buffer_head *__getblk(struct block_device *bdev, sector_t block, unsigned int size);
+/**
+ * get_bh() - take another reference on a buffer
+ * @bh: the buffer
+ *
+ * Context: any context; never sleeps.
+ */
 void get_bh(struct buffer_head *bh);
+/**
+ * brelse() - drop a reference on a buffer
+ * @bh: the buffer, or NULL
+ *
+ * The buffer stays cached with its page; a buffer without references can be freed with
+ * it.
+ *
+ * Context: any context; never sleeps.
+ */
 void brelse(struct buffer_head *bh);
+/**
+ * mark_buffer_dirty() - mark an uptodate buffer dirty
+ * @bh: the buffer
+ *
+ * Its page is marked dirty too (set_page_dirty()), so the device's writeback writes it.
+ *
+ * Context: any context where set_page_dirty() may run; never sleeps.
+ */
 void mark_buffer_dirty(struct buffer_head *bh);
-/* Write a dirty buffer now and wait: 0 or -EIO. */
+/**
+ * sync_dirty_buffer() - write a dirty buffer now and wait for it
+ * @bh: the buffer; nothing is written if it is clean
+ *
+ * Context: process context; sleeps; must not hold the buffer's lock.
+ * Return: 0, or -EIO if the write failed.
+ */
 int sync_dirty_buffer(struct buffer_head *bh);
+/**
+ * lock_buffer() - lock a buffer, waiting for its holder
+ * @bh: the buffer
+ *
+ * The wait is an IO wait; IO in the waiter's own plug is sent before it sleeps.
+ *
+ * Context: process context; may sleep.
+ */
 void lock_buffer(struct buffer_head *bh);
+/**
+ * unlock_buffer() - unlock a buffer and wake its waiters
+ * @bh: the buffer
+ *
+ * Context: any context, IO completion included; never sleeps.
+ */
 void unlock_buffer(struct buffer_head *bh);
+/**
+ * wait_on_buffer() - wait until a buffer is unlocked (its IO done)
+ * @bh: the buffer
+ *
+ * Context: process context; may sleep.
+ */
 void wait_on_buffer(struct buffer_head *bh);
-/* Write every dirty buffer of the device and wait (umount, sync): 0 or the first error. */
+/**
+ * sync_blockdev() - write every dirty buffer of a device and wait (umount, sync)
+ * @bdev: the device
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or the first negative errno of the writes or of the device's recorded
+ * writeback error.
+ */
 int sync_blockdev(struct block_device *bdev);
-/* Drop the device's clean cached buffers (after umount, or a mount of garbage). */
+/**
+ * invalidate_bdev() - drop a device's clean, unused cached buffers
+ * @bdev: the device (after umount, or a mount of garbage)
+ *
+ * The buffer LRUs are emptied first, as Linux's invalidate_bh_lrus(), so that their
+ * references do not keep pages; dirty, locked or referenced pages stay.
+ *
+ * Context: process context; may sleep.
+ */
 void invalidate_bdev(struct block_device *bdev);
-/* Forget a buffer about to be freed on disk (a freed indirect block): clean, not written. */
+/**
+ * bforget() - forget a buffer whose block is about to be freed on disk
+ * @bh: the buffer (a freed indirect block), or NULL
+ *
+ * It is made clean, so it is not written, and the caller's reference is dropped.
+ *
+ * Context: any context; never sleeps.
+ */
 void bforget(struct buffer_head *bh);
 
 /* The device's page cache, where the buffers live. */

@@ -5,6 +5,12 @@
 #ifndef CGWB_EXT4_H
 #define CGWB_EXT4_H
 
+/**
+ * ext4_init() - register the "ext4" filesystem type with the VFS
+ *
+ * Context: boot, once, before a disk is mounted as ext4.
+ * Return: 0, or -EBUSY if it is registered already.
+ */
 int ext4_init(void);
 
 #endif

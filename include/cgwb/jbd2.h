@@ -190,37 +190,128 @@ struct journal_s {
 	u64 j_commits;   /* transactions committed (tests and messages) */
 };
 
-/* A journal of len blocks of size blocksize on bdev, mapped by bmap; NULL without memory. */
+/**
+ * jbd2_journal_init() - describe a journal, without reading it
+ * @bdev: the device it is on
+ * @blocksize: its block size
+ * @len: its length in blocks
+ * @bmap: maps a journal block to a device block (the journal inode's blocks)
+ * @owner: passed to @bmap
+ * @devname: the name messages and the kjournald2 thread use
+ *
+ * Context: process context (mount); may sleep.
+ * Return: the journal (jbd2_journal_load() reads it), or NULL without memory.
+ */
 journal_t *jbd2_journal_init(struct block_device *bdev, unsigned int blocksize, u32 len,
 			     jbd2_bmap_t bmap, void *owner, const char *devname);
+/**
+ * jbd2_journal_destroy() - free a journal
+ * @journal: the journal, its thread stopped (jbd2_journal_stop_thread()), or NULL
+ *
+ * Context: process context.
+ */
 void jbd2_journal_destroy(journal_t *journal);
-/*
- * Read and check the journal superblock; if the log is not empty, replay it (committed
- * transactions, less what later ones revoked) onto the device and wait for the writes;
- * then mark the journal empty. 0, or -errno with the reason logged (nothing replayed on
- * a bad superblock; a log cut short by damage is replayed up to the damage, as Linux).
+/**
+ * jbd2_journal_load() - read a journal and replay it if needed
+ * @journal: the journal from jbd2_journal_init()
+ *
+ * Reads and checks the journal superblock; if the log is not empty, replays it (committed
+ * transactions, less what later ones revoked) onto the device, waits for the writes, then
+ * marks the journal empty.
+ *
+ * Context: process context (mount); sleeps.
+ * Return: 0, or a negative errno with the reason logged: nothing is replayed on a bad
+ * superblock; a log cut short by damage is replayed up to the damage, as Linux's.
  */
 int jbd2_journal_load(journal_t *journal);
 
 /* ---------------------------------------------------------------- writing */
-/*
- * Start writing through a loaded journal: a running transaction, and kjournald2 (in the
- * root cgroup: journal IO is nobody's) committing it every interval ms.
+/**
+ * jbd2_journal_start_thread() - start writing through a loaded journal
+ * @j: the journal, loaded
+ * @interval_ms: how often a running transaction is committed
+ * @ops: the filesystem's hooks around a commit
+ * @private: the filesystem's data, in j_private
+ *
+ * Opens a running transaction and starts kjournald2 (in the root cgroup: journal IO is
+ * nobody's), which commits it every @interval_ms, or sooner when asked or full.
+ *
+ * Context: process context (mount); may sleep.
+ * Return: 0, or a negative errno if the transaction or the thread could not be made.
  */
 int jbd2_journal_start_thread(journal_t *j, unsigned int interval_ms,
 			      const struct jbd2_commit_ops *ops, void *private);
-/* The last commit, then kjournald2 stopped and the journal marked empty. */
+/**
+ * jbd2_journal_stop_thread() - stop writing through a journal (umount)
+ * @j: the journal; nothing is done if its thread is not running
+ *
+ * kjournald2 makes a last commit and stops; then the journal is marked empty, unless it
+ * was aborted.
+ *
+ * Context: process context; sleeps; no handle of the caller open.
+ * Return: 0, the error that aborted the journal, or the superblock write's.
+ */
 int jbd2_journal_stop_thread(journal_t *j);
-/* A handle for the current task (nested: the same one); ERR_PTR(-EROFS) once aborted. */
+/**
+ * jbd2_journal_start() - open a handle on the running transaction
+ * @j: the journal
+ *
+ * A task that has a handle open gets the same one back (nested; each start is matched by
+ * a stop). Waits while the running transaction is full or being committed. Until the
+ * handle is stopped the task's allocations do not enter the filesystem (memalloc_nofs),
+ * as Linux's: reclaim must not wait for this handle's commit.
+ *
+ * Context: process context; may sleep.
+ * Return: the handle; ERR_PTR(-EROFS) once the journal is aborted, or ERR_PTR(-ENOMEM).
+ */
 handle_t *jbd2_journal_start(journal_t *j);
+/**
+ * jbd2_journal_stop() - close a handle
+ * @j: the journal
+ * @handle: the current task's handle, from jbd2_journal_start()
+ *
+ * The outermost stop lets the transaction commit once no other handle is open on it.
+ *
+ * Context: process context, the task that started it; never sleeps.
+ */
 void jbd2_journal_stop(journal_t *j, handle_t *handle);
-/* The current task's open handle, or NULL. */
+/**
+ * jbd2_journal_current_handle() - the current task's open handle
+ * @j: the journal
+ *
+ * Context: any task context; never sleeps.
+ * Return: the handle, or NULL if the task has none open.
+ */
 handle_t *jbd2_journal_current_handle(journal_t *j);
-/* bh (metadata, changed under a handle) belongs to the running transaction. */
+/**
+ * jbd2_journal_dirty_metadata() - a metadata buffer changed under a handle
+ * @j: the journal
+ * @bh: the buffer; it joins the running transaction (which takes a reference on it)
+ *
+ * Only a change under a handle, or by the commit itself, can be made atomic: anything
+ * else is warned about once, and joins the transaction all the same.
+ *
+ * Context: process context with a handle open; never sleeps.
+ */
 void jbd2_journal_dirty_metadata(journal_t *j, struct buffer_head *bh);
-/* bh's block is freed: the running transaction drops it (no copy, no checkpoint). */
+/**
+ * jbd2_journal_forget() - a metadata block was freed
+ * @j: the journal
+ * @bh: its buffer; the running transaction no longer writes it (no copy, no checkpoint)
+ *
+ * Context: process context with a handle open; never sleeps.
+ */
 void jbd2_journal_forget(journal_t *j, struct buffer_head *bh);
-/* Commit the running transaction now and wait (fsync, sync); the error of the commit. */
+/**
+ * jbd2_journal_force_commit() - commit the running transaction now and wait (fsync, sync)
+ * @j: the journal
+ *
+ * Called with a handle of the caller open, it warns and returns 0 at once: that handle
+ * would hold the commit up forever.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 once the transaction is committed, or the error that aborted the journal.
+ */
 int jbd2_journal_force_commit(journal_t *j);
 
 #endif
