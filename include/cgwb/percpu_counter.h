@@ -33,11 +33,35 @@ struct percpu_counter {
 
 /* max(32, 2 x online CPUs), as Linux: the default batch of percpu_counter_add(). */
 extern s32 percpu_counter_batch;
-/* CPUs came online: the default batch follows their number. */
+/**
+ * percpu_counter_compute_batch() - CPUs came online: the default batch follows them
+ *
+ * percpu_counter_batch becomes max(32, 2 x online CPUs), as Linux's.
+ *
+ * Context: any context.
+ */
 void percpu_counter_compute_batch(void);
 
-/* nr counters starting at amount, one allocation for all; -ENOMEM if it fails. */
+/**
+ * percpu_counter_init_many() - set up a set of per-CPU counters
+ * @fbc: the counters, an array of @nr
+ * @amount: the count each starts at
+ * @gfp: how to allocate the CPUs' parts
+ * @nr: how many, 1 to PERCPU_COUNTER_STRIDE; each CPU's parts of the set share one cache
+ *      line, one allocation for all
+ *
+ * Context: as kmalloc() with @gfp.
+ * Return: 0, or -ENOMEM.
+ */
 int percpu_counter_init_many(struct percpu_counter *fbc, s64 amount, gfp_t gfp, unsigned int nr);
+/**
+ * percpu_counter_destroy_many() - free a set of per-CPU counters' parts
+ * @fbc: the counters, set up together by percpu_counter_init_many(); nothing is done if
+ *       they are not (or no longer) set up
+ * @nr: how many
+ *
+ * Context: any context; never sleeps.
+ */
 void percpu_counter_destroy_many(struct percpu_counter *fbc, unsigned int nr);
 
 static inline int percpu_counter_init(struct percpu_counter *fbc, s64 amount, gfp_t gfp)
@@ -49,7 +73,26 @@ static inline void percpu_counter_destroy(struct percpu_counter *fbc)
 	percpu_counter_destroy_many(fbc, 1);
 }
 
+/**
+ * percpu_counter_add_batch() - add to a per-CPU counter
+ * @fbc: the counter
+ * @amount: what to add (negative to subtract)
+ * @batch: the CPU's part folds into the shared count under the lock once it would reach
+ *         +-@batch
+ *
+ * Context: any context, interrupt handlers included; never sleeps.
+ */
 void percpu_counter_add_batch(struct percpu_counter *fbc, s64 amount, s32 batch);
+/**
+ * __percpu_counter_sum() - a per-CPU counter's exact value
+ * @fbc: the counter
+ *
+ * Every CPU's part added to the shared count, under the lock: exact at the instant the
+ * lock is held.
+ *
+ * Context: any context; takes the counter's irq-safe lock; never sleeps.
+ * Return: the sum.
+ */
 s64 __percpu_counter_sum(struct percpu_counter *fbc);
 /* 1, 0, -1 as fbc is above, at or below rhs; exact, and cheap when clearly apart. */
 int __percpu_counter_compare(struct percpu_counter *fbc, s64 rhs, s32 batch);

@@ -25,17 +25,45 @@ void mark_page_accessed(struct page *page);
 
 /* Free at least nr pages if possible; returns the number freed. */
 unsigned long try_to_free_pages(gfp_t gfp, unsigned long nr);
-/*
- * Reclaim at least nr pages from memcg and its descendants if possible (a group at its
- * limit): clean pages are freed, the flushers woken for dirty ones. Returns pages freed.
+/**
+ * try_to_free_mem_cgroup_pages() - reclaim pages from a memory cgroup's subtree
+ * @memcg: the group at its limit; its descendants are reclaimed from too
+ * @nr: how many pages to free, at least, if possible
+ * @gfp: the charge's gfp (whether the filesystem may be entered)
+ *
+ * Clean pages are freed; if dirty pages or pages under writeback were found, the flushers
+ * are woken (the caller decides whether to wait for them). The time counts as a memory
+ * stall. A reclaim nested in reclaim gives up at once.
+ *
+ * Context: process context; may sleep; takes the reclaim mutex.
+ * Return: the number of pages freed.
  */
 unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned long nr, gfp_t gfp);
 /* A page ended writeback (any context): wakes reclaim waiting for memory to come back. */
 void reclaim_writeback_done(void);
-/* Is the current task reclaiming (a charge made from inside reclaim must not wait)? */
+/**
+ * current_in_reclaim() - is the current task reclaiming?
+ *
+ * A charge made from inside reclaim must not wait for reclaim.
+ *
+ * Context: any context.
+ * Return: true if it holds the reclaim mutex or runs a shrinker.
+ */
 bool current_in_reclaim(void);
-/* A memory cgroup's LRU lists (mem_cgroup.lruvec), made and freed with the memcg. */
+/**
+ * lruvec_alloc() - allocate a memory cgroup's LRU lists, empty
+ * @gfp: how to allocate them
+ *
+ * Context: as kmalloc() with @gfp.
+ * Return: the lists, or NULL.
+ */
 struct lruvec *lruvec_alloc(gfp_t gfp);
+/**
+ * lruvec_free() - free a memory cgroup's LRU lists
+ * @lruvec: the lists, empty (a page left on them is warned about), or NULL
+ *
+ * Context: any context; never sleeps.
+ */
 void lruvec_free(struct lruvec *lruvec);
 /*
  * A cache above mm that reclaim may shrink (Linux's shrinkers): the VFS's unused dentries
@@ -47,10 +75,33 @@ struct shrinker {
 	unsigned long (*scan)(unsigned long nr);
 	struct list_head list;
 };
+/**
+ * register_shrinker() - let reclaim shrink a cache
+ * @shrinker: the shrinker, static; registering it twice does nothing
+ *
+ * Context: boot (storage_init()); the list is not locked.
+ */
 void register_shrinker(struct shrinker *shrinker);
 
-/* Drop every clean, unused page-cache page (echo 1 > /proc/sys/vm/drop_caches). */
+/**
+ * drop_pagecache() - drop every clean, unused page-cache page
+ *
+ * echo 1 > /proc/sys/vm/drop_caches: rounds over every memcg's file LRU lists until one
+ * frees nothing. Like Linux's, not counted as reclaim in pgscan and pgsteal.
+ *
+ * Context: process context; sleeps; takes the reclaim mutex (nothing is done from inside
+ * reclaim).
+ * Return: the number of pages freed.
+ */
 unsigned long drop_pagecache(void);
+/**
+ * vmscan_init() - hook reclaim into the page allocator
+ *
+ * From then on an allocation that may block reclaims when memory is short, and a failed
+ * one shows the memory state.
+ *
+ * Context: boot, once (storage_init()).
+ */
 void vmscan_init(void);
 
 #endif

@@ -44,13 +44,40 @@ struct xarray {
 	unsigned int head_marks; /* marks of the head entry when it is not a node */
 };
 
+/**
+ * xa_init() - set up an empty xarray
+ * @xa: the xarray
+ *
+ * Context: any context; never sleeps.
+ */
 void xa_init(struct xarray *xa);
 #define xa_lock_irqsave(xa, flags) spin_lock_irqsave(&(xa)->xa_lock, flags)
 #define xa_unlock_irqrestore(xa, flags) spin_unlock_irqrestore(&(xa)->xa_lock, flags)
 
-/* The entry at index or NULL; safe without xa_lock (see above). */
+/**
+ * xa_load() - the entry at an index
+ * @xa: the xarray
+ * @index: the index
+ *
+ * Safe without xa_lock: each pointer is read once, so a concurrent grow, shrink or erase
+ * is seen whole. A caller that uses what it returns holds rcu_read_lock() (the entry may
+ * leave the tree at once) or the lock.
+ *
+ * Context: any context; never sleeps.
+ * Return: the entry, or NULL.
+ */
 void *xa_load(struct xarray *xa, unsigned long index);
-/* Store at an empty index: 0, -EEXIST, or -ENOMEM (nodes come from gfp; atomic under lock). */
+/**
+ * xa_insert() - store an entry at an empty index
+ * @xa: the xarray
+ * @index: the index
+ * @entry: the entry: not NULL, 4-byte aligned
+ * @gfp: how to allocate the nodes; one that does not block under xa_lock
+ *
+ * Context: xa_lock (or the lock that stands for it) held.
+ * Return: 0; -EEXIST if the index holds an entry; -ENOMEM if a node could not be
+ * allocated (the tree is left without the entry).
+ */
 int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp);
 
 /*
@@ -63,30 +90,96 @@ struct xa_spare {
 	unsigned int nr;
 	struct xa_node *nodes[XA_MAX_HEIGHT];
 };
+/**
+ * xa_insert_spare() - store an entry at an empty index, with spare nodes
+ * @xa: the xarray
+ * @index: the index
+ * @entry: the entry: not NULL, 4-byte aligned
+ * @gfp: how to allocate the nodes under the lock (GFP_NOWAIT...)
+ * @spare: nodes filled beforehand (xa_spare_fill()), taken wherever @gfp fails; or NULL
+ *
+ * Context: xa_lock (or the lock that stands for it) held.
+ * Return: 0; -EEXIST if the index holds an entry; -ENOMEM if a node could be neither
+ * allocated nor taken from @spare: drop the lock, xa_spare_fill() with a gfp that may
+ * sleep, and try again.
+ */
 int xa_insert_spare(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp,
 		    struct xa_spare *spare);
-/* Top the spares up to XA_MAX_HEIGHT: 0, or -ENOMEM (those allocated are kept). */
+/**
+ * xa_spare_fill() - top spare nodes up to XA_MAX_HEIGHT
+ * @spare: the spares
+ * @gfp: how to allocate them
+ *
+ * Context: as kmalloc() with @gfp; not under xa_lock with a gfp that may sleep.
+ * Return: 0, or -ENOMEM (those allocated are kept).
+ */
 int xa_spare_fill(struct xa_spare *spare, gfp_t gfp);
-/* Free what the insert did not take. */
+/**
+ * xa_spare_free() - free the spare nodes an insert did not take
+ * @spare: the spares
+ *
+ * Context: any context; never sleeps.
+ */
 void xa_spare_free(struct xa_spare *spare);
-/* Remove and return the entry (NULL if none); its marks go with it. */
+/**
+ * xa_erase() - remove the entry at an index
+ * @xa: the xarray
+ * @index: the index
+ *
+ * Its marks go with it; nodes left empty leave the tree and are freed a grace period
+ * later, for the lockless readers.
+ *
+ * Context: xa_lock (or the lock that stands for it) held; never sleeps.
+ * Return: the entry removed, or NULL if there was none.
+ */
 void *xa_erase(struct xarray *xa, unsigned long index);
 /* Replace an existing entry, keeping its marks; returns the old one. */
 void *xa_replace(struct xarray *xa, unsigned long index, void *entry);
 
+/**
+ * xa_set_mark() - mark the entry at an index
+ * @xa: the xarray
+ * @index: the index; nothing is done if it holds no entry
+ * @mark: XA_MARK_0, XA_MARK_1 or XA_MARK_2
+ *
+ * The mark is propagated up the tree, for xa_find() and xa_marked().
+ *
+ * Context: xa_lock (or the lock that stands for it) held; never sleeps.
+ */
 void xa_set_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
+/**
+ * xa_clear_mark() - clear a mark of the entry at an index
+ * @xa: the xarray
+ * @index: the index
+ * @mark: XA_MARK_0, XA_MARK_1 or XA_MARK_2
+ *
+ * Context: xa_lock (or the lock that stands for it) held; never sleeps.
+ */
 void xa_clear_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
 bool xa_get_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
-/* Any entry carrying mark? */
+/**
+ * xa_marked() - does any entry carry a mark?
+ * @xa: the xarray
+ * @mark: the mark
+ *
+ * Context: xa_lock held for an exact answer; a lockless read may be stale.
+ * Return: true if some entry carries @mark.
+ */
 bool xa_marked(const struct xarray *xa, xa_mark_t mark);
 static inline bool xa_empty(const struct xarray *xa)
 {
 	return xa->xa_head == NULL;
 }
 
-/*
- * First entry at an index in [*index, max] that has filter (a mark, or XA_PRESENT for any
- * entry); sets *index to it and returns it, or NULL.
+/**
+ * xa_find() - the first entry at or after an index that passes a filter
+ * @xa: the xarray
+ * @index: where to start; set to the entry's index when one is found
+ * @max: the last index to look at
+ * @filter: a mark, or XA_PRESENT for any entry
+ *
+ * Context: xa_lock (or the lock that stands for it) held; never sleeps.
+ * Return: the entry, or NULL if none in [*@index, @max] passes.
  */
 void *xa_find(struct xarray *xa, unsigned long *index, unsigned long max, xa_mark_t filter);
 
