@@ -36,11 +36,28 @@ static inline unsigned long nsecs_to_jiffies(u64 ns)
 	return ns / (NSEC_PER_SEC / HZ);
 }
 
-/* Nanoseconds since boot (monotonic). */
+/**
+ * ktime_get_ns() - nanoseconds since boot (monotonic, from the TSC)
+ *
+ * Context: any context.
+ * Return: the time; 0 before the clock is calibrated.
+ */
 u64 ktime_get_ns(void);
-/* Seconds since the Unix epoch (the RTC at boot plus the monotonic clock). */
+/**
+ * ktime_get_real_seconds() - seconds since the Unix epoch
+ *
+ * The RTC at boot plus the monotonic clock: it never steps.
+ *
+ * Context: any context.
+ * Return: the time.
+ */
 u64 ktime_get_real_seconds(void);
-/* Nanoseconds since the Unix epoch, on the same clock. */
+/**
+ * ktime_get_real_ns() - nanoseconds since the Unix epoch, on the same clock
+ *
+ * Context: any context.
+ * Return: the time.
+ */
 u64 ktime_get_real_ns(void);
 
 #endif

@@ -67,21 +67,67 @@ struct psi_group {
 /* The machine: the root of every group (the root cgroup's pressure files show it). */
 extern struct psi_group psi_system;
 
-/* A cgroup's group, below parent (psi_system for the root's children). */
+/**
+ * psi_group_init() - set up a cgroup's pressure group, with no stall yet
+ * @group: the group
+ * @parent: the parent cgroup's group; NULL for psi_system (the root's children)
+ *
+ * Context: any context; never sleeps.
+ */
 void psi_group_init(struct psi_group *group, struct psi_group *parent);
+/**
+ * psi_group_exit() - take a pressure group out of the averages' updates, before it is freed
+ * @group: the group, with no task counted in it any more
+ *
+ * Context: any context; never sleeps.
+ */
 void psi_group_exit(struct psi_group *group);
-/* The task now counts in group (cgroup moves, exit): its flags move with it. */
+/**
+ * psi_task_move() - a task now counts in another pressure group
+ * @task: the task (a cgroup move, or its exit)
+ * @group: its new group (psi_system for the root cgroup)
+ *
+ * Its running, waiting and stall states leave the old group and its ancestors and enter
+ * the new ones.
+ *
+ * Context: any context; takes the irq-safe psi lock; never sleeps.
+ */
 void psi_task_move(struct task_struct *task, struct psi_group *group);
 /* The scheduler's hooks (kernel/sched-core.c, interrupts off). */
 void psi_task_wake(struct task_struct *task);
 void psi_task_sleep(struct task_struct *task, bool dead);
 void psi_task_switch(struct task_struct *prev, struct task_struct *next);
 
-/* A memory stall of the current task: reclaim, memory.high/max throttling. Nest. */
+/**
+ * psi_memstall_enter() - the current task starts stalling on memory
+ * @flags: where to save whether it was stalling already, for psi_memstall_leave()
+ *
+ * Reclaim and memory.high/max throttling; calls nest (only the outermost counts).
+ *
+ * Context: task context; never sleeps.
+ */
 void psi_memstall_enter(unsigned long *flags);
+/**
+ * psi_memstall_leave() - the current task's memory stall ends
+ * @flags: what the matching psi_memstall_enter() saved
+ *
+ * Context: task context; never sleeps.
+ */
 void psi_memstall_leave(unsigned long *flags);
 
-/* One pressure file: 0. */
+/**
+ * psi_show() - print one pressure file (cpu, memory or io.pressure)
+ * @s: the buffer
+ * @group: the group (psi_system for the machine)
+ * @res: the resource
+ *
+ * The "some" and "full" lines with their 10, 60 and 300 s averages and total stall time
+ * in us, the averages brought up to now first. The machine's CPU "full" line is zeros, as
+ * Linux's.
+ *
+ * Context: process context; may sleep (@s grows).
+ * Return: 0 (a failure to grow @s is remembered in @s).
+ */
 int psi_show(struct seq_buf *s, struct psi_group *group, enum psi_res res);
 
 /*
@@ -94,6 +140,18 @@ struct psi_trigger_spec {
 	enum psi_states state;
 	u64 threshold_us, window_us;
 };
+/**
+ * psi_trigger_parse() - check a trigger written to a pressure file
+ * @buf: "some|full STALL_US WINDOW_US", trailing spaces or newline allowed
+ * @res: the file's resource
+ * @spec: set to the trigger
+ *
+ * As Linux's psi_trigger_create() checks it: a window of 500 ms to 10 s, a stall of 1 us
+ * up to the window. The files take a valid one and deliver no event (docs/psi.md).
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL.
+ */
 int psi_trigger_parse(const char *buf, enum psi_res res, struct psi_trigger_spec *spec);
 
 #endif

@@ -48,12 +48,53 @@ static inline void __spin_lock_init(spinlock_t *lock, const char *name)
 
 void raw_spin_lock(spinlock_t *lock);
 void raw_spin_unlock(spinlock_t *lock);
+/**
+ * spin_lock() - take a spinlock, preemption off
+ * @lock: the lock
+ *
+ * A ticket lock: waiters are served in order. Taking it twice on one CPU panics with its
+ * name. A lock also taken from interrupt handlers needs spin_lock_irqsave().
+ *
+ * Context: any context; spins, never sleeps; nothing that sleeps until spin_unlock().
+ */
 void spin_lock(spinlock_t *lock);
+/**
+ * spin_unlock() - release a spinlock taken with spin_lock() or spin_trylock()
+ * @lock: the lock
+ *
+ * Preemption is back on (a pending reschedule happens here).
+ *
+ * Context: the CPU that holds it.
+ */
 void spin_unlock(spinlock_t *lock);
+/**
+ * spin_trylock() - take a spinlock if it is free
+ * @lock: the lock
+ *
+ * Context: any context; never spins.
+ * Return: true if it was taken (preemption is then off until spin_unlock()).
+ */
 bool spin_trylock(spinlock_t *lock);
 void spin_lock_irq(spinlock_t *lock);
 void spin_unlock_irq(spinlock_t *lock);
+/**
+ * _spin_lock_irqsave() - take a spinlock with this CPU's interrupts off
+ * @lock: the lock
+ *
+ * What spin_lock_irqsave() expands to. Interrupts off protect nothing from other CPUs:
+ * the lock does.
+ *
+ * Context: any context, interrupts included; spins, never sleeps.
+ * Return: the interrupt state to give spin_unlock_irqrestore().
+ */
 unsigned long _spin_lock_irqsave(spinlock_t *lock);
+/**
+ * spin_unlock_irqrestore() - release a spinlock, restoring the interrupt state
+ * @lock: the lock, taken with spin_lock_irqsave()
+ * @flags: the state spin_lock_irqsave() saved
+ *
+ * Context: the CPU that holds it.
+ */
 void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
 #define spin_lock_irqsave(lock, flags)              \
 	do {                                        \

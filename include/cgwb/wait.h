@@ -28,15 +28,66 @@ typedef struct wait_queue_head {
 					 .task = current, \
 					 .entry = LIST_HEAD_INIT(name.entry) }
 
+/**
+ * init_waitqueue_head() - set up a wait queue, empty
+ * @wq: the wait queue
+ *
+ * Context: any context.
+ */
 void init_waitqueue_head(wait_queue_head_t *wq);
+/**
+ * init_wait_entry() - set up a wait entry for the current task
+ * @wait: the entry, not on a queue
+ * @flags: its flags (exclusive or not)
+ *
+ * Context: task context.
+ */
 void init_wait_entry(struct wait_queue_entry *wait, unsigned int flags);
+/**
+ * add_wait_queue() - put a wait entry on a queue
+ * @wq: the wait queue
+ * @wait: the entry; nothing is done if it is on a queue already
+ *
+ * Context: any context; takes @wq's irq-safe lock.
+ */
 void add_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *wait);
+/**
+ * remove_wait_queue() - take a wait entry off its queue
+ * @wq: the wait queue
+ * @wait: the entry
+ *
+ * Context: any context; takes @wq's irq-safe lock.
+ */
 void remove_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *wait);
+/**
+ * prepare_to_wait() - queue the current task's wait entry and set its state, to sleep
+ * @wq: the wait queue
+ * @wait: the entry (non-exclusive: every wake-up wakes it)
+ * @state: TASK_UNINTERRUPTIBLE, TASK_INTERRUPTIBLE...
+ *
+ * The caller then checks its condition and calls schedule(), and finish_wait() once the
+ * condition holds.
+ *
+ * Context: task context; never sleeps itself.
+ */
 void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait, long state);
 void prepare_to_wait_exclusive(wait_queue_head_t *wq, struct wait_queue_entry *wait, long state);
+/**
+ * finish_wait() - end a wait: the task runs, its entry leaves the queue
+ * @wq: the wait queue
+ * @wait: the entry prepare_to_wait() queued
+ *
+ * Context: task context.
+ */
 void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait);
 
-/* Wake every non-exclusive waiter and up to nr exclusive ones (0 = all). */
+/**
+ * __wake_up() - wake the waiters of a queue
+ * @wq: the wait queue
+ * @nr: how many exclusive waiters to wake, 0 for all; every non-exclusive one is woken
+ *
+ * Context: any context, interrupts included; takes @wq's irq-safe lock.
+ */
 void __wake_up(wait_queue_head_t *wq, int nr);
 /* The same, wq->lock held by the caller. */
 void __wake_up_locked(wait_queue_head_t *wq, int nr);
