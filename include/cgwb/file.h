@@ -104,20 +104,102 @@ struct file {
 	void *private_data;
 };
 
-/* A file with the given operations and one reference. */
+/**
+ * alloc_file() - a file with the given operations, not opened through a path
+ * @fop: its operations
+ * @flags: its O_* flags
+ * @private_data: the file's private_data
+ *
+ * Context: process context; may sleep.
+ * Return: the file with one reference, or NULL without memory.
+ */
 struct file *alloc_file(const struct file_operations *fop, unsigned int flags, void *private_data);
+/**
+ * get_file() - take another reference on a file
+ * @file: the file, on which the caller holds a reference
+ *
+ * Context: any context; never sleeps.
+ * Return: @file.
+ */
 struct file *get_file(struct file *file);
+/**
+ * fput() - drop a reference on a file
+ * @file: the file, or NULL
+ *
+ * The last reference calls its ->release(), then drops its path and frees it.
+ *
+ * Context: process context; may sleep (at the last reference).
+ */
 void fput(struct file *file);
 
-/* Read or write at the file's position, advancing it. */
+/**
+ * file_read() - read from a file at its position, advancing it
+ * @file: the file, or NULL
+ * @buf: kernel memory to read into
+ * @len: how many bytes at most
+ *
+ * Context: process context; may sleep.
+ * Return: as kernel_read().
+ */
 ssize_t file_read(struct file *file, void *buf, size_t len);
 ssize_t file_write(struct file *file, const void *buf, size_t len);
-/* Read or write at *pos, which advances; not the file's position (Linux's kernel_read). */
+/**
+ * kernel_read() - read from a file at a position of the caller's (Linux's kernel_read)
+ * @file: the file, or NULL
+ * @buf: kernel memory to read into
+ * @len: how many bytes at most
+ * @pos: where to read; advanced past what was read (the file's own position is not used)
+ *
+ * Context: process context; may sleep.
+ * Return: the bytes read (0 at the end), or a negative errno: -EBADF for no file or one
+ * opened write-only, -EINVAL for one that cannot be read, or its ->read()'s.
+ */
 ssize_t kernel_read(struct file *file, void *buf, size_t len, loff_t *pos);
+/**
+ * kernel_write() - write to a file at a position of the caller's (Linux's kernel_write)
+ * @file: the file, or NULL
+ * @buf: kernel memory to write from
+ * @len: how many bytes
+ * @pos: where to write; advanced past what was written
+ *
+ * Context: process context; may sleep.
+ * Return: the bytes written, or a negative errno: -EBADF for no file or one opened
+ * read-only, -EINVAL for one that cannot be written, or its ->write()'s.
+ */
 ssize_t kernel_write(struct file *file, const void *buf, size_t len, loff_t *pos);
-/* Write all of buf (retrying short writes); returns len or a negative error. */
+/**
+ * file_write_all() - write all of a buffer at a file's position, retrying short writes
+ * @file: the file
+ * @buf: kernel memory to write from
+ * @len: how many bytes
+ *
+ * Context: process context; may sleep.
+ * Return: @len, or a negative errno: the write's, or -EIO if a write wrote nothing.
+ */
 ssize_t file_write_all(struct file *file, const void *buf, size_t len);
+/**
+ * file_printf() - print to a file at its position
+ * @file: the file
+ * @fmt: the printf format
+ * @...: its arguments
+ *
+ * Context: process context; may sleep.
+ * Return: as file_vprintf().
+ */
 int file_printf(struct file *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/**
+ * file_vprintf() - print to a file at its position, from a va_list
+ * @file: the file
+ * @fmt: the printf format
+ * @ap: its arguments
+ *
+ * The whole text is written (file_write_all()); a long one goes through a buffer
+ * allocated for it.
+ *
+ * Context: process context; may sleep.
+ * Return: the length of the text, or a negative errno (-EINVAL for a bad format, -ENOMEM,
+ * or the write's).
+ */
 int file_vprintf(struct file *file, const char *fmt, va_list ap);
 
 #endif

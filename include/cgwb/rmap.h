@@ -19,6 +19,15 @@ struct rmap_ops {
 	void (*unmap)(struct page *page);
 };
 
+/**
+ * rmap_register() - register who maps page-cache pages into programs
+ * @ops: the operations page_mkclean() and try_to_unmap() call (sys/: programs' page
+ *       tables), static
+ *
+ * mm/ cannot call up into sys/: the mapping side registers itself, once.
+ *
+ * Context: boot.
+ */
 void rmap_register(const struct rmap_ops *ops);
 void page_mkclean(struct page *page);
 void try_to_unmap(struct page *page);

@@ -135,11 +135,25 @@ struct task_hooks {
 	void (*init)(struct task_struct *task);
 	void (*exit)(struct task_struct *task);
 };
+/**
+ * register_task_hooks() - hook a floor into every task's life
+ * @hooks: the hooks, static; registering them twice does nothing
+ *
+ * Tasks created from then on run @hooks->init; tasks that end run @hooks->exit.
+ *
+ * Context: start-up, once; the table is not locked.
+ */
 void register_task_hooks(const struct task_hooks *hooks);
 
 /*
  * What a CPU does before it idles, interrupts off (Linux's do_idle() calls quiet_vmstat()):
  * a floor above registers it, once, at start-up.
+ */
+/**
+ * register_cpu_idle_hook() - set what a CPU does before it idles
+ * @fn: the hook, called with interrupts off (it must not sleep); it replaces any before
+ *
+ * Context: start-up, once.
  */
 void register_cpu_idle_hook(void (*fn)(void));
 
@@ -152,9 +166,31 @@ struct task_sleep_flush {
 	void (*fn)(struct task_sleep_flush *flush);
 };
 
+/**
+ * kthread_create() - create a kernel task, not running yet
+ * @fn: what it runs; its return value is the task's exit code
+ * @arg: passed to @fn
+ * @fmt: the printf format of its name (comm)
+ * @...: the format's arguments
+ *
+ * The task starts on the creator's CPU, level with its least-served task, once
+ * wake_up_process() wakes it (kthread_run() does both). The task hooks' init runs here,
+ * in the creator's context. Someone joins it (kthread_join()) or it is detached
+ * (kthread_detach()).
+ *
+ * Context: process context; may sleep.
+ * Return: the task, or NULL without memory (not an ERR_PTR).
+ */
 struct task_struct *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
-/* Rename current (a program's exec: its file's base name). Readers take no lock: one that
- * races may see a mix of both names for that instant. */
+/**
+ * set_current_comm() - rename the current task
+ * @name: the new name (truncated to TASK_COMM_LEN - 1); a program's exec gives its file's
+ *        base name
+ *
+ * Readers take no lock: one that races may see a mix of both names for that instant.
+ *
+ * Context: task context.
+ */
 void set_current_comm(const char *name);
 /* Create and wake at once (Linux's macro). */
 #define kthread_run(fn, arg, fmt, ...)                                                 \
@@ -164,11 +200,30 @@ void set_current_comm(const char *name);
 			wake_up_process(__k);                                          \
 		__k;                                                                   \
 	})
-/* Wait for a (non-detached) task to exit, free it, and return its exit code. */
+/**
+ * kthread_join() - wait for a task to exit, then free it
+ * @task: the task, not detached, not the caller
+ *
+ * Context: process context; sleeps (uninterruptibly).
+ * Return: its exit code.
+ */
 int kthread_join(struct task_struct *task);
-/* Like join, but gives up (returning -EINTR) if the caller is killed; the task is then detached. */
+/**
+ * kthread_join_killable() - kthread_join(), unless the caller is killed meanwhile
+ * @task: the task, not detached, not the caller
+ * @exit_code: set to its exit code when it was joined
+ *
+ * Context: process context; sleeps.
+ * Return: 0 once joined; -EINTR if the caller was killed first (the task is then
+ * detached, freed when it exits).
+ */
 int kthread_join_killable(struct task_struct *task, int *exit_code);
-/* Nobody will join: the task is freed when it exits. */
+/**
+ * kthread_detach() - nobody will join a task: it is freed when it exits
+ * @task: the task; one that has exited already is freed now
+ *
+ * Context: any task context; never sleeps.
+ */
 void kthread_detach(struct task_struct *task);
 
 /*
@@ -180,14 +235,51 @@ struct show_state_hook {
 	void (*show)(void);
 	struct show_state_hook *next;
 };
+/**
+ * register_show_state_hook() - add to the kernel's report of every task
+ * @hook: the hook, static; never removed
+ *
+ * Context: process context; never sleeps.
+ */
 void register_show_state_hook(struct show_state_hook *hook);
 __noreturn void do_exit(int code);
 
+/**
+ * schedule() - let the CPU run another task
+ *
+ * A task that set itself asleep (set_current_state()) first sends what its block plug
+ * holds (Linux's sched_submit_work()), then sleeps until woken; a task still
+ * TASK_RUNNING stays runnable and is picked again in its turn.
+ *
+ * Context: task context, preemption and interrupts on (scheduling while atomic panics).
+ */
 void schedule(void);
 void yield(void);
+/**
+ * cond_resched() - give way if a reschedule is due
+ *
+ * Also a quiescent state for RCU, as Linux's rcu_all_qs(): long loops call it. Does
+ * nothing in atomic context.
+ *
+ * Context: any context; may sleep when called preemptible.
+ */
 void cond_resched(void);
-/* A reschedule is due (the 'N' of a trace line's flags). */
+/**
+ * need_resched() - is a reschedule due on this CPU?
+ *
+ * The 'N' of a trace line's flags.
+ *
+ * Context: any context.
+ * Return: true if it is.
+ */
 bool need_resched(void);
+/**
+ * wake_up_process() - wake a sleeping task
+ * @task: the task (interruptible or uninterruptible sleep)
+ *
+ * Context: any context, interrupts included; never sleeps.
+ * Return: true if it was asleep and is now runnable, false if it was running already.
+ */
 bool wake_up_process(struct task_struct *task);
 bool wake_up_state(struct task_struct *task, long state);
 
@@ -224,13 +316,47 @@ static inline void io_schedule_finish(int token)
 		io_schedule_finish(__tok);         \
 	} while (0)
 
-/* Sleep up to timeout jiffies in the current state; returns the jiffies left (0 = timed out). */
+/**
+ * schedule_timeout() - sleep, in the state the caller set, up to a timeout
+ * @timeout: the timeout in jiffies; MAX_SCHEDULE_TIMEOUT for none
+ *
+ * Context: task context, preemptible; sleeps.
+ * Return: the jiffies left (0 if it timed out); @timeout for MAX_SCHEDULE_TIMEOUT.
+ */
 long schedule_timeout(long timeout);
+/**
+ * schedule_timeout_interruptible() - sleep up to a timeout, a signal ending the sleep
+ * @timeout: the timeout in jiffies
+ *
+ * Context: task context, preemptible; sleeps.
+ * Return: the jiffies left (0 if it timed out).
+ */
 long schedule_timeout_interruptible(long timeout);
+/**
+ * schedule_timeout_uninterruptible() - sleep up to a timeout, or until woken
+ * @timeout: the timeout in jiffies
+ *
+ * Context: task context, preemptible; sleeps.
+ * Return: the jiffies left (0 if it timed out).
+ */
 long schedule_timeout_uninterruptible(long timeout);
 #define MAX_SCHEDULE_TIMEOUT ((long)(~0UL >> 1))
+/**
+ * msleep() - sleep at least a number of milliseconds, uninterruptibly
+ * @ms: the milliseconds
+ *
+ * Measured on the monotonic clock: an early wake-up sleeps again for what is left.
+ *
+ * Context: task context, preemptible; sleeps.
+ */
 void msleep(unsigned int ms);
-/* Returns the milliseconds left if woken early by a kill, else 0. */
+/**
+ * msleep_interruptible() - sleep a number of milliseconds, unless a signal comes
+ * @ms: the milliseconds
+ *
+ * Context: task context, preemptible; sleeps.
+ * Return: the milliseconds left if a signal ended the sleep early, else 0.
+ */
 unsigned long msleep_interruptible(unsigned int ms);
 
 /* sigkill is Linux's TIF_SIGPENDING: a kill, or a signal a program's handler is to take. */
@@ -249,13 +375,49 @@ static inline bool fatal_signal_pending(const struct task_struct *t)
  * kills, a kill with sig (status 128 + sig): interruptible and killable sleeps end with
  * -EINTR. send_sig_kill() is send_sig(SIGINT, task), what Ctrl-C sends.
  */
+/**
+ * send_sig() - send a signal to a task
+ * @sig: the signal
+ * @task: the task
+ *
+ * As the comment above says: a program's thread through the system-call layer's hook,
+ * any other task (and the hook's refusals) killed with @sig.
+ *
+ * Context: any context; never sleeps.
+ */
 void send_sig(int sig, struct task_struct *task);
+/**
+ * send_sig_kill() - send SIGINT to a task (what Ctrl-C sends)
+ * @task: the task
+ *
+ * Context: any context; never sleeps.
+ */
 void send_sig_kill(struct task_struct *task);
-/* The kill itself, whatever a program's handlers say (the hook's way to end a thread). */
+/**
+ * task_kill() - kill a task, whatever a program's handlers say
+ * @sig: the signal; the first one is the one reported (exit status 128 + sig), but
+ *       SIGKILL overrides
+ * @task: the task
+ *
+ * The hook's way to end a thread. Interruptible and killable sleeps end with -EINTR.
+ *
+ * Context: any context; never sleeps.
+ */
 void task_kill(int sig, struct task_struct *task);
-/* The hook: true if it took the signal, false to have it kill the task. */
+/**
+ * send_sig_register() - register the system-call layer's signal hook
+ * @hook: returns true if it took the signal for a program's thread, false to have it kill
+ *        the task
+ *
+ * Context: start-up, once.
+ */
 void send_sig_register(bool (*hook)(int sig, struct task_struct *task));
-/* sigkill set and an interruptible sleep ended: a program's thread has a signal to take. */
+/**
+ * signal_wake_up() - a program's thread has a signal to take
+ * @task: the task; its sigkill is set and an interruptible sleep of it ends
+ *
+ * Context: any context; never sleeps.
+ */
 void signal_wake_up(struct task_struct *task);
 
 /* The CPU the task runs or last ran on. */
@@ -266,6 +428,16 @@ static inline unsigned int task_cpu(const struct task_struct *t)
 /*
  * Let the task run only on the CPUs in mask (sched_setaffinity): -EINVAL if none of them is
  * online. A task running elsewhere moves at its next switch.
+ */
+/**
+ * set_cpus_allowed() - let a task run only on some CPUs (sched_setaffinity)
+ * @task: the task
+ * @mask: the CPUs, one bit each
+ *
+ * A queued task is placed again at once; a running one moves when it next wakes up.
+ *
+ * Context: any task context; takes the task's run-queue lock; never sleeps.
+ * Return: 0, or -EINVAL if none of @mask's CPUs is online.
  */
 int set_cpus_allowed(struct task_struct *task, unsigned long mask);
 
@@ -287,17 +459,76 @@ static inline void memalloc_nofs_restore(bool old)
 	current->memalloc_nofs = old;
 }
 
-/* Task table. The callback runs with the task list locked and must not sleep. */
+/* Task table. */
+/**
+ * for_each_task() - call a function for each task
+ * @fn: called with each task and @arg, with the task list locked and interrupts off: it
+ *      must not sleep
+ * @arg: passed to @fn
+ *
+ * Context: any context.
+ */
 void for_each_task(void (*fn)(struct task_struct *, void *), void *arg);
-/* Only stable while the task cannot exit (its own code, or a joiner that has not joined). */
+/**
+ * find_task_by_pid() - the task with a pid
+ * @pid: the pid
+ *
+ * No reference is taken: the result is only stable while the task cannot exit (its own
+ * code, or a joiner that has not joined).
+ *
+ * Context: any context; never sleeps.
+ * Return: the task, or NULL.
+ */
 struct task_struct *find_task_by_pid(int pid);
-/* Signal a user task by pid (sig 0: only whether it exists): 0, -ESRCH or -EPERM. */
+/**
+ * kill_pid() - signal a user task by pid
+ * @pid: the pid
+ * @sig: the signal (send_sig()); 0 only asks whether it exists
+ *
+ * Kernel threads serve everybody: a user may not signal them.
+ *
+ * Context: any context; never sleeps.
+ * Return: 0, -ESRCH if there is no such task, or -EPERM for a kernel thread.
+ */
 int kill_pid(int pid, int sig);
+/**
+ * task_state_name() - a task's state as ps shows it
+ * @t: the task
+ *
+ * Context: any context.
+ * Return: "R", "S", "D", "I", "Z", or "?" (static).
+ */
 const char *task_state_name(const struct task_struct *t);
+/**
+ * nr_tasks() - how many tasks exist
+ *
+ * Context: any context.
+ * Return: the count.
+ */
 unsigned int nr_tasks(void);
-/* /proc/stat: runnable tasks, switches on every CPU, a CPU's time in its idle task. */
+/**
+ * nr_running() - how many tasks are runnable or running (/proc/stat's procs_running)
+ *
+ * Idle tasks do not count. An unlocked sum: it may be off for an instant.
+ *
+ * Context: any context.
+ * Return: the count.
+ */
 unsigned int nr_running(void);
+/**
+ * nr_context_switches() - context switches so far, every CPU's (/proc/stat's ctxt)
+ *
+ * Context: any context.
+ * Return: the count.
+ */
 u64 nr_context_switches(void);
+/**
+ * cpu_idle_time_ns() - the time a CPU's idle task has run, the current stretch included
+ * @cpu: the CPU
+ *
+ * Context: any context; takes the CPU's run-queue lock; never sleeps.
+ * Return: the time in ns (0 without an idle task, as on the host).
+ */
 u64 cpu_idle_time_ns(unsigned int cpu);
 
 #endif
