@@ -88,14 +88,45 @@ struct trace_ring {
 /* 0 or -ENOMEM; an empty ring of nr entries (nr >= 1). */
 int trace_ring_init(struct trace_ring *r, unsigned long nr);
 void trace_ring_free(struct trace_ring *r);
-/* Replace the slots by nr new ones, dropping the content: 0 or -ENOMEM (ring unchanged). */
+/**
+ * trace_ring_resize() - give a ring a new number of slots, dropping its content
+ * @r: the ring
+ * @nr: the number of entries it holds (buffer_size_kb's)
+ *
+ * Sequence numbers keep growing: a reader's position falls below the tail and resyncs.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL for @nr 0; -ENOMEM (the ring is unchanged).
+ */
 int trace_ring_resize(struct trace_ring *r, unsigned long nr);
 /* Any context. */
 void trace_ring_write(struct trace_ring *r, const struct trace_entry *e);
-/* Non-consuming read at *pos (a sequence number, 0 to start): false when none is left. */
+/**
+ * trace_ring_peek() - read the entry at a position, without consuming it (the trace file)
+ * @r: the ring
+ * @pos: a sequence number, 0 to start; one the ring has overwritten moves to the oldest
+ *       entry; advanced past the entry read
+ * @out: set to a copy of the entry
+ *
+ * Context: any context; takes the ring's irq-safe lock.
+ * Return: true, or false when no entry is left at or after *@pos.
+ */
 bool trace_ring_peek(struct trace_ring *r, u64 *pos, struct trace_entry *out);
-/* Consuming read of the oldest entry: false when empty. */
+/**
+ * trace_ring_consume() - read and remove the oldest entry (trace_pipe)
+ * @r: the ring
+ * @out: set to a copy of the entry
+ *
+ * Context: any context; takes the ring's irq-safe lock.
+ * Return: true, or false when the ring is empty.
+ */
 bool trace_ring_consume(struct trace_ring *r, struct trace_entry *out);
+/**
+ * trace_ring_reset() - empty a ring and forget its lost count (a write to trace)
+ * @r: the ring
+ *
+ * Context: any context; takes the ring's irq-safe lock.
+ */
 void trace_ring_reset(struct trace_ring *r);
 unsigned long trace_ring_entries(const struct trace_ring *r);
 
@@ -105,29 +136,80 @@ enum trace_clock_id { TRACE_CLOCK_LOCAL, TRACE_CLOCK_MONO };
 extern struct trace_ring trace_global;
 extern bool tracing_on; /* the tracing_on file: off stops recording, not events */
 
-/* Before the first event may fire; 0 or -ENOMEM. */
+/**
+ * trace_init() - allocate the global trace ring
+ *
+ * Before the first event may fire.
+ *
+ * Context: boot, process context; may sleep.
+ * Return: 0, or -ENOMEM.
+ */
 int trace_init(void);
-/* Stamp e (time, task, flags) and store it if tracing is on: the recorders' last step. */
+/**
+ * trace_record() - stamp an event's entry and store it: the recorders' last step
+ * @event: the event
+ * @e: its entry, the fields filled; time, task, CPU and flags are set here
+ *
+ * Nothing is stored while tracing_on is off or before trace_init(). The entry also goes to
+ * the stream if one runs, and trace_pipe's readers are woken.
+ *
+ * Context: any context, interrupts included; never sleeps.
+ */
 void trace_record(struct trace_event *event, struct trace_entry *e);
-/* Linux's line: "<comm>-<pid> [000] <flags> <secs>.<usecs>: <event>: <text>\n". */
+/**
+ * trace_print_line() - print an entry as Linux's trace file does
+ * @s: the buffer
+ * @e: the entry
+ *
+ * "<comm>-<pid> [000] <flags> <secs>.<usecs>: <event>: <text>\n", the text from the event's
+ * TP_printk.
+ *
+ * Context: process context; may sleep (@s grows).
+ */
 void trace_print_line(struct seq_buf *s, const struct trace_entry *e);
-/* The "# tracer: nop" header Linux prints at the top of `trace`. */
+/**
+ * trace_print_header() - print the header Linux prints at the top of trace
+ * @s: the buffer
+ * @r: the ring (its entries in buffer and written)
+ *
+ * "# tracer: nop", the entry counts, the flags legend and the column names. The "#P:" field
+ * says 1 whatever the number of CPUs.
+ *
+ * Context: process context; may sleep (@s grows).
+ */
 void trace_print_header(struct seq_buf *s, const struct trace_ring *r);
 /* Its last lines: the flags legend and the column names. */
 void trace_print_columns(struct seq_buf *s);
-/*
- * Turn on the events of a list in the syntax of Linux's trace_event= boot argument:
- * comma-separated "system:event", "system:*" (or "system:", "system"), "event", "*:*".
- * Known names are enabled even if others are not: 0, or -EINVAL naming the first unknown one
- * in the log.
+/**
+ * trace_set_events() - turn on the events of a list (Linux's trace_event= boot argument)
+ * @list: comma-separated "system:event", "system:*" (or "system:", "system"), "event",
+ *        "*:*"
+ *
+ * Known names are enabled even if others are not; each unknown one is logged.
+ *
+ * Context: boot, after the systems are registered.
+ * Return: 0, or -EINVAL if a name matched no event.
  */
 int trace_set_events(const char *list);
-/*
- * One word of such a list (len bytes, not terminated): its events on or off. The number of
- * events it named, or -EINVAL if none (Linux's __ftrace_set_clr_event()).
+/**
+ * trace_set_clr_event() - turn the events of one word of such a list on or off (set_event)
+ * @word: the word, not NUL-terminated
+ * @len: its length
+ * @on: on or off
+ *
+ * Linux's __ftrace_set_clr_event().
+ *
+ * Context: any context; never sleeps.
+ * Return: the number of events it named, or -EINVAL if none.
  */
 int trace_set_clr_event(const char *word, size_t len, bool on);
-/* Wait (interruptibly) until r holds an entry: 0, or -EINTR on a signal. */
+/**
+ * trace_wait_pipe() - wait until a ring holds an entry (trace_pipe's blocking read)
+ * @r: the ring
+ *
+ * Context: process context; sleeps, interruptibly.
+ * Return: 0, or -EINTR on a signal.
+ */
 int trace_wait_pipe(struct trace_ring *r);
 
 /* ---------------------------------------------------------------- streaming */
@@ -146,11 +228,25 @@ struct trace_sink {
 	void *data;
 };
 
-/* Start streaming into sink through a ring of nr entries: 0, -EBUSY or -ENOMEM. */
+/**
+ * trace_stream_start() - start streaming the trace into a sink
+ * @sink: the sink (the virtio console, a host file), static
+ * @nr: the entries of the stream's own ring
+ *
+ * The stream's thread first writes the header and the column names.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EBUSY if a stream runs already, or -ENOMEM.
+ */
 int trace_stream_start(const struct trace_sink *sink, unsigned long nr);
-/*
- * Stop: drain every entry recorded until now, end the stream with a "# trace: N events
- * lost" line and log the same. Process context. N, or -ENODEV when no stream runs.
+/**
+ * trace_stream_stop() - drain and stop the stream
+ *
+ * Every entry recorded until now is written; the stream ends with a "# trace: N events
+ * lost" line, and the log says the same.
+ *
+ * Context: process context; sleeps.
+ * Return: N, the entries lost; or -ENODEV when no stream runs.
  */
 long long trace_stream_stop(void);
 /* trace_record()'s step for the stream: any context, nothing when no stream runs. */
@@ -169,12 +265,38 @@ struct trace_system {
 	unsigned int nr;         /* events */
 	struct list_head list;
 };
+/**
+ * trace_register_system() - register a system of events
+ * @sys: the system, static; its add_events() is called here; registering it twice does
+ *       nothing
+ *
+ * Context: start-up; the list of systems is not locked.
+ */
 void trace_register_system(struct trace_system *sys);
-/* add_events()'s step: ev into sys's events, in the order of the names. */
+/**
+ * trace_add_event() - add an event to its system: add_events()'s step
+ * @sys: the system
+ * @ev: the event, kept in the order of the names
+ *
+ * Context: start-up (trace_register_system()).
+ */
 void trace_add_event(struct trace_system *sys, struct trace_event *ev);
 #define for_each_system_event(ev, sys) list_for_each_entry(ev, &(sys)->events, list)
-/* Every registered system, and every event of every system (tracefs; at start-up). */
+/**
+ * for_each_trace_system() - call a function for each registered system (tracefs)
+ * @fn: called with each system and @arg
+ * @arg: passed to @fn
+ *
+ * Context: start-up, after the systems are registered (the list is not locked).
+ */
 void for_each_trace_system(void (*fn)(struct trace_system *sys, void *arg), void *arg);
+/**
+ * for_each_trace_event() - call a function for each event of each system (tracefs)
+ * @fn: called with each system, each of its events, and @arg
+ * @arg: passed to @fn
+ *
+ * Context: start-up, after the systems are registered (the list is not locked).
+ */
 void for_each_trace_event(void (*fn)(struct trace_system *sys, struct trace_event *ev, void *arg),
 			  void *arg);
 
