@@ -4,7 +4,28 @@
 
 #include <cgwb/compiler.h>
 
+/**
+ * panic() - stop the kernel with a report
+ * @fmt: the printf format of the reason
+ * @...: its arguments
+ *
+ * Logs "Kernel panic - not syncing: <reason>" with a backtrace and stops the machine (the
+ * host build aborts, or checks a panic a test expects). A panic inside a panic stops at
+ * once.
+ *
+ * Context: any context.
+ */
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
+/**
+ * warn_slowpath() - report a failed WARN_ON() and go on
+ * @file: the source file
+ * @line: the line
+ * @cond: the condition's text
+ *
+ * Counts it in warn_count (tests assert it stays 0) and logs it with the current task.
+ *
+ * Context: any context.
+ */
 void warn_slowpath(const char *file, int line, const char *cond);
 
 #define BUG() panic("kernel BUG at %s:%d", __FILE__, __LINE__)

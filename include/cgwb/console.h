@@ -6,23 +6,59 @@
 
 struct file_operations;
 
-/* From the UART interrupt. */
+/**
+ * console_receive_char() - a byte arrived from the UART
+ * @c: the byte
+ *
+ * Ctrl-C goes to the interrupt handler first (console_set_intr_handler()); a byte it does
+ * not take is queued as input, or dropped when the queue is full, and readers are woken.
+ *
+ * Context: the UART interrupt; never sleeps.
+ */
 void console_receive_char(char c);
-/* Next input byte, sleeping until one arrives; -EINTR if the task is killed. */
+/**
+ * console_getc() - the next input byte, sleeping until one arrives
+ *
+ * Reading makes room: a UART stopped for a full queue resumes.
+ *
+ * Context: process context; sleeps, interruptibly.
+ * Return: the byte (0 to 255), or -EINTR on a signal.
+ */
 int console_getc(void);
-/* No room for more input: the UART stops receiving until some is read. */
+/**
+ * console_input_full() - has the input queue no room left?
+ *
+ * The UART then stops receiving until some is read.
+ *
+ * Context: any context.
+ * Return: true if it is full.
+ */
 bool console_input_full(void);
 /* Input bytes waiting to be read. */
 size_t console_pending(void);
-/* Write to the console, "\n" becoming "\r\n". */
+/**
+ * console_write() - write to the console
+ * @buf: the bytes; "\n" becomes "\r\n"
+ * @len: how many
+ *
+ * Context: any context; takes the output's irq-safe lock; never sleeps.
+ */
 void console_write(const char *buf, size_t len);
-/*
- * Called (in interrupt context) when Ctrl-C arrives; returns true if it was used to stop
- * something, in which case the byte is not queued as input.
+/**
+ * console_set_intr_handler() - set what Ctrl-C does
+ * @handler: called in interrupt context when Ctrl-C arrives; true if it used it to stop
+ *           something (the byte is then not queued as input); it replaces any before
+ *
+ * Context: any context.
  */
 void console_set_intr_handler(bool (*handler)(void));
 /* A file on the console reads and writes with these (a task's stdin/stdout/stderr). */
 extern const struct file_operations console_fops;
+/**
+ * console_init() - turn on the console's input (the UART's receive interrupt)
+ *
+ * Context: boot, once.
+ */
 void console_init(void);
 
 #endif

@@ -10,10 +10,40 @@
 #include <cgwb/compiler.h>
 #include <cgwb/percpu.h>
 
+/**
+ * arch_local_irq_save() - turn this CPU's interrupts off, saving their state
+ *
+ * Context: any context.
+ * Return: the state to give arch_local_irq_restore().
+ */
 unsigned long arch_local_irq_save(void);
+/**
+ * arch_local_irq_restore() - restore this CPU's interrupt state
+ * @flags: what arch_local_irq_save() returned
+ *
+ * Context: any context.
+ */
 void arch_local_irq_restore(unsigned long flags);
+/**
+ * arch_local_irq_enable() - turn this CPU's interrupts on
+ *
+ * The host build delivers the interrupts that came meanwhile here.
+ *
+ * Context: any context that may take interrupts.
+ */
 void arch_local_irq_enable(void);
+/**
+ * arch_local_irq_disable() - turn this CPU's interrupts off
+ *
+ * Context: any context.
+ */
 void arch_local_irq_disable(void);
+/**
+ * arch_irqs_disabled() - are this CPU's interrupts off?
+ *
+ * Context: any context.
+ * Return: true if they are.
+ */
 bool arch_irqs_disabled(void);
 
 #define local_irq_save(flags)                    \
@@ -31,7 +61,13 @@ bool arch_irqs_disabled(void);
 #define preempt_count_sub(n) __preempt_count_add(-(n))
 #define HARDIRQ_OFFSET 0x10000
 
-/* Reschedule now if a wakeup asked for it and nothing forbids it (platform). */
+/**
+ * preempt_check_resched() - reschedule now if a wake-up asked for it
+ *
+ * Only when nothing forbids it: preemption on, interrupts on, a task running.
+ *
+ * Context: any context; may switch tasks.
+ */
 void preempt_check_resched(void);
 
 static inline void preempt_disable(void)

@@ -25,6 +25,18 @@
 #define KERN_DEBUG KERN_SOH "7"
 #define KERN_CONT KERN_SOH "c"
 
+/**
+ * printk() - log a message
+ * @fmt: the printf format, led by a level (KERN_ERR...; KERN_CONT continues the line)
+ * @...: its arguments
+ *
+ * Each line is stamped with the time since boot, kept in the log ring for dmesg and, at or
+ * below console_loglevel, written to the console. A message longer than 511 bytes is cut.
+ * A printk from inside printk on the same CPU is dropped, but during a panic.
+ *
+ * Context: any context, interrupts included; never sleeps.
+ * Return: the length of the formatted text; 0 if it was dropped.
+ */
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 
@@ -43,17 +55,44 @@ int vprintk(const char *fmt, va_list ap);
 /* Messages at or below this level also go to the console (the rest only to the ring). */
 extern int console_loglevel;
 
-/* Copy the log ring into buf (oldest first); returns the number of bytes copied. */
+/**
+ * log_buf_copy() - copy the log ring, oldest first (dmesg)
+ * @buf: where to copy, not NUL-terminated
+ * @size: room in @buf
+ * @skip: how many of the oldest bytes held to skip
+ *
+ * Read without the log's lock: a message logged meanwhile may show torn.
+ *
+ * Context: any context.
+ * Return: the number of bytes copied.
+ */
 size_t log_buf_copy(char *buf, size_t size, size_t skip);
+/**
+ * log_buf_len() - how many bytes the log ring holds
+ *
+ * Context: any context.
+ * Return: the bytes, at most the ring's size.
+ */
 size_t log_buf_len(void);
-
-/*
- * Where finished log lines go: the platform writes them to its consoles
- * (kernel: serial when level <= console_loglevel, always debugcon; host: a capture buffer).
+/**
+ * printk_emit() - write a finished log line to the platform's consoles
+ * @level: the line's level
+ * @line: the line, stamped
+ * @len: its length
+ *
+ * The kernel's writes every line to debugcon and those at or below console_loglevel to
+ * the serial console; the host's keeps a capture buffer.
+ *
+ * Context: printk(), under its lock with interrupts off.
  */
 void printk_emit(int level, const char *line, size_t len);
-
-/* The calling stack, as a symbolised backtrace (the kernel's; the host prints a note). */
+/**
+ * dump_stack() - log the calling stack, as a symbolised backtrace
+ *
+ * The host build logs a note saying where to look instead.
+ *
+ * Context: any context.
+ */
 void dump_stack(void);
 
 #endif

@@ -29,8 +29,26 @@ struct ratelimit_state {
 #define DEFINE_RATELIMIT_STATE(name, interval_init, burst_init) \
 	struct ratelimit_state name = RATELIMIT_STATE_INIT(name, interval_init, burst_init)
 
+/**
+ * ratelimit_state_init() - set up a rate limit
+ * @rs: the state
+ * @interval: the interval in jiffies; 0 lets everything through
+ * @burst: how many messages may pass per interval
+ *
+ * Context: any context; not while it may be in use.
+ */
 void ratelimit_state_init(struct ratelimit_state *rs, int interval, int burst);
-/* May a message go out now? func names the caller in the count of those suppressed. */
+/**
+ * ___ratelimit() - may a message go out now?
+ * @rs: the state
+ * @func: the caller's name, in the line counting those suppressed
+ *
+ * The first call of a new interval logs how many were suppressed in the last one. A call
+ * that finds the state busy on another CPU is suppressed without being counted.
+ *
+ * Context: any context; never sleeps.
+ * Return: nonzero if it may, 0 if it is suppressed.
+ */
 int ___ratelimit(struct ratelimit_state *rs, const char *func);
 #define __ratelimit(state) ___ratelimit(state, __func__)
 /* Messages suppressed so far and not yet reported (tests, and callers that count them). */
