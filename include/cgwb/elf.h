@@ -53,12 +53,31 @@ struct elf_image {
 	struct elf_segment seg[ELF_MAX_PHNUM];
 };
 
-/* An x86-64 ELF64 executable's header: 0 or -ENOEXEC. */
+/**
+ * elf_check_header() - is this an x86-64 ELF64 executable's header?
+ * @eh: the header, as read from the file
+ *
+ * Little-endian, ET_EXEC or ET_DYN, program headers of the right size, 1 to
+ * ELF_MAX_PHNUM of them.
+ *
+ * Context: any context.
+ * Return: 0, or -ENOEXEC.
+ */
 int elf_check_header(const struct elf64_hdr *eh);
-/*
- * The image of a checked header and its e_phnum program headers: ET_DYN (static-pie) moved
- * to dyn_base, every segment inside [PAGE_SIZE, user_top) with sane sizes and offsets, the
- * entry below user_top. 0, -ENOEXEC, or -ELIBBAD for one that wants an interpreter.
+/**
+ * elf_plan() - plan the areas to map for an executable, checking them first
+ * @eh: the header, checked by elf_check_header()
+ * @ph: its e_phnum program headers
+ * @dyn_base: where an ET_DYN (static-pie) image is moved to
+ * @user_top: the end of the user address space
+ * @img: set to the plan: the PT_LOAD segments as areas, the entry, the program headers'
+ *       address, the heap's start
+ *
+ * Every segment must lie inside [PAGE_SIZE, @user_top) with sane sizes and offsets, and
+ * the entry below @user_top. Nothing is mapped here.
+ *
+ * Context: any context.
+ * Return: 0; -ENOEXEC; or -ELIBBAD for one that wants an interpreter (dynamically linked).
  */
 int elf_plan(const struct elf64_hdr *eh, const struct elf64_phdr *ph, u64 dyn_base, u64 user_top,
 	     struct elf_image *img);

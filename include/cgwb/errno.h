@@ -77,7 +77,13 @@ static inline bool IS_ERR_OR_NULL(const void *ptr)
 	return !ptr || IS_ERR(ptr);
 }
 
-/* The message for an error number, as strerror gives it ("Input/output error" for -EIO). */
+/**
+ * errstr() - the message for an error number, as strerror gives it
+ * @err: the error, negative or positive (-EIO and EIO alike)
+ *
+ * Context: any context.
+ * Return: the message ("Input/output error" for -EIO), or "Unknown error"; static.
+ */
 const char *errstr(int err);
 
 #endif

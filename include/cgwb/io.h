@@ -71,7 +71,17 @@ static inline void writeq(u64 v, volatile void *a)
 	*(volatile u64 *)a = v;
 }
 
-/* Map a physical MMIO range (uncached) and return its virtual address, or NULL. */
+/**
+ * ioremap() - map a physical MMIO range
+ * @phys: its physical address
+ * @size: its length
+ *
+ * A range inside the low direct map is reached through it; one above is mapped with huge
+ * pages (uncached) first.
+ *
+ * Context: process context; may sleep.
+ * Return: its virtual address, or NULL (a bad range, or no memory for the page tables).
+ */
 void *ioremap(phys_addr_t phys, size_t size);
 
 #endif

@@ -15,6 +15,14 @@
 
 struct spinlock;
 
+/**
+ * lockdep_enable() - turn the lock validator on (the host tests; the kernel's lockdep
+ *                    argument)
+ *
+ * It stays on until its first report turns it off.
+ *
+ * Context: any context.
+ */
 void lockdep_enable(void);
 /*
  * After a lock was taken / before it is released (kernel/spinlock.c), only once the

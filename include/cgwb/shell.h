@@ -48,7 +48,16 @@ int sh_killed_status(void);
  * (sleep's arguments, wbtop -d). */
 bool sh_parse_duration(const char *s, u64 *ms);
 
-/* Run the boot script (if any), then the interactive shell on the console (shell/shell.c). */
+/**
+ * shell_run_console() - the console's shell: the machine's init
+ * @script: the boot script's text, run first, or NULL
+ *
+ * Then the interactive shell on the console (shell/shell.c), for good. The OOM killer
+ * passes its task by, as Linux's passes init by.
+ *
+ * Context: the init task, once; sleeps.
+ * Return: never returns (a shell out of memory panics).
+ */
 int shell_run_console(const char *script);
 
 #endif

@@ -44,10 +44,27 @@ static inline unsigned int num_online_cpus(void)
 #define smp_processor_id() raw_smp_processor_id()
 
 struct seq_buf;
-/* /proc/cpuinfo's lines about cpu after "processor" (the platform's: vendor, model, clock). */
+/**
+ * arch_show_cpuinfo() - /proc/cpuinfo's lines about a CPU after "processor"
+ * @s: the buffer
+ * @cpu: the CPU
+ *
+ * The platform's: vendor, model name and clock, from CPUID (the CPU that reads, which is
+ * the same model as every other), and the CPU's APIC id.
+ *
+ * Context: process context; may sleep (@s grows).
+ */
 void arch_show_cpuinfo(struct seq_buf *s, unsigned int cpu);
 
-/* The CPU is ready to run tasks (boot CPU at start-up, the others as they come up). */
+/**
+ * set_cpu_online() - a CPU is ready to run tasks, or no longer
+ * @cpu: the CPU (the boot CPU at start-up, the others as they come up)
+ * @online: its new state
+ *
+ * percpu_counter_batch follows the number of online CPUs.
+ *
+ * Context: any context.
+ */
 void set_cpu_online(unsigned int cpu, bool online);
 
 #endif

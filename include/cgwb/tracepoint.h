@@ -51,9 +51,18 @@ struct trace_print_flags {
 	const char *name;
 };
 
-/*
- * Linux's __print_flags(): the names of the masks set in flags, joined by delim, what no name
- * covers in hex after them. Only in TP_printk: the string lives in the formatter's p.
+/**
+ * trace_print_flags_seq() - flags by name, as Linux's __print_flags()
+ * @p: the formatter's line-sized scratch, where the string lives
+ * @delim: what joins the names
+ * @flags: the flags
+ * @names: the masks and their names, ending with a NULL name
+ *
+ * Only in TP_printk (through __print_flags()). A string that would not fit is cut.
+ *
+ * Context: any context.
+ * Return: the names of the masks set in @flags, joined by @delim, what no name covers in
+ * hex after them; "" when no flag is set.
  */
 const char *trace_print_flags_seq(struct trace_print_tmp *p, const char *delim, unsigned long flags,
 				  const struct trace_print_flags *names);

@@ -51,7 +51,17 @@
 #define VIRTIO_BLK_S_UNSUPP 2
 
 /* The device drivers register with the virtio PCI transport (before pci_init()). */
+/**
+ * virtio_blk_init() - register the virtio-blk driver with the virtio PCI transport
+ *
+ * Context: boot, before pci_init() probes the devices.
+ */
 void virtio_blk_init(void);
+/**
+ * virtio_console_init() - register the virtio console driver with the virtio PCI transport
+ *
+ * Context: boot, before pci_init() probes the devices.
+ */
 void virtio_console_init(void);
 
 struct virtio_blk_outhdr {

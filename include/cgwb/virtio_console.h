@@ -4,9 +4,23 @@
 
 #include <cgwb/types.h>
 
-/* After pci_init(): did a virtio console turn up? */
+/**
+ * virtio_console_present() - did a virtio console turn up?
+ *
+ * Context: any context, after pci_init().
+ * Return: true if hvc0 exists.
+ */
 bool virtio_console_present(void);
-/* Write n bytes to hvc0, waiting until the device took them; process context. 0 or -errno. */
+/**
+ * virtio_console_write() - write bytes to hvc0
+ * @s: the bytes
+ * @n: how many; sent a page at a time
+ *
+ * Waits until the device took them.
+ *
+ * Context: process context; sleeps; takes the port's mutex.
+ * Return: 0, -ENODEV without a virtio console, or the device's negative errno.
+ */
 int virtio_console_write(const char *s, size_t n);
 
 #endif
