@@ -72,36 +72,115 @@ struct pci_driver {
 	int (*probe)(struct pci_dev *dev, const struct pci_device_id *id);
 };
 
+/**
+ * pci_read_config_byte() - read a byte of a device's configuration space
+ * @dev: the device
+ * @off: the offset (0 to 255)
+ *
+ * Context: any context.
+ * Return: the byte.
+ */
 u8 pci_read_config_byte(const struct pci_dev *dev, unsigned int off);
 u16 pci_read_config_word(const struct pci_dev *dev, unsigned int off);
+/**
+ * pci_read_config_dword() - read a 32-bit word of a device's configuration space
+ * @dev: the device
+ * @off: the offset, 4-aligned
+ *
+ * Context: any context.
+ * Return: the word.
+ */
 u32 pci_read_config_dword(const struct pci_dev *dev, unsigned int off);
 void pci_write_config_byte(const struct pci_dev *dev, unsigned int off, u8 v);
 void pci_write_config_word(const struct pci_dev *dev, unsigned int off, u16 v);
 void pci_write_config_dword(const struct pci_dev *dev, unsigned int off, u32 v);
 
-/* Offset of the first capability id after pos (0: from the start), or 0 if none. */
+/**
+ * pci_find_next_capability() - find a capability in a device's list
+ * @dev: the device
+ * @pos: the capability to start after, or 0 to start from the list's head
+ * @cap: the capability id (PCI_CAP_ID_MSIX...)
+ *
+ * The walk is bounded: a broken list does not loop forever.
+ *
+ * Context: any context.
+ * Return: the offset of the first such capability after @pos, or 0 if none.
+ */
 u8 pci_find_next_capability(const struct pci_dev *dev, u8 pos, u8 cap);
 static inline u8 pci_find_capability(const struct pci_dev *dev, u8 cap)
 {
 	return pci_find_next_capability(dev, 0, cap);
 }
 
-/* Turn on memory/IO decoding and bus mastering (DMA). */
+/**
+ * pci_enable_device() - turn on a device's memory and IO decoding and bus mastering (DMA)
+ * @dev: the device
+ *
+ * Context: process context (probe).
+ */
 void pci_enable_device(struct pci_dev *dev);
-/* Map len bytes at offset of a memory BAR; NULL if the BAR is missing, IO or too small. */
+/**
+ * pci_iomap_range() - map part of a memory BAR
+ * @dev: the device
+ * @bar: the BAR's number
+ * @offset: where the part starts in the BAR
+ * @len: its length
+ *
+ * Context: process context (probe); may sleep (ioremap()).
+ * Return: its virtual address; NULL if the BAR is missing, an IO BAR or too small, or the
+ * mapping failed.
+ */
 void *pci_iomap_range(struct pci_dev *dev, unsigned int bar, u64 offset, u64 len);
 
-/*
- * MSI-X: enable with every entry masked; then point entry at a CPU vector from
- * alloc_msi_vector(). Returns 0, -ENODEV without MSI-X, -EINVAL for a bad entry.
+/**
+ * pci_msix_enable() - enable a device's MSI-X, every entry masked
+ * @dev: the device
+ *
+ * Maps the MSI-X table and turns INTx off. Each entry is then pointed at a CPU vector by
+ * pci_msix_set_vector().
+ *
+ * Context: process context (probe); may sleep.
+ * Return: 0, or -ENODEV without MSI-X (or if its table cannot be mapped).
  */
 int pci_msix_enable(struct pci_dev *dev);
+/**
+ * pci_msix_set_vector() - point an MSI-X entry at a vector of this CPU, and unmask it
+ * @dev: the device, its MSI-X enabled
+ * @entry: the entry
+ * @vector: the vector, from alloc_msi_vector()
+ *
+ * The message goes to the local APIC of the CPU that calls (msi_address()).
+ *
+ * Context: process context (probe).
+ * Return: 0, or -EINVAL for MSI-X not enabled, an entry the table lacks or a bad vector.
+ */
 int pci_msix_set_vector(struct pci_dev *dev, unsigned int entry, int vector);
-/* INTx off/on (command register), e.g. while MSI-X is in use. */
+/**
+ * pci_intx() - turn a device's INTx interrupts on or off (the command register)
+ * @dev: the device
+ * @enable: on or off (off while MSI-X is in use)
+ *
+ * Context: process context.
+ */
 void pci_intx(struct pci_dev *dev, bool enable);
 
-/* Scan every bus and probe the drivers below. */
+/**
+ * pci_init() - scan every bus and probe the drivers
+ *
+ * Each device found is offered to the drivers in their order.
+ *
+ * Context: boot, once; sleeps (the drivers' probes).
+ */
 void pci_init(void);
+/**
+ * pci_for_each_dev() - call a function for each device found (lspci)
+ * @fn: called with each device and @arg
+ * @arg: passed to @fn
+ *
+ * The list does not change after pci_init().
+ *
+ * Context: any context, after pci_init().
+ */
 void pci_for_each_dev(void (*fn)(struct pci_dev *, void *), void *arg);
 const char *pci_class_name(u8 class_code, u8 subclass);
 
