@@ -38,29 +38,98 @@ struct user_thread {
 	u64 clear_child_tid; /* the system-call layer's: zeroed and woken at the thread's end */
 };
 
-/* A fresh thread state for pgd (FPU state as after FNINIT, no TLS); NULL if out of memory. */
+/**
+ * user_thread_alloc() - a fresh thread state for a program
+ * @pgd: the top of its page tables
+ *
+ * The FPU state as after FNINIT, no TLS.
+ *
+ * Context: process context; may sleep.
+ * Return: the state, or NULL if out of memory.
+ */
 struct user_thread *user_thread_alloc(u64 *pgd);
+/**
+ * user_thread_free() - free a thread state, its program over
+ * @ut: the state; if it is current's, current leaves it and the CPU goes back to the
+ *      kernel's page tables first, before the program's can go
+ *
+ * Context: process context.
+ */
 void user_thread_free(struct user_thread *ut);
-/* The registers a new program starts with: at entry, with its stack at sp. */
+/**
+ * user_regs_init() - the registers a new program starts with
+ * @regs: set to them: user code and stack selectors, interrupts on
+ * @entry: where it starts
+ * @sp: its stack pointer
+ *
+ * Context: any context.
+ */
 void user_regs_init(struct pt_regs *regs, u64 entry, u64 sp);
-/*
- * Run current's program (current->uthread set) from regs until arch_leave_user(); returns
- * what that was given. Interrupts on.
+/**
+ * user_thread_run() - run current's program until something makes it leave
+ * @regs: the registers it starts (or goes on) from
+ *
+ * Loads its FPU state, TLS bases and page tables, and enters user mode; its system calls
+ * and traps run on the task's kernel stack below this frame.
+ *
+ * Context: current's task, current->uthread set, interrupts on.
+ * Return: what user_thread_leave() was given.
  */
 int user_thread_run(struct pt_regs *regs);
-/* Back to user_thread_run()'s caller with code, from a system call or a trap of current's. */
+/**
+ * user_thread_leave() - back to user_thread_run()'s caller
+ * @code: what user_thread_run() returns
+ *
+ * Context: a system call or a trap of current's program.
+ */
 __noreturn void user_thread_leave(int code);
-/* fork: a copy of current's thread (its live FPU state, TLS) for a child on pgd. */
+/**
+ * user_thread_fork() - a copy of current's thread state for a child (fork)
+ * @pgd: the child's page tables
+ *
+ * Its live FPU state and its TLS bases.
+ *
+ * Context: a system call of current's program; may sleep.
+ * Return: the child's state, or NULL if out of memory.
+ */
 struct user_thread *user_thread_fork(u64 *pgd);
-/* execve: current's thread starts afresh on pgd (FPU reset, no TLS), which is loaded. */
+/**
+ * user_thread_exec() - current's thread starts afresh on new page tables (execve)
+ * @pgd: the new page tables, loaded here
+ *
+ * The FPU is reset and the TLS bases cleared.
+ *
+ * Context: a system call of current's program.
+ */
 void user_thread_exec(u64 *pgd);
-/* The registers current's program trapped or called with (on its kernel stack). */
+/**
+ * current_user_regs() - the registers current's program trapped or called with
+ *
+ * Context: a system call or a trap of current's program.
+ * Return: them, on the task's kernel stack.
+ */
 struct pt_regs *current_user_regs(void);
-/* The program's TLS bases (ARCH_SET_FS, ARCH_SET_GS). */
+/**
+ * user_set_fs_base() - set the program's FS base (arch_prctl ARCH_SET_FS: its TLS)
+ * @base: the base
+ *
+ * Context: a system call of current's program.
+ */
 void user_set_fs_base(u64 base);
+/**
+ * user_set_gs_base() - set the program's GS base (arch_prctl ARCH_SET_GS)
+ * @base: the base, swapped in on the return to user mode
+ *
+ * Context: a system call of current's program.
+ */
 void user_set_gs_base(u64 base);
 
-/* The address of the page fault being handled (CR2). */
+/**
+ * arch_fault_address() - the address of the page fault being handled (CR2)
+ *
+ * Context: a page fault's handler, before anything else can fault.
+ * Return: the address.
+ */
 u64 arch_fault_address(void);
 #define PF_PROT 0x1   /* the page was present: a protection fault */
 #define PF_WRITE 0x2  /* a write */
@@ -77,7 +146,23 @@ struct user_mode_ops {
 	bool (*user_trap)(struct pt_regs *regs);
 	void (*exit_to_user)(struct pt_regs *regs);
 };
+/**
+ * user_mode_register() - register the system-call layer's user-mode hooks
+ * @ops: the hooks, static
+ *
+ * Context: start-up, once (syscalls_init()).
+ */
 void user_mode_register(const struct user_mode_ops *ops);
+/**
+ * do_syscall_64() - a program's system call (sys/syscall.c)
+ * @regs: its registers: the number in ->vector (Linux's orig_ax), the arguments in rdi,
+ *        rsi, rdx, r10, r8, r9; ->rax takes the result
+ *
+ * Called by the SYSCALL entry (kernel/arch/entry_64.S) with interrupts off; they are on
+ * while the call runs, and the way back to user mode runs exit_to_user().
+ *
+ * Context: the program's task, on its kernel stack; may sleep.
+ */
 void do_syscall_64(struct pt_regs *regs);
 
 /* ---------------------------------------------------------------- signal frames */
@@ -146,25 +231,53 @@ struct ksignal {
 	struct user_stack altstack;
 };
 
-/*
- * Push the frame of ksig's handler on the program's stack (its alternate stack with
- * SA_ONSTACK), with blocked the mask its rt_sigreturn restores, and point regs at the handler
- * with a fresh FPU state: 0, or -EFAULT if the frame cannot be written (the program is then
- * ended by SIGSEGV). Interrupts on: writing the stack may fault its pages in.
+/**
+ * setup_rt_frame() - push a signal handler's frame and point the program at the handler
+ * @ksig: the signal: its disposition, information and the thread's alternate stack (used
+ *        with SA_ONSTACK)
+ * @blocked: the mask the handler's rt_sigreturn restores
+ * @regs: the program's registers, saved in the frame, then pointed at the handler
+ *
+ * Linux's rt_sigframe, with a fresh FPU state for the handler.
+ *
+ * Context: the program's task, interrupts on (writing the stack may fault its pages in).
+ * Return: 0, or -EFAULT if the frame cannot be written or the disposition has no
+ * SA_RESTORER (the program is then ended by SIGSEGV).
  */
 int setup_rt_frame(const struct ksignal *ksig, u64 blocked, struct pt_regs *regs);
-/*
- * rt_sigreturn: regs and the FPU as the frame below regs->rsp holds them, sanitised so no
- * frame gives the program more than user mode (user selectors, only the arithmetic and
- * trap flags); the mask and alternate stack it saved into *blocked and *ss. 0, or -EFAULT
- * for a frame that cannot be read or restored (the program is then ended by SIGSEGV).
+/**
+ * restore_rt_frame() - rt_sigreturn: the registers and FPU a handler's frame saved
+ * @regs: set from the frame below regs->rsp, sanitised so no frame gives the program more
+ *        than user mode (user selectors, only the arithmetic and trap flags)
+ * @blocked: set to the mask the frame saved
+ * @ss: set to the alternate stack the frame saved
+ *
+ * Context: the program's task, interrupts on.
+ * Return: 0, or -EFAULT for a frame that cannot be read or restored (the program is then
+ * ended by SIGSEGV).
  */
 int restore_rt_frame(struct pt_regs *regs, u64 *blocked, struct user_stack *ss);
-/* regs, after a system call a signal interrupted, make it again on the way back. */
+/**
+ * syscall_restart() - make an interrupted system call again on the way back
+ * @regs: the registers of the system call a signal interrupted (SA_RESTART)
+ *
+ * Context: the program's task.
+ */
 void syscall_restart(struct pt_regs *regs);
-/* Marks regs as not returning from a system call (rt_sigreturn's: nothing to restart). */
+/**
+ * syscall_forget() - mark registers as not returning from a system call
+ * @regs: the registers (rt_sigreturn's: nothing to restart)
+ *
+ * Context: the program's task.
+ */
 void syscall_forget(struct pt_regs *regs);
-/* The system call regs returned from, or -1 (syscall_forget). */
+/**
+ * syscall_nr() - the system call registers returned from
+ * @regs: the registers
+ *
+ * Context: any context.
+ * Return: its number, or -1 after syscall_forget().
+ */
 long syscall_nr(const struct pt_regs *regs);
 
 /* ---------------------------------------------------------------- page tables */
@@ -172,23 +285,85 @@ long syscall_nr(const struct pt_regs *regs);
 #define UPROT_WRITE 0x2
 #define UPROT_EXEC 0x4
 
-/* A program's top table with the kernel's half in place; NULL if out of memory. */
+/**
+ * user_pgd_alloc() - a program's top page table, with the kernel's half in place
+ *
+ * Context: process context; may sleep.
+ * Return: the table, or NULL if out of memory.
+ */
 u64 *user_pgd_alloc(void);
-/* Free pgd's tables (the pages they map must have been unmapped). */
+/**
+ * user_pgd_free() - free a program's page tables
+ * @pgd: the top table; the pages its tables map must have been unmapped
+ *
+ * Context: process context, the tables no longer loaded on any CPU.
+ */
 void user_pgd_free(u64 *pgd);
-/* The tables down to va's entry made, so that mapping it needs no allocation: 0 or -ENOMEM. */
+/**
+ * user_pte_prepare() - make the tables down to an address's entry
+ * @pgd: the program's top table
+ * @va: the address
+ *
+ * So that mapping it afterwards needs no allocation (under a lock).
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOMEM.
+ */
 int user_pte_prepare(u64 *pgd, u64 va);
-/* Map the page at physical address phys at va with prot: 0, -ENOMEM or -EEXIST. */
+/**
+ * user_map_page() - map a page into a program
+ * @pgd: the program's top table
+ * @va: the user address
+ * @phys: the page's physical address
+ * @prot: UPROT_READ, UPROT_WRITE, UPROT_EXEC
+ *
+ * Context: process context; may sleep (a table to make, unless user_pte_prepare() made
+ * it).
+ * Return: 0, -ENOMEM, or -EEXIST if @va is mapped already.
+ */
 int user_map_page(u64 *pgd, u64 va, u64 phys, unsigned int prot);
-/* Unmap va; the physical address it mapped, or 0. Flushes it from this CPU's TLB. */
+/**
+ * user_unmap_page() - unmap a page of a program
+ * @pgd: the program's top table
+ * @va: the user address
+ *
+ * The translation is flushed from this CPU's TLB only (flush_tlb_user_range() for the
+ * others).
+ *
+ * Context: any context; never sleeps.
+ * Return: the physical address it mapped, or 0 if nothing was mapped there.
+ */
 u64 user_unmap_page(u64 *pgd, u64 va);
-/* Change a present mapping's protection; false if va is not mapped. */
+/**
+ * user_protect_page() - change a present mapping's protection
+ * @pgd: the program's top table
+ * @va: the user address
+ * @prot: UPROT_READ, UPROT_WRITE, UPROT_EXEC
+ *
+ * Flushed from this CPU's TLB only, as user_unmap_page().
+ *
+ * Context: any context; never sleeps.
+ * Return: false if @va is not mapped.
+ */
 bool user_protect_page(u64 *pgd, u64 va, unsigned int prot);
-/* What va maps to (0 if not) and its protection. */
+/**
+ * user_lookup_page() - what a program's address maps to
+ * @pgd: the program's top table
+ * @va: the user address
+ * @prot: set to its protection when it is mapped
+ *
+ * Context: any context; never sleeps.
+ * Return: the physical address of the page, or 0 if it is not mapped.
+ */
 u64 user_lookup_page(u64 *pgd, u64 va, unsigned int *prot);
-/*
- * Every CPU drops its translations of [start, end) (start == end: of everything), for
- * entries changed in a program's tables that another CPU may be running. Interrupts on.
+/**
+ * flush_tlb_user_range() - make every CPU drop its translations of a range
+ * @start: the first address
+ * @end: the end (start == end: everything; a long range flushes everything too)
+ *
+ * For entries changed in a program's tables that another CPU may be running.
+ *
+ * Context: process context, interrupts on (it waits for the other CPUs).
  */
 void flush_tlb_user_range(u64 start, u64 end);
 
@@ -198,10 +373,40 @@ static inline bool access_ok(u64 addr, u64 len)
 {
 	return addr + len >= addr && addr + len <= TASK_SIZE_MAX;
 }
-/* Copies that a bad address ends early: 0 or -EFAULT (what was copied before stays). */
+/**
+ * copy_from_user() - copy from a program's memory
+ * @dst: kernel memory
+ * @src: the user address
+ * @len: how many bytes
+ *
+ * A bad address ends the copy early; what was copied before stays.
+ *
+ * Context: the program's task, interrupts on; may sleep (a page faulted in).
+ * Return: 0, or -EFAULT.
+ */
 int copy_from_user(void *dst, u64 src, size_t len);
+/**
+ * copy_to_user() - copy to a program's memory
+ * @dst: the user address
+ * @src: kernel memory
+ * @len: how many bytes
+ *
+ * A bad address ends the copy early; what was copied before stays.
+ *
+ * Context: the program's task, interrupts on; may sleep (a page faulted in).
+ * Return: 0, or -EFAULT.
+ */
 int copy_to_user(u64 dst, const void *src, size_t len);
-/* A NUL-terminated string of at most size - 1 bytes: its length, -EFAULT or -ENAMETOOLONG. */
+/**
+ * strncpy_from_user() - copy a NUL-terminated string from a program's memory
+ * @dst: kernel memory, @size bytes
+ * @src: the user address
+ * @size: room in @dst, the NUL included
+ *
+ * Context: the program's task, interrupts on; may sleep.
+ * Return: the string's length; -EFAULT; or -ENAMETOOLONG if it has no NUL within @size
+ * bytes.
+ */
 long strncpy_from_user(char *dst, u64 src, size_t size);
 /* The raw copy (uaccess.S): bytes not copied; a fault inside it resumes at its fixup. */
 unsigned long copy_user_generic(void *dst, const void *src, unsigned long len);
