@@ -136,12 +136,61 @@ struct backing_dev_info {
 extern struct backing_dev_info noop_backing_dev_info; /* ramfs, pseudo filesystems */
 extern struct workqueue_struct *bdi_wq;               /* the flushers' workqueue */
 
+/**
+ * bdi_alloc() - allocate a backing device, with its root wb
+ *
+ * It can write back and account dirty pages (BDI_CAP_WRITEBACK, BDI_CAP_WRITEBACK_ACCT),
+ * with no min_ratio and a max_ratio of 100 %, and one reference.
+ *
+ * Context: process context; may sleep.
+ * Return: the bdi, or NULL without memory.
+ */
 struct backing_dev_info *bdi_alloc(void);
+/**
+ * bdi_register() - name a backing device and make it known
+ * @bdi: the bdi from bdi_alloc()
+ * @fmt: the printf format of its name ("254:0")
+ * @...: the format's arguments
+ *
+ * It gets its id (never reused) and goes on the list of bdis; its root wb may take work
+ * from then on.
+ *
+ * Context: process context; never sleeps.
+ * Return: 0.
+ */
 int bdi_register(struct backing_dev_info *bdi, const char *fmt, ...) __printf(2, 3);
 void bdi_unregister(struct backing_dev_info *bdi);
 void bdi_put(struct backing_dev_info *bdi);
+/**
+ * for_each_bdi() - call a function for each registered backing device
+ * @fn: called with each bdi and @arg
+ * @arg: passed to @fn
+ *
+ * The list is walked without bdi_lock: a bdi unregistered meanwhile is not expected (the
+ * disks are never removed).
+ *
+ * Context: any context; @fn's own.
+ */
 void for_each_bdi(void (*fn)(struct backing_dev_info *, void *), void *arg);
+/**
+ * bdi_get_by_id() - find a backing device by its id
+ * @id: the id (bdi->id)
+ *
+ * Unlike Linux's, no reference is taken, and the list is walked without bdi_lock, as
+ * for_each_bdi().
+ *
+ * Context: any context; never sleeps.
+ * Return: the bdi, or NULL.
+ */
 struct backing_dev_info *bdi_get_by_id(u64 id);
+/**
+ * backing_dev_init() - start the backing devices
+ *
+ * The flushers' workqueue (bdi_wq, "writeback", unbound), the no-op bdi of filesystems
+ * without a device, and cgroup writeback's own state.
+ *
+ * Context: boot, once (storage_init()).
+ */
 void backing_dev_init(void);
 
 static inline bool bdi_cap_writeback(const struct backing_dev_info *bdi)
@@ -156,15 +205,87 @@ static inline bool bdi_cap_writeback(const struct backing_dev_info *bdi)
  * into ratios of the current global dirty threshold.
  */
 extern unsigned int bdi_min_ratio; /* sum over bdis */
+/**
+ * bdi_set_min_ratio() - set a backing device's guaranteed share (min_ratio)
+ * @bdi: the bdi
+ * @min_ratio: the share of the dirty threshold, in percent
+ *
+ * Context: any context; takes the ratios' irq-safe lock; never sleeps.
+ * Return: 0, or -EINVAL out of 0..100 %, above the bdi's max_ratio, or when the sum of
+ * every bdi's min_ratio would reach 100 %.
+ */
 int bdi_set_min_ratio(struct backing_dev_info *bdi, unsigned int min_ratio);
+/**
+ * bdi_set_max_ratio() - set a backing device's capped share (max_ratio)
+ * @bdi: the bdi
+ * @max_ratio: the share of the dirty threshold, in percent
+ *
+ * Its share of the writeback completions is capped there too (max_prop_frac).
+ *
+ * Context: any context; takes the ratios' irq-safe lock; never sleeps.
+ * Return: 0, or -EINVAL out of 0..100 % or below the bdi's min_ratio.
+ */
 int bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio);
-/* The same in BDI_RATIO_SCALE units (the _fine files). */
+/**
+ * bdi_set_min_ratio_no_scale() - bdi_set_min_ratio() in BDI_RATIO_SCALE units
+ * @bdi: the bdi
+ * @min_ratio: the share, 100 % being 100 x BDI_RATIO_SCALE (the min_ratio_fine file)
+ *
+ * Context: any context; never sleeps.
+ * Return: 0, or -EINVAL as bdi_set_min_ratio().
+ */
 int bdi_set_min_ratio_no_scale(struct backing_dev_info *bdi, unsigned int min_ratio);
+/**
+ * bdi_set_max_ratio_no_scale() - bdi_set_max_ratio() in BDI_RATIO_SCALE units
+ * @bdi: the bdi
+ * @max_ratio: the share, 100 % being 100 x BDI_RATIO_SCALE (the max_ratio_fine file)
+ *
+ * Context: any context; never sleeps.
+ * Return: 0, or -EINVAL as bdi_set_max_ratio().
+ */
 int bdi_set_max_ratio_no_scale(struct backing_dev_info *bdi, unsigned int max_ratio);
+/**
+ * bdi_set_min_bytes() - set min_ratio from a size (the min_bytes file)
+ * @bdi: the bdi
+ * @min_bytes: the size, turned into a ratio of the current global dirty threshold
+ *
+ * Context: any context; never sleeps.
+ * Return: 0, or -EINVAL for a size above the threshold or as bdi_set_min_ratio().
+ */
 int bdi_set_min_bytes(struct backing_dev_info *bdi, u64 min_bytes);
+/**
+ * bdi_set_max_bytes() - set max_ratio from a size (the max_bytes file)
+ * @bdi: the bdi
+ * @max_bytes: the size, turned into a ratio of the current global dirty threshold
+ *
+ * Context: any context; never sleeps.
+ * Return: 0, or -EINVAL for a size above the threshold or as bdi_set_max_ratio().
+ */
 int bdi_set_max_bytes(struct backing_dev_info *bdi, u64 max_bytes);
+/**
+ * bdi_get_min_bytes() - min_ratio as a size of the current global dirty threshold
+ * @bdi: the bdi
+ *
+ * Context: any context; never sleeps.
+ * Return: the size in bytes.
+ */
 u64 bdi_get_min_bytes(struct backing_dev_info *bdi);
+/**
+ * bdi_get_max_bytes() - max_ratio as a size of the current global dirty threshold
+ * @bdi: the bdi
+ *
+ * Context: any context; never sleeps.
+ * Return: the size in bytes.
+ */
 u64 bdi_get_max_bytes(struct backing_dev_info *bdi);
+/**
+ * bdi_set_strict_limit() - throttle on the bdi's own share even while the domain runs free
+ * @bdi: the bdi
+ * @strict_limit: 1 on (BDI_CAP_STRICTLIMIT, FUSE's in Linux), 0 off
+ *
+ * Context: process context (the strict_limit file); never sleeps.
+ * Return: 0, or -EINVAL for another value.
+ */
 int bdi_set_strict_limit(struct backing_dev_info *bdi, unsigned int strict_limit);
 
 /* ---------------------------------------------------------------- counters */
@@ -218,8 +339,21 @@ static inline bool writeback_in_progress(const struct bdi_writeback *wb)
 	return READ_ONCE(wb->state) & (1UL << WB_writeback_running);
 }
 
-/* Run the flusher now / after dirty_writeback_interval (an earlier arming is kept). */
+/**
+ * wb_wakeup() - run a wb's flusher now
+ * @wb: the wb; nothing is done once it is shut down (not WB_registered)
+ *
+ * Context: any context; takes @wb->work_lock (irq-safe); never sleeps.
+ */
 void wb_wakeup(struct bdi_writeback *wb);
+/**
+ * wb_wakeup_delayed() - run a wb's flusher after dirty_writeback_interval
+ * @wb: the wb; nothing is done once it is shut down
+ *
+ * An earlier arming is kept: a late dirtier never postpones the flusher.
+ *
+ * Context: any context; takes @wb->work_lock (irq-safe); never sleeps.
+ */
 void wb_wakeup_delayed(struct bdi_writeback *wb);
 
 /* The bdi an inode's pages are written to: its disk's for a block device inode. */
@@ -235,11 +369,35 @@ static inline struct backing_dev_info *inode_to_bdi(struct inode *inode)
 }
 
 /* ---------------------------------------------------------------- inode <-> wb */
-/* The wb that writes inode back (attached on first dirtying; root wb before that). */
+/**
+ * inode_to_wb() - the wb that writes an inode back
+ * @inode: the inode
+ *
+ * No reference is taken: the inode's own keeps its wb, but a switch may replace it at any
+ * time. A caller that updates the wb's counts holds the i_pages lock or uses
+ * unlocked_inode_to_wb_begin(); one that keeps the wb takes a reference (wb_get()).
+ *
+ * Context: any context; never sleeps.
+ * Return: the inode's wb, attached on its first dirtying; its bdi's root wb before that.
+ */
 struct bdi_writeback *inode_to_wb(const struct inode *inode);
-/* Attach the inode to a wb if it has none (page: the memcg the page is charged to). */
+/**
+ * inode_attach_wb() - give an inode a wb if it has none (Linux's __inode_attach_wb())
+ * @inode: the inode
+ * @page: the page being dirtied, whose memcg picks the wb; NULL for the current task's
+ *
+ * The root wb if cgroup writeback does not apply to the inode or the memcg's wb cannot be
+ * made (always correct, merely unattributed). Racing attachers: the first one wins.
+ *
+ * Context: any task context; allocates with GFP_ATOMIC; never sleeps.
+ */
 void inode_attach_wb(struct inode *inode, struct page *page);
-/* At eviction: drop the inode's wb reference. */
+/**
+ * inode_detach_wb() - drop an inode's wb reference, at eviction
+ * @inode: the inode, being freed
+ *
+ * Context: process context; never sleeps.
+ */
 void inode_detach_wb(struct inode *inode);
 
 /*
@@ -276,10 +434,33 @@ static inline void unlocked_inode_to_wb_end(struct inode *inode, struct wb_lock_
 struct wb_lists {
 	unsigned long dirty, io, more_io, dirty_time;
 };
+/**
+ * wb_count_lists() - count the inodes on a wb's lists
+ * @wb: the wb
+ * @n: set to the counts of its dirty, io, more_io and dirty_time lists
+ *
+ * Context: any context where @wb->list_lock may be taken (not held); never sleeps.
+ */
 void wb_count_lists(struct bdi_writeback *wb, struct wb_lists *n);
 
 /* cgwb reference counting: no-ops on the root wb. */
+/**
+ * wb_get() - take a reference on a writeback context
+ * @wb: the wb, on which the caller holds a reference already (or that it found where one
+ *      is held for it); a no-op on the root wb
+ *
+ * Context: any context; never sleeps.
+ */
 void wb_get(struct bdi_writeback *wb);
+/**
+ * wb_put() - drop a reference on a writeback context
+ * @wb: the wb; a no-op on the root wb
+ *
+ * The last reference of a killed cgwb queues its release (the cgwb_release workqueue); it
+ * is freed a grace period later, for lockless lookups.
+ *
+ * Context: any context; never sleeps.
+ */
 void wb_put(struct bdi_writeback *wb);
 /* A reference unless the wb was killed or released; lockless (under RCU if wb may be freed). */
 bool wb_tryget(struct bdi_writeback *wb);
@@ -300,26 +481,103 @@ static inline bool wb_dying(const struct bdi_writeback *wb)
 }
 
 /* ---------------------------------------------------------------- cgroup writeback (mm/backing-dev-cgwb.c) */
-/* The live wb of memcg on bdi (the root wb for the root memcg), referenced, or NULL. */
+/**
+ * wb_get_lookup() - the live wb of a memcg on a device
+ * @bdi: the device
+ * @memcg: the memcg
+ *
+ * Lockless (RCU). A wb made for the memcg's former io cgroup does not count: the controller
+ * moved, and wb_get_create() makes a new one.
+ *
+ * Context: any context; never sleeps.
+ * Return: the wb with a reference (the root wb, not counted, for the root memcg), or NULL
+ * if there is none or it was killed.
+ */
 struct bdi_writeback *wb_get_lookup(struct backing_dev_info *bdi, struct mem_cgroup *memcg);
-/* The same, created if needed (gfp for the allocation); NULL if it cannot be. */
+/**
+ * wb_get_create() - the live wb of a memcg on a device, created if needed
+ * @bdi: the device
+ * @memcg: the memcg
+ * @gfp: how to allocate a new wb
+ *
+ * A new wb pins its memcg, its io cgroup (and that one online: blkcg_pin_online()) and the
+ * device.
+ *
+ * Context: as kmalloc() with @gfp (GFP_ATOMIC where the caller may not sleep).
+ * Return: the wb with a reference, or NULL if it cannot be made (no memory, the device
+ * unregistered, or a cgroup dying).
+ */
 struct bdi_writeback *wb_get_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg,
 				    gfp_t gfp);
-/* Iterate a bdi's wbs holding a reference on the current one (the loop must run to the end). */
+/**
+ * bdi_wb_next() - the next wb of a device, for bdi_for_each_wb()
+ * @bdi: the device
+ * @pos: the current wb, whose reference is dropped here; NULL to start
+ *
+ * The root wb first, then the cgwbs, killed ones included (they still write their
+ * inodes). A loop left early must wb_put() the wb it stopped at.
+ *
+ * Context: any context; takes cgwb_lock (irq-safe); never sleeps.
+ * Return: the next wb with a reference (the root wb is not counted), or NULL at the end.
+ */
 struct bdi_writeback *bdi_wb_next(struct backing_dev_info *bdi, struct bdi_writeback *pos);
 #define bdi_for_each_wb(wb, bdi) for (wb = bdi_wb_next(bdi, NULL); wb; wb = bdi_wb_next(bdi, wb))
-/* The memory / io cgroup a wb serves. */
+/**
+ * wb_memcg() - the memory cgroup a wb serves
+ * @wb: the wb
+ *
+ * Context: any context.
+ * Return: the memcg (root_mem_cgroup for the root wb); the wb's reference keeps it.
+ */
 struct mem_cgroup *wb_memcg(const struct bdi_writeback *wb);
+/**
+ * wb_blkcg() - the io cgroup a wb's IO is charged to
+ * @wb: the wb
+ *
+ * Context: any context.
+ * Return: the blkcg (blkcg_root for the root wb); the wb's reference keeps it.
+ */
 struct blkcg *wb_blkcg(const struct bdi_writeback *wb);
-/* Controllers going offline: kill their wbs; the inodes follow the nearest live ancestor. */
+/**
+ * wb_memcg_offline() - a memory cgroup goes offline: its wbs die
+ * @memcg: the memcg
+ *
+ * Each wb is killed (no longer found by lookups; it lives on for its inodes), and the
+ * switch of their clean inodes to the nearest live ancestor's wb is queued.
+ *
+ * Context: process context (the css offline callback); never sleeps.
+ */
 void wb_memcg_offline(struct mem_cgroup *memcg);
+/**
+ * wb_blkcg_offline() - an io cgroup goes offline: its wbs die
+ * @blkcg: the blkcg
+ *
+ * Their memcgs live on: each inode moves to its memcg's new wb at its next writeback
+ * round (wbc_attach_and_unlock_inode()), as in Linux.
+ *
+ * Context: process context (the css offline callback); never sleeps.
+ */
 void wb_blkcg_offline(struct blkcg *blkcg);
-/* Queue the switching of killed wbs' remaining inodes (after an offline; when one turns clean). */
+/**
+ * cgwb_schedule_cleanup() - queue the switch of killed wbs' remaining clean inodes
+ *
+ * After an offline, and whenever a killed wb becomes clean; the work runs on system_wq
+ * (cleanup_offline_cgwb()).
+ *
+ * Context: any context; never sleeps.
+ */
 void cgwb_schedule_cleanup(void);
 /* cgwbs that exist now (live and dying), for tests and debug files. */
 unsigned long nr_cgwbs(void);
 void cgwb_init(void);
-/* Does writeback of this inode go per cgroup (a disk with writeback, an SB_I_CGROUPWB fs)? */
+/**
+ * inode_cgwb_enabled() - does writeback of an inode go per cgroup?
+ * @inode: the inode
+ *
+ * Context: any context.
+ * Return: true on a device with writeback and a filesystem that supports it
+ * (SB_I_CGROUPWB).
+ */
 bool inode_cgwb_enabled(struct inode *inode);
 
 #endif
