@@ -119,21 +119,60 @@ extern struct cgroup_subsys *cgroup_subsys[CGROUP_SUBSYS_COUNT];
  */
 extern struct mutex cgroup_mutex;
 
+/**
+ * cgroup_init() - create the root cgroup and each registered controller's root state
+ *
+ * Tasks created from then on join their creator's cgroup (the task hooks). A controller
+ * whose root state cannot be made panics.
+ *
+ * Context: boot, once, after the controllers registered.
+ */
 void cgroup_init(void);
-/* Register a controller before cgroup_init (its root css is created there). */
+/**
+ * cgroup_register_subsys() - register a controller
+ * @ss: the controller, static, with its css_alloc() and css_free()
+ *
+ * Context: boot, before cgroup_init() (its root css is created there).
+ */
 void cgroup_register_subsys(struct cgroup_subsys *ss);
-/* Tasks in cg and its live descendants (pids.current). */
+/**
+ * cgroup_subtree_nr_tasks() - the tasks in a cgroup and its live descendants (pids.current)
+ * @cg: the cgroup
+ *
+ * Context: any context; takes css_set_lock (irq-safe); never sleeps.
+ * Return: the count.
+ */
 unsigned int cgroup_subtree_nr_tasks(struct cgroup *cg);
 
-/*
- * The pids controller (cg/pids/pids.c). A fork into cg: pids_fork_begin() is 0 if no
- * group's pids.max forbids one more task (then the caller attaches its child and calls
- * pids_fork_end()), or -EAGAIN (counted, logged once). May sleep.
- */
+/* The pids controller (cg/pids/pids.c). */
 extern struct cgroup_subsys pids_cgrp_subsys;
+/**
+ * pids_fork_begin() - may one more task join a cgroup?
+ * @cg: the cgroup the new task is to join
+ *
+ * On success the pids fork mutex stays held: the caller attaches its child, then calls
+ * pids_fork_end(). A refusal is counted in the forking task's own pids group
+ * (pids.events max) and logged the first time.
+ *
+ * Context: process context; may sleep (the mutex).
+ * Return: 0, or -EAGAIN if a pids.max of @cg or an ancestor forbids it.
+ */
 int pids_fork_begin(struct cgroup *cg);
+/**
+ * pids_fork_end() - end a fork pids_fork_begin() allowed
+ *
+ * Context: the task that called pids_fork_begin(), after it attached its child.
+ */
 void pids_fork_end(void);
-/* Mount the hierarchy on /sys/fs/cgroup (fs/cgroupfs.c, after vfs_init): 0 or -errno. */
+/**
+ * cgroup_fs_init() - mount the hierarchy on /sys/fs/cgroup (fs/cgroupfs.c)
+ *
+ * The root's files (the core ones and each controller's), the filesystem's hooks (cgroups
+ * made from then on get directories), then the cgroup2 mount.
+ *
+ * Context: boot, once, after vfs_init(); may sleep.
+ * Return: 0, or a negative errno (logged).
+ */
 int cgroup_fs_init(void);
 
 /*
@@ -156,16 +195,51 @@ unsigned int cgroup_controllers_mask(const struct cgroup *cg);
 /* Apply a write of cgroup.subtree_control ("+memory -io"): 0 or -errno. */
 int cgroup_subtree_control_write(struct cgroup *cg, const char *buf);
 void cgroup_get(struct cgroup *cg);
+/**
+ * cgroup_put() - drop a reference on a cgroup
+ * @cg: the cgroup
+ *
+ * The last reference of a removed cgroup frees it; its parent then loses the child's
+ * reference, the same way.
+ *
+ * Context: any context where css_set_lock may be taken; never sleeps.
+ */
 void cgroup_put(struct cgroup *cg);
-/* Move a task (not yet running, or current) into cg (its nearest live ancestor if removed). */
+/**
+ * cgroup_attach_task() - move a task into a cgroup
+ * @cg: the cgroup; a removed one's nearest live ancestor takes its place
+ * @task: the task: one not yet running, or current
+ *
+ * Its controllers' states follow (each controller's attach).
+ *
+ * Context: process context; takes css_set_lock (irq-safe).
+ */
 void cgroup_attach_task(struct cgroup *cg, struct task_struct *task);
 /* Move the task with this pid (0: current) into cg, as a write to cg's cgroup.procs. */
 int cgroup_attach_pid(struct cgroup *cg, int pid);
 /* Called as a task exits. */
 void cgroup_exit_task(struct task_struct *task);
-/* "/" for the root, "/a/b" for nested groups; returns the length. */
+/**
+ * cgroup_path() - a cgroup's path in the hierarchy
+ * @cg: the cgroup
+ * @buf: where to print it
+ * @size: room in @buf
+ *
+ * "/" for the root, "/a/b" for nested groups, cut to @size.
+ *
+ * Context: any context where the cgroup's names cannot change (they do not after mkdir).
+ * Return: the length printed.
+ */
 int cgroup_path(const struct cgroup *cg, char *buf, size_t size);
-/* The cgroup at a path relative to the hierarchy root ("a/b", "/a/b"), referenced. */
+/**
+ * cgroup_lookup() - the cgroup at a path
+ * @path: relative to the hierarchy's root ("a/b", "/a/b"); repeated slashes are one
+ *
+ * Only live cgroups are found.
+ *
+ * Context: any context; takes css_set_lock (irq-safe); never sleeps.
+ * Return: the cgroup with a reference (cgroup_put() it), or NULL.
+ */
 struct cgroup *cgroup_lookup(const char *path);
 /* mkdir / rmdir without the filesystem (what the cgroupfs calls): 0 or -errno. */
 int cgroup_mkdir(struct cgroup *parent, const char *name, struct cgroup **out);
@@ -173,15 +247,68 @@ int cgroup_rmdir(struct cgroup *cg);
 /* Does cg or a descendant hold a task (cgroup.events "populated")? */
 bool cgroup_is_populated(struct cgroup *cg);
 
-/* Effective css of a cgroup / task for a controller (never NULL: the root's at worst). */
+/**
+ * cgroup_e_css() - a cgroup's effective state for a controller
+ * @cg: the cgroup
+ * @id: the controller
+ *
+ * The state of @cg or of its nearest ancestor where the controller is enabled. Lock-free;
+ * no reference is taken.
+ *
+ * Context: any context; never sleeps.
+ * Return: the css; the root's at worst (NULL only for a controller not registered).
+ */
 struct cgroup_subsys_state *cgroup_e_css(struct cgroup *cg, enum cgroup_subsys_id id);
+/**
+ * task_css() - a task's effective state for a controller
+ * @task: the task (outside any cgroup: the root's)
+ * @id: the controller
+ *
+ * No reference is taken: the css may be freed a grace period after the task leaves it,
+ * so the caller holds rcu_read_lock() or keeps it otherwise (task_get_css() takes one).
+ *
+ * Context: any context; never sleeps.
+ * Return: the css; the root's at worst.
+ */
 struct cgroup_subsys_state *task_css(struct task_struct *task, enum cgroup_subsys_id id);
-/* The task's effective css, referenced (online when taken). */
+/**
+ * task_get_css() - a task's effective state for a controller, with a reference
+ * @task: the task
+ * @id: the controller
+ *
+ * Tries again if the css went offline between the read and the reference, as Linux's.
+ *
+ * Context: any context; never sleeps.
+ * Return: the css with a reference (online when taken).
+ */
 struct cgroup_subsys_state *task_get_css(struct task_struct *task, enum cgroup_subsys_id id);
-/* The css with this id, referenced, if online. */
+/**
+ * css_from_id() - a controller's state by its id
+ * @id: the css id (a memcg's mem_cgroup_id()...)
+ * @ss: the controller
+ *
+ * Context: any context; takes css_set_lock (irq-safe); never sleeps.
+ * Return: the css with a reference if it is online, else NULL.
+ */
 struct cgroup_subsys_state *css_from_id(int id, enum cgroup_subsys_id ss);
+/**
+ * css_get() - take another reference on a css
+ * @css: the css, on which the caller holds a reference already
+ *
+ * Context: any context; never sleeps.
+ */
 void css_get(struct cgroup_subsys_state *css);
 bool css_tryget(struct cgroup_subsys_state *css); /* fails once offline */
+/**
+ * css_put() - drop a reference on a css
+ * @css: the css
+ *
+ * The last reference queues its release a grace period later, as Linux's css_free_rwork,
+ * so that a lockless reader that reached it through an RCU-protected pointer still finds
+ * it.
+ *
+ * Context: any context, interrupts off included (a page's uncharge); never sleeps.
+ */
 void css_put(struct cgroup_subsys_state *css);
 static inline bool css_is_dying(const struct cgroup_subsys_state *css)
 {
@@ -190,19 +317,39 @@ static inline bool css_is_dying(const struct cgroup_subsys_state *css)
 /* Is the controller enabled on cg (its parent's subtree_control lists it, or cg is root)? */
 bool cgroup_controller_enabled(const struct cgroup *cg, enum cgroup_subsys_id id);
 
-/*
- * Walks of a css subtree, root first (pre-order), offline css included:
- * - css_next_descendant_pre returns the css after pos (pos NULL: root itself), referenced,
- *   and drops the caller's reference on pos; NULL at the end. The caller may sleep between
- *   steps; stopping early, it puts the css it holds.
- * - css_for_each_descendant calls fn on each css with the css lock held (fn must not
- *   sleep): for quick sums such as hierarchical statistics.
+/* Walks of a css subtree, root first (pre-order), offline css included. */
+/**
+ * css_next_descendant_pre() - the next css of a pre-order walk of a subtree
+ * @pos: the css the previous step returned, whose reference is dropped; NULL to start
+ * @root: the subtree's root
+ *
+ * Offline css are visited too; one whose release is queued is skipped. The caller may
+ * sleep between steps; stopping early, it puts the css it holds.
+ *
+ * Context: any context; takes css_set_lock (irq-safe); never sleeps.
+ * Return: the next css with a reference (@root first), or NULL at the end.
  */
 struct cgroup_subsys_state *css_next_descendant_pre(struct cgroup_subsys_state *pos,
 						    struct cgroup_subsys_state *root);
+/**
+ * css_for_each_descendant() - call a function on each css of a subtree, pre-order
+ * @root: the subtree's root, visited first
+ * @fn: called with each css and @arg, under css_set_lock with interrupts off: it must not
+ *      sleep (quick sums such as hierarchical statistics)
+ * @arg: passed to @fn
+ *
+ * Context: any context.
+ */
 void css_for_each_descendant(struct cgroup_subsys_state *root,
 			     void (*fn)(struct cgroup_subsys_state *css, void *arg), void *arg);
-/* Is css root or below it? */
+/**
+ * css_is_descendant() - is a css a subtree's root or below it?
+ * @css: the css
+ * @root: the subtree's root
+ *
+ * Context: any context, both css held.
+ * Return: true if it is.
+ */
 bool css_is_descendant(struct cgroup_subsys_state *css, struct cgroup_subsys_state *root);
 
 #endif
