@@ -56,9 +56,16 @@ struct pseudo_dir_ops {
 	int (*rmdir)(struct pseudo_node *parent, struct pseudo_node *dir, void *private);
 };
 
-/*
- * A new pseudo filesystem type fs_name (mountable with do_mount(..., fs_name, ...)) and
- * its root directory. Every mount shows the same tree.
+/**
+ * pseudo_fs_register() - a new pseudo filesystem type and its root directory
+ * @fs_name: the type's name, mountable with do_mount(..., fs_name, ...); static
+ * @magic: its statfs f_type
+ *
+ * Every mount shows the same tree.
+ *
+ * Context: process context; may sleep.
+ * Return: the root directory, or an ERR_PTR: -ENOMEM, or -EBUSY if a filesystem type of
+ * that name exists.
  */
 struct pseudo_node *pseudo_fs_register(const char *fs_name, unsigned long magic);
 
@@ -67,45 +74,135 @@ struct pseudo_node *pseudo_proc_root(void);
 struct pseudo_node *pseudo_sysfs_root(void);
 struct pseudo_node *pseudo_debugfs_root(void);
 
-/* New nodes (ERR_PTR(-EEXIST) if the name is taken, -ENOENT if parent was removed). */
+/* New nodes. */
+/**
+ * pseudo_mkdir() - a new plain directory
+ * @parent: the directory it goes in
+ * @name: its name
+ *
+ * Context: process context; may sleep.
+ * Return: the node, or an ERR_PTR: -EINVAL for a bad name, -EEXIST if the name is taken,
+ * -ENOENT if @parent was removed, -ENOTDIR, -ENOMEM.
+ */
 struct pseudo_node *pseudo_mkdir(struct pseudo_node *parent, const char *name);
+/**
+ * pseudo_mkdir_ops() - a new directory below which users may mkdir and rmdir
+ * @parent: the directory it goes in
+ * @name: its name
+ * @ops: the hooks mkdir(2) and rmdir(2) call (with ->mkdir the directory is writable)
+ * @private: passed to the hooks
+ *
+ * Context: process context; may sleep.
+ * Return: the node, or an ERR_PTR as pseudo_mkdir().
+ */
 struct pseudo_node *pseudo_mkdir_ops(struct pseudo_node *parent, const char *name,
 				     const struct pseudo_dir_ops *ops, void *private);
-/* mode: permission bits (0444, 0644, 0200); the file type is added. */
+/**
+ * pseudo_create_file() - a new file
+ * @parent: the directory it goes in
+ * @name: its name
+ * @mode: permission bits (0444, 0644, 0200); the file type is added
+ * @show: prints its content at open, or NULL for a write-only file
+ * @store: acts on each write, or NULL for a read-only file
+ * @private: passed to the callbacks
+ *
+ * Context: process context; may sleep.
+ * Return: the node, or an ERR_PTR: -EINVAL for a bad name or neither callback, or as
+ * pseudo_mkdir().
+ */
 struct pseudo_node *pseudo_create_file(struct pseudo_node *parent, const char *name, umode_t mode,
 				       pseudo_show_t show, pseudo_store_t store, void *private);
-/*
- * A read-only file read as a stream (Linux's trace_pipe): nothing is printed at open; a
- * read that finds the previous output consumed calls show() again, which may sleep until
- * there is something new (interruptibly: its -EINTR is the read's). A show() that prints
- * nothing ends the stream (the read returns 0).
+/**
+ * pseudo_create_stream() - a new read-only file read as a stream (Linux's trace_pipe)
+ * @parent: the directory it goes in
+ * @name: its name
+ * @mode: permission bits
+ * @show: called by a read that finds the previous output consumed; it may sleep until
+ *        there is something new (interruptibly: its -EINTR is the read's); printing
+ *        nothing ends the stream (the read returns 0)
+ * @private: passed to @show
+ *
+ * Nothing is printed at open.
+ *
+ * Context: process context; may sleep.
+ * Return: the node, or an ERR_PTR: -EINVAL without @show, or as pseudo_create_file().
  */
 struct pseudo_node *pseudo_create_stream(struct pseudo_node *parent, const char *name, umode_t mode,
 					 pseudo_show_t show, void *private);
 struct pseudo_node *pseudo_symlink(struct pseudo_node *parent, const char *name, const char *target);
-/*
- * Give a writable file an action on truncation to size 0 (Linux's `trace` clears on an open
- * with O_TRUNC). Files without one ignore truncation, as they ignore sizes and times.
- * Before the file is first opened.
+/**
+ * pseudo_set_truncate() - give a writable file an action on truncation to size 0
+ * @file: the file, with a store() (anything else BUGs)
+ * @truncate: called on an open with O_TRUNC (Linux's trace clears then)
+ *
+ * Files without one ignore truncation, as they ignore sizes and times.
+ *
+ * Context: before the file is first opened.
  */
 void pseudo_set_truncate(struct pseudo_node *file, pseudo_truncate_t truncate);
-/* Every directory of path ("a/b/c") under parent, made as needed; the last one. */
+/**
+ * pseudo_mkdir_p() - every directory of a path, made as needed
+ * @parent: where the path starts
+ * @path: "a/b/c"; repeated slashes are one
+ *
+ * Context: process context; may sleep.
+ * Return: the last directory, or an ERR_PTR: -ENAMETOOLONG, or as pseudo_mkdir() (two
+ * callers making the same directory at once may get -EEXIST).
+ */
 struct pseudo_node *pseudo_mkdir_p(struct pseudo_node *parent, const char *path);
-/* Remove node and everything below it, waiting for running callbacks (see above). */
+/**
+ * pseudo_remove() - remove a node and everything below it
+ * @node: the node; nothing is done for an ERR_PTR, NULL, a root or a node removed already
+ *
+ * Waits until no callback of the subtree runs: on return the subsystem may free what
+ * their private pointed to. Files left open keep their snapshot for reading; writes fail
+ * with -ENODEV.
+ *
+ * Context: process context; sleeps; not from a callback of the subtree.
+ */
 void pseudo_remove(struct pseudo_node *node);
 /* Remove the children of dir whose names start with prefix (a controller's "memory." files). */
 void pseudo_remove_prefixed(struct pseudo_node *dir, const char *prefix);
-/* The same, but for the names that end with keep_suffix (the cgroup core's "io.pressure"). */
+/**
+ * pseudo_remove_prefixed_except() - remove a directory's children of a prefix, but some
+ * @dir: the directory
+ * @prefix: the names removed start with it (a controller's "io.")
+ * @keep_suffix: but names that end with it stay (the cgroup core's "io.pressure")
+ *
+ * Each is removed as pseudo_remove() does.
+ *
+ * Context: process context; sleeps; not from a callback of the nodes removed.
+ */
 void pseudo_remove_prefixed_except(struct pseudo_node *dir, const char *prefix,
 				   const char *keep_suffix);
-/*
- * Give an existing directory mkdir/rmdir hooks, as pseudo_mkdir_ops does for a new one: how
- * a filesystem's root (pseudo_fs_register) gets them (cgroupfs). Before the first mount.
+/**
+ * pseudo_set_dir_ops() - give an existing directory mkdir/rmdir hooks
+ * @dir: the directory (a filesystem's root from pseudo_fs_register(): cgroupfs)
+ * @ops: the hooks, as pseudo_mkdir_ops() takes them
+ * @private: passed to the hooks
+ *
+ * Context: process context, before the first mount; may sleep.
  */
 void pseudo_set_dir_ops(struct pseudo_node *dir, const struct pseudo_dir_ops *ops, void *private);
-/* The node at path ("a/b") under dir, or NULL. Valid until the node is removed. */
+/**
+ * pseudo_lookup() - the node at a path
+ * @dir: where the path starts
+ * @path: "a/b"; repeated slashes are one
+ *
+ * No reference is taken.
+ *
+ * Context: process context; may sleep (the tree's mutex).
+ * Return: the node, valid until it is removed; or NULL.
+ */
 struct pseudo_node *pseudo_lookup(struct pseudo_node *dir, const char *path);
 
+/**
+ * pseudo_private() - a node's private pointer
+ * @node: the node
+ *
+ * Context: any context.
+ * Return: what it was created with (or pseudo_set_dir_ops() gave it).
+ */
 void *pseudo_private(const struct pseudo_node *node);
 const char *pseudo_name(const struct pseudo_node *node);
 struct pseudo_node *pseudo_parent(const struct pseudo_node *node);
