@@ -179,10 +179,15 @@ void blkcg_offline(struct blkcg *blkcg);
  * Context: process context.
  */
 void blkcg_free(struct blkcg *blkcg);
-/*
- * An io cgroup going offline retires its writeback contexts, which live a floor above the
- * io controller (mm/backing-dev-cgwb.c): mm registers wb_blkcg_offline() at boot
- * (cgwb_init()). Without one (no backing-dev, as in some host tests) there is none to retire.
+/**
+ * io_cgroup_register_offline_hook() - what an io cgroup going offline calls first
+ * @hook: retires the io cgroup's writeback contexts (wb_blkcg_offline())
+ *
+ * The wbs live a floor above the io controller (mm/backing-dev-cgwb.c), which registers
+ * the hook at boot (cgwb_init()). Without one (no backing-dev, as in some host tests)
+ * there are no wbs to retire.
+ *
+ * Context: boot.
  */
 void io_cgroup_register_offline_hook(void (*hook)(struct blkcg *blkcg));
 

@@ -189,10 +189,36 @@ struct cgroup_fs_hooks {
 	int (*add_css_files)(struct cgroup *cg, struct cgroup_subsys *ss);
 	void (*remove_css_files)(struct cgroup *cg, struct cgroup_subsys *ss);
 };
+/**
+ * cgroup_register_fs_hooks() - give the core its filesystem's hooks
+ * @hooks: static; registered once (another set later is warned about and replaces it)
+ *
+ * Context: cgroup_mutex held (the filesystem mounting: cgroup_fs_init()).
+ */
 void cgroup_register_fs_hooks(const struct cgroup_fs_hooks *hooks);
-/* Controllers a cgroup may enable for its children: what its parent gave it. */
+/**
+ * cgroup_controllers_mask() - the controllers a cgroup may enable for its children
+ * @cg: the cgroup
+ *
+ * What its parent's cgroup.subtree_control gave it; every registered controller for the
+ * root (cgroup.controllers).
+ *
+ * Context: any context; a lockless read.
+ * Return: a mask with bit 1 << id per controller.
+ */
 unsigned int cgroup_controllers_mask(const struct cgroup *cg);
-/* Apply a write of cgroup.subtree_control ("+memory -io"): 0 or -errno. */
+/**
+ * cgroup_subtree_control_write() - apply a write of cgroup.subtree_control
+ * @cg: the cgroup whose children get or lose the controllers
+ * @buf: "+memory -io": words of +NAME or -NAME, parsed whole before anything changes
+ *
+ * Enabling io brings memory along; disabling memory while io stays is refused.
+ *
+ * Context: process context; takes cgroup_mutex; may sleep.
+ * Return: 0; -EINVAL for a bad word, an unknown or unavailable controller, or memory
+ * taken away from io; -EBUSY while a child still hands down what would go; -ENODEV if @cg
+ * was removed; -ENOMEM.
+ */
 int cgroup_subtree_control_write(struct cgroup *cg, const char *buf);
 void cgroup_get(struct cgroup *cg);
 /**
@@ -215,7 +241,15 @@ void cgroup_put(struct cgroup *cg);
  * Context: process context; takes css_set_lock (irq-safe).
  */
 void cgroup_attach_task(struct cgroup *cg, struct task_struct *task);
-/* Move the task with this pid (0: current) into cg, as a write to cg's cgroup.procs. */
+/**
+ * cgroup_attach_pid() - move a task into a cgroup by pid (a write to cgroup.procs)
+ * @cg: the cgroup
+ * @pid: the task's pid; 0 is the caller
+ *
+ * Context: process context; takes cgroup_mutex, then css_set_lock; may sleep.
+ * Return: 0; -EINVAL for a negative pid or a kernel thread (they stay in the root);
+ * -ESRCH if no such task lives; -ENODEV if @cg was removed.
+ */
 int cgroup_attach_pid(struct cgroup *cg, int pid);
 /* Called as a task exits. */
 void cgroup_exit_task(struct task_struct *task);
@@ -241,10 +275,42 @@ int cgroup_path(const struct cgroup *cg, char *buf, size_t size);
  * Return: the cgroup with a reference (cgroup_put() it), or NULL.
  */
 struct cgroup *cgroup_lookup(const char *path);
-/* mkdir / rmdir without the filesystem (what the cgroupfs calls): 0 or -errno. */
+/**
+ * cgroup_mkdir() - create a cgroup (what mkdir in the cgroup filesystem calls)
+ * @parent: its parent
+ * @name: its name: no '/', newline, "." or "..", shorter than CGROUP_NAME_MAX, and not
+ *        the prefix of a file name ("cgroup.*", "memory.*"...)
+ * @out: set to the new cgroup on success (the hierarchy holds it), or NULL
+ *
+ * The parent's cgroup.subtree_control gives it its controllers; its directory comes with
+ * them once the filesystem is up.
+ *
+ * Context: process context; takes cgroup_mutex; may sleep.
+ * Return: 0; -EINVAL or -ENAMETOOLONG for the name; -EEXIST; -ENOENT if @parent was
+ * removed; -EAGAIN past CGROUP_MAX_DEPTH; -ENOMEM or a controller's error.
+ */
 int cgroup_mkdir(struct cgroup *parent, const char *name, struct cgroup **out);
+/**
+ * cgroup_rmdir() - remove a cgroup without tasks or children (what rmdir calls)
+ * @cg: the cgroup
+ *
+ * Its controllers go offline; it is freed when the last reference goes (pages charged to
+ * it keep it as a dying descendant).
+ *
+ * Context: process context; takes cgroup_mutex; may sleep.
+ * Return: 0; -EBUSY for the root or a cgroup with tasks or children; -ENOENT if removed
+ * already.
+ */
 int cgroup_rmdir(struct cgroup *cg);
-/* Does cg or a descendant hold a task (cgroup.events "populated")? */
+/**
+ * cgroup_is_populated() - does a cgroup or a descendant hold a task?
+ * @cg: the cgroup
+ *
+ * cgroup.events' "populated".
+ *
+ * Context: any context; takes css_set_lock (irq-safe); never sleeps.
+ * Return: true if it does.
+ */
 bool cgroup_is_populated(struct cgroup *cg);
 
 /**

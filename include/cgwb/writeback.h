@@ -336,7 +336,19 @@ struct flusher_hooks {
 	int (*cgroup_writeback_by_id)(u64 bdi_id, int memcg_id, enum wb_reason reason,
 				      struct wb_completion *done);
 };
+/**
+ * register_flusher_hooks() - give mm/ the flusher's entry points
+ * @hooks: static; registered once (another set later is warned about and replaces it)
+ *
+ * Context: boot (storage_init()), before the first bdi.
+ */
 void register_flusher_hooks(const struct flusher_hooks *hooks);
+/**
+ * flusher_hooks() - the flusher's entry points
+ *
+ * Context: any context.
+ * Return: the registered hooks; none registered is a bug (BUG_ON).
+ */
 const struct flusher_hooks *flusher_hooks(void);
 
 /*
