@@ -302,7 +302,7 @@ int write_cache_pages(struct address_space *mapping, struct writeback_control *w
 					ret = err;
 				if (wbc->sync_mode == WB_SYNC_NONE) {
 					/* best effort: stop at the error, resume after this page */
-					done_index = page->index + 1;
+					done_index++; /* the page's index, read while we held it */
 					done = true;
 				}
 			}
