@@ -50,7 +50,7 @@ void wb_queue_work(struct bdi_writeback *wb, struct wb_writeback_work *work)
 	if (work->done)
 		__atomic_add_fetch(&work->done->cnt, 1, __ATOMIC_RELAXED);
 	spin_lock_irqsave(&wb->work_lock, flags);
-	if (wb->state & (1UL << WB_registered)) {
+	if (test_bit(WB_registered, &wb->state)) {
 		list_add_tail(&work->list, &wb->work_list);
 		mod_delayed_work(bdi_wq, &wb->dwork, 0);
 		spin_unlock_irqrestore(&wb->work_lock, flags);
@@ -304,7 +304,7 @@ static long wb_check_start_all(struct bdi_writeback *wb)
 {
 	long nr_pages;
 
-	if (!(READ_ONCE(wb->state) & (1UL << WB_start_all)))
+	if (!test_bit(WB_start_all, &wb->state))
 		return 0;
 	nr_pages = get_nr_dirty_pages();
 	if (nr_pages) {
@@ -316,7 +316,7 @@ static long wb_check_start_all(struct bdi_writeback *wb)
 		};
 		nr_pages = wb_writeback(wb, &work);
 	}
-	wb->state &= ~(1UL << WB_start_all);
+	clear_bit(WB_start_all, &wb->state);
 	return nr_pages;
 }
 
@@ -364,7 +364,7 @@ static long wb_do_writeback(struct bdi_writeback *wb)
 	struct wb_writeback_work *work;
 	long wrote = 0;
 
-	wb->state |= 1UL << WB_writeback_running;
+	set_bit(WB_writeback_running, &wb->state);
 	while ((work = get_next_work_item(wb)) != NULL) {
 		trace_writeback_exec(wb, work);
 		wrote += wb_writeback(wb, work);
@@ -373,7 +373,7 @@ static long wb_do_writeback(struct bdi_writeback *wb)
 	wrote += wb_check_start_all(wb);
 	wrote += wb_check_old_data_flush(wb);
 	wrote += wb_check_background_flush(wb);
-	wb->state &= ~(1UL << WB_writeback_running);
+	clear_bit(WB_writeback_running, &wb->state);
 	return wrote;
 }
 
@@ -414,9 +414,9 @@ static void wb_start_writeback(struct bdi_writeback *wb, enum wb_reason reason)
 {
 	if (!wb_has_dirty_io(wb))
 		return;
-	if (READ_ONCE(wb->state) & (1UL << WB_start_all))
+	/* the plain test first spares the shared line an atomic write, as Linux's */
+	if (test_bit(WB_start_all, &wb->state) || test_and_set_bit(WB_start_all, &wb->state))
 		return;
-	wb->state |= 1UL << WB_start_all;
 	(void)reason;
 	wb_wakeup(wb);
 }

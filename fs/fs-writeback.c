@@ -30,7 +30,7 @@ void wb_io_lists_populated(struct bdi_writeback *wb)
 {
 	if (wb_has_dirty_io(wb))
 		return;
-	wb->state |= 1UL << WB_has_dirty_io;
+	set_bit(WB_has_dirty_io, &wb->state);
 	WARN_ON_ONCE(!wb->avg_write_bandwidth);
 	__atomic_fetch_add(&wb->bdi->tot_write_bandwidth, wb->avg_write_bandwidth, __ATOMIC_RELAXED);
 }
@@ -39,7 +39,7 @@ void wb_io_lists_depopulated(struct bdi_writeback *wb)
 {
 	if (wb_has_dirty_io(wb) && list_empty(&wb->b_dirty) && list_empty(&wb->b_io) &&
 	    list_empty(&wb->b_more_io)) {
-		wb->state &= ~(1UL << WB_has_dirty_io);
+		clear_bit(WB_has_dirty_io, &wb->state);
 		WARN_ON_ONCE(__atomic_fetch_sub(&wb->bdi->tot_write_bandwidth, wb->avg_write_bandwidth,
 						__ATOMIC_RELAXED) < wb->avg_write_bandwidth);
 		/* a killed wb just became clean: its inodes can move to the ancestor now */

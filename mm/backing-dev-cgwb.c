@@ -116,7 +116,7 @@ void wb_shutdown(struct bdi_writeback *wb)
 	unsigned long flags;
 
 	spin_lock_irqsave(&wb->work_lock, flags);
-	wb->state &= ~(1UL << WB_registered);
+	clear_bit(WB_registered, &wb->state);
 	spin_unlock_irqrestore(&wb->work_lock, flags);
 	/* run it once more so queued works are completed, then stop it */
 	mod_delayed_work(bdi_wq, &wb->dwork, 0);
@@ -253,10 +253,10 @@ static int cgwb_create(struct backing_dev_info *bdi, struct mem_cgroup *memcg, g
 	wb->refcnt = 1; /* the index's; xa_insert() publishes the wb with it */
 	wb->memcg = memcg;
 	wb->blkcg = blkcg;
-	wb->state |= 1UL << WB_registered;
+	set_bit(WB_registered, &wb->state);
 
 	spin_lock_irqsave(&cgwb_lock, flags);
-	if (!(bdi->wb.state & (1UL << WB_registered)) || css_is_dying(&memcg->css) ||
+	if (!test_bit(WB_registered, &bdi->wb.state) || css_is_dying(&memcg->css) ||
 	    css_is_dying(&blkcg->css)) {
 		err = -ENODEV;
 	} else {

@@ -127,7 +127,7 @@ int bdi_register(struct backing_dev_info *bdi, const char *fmt, ...)
 	spin_lock_irqsave(&bdi_lock, flags);
 	bdi->id = ++bdi_id_cursor;
 	list_add_tail(&bdi->bdi_list, &bdi_list);
-	bdi->wb.state |= 1UL << WB_registered;
+	set_bit(WB_registered, &bdi->wb.state);
 	spin_unlock_irqrestore(&bdi_lock, flags);
 	return 0;
 }
@@ -195,7 +195,7 @@ void wb_wakeup(struct bdi_writeback *wb)
 	unsigned long flags;
 
 	spin_lock_irqsave(&wb->work_lock, flags);
-	if (wb->state & (1UL << WB_registered))
+	if (test_bit(WB_registered, &wb->state))
 		mod_delayed_work(bdi_wq, &wb->dwork, 0);
 	spin_unlock_irqrestore(&wb->work_lock, flags);
 }
@@ -207,7 +207,7 @@ void wb_wakeup_delayed(struct bdi_writeback *wb)
 
 	spin_lock_irqsave(&wb->work_lock, flags);
 	/* queue_delayed_work keeps an earlier arming: a late dirtier never postpones it */
-	if (wb->state & (1UL << WB_registered))
+	if (test_bit(WB_registered, &wb->state))
 		queue_delayed_work(bdi_wq, &wb->dwork, timeout);
 	spin_unlock_irqrestore(&wb->work_lock, flags);
 }

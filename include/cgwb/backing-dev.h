@@ -10,6 +10,7 @@
 #ifndef CGWB_BACKING_DEV_H
 #define CGWB_BACKING_DEV_H
 
+#include <cgwb/bitops.h>
 #include <cgwb/list.h>
 #include <cgwb/spinlock.h>
 #include <cgwb/mutex.h>
@@ -331,12 +332,12 @@ void __wb_writeout_add(struct bdi_writeback *wb, long n);
 /* ---------------------------------------------------------------- state */
 static inline bool wb_has_dirty_io(const struct bdi_writeback *wb)
 {
-	return READ_ONCE(wb->state) & (1UL << WB_has_dirty_io);
+	return test_bit(WB_has_dirty_io, &wb->state);
 }
 bool bdi_has_dirty_io(struct backing_dev_info *bdi);
 static inline bool writeback_in_progress(const struct bdi_writeback *wb)
 {
-	return READ_ONCE(wb->state) & (1UL << WB_writeback_running);
+	return test_bit(WB_writeback_running, &wb->state);
 }
 
 /**
