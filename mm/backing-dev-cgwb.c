@@ -361,21 +361,30 @@ void cgwb_schedule_cleanup(void)
 	queue_work(system_wq, &cleanup_offline_cgwbs_work);
 }
 
-/* Kill every wb on list, whose entries are linked by the wb's member at node_offset. */
+/*
+ * Kill every wb on list, whose entries are linked by the wb's member at node_offset. Each
+ * is killed under the lock it was found under: let go in between, the other controller's
+ * offline (a memcg's and an io cgroup's lists share wbs) could kill it and drop the last
+ * reference, and the wb would be freed under us.
+ */
 static void cgwb_kill_listed(struct list_head *list, size_t node_offset)
 {
 	unsigned long flags;
 
 	for (;;) {
-		struct bdi_writeback *wb = NULL;
+		struct bdi_writeback *wb;
+		bool was_live;
 
 		spin_lock_irqsave(&cgwb_lock, flags);
-		if (!list_empty(list))
-			wb = (struct bdi_writeback *)((char *)list->next - node_offset);
-		spin_unlock_irqrestore(&cgwb_lock, flags);
-		if (!wb)
+		if (list_empty(list)) {
+			spin_unlock_irqrestore(&cgwb_lock, flags);
 			break;
-		cgwb_kill(wb);
+		}
+		wb = (struct bdi_writeback *)((char *)list->next - node_offset);
+		was_live = cgwb_kill_locked(wb);
+		spin_unlock_irqrestore(&cgwb_lock, flags);
+		if (was_live)
+			wb_put(wb); /* the index reference */
 	}
 }
 
