@@ -169,3 +169,8 @@ bool pipe_broken(const struct file *f)
 	p = f->private_data;
 	return !READ_ONCE(p->readers);
 }
+
+bool file_is_pipe(const struct file *f)
+{
+	return f && f->f_op == &pipe_fops;
+}

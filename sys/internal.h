@@ -189,7 +189,8 @@ struct syscall_table {
 /* Each file's calls, which syscalls_init() puts in the table. */
 extern const struct syscall_table sys_file_calls, sys_mm_calls, sys_misc_calls, sys_exec_calls,
 	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls, sys_time_calls,
-	sys_shm_calls, sys_stat_calls, sys_sync_calls, sys_signal_calls, sys_itimer_calls;
+	sys_shm_calls, sys_stat_calls, sys_sync_calls, sys_signal_calls, sys_itimer_calls,
+	sys_sendfile_calls;
 /* futex.c's buckets, before the first futex call. */
 void futex_init(void);
 

@@ -22,10 +22,10 @@ static struct syscall_entry sys_call_table[NR_SYSCALLS];
 static unsigned long enosys_logged[(NR_SYSCALLS + 63) / 64];
 
 static const struct syscall_table *const syscall_tables[] = {
-	&sys_file_calls,    &sys_mm_calls,     &sys_misc_calls, &sys_exec_calls,
-	&sys_process_calls, &sys_futex_calls,  &sys_poll_calls, &sys_timerfd_calls,
-	&sys_time_calls,    &sys_shm_calls,    &sys_stat_calls, &sys_sync_calls,
-	&sys_signal_calls,  &sys_itimer_calls,
+	&sys_file_calls,    &sys_mm_calls,     &sys_misc_calls,     &sys_exec_calls,
+	&sys_process_calls, &sys_futex_calls,  &sys_poll_calls,     &sys_timerfd_calls,
+	&sys_time_calls,    &sys_shm_calls,    &sys_stat_calls,     &sys_sync_calls,
+	&sys_signal_calls,  &sys_itimer_calls, &sys_sendfile_calls,
 };
 
 static void syscalls_register(const struct syscall_table *t)

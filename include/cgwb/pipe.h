@@ -26,5 +26,13 @@ int create_pipe_files(struct file **rd, struct file **wr);
  * Return: true if @f is the write end of a pipe whose read ends are all closed.
  */
 bool pipe_broken(const struct file *f);
+/**
+ * file_is_pipe() - is a file a pipe's? (sendfile's destination: Linux's get_pipe_info())
+ * @f: the file, or NULL
+ *
+ * Context: any context.
+ * Return: true if @f is either end of a pipe.
+ */
+bool file_is_pipe(const struct file *f);
 
 #endif

@@ -1,0 +1,340 @@
+/*
+ * System calls static programs use beyond the basic ones, checked against Linux's answers
+ * (tests/system/prog_morecalls.sh; the same checks pass on a Linux host):
+ *
+ *   morecalls DIR OTHER   every check: files are made in DIR, and OTHER is a directory on
+ *                         another file system (copy_file_range's EXDEV)
+ *
+ * Each check prints "PASS name" or "FAIL name: why", then "morecalls: N failed".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SRC_SIZE 100000
+
+static int failures;
+static char why[256];
+
+static void result(const char *name, int ok)
+{
+	if (ok) {
+		printf("PASS %s\n", name);
+	} else {
+		printf("FAIL %s: %s\n", name, why);
+		failures++;
+	}
+	fflush(stdout);
+	why[0] = 0;
+}
+
+/* ok, or the reason: a call's result and errno against what was expected */
+static int expect(long got, long want, const char *what)
+{
+	if (got == want)
+		return 1;
+	snprintf(why, sizeof(why), "%s: %ld (errno %d), expected %ld", what, got, errno, want);
+	return 0;
+}
+
+static int expect_err(long got, int err, const char *what)
+{
+	if (got == -1 && errno == err)
+		return 1;
+	snprintf(why, sizeof(why), "%s: %ld (errno %d), expected errno %d", what, got, errno, err);
+	return 0;
+}
+
+static unsigned char pattern(long i)
+{
+	return (unsigned char)(i * 7 + i / 251);
+}
+
+/* Does fd hold the source's bytes [from, from + len) at at? */
+static int holds(int fd, off_t at, long from, long len)
+{
+	unsigned char *buf = malloc((size_t)len);
+	int ok = buf && pread(fd, buf, (size_t)len, at) == len;
+
+	for (long i = 0; ok && i < len; i++)
+		ok = buf[i] == pattern(from + i);
+	if (!ok)
+		snprintf(why, sizeof(why), "the data at %ld is not the source's at %ld", (long)at,
+			 from);
+	free(buf);
+	return ok;
+}
+
+static char path_buf[4][512];
+
+static const char *path_in(const char *dir, const char *name, int slot)
+{
+	snprintf(path_buf[slot], sizeof(path_buf[slot]), "%s/%s", dir, name);
+	return path_buf[slot];
+}
+
+/* A SRC_SIZE-byte file of the pattern. */
+static int make_source(const char *path)
+{
+	unsigned char *buf = malloc(SRC_SIZE);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	for (long i = 0; buf && i < SRC_SIZE; i++)
+		buf[i] = pattern(i);
+	if (fd < 0 || !buf || write(fd, buf, SRC_SIZE) != SRC_SIZE) {
+		perror("morecalls: source file");
+		exit(2);
+	}
+	free(buf);
+	return fd;
+}
+
+static int fresh(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0) {
+		perror(path);
+		exit(2);
+	}
+	return fd;
+}
+
+/* ---------------------------------------------------------------- sendfile */
+
+static void sendfile_files(const char *dir, int in)
+{
+	int out = fresh(path_in(dir, "sf-out", 1), O_RDWR);
+	off_t off;
+
+	lseek(in, 1000, SEEK_SET);
+	result("sendfile at the input's position",
+	       expect(sendfile(out, in, NULL, 5000), 5000, "sendfile") &&
+		       expect(lseek(in, 0, SEEK_CUR), 6000, "input position") &&
+		       expect(lseek(out, 0, SEEK_CUR), 5000, "output position") &&
+		       holds(out, 0, 1000, 5000));
+	off = 2000;
+	result("sendfile at an offset",
+	       expect(sendfile(out, in, &off, 3000), 3000, "sendfile") &&
+		       expect(off, 5000, "offset") &&
+		       expect(lseek(in, 0, SEEK_CUR), 6000, "input position unchanged") &&
+		       expect(lseek(out, 0, SEEK_CUR), 8000, "output position") &&
+		       holds(out, 5000, 2000, 3000));
+	off = SRC_SIZE - 1000;
+	result("sendfile past the end is short",
+	       expect(sendfile(out, in, &off, 10000), 1000, "sendfile") &&
+		       expect(off, SRC_SIZE, "offset") && holds(out, 8000, SRC_SIZE - 1000, 1000));
+	result("sendfile at the end moves nothing",
+	       expect(sendfile(out, in, &off, 10000), 0, "sendfile") &&
+		       expect(off, SRC_SIZE, "offset"));
+	off = 0;
+	result("sendfile of a whole file",
+	       expect(lseek(out, 0, SEEK_SET), 0, "lseek") &&
+		       expect(sendfile(out, in, &off, SRC_SIZE), SRC_SIZE, "sendfile") &&
+		       holds(out, 0, 0, SRC_SIZE));
+	close(out);
+}
+
+/* Does the pipe hold the source's first len bytes? */
+static int pipe_holds(int fd, long len)
+{
+	unsigned char buf[4096];
+	int ok = len <= (long)sizeof(buf) && read(fd, buf, (size_t)len) == len;
+
+	for (long i = 0; ok && i < len; i++)
+		ok = buf[i] == pattern(i);
+	if (!ok)
+		snprintf(why, sizeof(why), "the pipe does not hold the source's bytes");
+	return ok;
+}
+
+/* A child reads the pipe to its end, checking the source's bytes in order: its status. */
+static pid_t drain_pipe(int p[2])
+{
+	unsigned char buf[4096];
+	long got = 0;
+	int ok = 1;
+	ssize_t n;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	close(p[1]);
+	while ((n = read(p[0], buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++, got++)
+			ok &= buf[i] == pattern(got);
+	_exit(ok && got == SRC_SIZE ? 0 : 1);
+}
+
+static void sendfile_pipe(int in)
+{
+	int p[2], status = -1;
+	off_t off = 0;
+	long sent = 0, calls = 0, n = 0;
+	pid_t reader;
+
+	if (pipe(p))
+		exit(2);
+	result("sendfile to a pipe", expect(sendfile(p[1], in, &off, 1000), 1000, "sendfile") &&
+					     expect(off, 1000, "offset") && pipe_holds(p[0], 1000));
+	off = 0;
+	reader = drain_pipe(p);
+	close(p[0]);
+	while (sent < SRC_SIZE && (n = sendfile(p[1], in, &off, SRC_SIZE - sent)) > 0) {
+		sent += n;
+		calls++;
+	}
+	close(p[1]);
+	waitpid(reader, &status, 0);
+	snprintf(why, sizeof(why), "sent %ld in %ld calls (last %ld, errno %d), reader's status %#x",
+		 sent, calls, n, errno, status);
+	result("sendfile of a whole file to a pipe, a reader draining it",
+	       sent == SRC_SIZE && status == 0 && off == SRC_SIZE);
+}
+
+static void sendfile_errors(const char *dir, int in)
+{
+	int out = fresh(path_in(dir, "sf-err", 1), O_RDWR);
+	int wronly = open(path_in(dir, "sf-err", 2), O_WRONLY);
+	int rdonly = open(path_in(dir, "sf-err", 3), O_RDONLY);
+	int app = open(path_in(dir, "sf-err", 0), O_WRONLY | O_APPEND);
+	int p[2];
+	off_t off = -1;
+
+	if (pipe(p) || wronly < 0 || rdonly < 0 || app < 0)
+		exit(2);
+	result("sendfile from a bad descriptor: EBADF",
+	       expect_err(sendfile(out, 999, NULL, 10), EBADF, "sendfile"));
+	result("sendfile to a bad descriptor: EBADF",
+	       expect_err(sendfile(999, in, NULL, 10), EBADF, "sendfile"));
+	result("sendfile from a write-only file: EBADF",
+	       expect_err(sendfile(out, wronly, NULL, 10), EBADF, "sendfile"));
+	result("sendfile to a read-only file: EBADF",
+	       expect_err(sendfile(rdonly, in, NULL, 10), EBADF, "sendfile"));
+	result("sendfile at a negative offset: EINVAL",
+	       expect_err(sendfile(out, in, &off, 10), EINVAL, "sendfile"));
+	result("sendfile from a pipe: EINVAL",
+	       expect_err(sendfile(out, p[0], NULL, 10), EINVAL, "sendfile"));
+	off = 0;
+	result("sendfile from a pipe at an offset: ESPIPE",
+	       expect_err(sendfile(out, p[0], &off, 10), ESPIPE, "sendfile"));
+	result("sendfile to an appending file: EINVAL",
+	       expect_err(sendfile(app, in, NULL, 10), EINVAL, "sendfile"));
+	result("sendfile with a bad offset pointer: EFAULT",
+	       expect_err(sendfile(out, in, (off_t *)8, 10), EFAULT, "sendfile"));
+	close(p[0]);
+	close(p[1]);
+	close(out);
+	close(wronly);
+	close(rdonly);
+	close(app);
+}
+
+/* ---------------------------------------------------------------- copy_file_range */
+
+static void copy_range_data(const char *dir, int in)
+{
+	int out = fresh(path_in(dir, "cfr-out", 1), O_RDWR);
+	loff_t oin = 10, oout = 100;
+
+	lseek(in, 0, SEEK_SET);
+	result("copy_file_range at the files' positions",
+	       expect(copy_file_range(in, NULL, out, NULL, SRC_SIZE, 0), SRC_SIZE, "copy") &&
+		       expect(lseek(in, 0, SEEK_CUR), SRC_SIZE, "input position") &&
+		       expect(lseek(out, 0, SEEK_CUR), SRC_SIZE, "output position") &&
+		       holds(out, 0, 0, SRC_SIZE));
+	result("copy_file_range at offsets",
+	       expect(copy_file_range(in, &oin, out, &oout, 5000, 0), 5000, "copy") &&
+		       expect(oin, 5010, "input offset") && expect(oout, 5100, "output offset") &&
+		       expect(lseek(in, 0, SEEK_CUR), SRC_SIZE, "input position unchanged") &&
+		       holds(out, 100, 10, 5000));
+	oin = SRC_SIZE - 300;
+	oout = 0;
+	result("copy_file_range past the end is short",
+	       expect(copy_file_range(in, &oin, out, &oout, 100000, 0), 300, "copy") &&
+		       expect(oin, SRC_SIZE, "input offset") && holds(out, 0, SRC_SIZE - 300, 300));
+	result("copy_file_range at the end copies nothing",
+	       expect(copy_file_range(in, &oin, out, &oout, 100000, 0), 0, "copy"));
+	oin = 0;
+	oout = 50000;
+	result("copy_file_range within a file, no overlap",
+	       expect(copy_file_range(out, &oin, out, &oout, 1000, 0), 1000, "copy") &&
+		       holds(out, 50000, SRC_SIZE - 300, 300));
+	close(out);
+}
+
+static void copy_range_errors(const char *dir, const char *other, int in)
+{
+	int out = fresh(path_in(dir, "cfr-err", 1), O_RDWR);
+	int far = fresh(path_in(other, "cfr-far", 2), O_RDWR);
+	int rdonly = open(path_in(dir, "cfr-err", 1), O_RDONLY);
+	int app = open(path_in(dir, "cfr-err", 1), O_WRONLY | O_APPEND);
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+	loff_t a = 0, b = 100;
+	int p[2];
+
+	if (pipe(p) || rdonly < 0 || app < 0 || dirfd < 0)
+		exit(2);
+	result("copy_file_range with flags: EINVAL",
+	       expect_err(copy_file_range(in, NULL, out, NULL, 10, 1), EINVAL, "copy"));
+	result("copy_file_range to another file system: EXDEV",
+	       expect_err(copy_file_range(in, NULL, far, NULL, 10, 0), EXDEV, "copy"));
+	result("copy_file_range from a directory: EISDIR",
+	       expect_err(copy_file_range(dirfd, NULL, out, NULL, 10, 0), EISDIR, "copy"));
+	result("copy_file_range to a read-only file: EBADF",
+	       expect_err(copy_file_range(in, NULL, rdonly, NULL, 10, 0), EBADF, "copy"));
+	result("copy_file_range to an appending file: EBADF",
+	       expect_err(copy_file_range(in, NULL, app, NULL, 10, 0), EBADF, "copy"));
+	result("copy_file_range to a pipe: EINVAL",
+	       expect_err(copy_file_range(in, NULL, p[1], NULL, 10, 0), EINVAL, "copy"));
+	result("copy_file_range from a bad descriptor: EBADF",
+	       expect_err(copy_file_range(999, NULL, out, NULL, 10, 0), EBADF, "copy"));
+	if (copy_file_range(in, &a, out, NULL, 5000, 0) != 5000)
+		perror("morecalls: copy_file_range");
+	a = 0;
+	result("copy_file_range overlapping within a file: EINVAL",
+	       expect_err(copy_file_range(out, &a, out, &b, 1000, 0), EINVAL, "copy"));
+	a = -5; /* Linux's check that offsets do not wrap sees it as a huge one */
+	result("copy_file_range at a negative offset: EOVERFLOW",
+	       expect_err(copy_file_range(in, &a, out, NULL, 10, 0), EOVERFLOW, "copy"));
+	result("copy_file_range with a bad offset pointer: EFAULT",
+	       expect_err(copy_file_range(in, (loff_t *)8, out, NULL, 10, 0), EFAULT, "copy"));
+	close(p[0]);
+	close(p[1]);
+	close(out);
+	close(far);
+	close(rdonly);
+	close(app);
+	close(dirfd);
+	unlink(path_in(other, "cfr-far", 2));
+}
+
+int main(int argc, char **argv)
+{
+	int in;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: morecalls DIR OTHER-FS-DIR\n");
+		return 2;
+	}
+	in = make_source(path_in(argv[1], "source", 0));
+	close(in);
+	in = open(path_in(argv[1], "source", 0), O_RDONLY);
+	sendfile_files(argv[1], in);
+	sendfile_pipe(in);
+	sendfile_errors(argv[1], in);
+	copy_range_data(argv[1], in);
+	copy_range_errors(argv[1], argv[2], in);
+	close(in);
+	printf("morecalls: %d failed\n", failures);
+	return failures != 0;
+}
