@@ -151,6 +151,12 @@ void program_leader_group_exit(void);
 void thread_clear_child_tid(void);
 /* getpid(): the process's id, its first thread's. */
 int program_tgid(void);
+/*
+ * clone and clone3 (CSIGNAL's bits and clone3's checks done): a process, or a thread of
+ * current's (CLONE_VM | CLONE_SIGHAND | CLONE_THREAD). Linux's refusals are -EINVAL; what
+ * cgwb cannot make (shared memory without a thread group, namespaces...) -ENOSYS.
+ */
+long kernel_clone(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls, int exit_signal);
 
 /* sys_time.c */
 struct timespec_user {
@@ -190,7 +196,7 @@ struct syscall_table {
 extern const struct syscall_table sys_file_calls, sys_mm_calls, sys_misc_calls, sys_exec_calls,
 	sys_process_calls, sys_futex_calls, sys_poll_calls, sys_timerfd_calls, sys_time_calls,
 	sys_shm_calls, sys_stat_calls, sys_sync_calls, sys_signal_calls, sys_itimer_calls,
-	sys_sendfile_calls;
+	sys_sendfile_calls, sys_clone3_calls;
 /* futex.c's buckets, before the first futex call. */
 void futex_init(void);
 

@@ -48,6 +48,11 @@
 #define CLONE_THREAD 0x10000
 #define CLONE_SYSVSEM 0x40000
 #define CLONE_SETTLS 0x80000
+#define CLONE_PIDFD 0x1000
+#define CLONE_NEWNS 0x20000
+#define CLONE_DETACHED 0x00400000
+#define CLONE_NEWUSER 0x10000000
+#define CLONE_NEWPID 0x20000000
 #define CLONE_THREAD_NEEDS (CLONE_VM | CLONE_SIGHAND | CLONE_THREAD)
 #define CLONE_THREAD_FLAGS                                                            \
 	(CLONE_THREAD_NEEDS | CLONE_FS | CLONE_FILES | CLONE_SYSVSEM | CLONE_SETTLS | \
@@ -65,6 +70,7 @@ struct program {
 	struct list_head children;
 	struct list_head sibling; /* in the parent's children */
 	bool forked;              /* its task reports its end (program_exited) */
+	int exit_signal;          /* sent to the parent at its end (0: none) */
 	bool exited;
 	int wstatus;
 	wait_queue_head_t child_exit; /* its children's ends wake it */
@@ -115,14 +121,17 @@ static void program_unlink_free(struct program *p)
 	program_put(p);
 }
 
-/* SIGCHLD to the parent's process (dropped unless it has a handler or blocks it). */
-static void signal_child_exit(struct task_struct *parent, int pid, int wstatus)
+/* Its exit signal (SIGCHLD but for clone's) to the parent's process (dropped unless it has a
+ * handler or blocks it). */
+static void signal_child_exit(struct task_struct *parent, int sig, int pid, int wstatus)
 {
-	struct kernel_siginfo info = { .signo = SIGCHLD, .pid = pid, .trapno = -1 };
+	struct kernel_siginfo info = { .signo = sig, .pid = pid, .trapno = -1 };
 
+	if (!sig)
+		return;
 	info.code = wstatus & 0x7f ? CLD_KILLED : CLD_EXITED;
 	info.status = wstatus & 0x7f ? wstatus & 0x7f : (wstatus >> 8) & 0xff;
-	send_signal(SIGCHLD, &info, parent, true);
+	send_signal(sig, &info, parent, true);
 }
 
 /* A forked program's task has ended (its files closed): tell the parent, or go. */
@@ -137,7 +146,7 @@ static void program_exited(void *arg, int wstatus)
 		p->wstatus = wstatus;
 		WRITE_ONCE(p->exited, true);
 		wake_up(&parent->child_exit);
-		signal_child_exit(parent->task, p->tgid, wstatus);
+		signal_child_exit(parent->task, p->exit_signal, p->tgid, wstatus);
 	}
 	spin_unlock(&program_lock);
 	if (!parent)
@@ -263,7 +272,7 @@ static void set_tids(u64 flags, u64 ptid, u64 ctid, struct mm_struct *child_mm, 
 			current->pid);
 }
 
-static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
+static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid, int exit_signal)
 {
 	struct fork_start *fs = kzalloc(sizeof(*fs), GFP_KERNEL);
 	struct task_struct *t;
@@ -296,6 +305,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 	}
 	fs->prog->task = t;
 	fs->prog->tgid = t->pid;
+	fs->prog->exit_signal = exit_signal;
 	signal_attach(t, fs->sig, t->pid);
 	set_tids(flags, ptid, ctid, fs->mm, t->pid);
 	inherit(t);
@@ -308,7 +318,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid)
 
 static long sys_fork(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
-	return do_fork(0, 0, 0, 0);
+	return do_fork(0, 0, 0, 0, SIGCHLD);
 }
 
 /* ---------------------------------------------------------------- threads */
@@ -381,13 +391,40 @@ static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
 	return tid;
 }
 
-static long sys_clone(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls, u64 a5)
+/* The combinations Linux's copy_process() refuses (-EINVAL), in its order. */
+static long clone_flags_check(u64 flags)
 {
+	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS) ||
+	    (flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && (flags & (CLONE_NEWUSER | CLONE_NEWPID)))
+		return -EINVAL;
+	if ((flags & CLONE_PIDFD) && (flags & (CLONE_DETACHED | CLONE_THREAD)))
+		return -EINVAL;
+	return 0;
+}
+
+long kernel_clone(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls, int exit_signal)
+{
+	long err = clone_flags_check(flags);
+
+	if (err)
+		return err;
 	if ((flags & CLONE_THREAD_NEEDS) == CLONE_THREAD_NEEDS && !(flags & ~(u64)CLONE_THREAD_FLAGS))
 		return do_clone_thread(flags, stack, ptid, ctid, tls);
 	if ((flags & ~(u64)CLONE_FORK_FLAGS) || ((flags & CLONE_VM) && !(flags & CLONE_VFORK)))
-		return -ENOSYS; /* a thread without its signal handlers or its thread group... */
-	return do_fork(flags, stack, ptid, ctid);
+		return -ENOSYS; /* shared memory without a thread group, namespaces, pidfds... */
+	return do_fork(flags, stack, ptid, ctid, exit_signal);
+}
+
+/* clone's low byte is the exit signal; clone3's is a field of its own (sys_clone3.c). */
+static long sys_clone(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls, u64 a5)
+{
+	return kernel_clone(flags & ~(u64)CSIGNAL, stack, ptid, ctid, tls, (int)(flags & CSIGNAL));
 }
 
 void thread_clear_child_tid(void)

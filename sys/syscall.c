@@ -25,7 +25,7 @@ static const struct syscall_table *const syscall_tables[] = {
 	&sys_file_calls,    &sys_mm_calls,     &sys_misc_calls,     &sys_exec_calls,
 	&sys_process_calls, &sys_futex_calls,  &sys_poll_calls,     &sys_timerfd_calls,
 	&sys_time_calls,    &sys_shm_calls,    &sys_stat_calls,     &sys_sync_calls,
-	&sys_signal_calls,  &sys_itimer_calls, &sys_sendfile_calls,
+	&sys_signal_calls,  &sys_itimer_calls, &sys_sendfile_calls, &sys_clone3_calls,
 };
 
 static void syscalls_register(const struct syscall_table *t)

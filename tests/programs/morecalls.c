@@ -10,6 +10,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,6 +322,232 @@ static void copy_range_errors(const char *dir, const char *other, int in)
 	unlink(path_in(other, "cfr-far", 2));
 }
 
+/* ---------------------------------------------------------------- clone3 */
+
+struct clone_args_v2 { /* Linux 6.1's struct clone_args */
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+
+#define THREAD_FLAGS                                                                        \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
+	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
+
+static long clone3_(void *args, size_t size)
+{
+	return syscall(SYS_clone3, args, size);
+}
+
+/* A process by clone3 that exits with status 7: its pid in the parent, or -1 (and why). */
+static long clone3_child(void *args, size_t size)
+{
+	long pid = clone3_(args, size);
+
+	if (pid == 0)
+		_exit(7);
+	if (pid < 0)
+		snprintf(why, sizeof(why), "clone3: errno %d", errno);
+	return pid;
+}
+
+static int exited_with(pid_t pid, int code, int options)
+{
+	int status = -1;
+
+	if (waitpid(pid, &status, options) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != code) {
+		snprintf(why, sizeof(why), "child %d: status %#x (errno %d)", pid, status, errno);
+		return 0;
+	}
+	return 1;
+}
+
+static void clone3_processes(void)
+{
+	unsigned char big[96] = { 0 };
+	struct clone_args_v2 *a = (void *)big;
+	pid_t ptid = 0;
+	long pid;
+
+	a->flags = CLONE_PARENT_SETTID;
+	a->parent_tid = (uintptr_t)&ptid;
+	a->exit_signal = SIGCHLD;
+	pid = clone3_child(a, sizeof(*a));
+	result("clone3 makes a process",
+	       pid > 0 && expect(ptid, pid, "parent_tid") && exited_with((pid_t)pid, 7, 0));
+	pid = clone3_child(a, 64);
+	result("clone3 with the first version's 64 bytes", pid > 0 && exited_with((pid_t)pid, 7, 0));
+	pid = clone3_child(a, sizeof(big));
+	result("clone3 with a larger struct, zeros past Linux's",
+	       pid > 0 && exited_with((pid_t)pid, 7, 0));
+	big[90] = 1;
+	result("clone3 with a larger struct, not zero past Linux's: E2BIG",
+	       expect_err(clone3_(a, sizeof(big)), E2BIG, "clone3"));
+}
+
+static volatile sig_atomic_t usr1_seen;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen = 1;
+}
+
+static void clone3_exit_signal(void)
+{
+	struct clone_args_v2 a = { .exit_signal = SIGUSR1 };
+	sigset_t mask, old, pending;
+	long pid;
+	int ok;
+
+	signal(SIGUSR1, on_usr1);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	pid = clone3_child(&a, sizeof(a));
+	/* a child whose exit signal is not SIGCHLD is waited for with __WALL on Linux */
+	ok = pid > 0 && exited_with((pid_t)pid, 7, __WALL) && !sigpending(&pending) &&
+	     expect(sigismember(&pending, SIGUSR1), 1, "SIGUSR1 pending after the child's end");
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	result("clone3's exit_signal reaches the parent",
+	       ok && expect(usr1_seen, 1, "SIGUSR1 handled at the unblock"));
+	signal(SIGUSR1, SIG_DFL);
+}
+
+static void clone3_refusals(void)
+{
+	static char stack[4096];
+	struct clone_args_v2 a = { .exit_signal = SIGCHLD };
+	struct {
+		const char *name;
+		uint64_t flags, exit_signal, stack, stack_size, set_tid_size;
+	} bad[] = {
+		{ "clone3 with an unknown flag: EINVAL", 1ULL << 40, SIGCHLD, 0, 0, 0 },
+		{ "clone3 with a signal in its flags: EINVAL", SIGCHLD, 0, 0, 0, 0 },
+		{ "clone3 with CLONE_DETACHED: EINVAL", 0x00400000, SIGCHLD, 0, 0, 0 },
+		{ "clone3 with exit_signal 65: EINVAL", 0, 65, 0, 0, 0 },
+		{ "clone3 of a thread with an exit_signal: EINVAL", THREAD_FLAGS, SIGCHLD, 0, 0, 0 },
+		{ "clone3 with a stack and no size: EINVAL", 0, SIGCHLD, (uintptr_t)stack, 0, 0 },
+		{ "clone3 with a stack size and no stack: EINVAL", 0, SIGCHLD, 0, 4096, 0 },
+		{ "clone3 with set_tid_size and no set_tid: EINVAL", 0, SIGCHLD, 0, 0, 1 },
+		{ "clone3 with CLONE_THREAD without CLONE_SIGHAND: EINVAL", CLONE_VM | CLONE_THREAD,
+		  0, 0, 0, 0 },
+		{ "clone3 with CLONE_SIGHAND without CLONE_VM: EINVAL", CLONE_SIGHAND, SIGCHLD, 0,
+		  0, 0 },
+		{ "clone3 with CLONE_SIGHAND and CLONE_CLEAR_SIGHAND: EINVAL",
+		  CLONE_VM | CLONE_SIGHAND | 0x100000000ULL, SIGCHLD, 0, 0, 0 },
+	};
+
+	result("clone3 with a struct under 64 bytes: EINVAL",
+	       expect_err(clone3_(&a, 63), EINVAL, "clone3"));
+	result("clone3 with a struct over a page: E2BIG",
+	       expect_err(clone3_(&a, 4097), E2BIG, "clone3"));
+	result("clone3 with a bad pointer: EFAULT",
+	       expect_err(clone3_((void *)8, sizeof(a)), EFAULT, "clone3"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct clone_args_v2 b = { .flags = bad[i].flags,
+					   .exit_signal = bad[i].exit_signal,
+					   .stack = bad[i].stack,
+					   .stack_size = bad[i].stack_size,
+					   .set_tid_size = bad[i].set_tid_size };
+
+		result(bad[i].name, expect_err(clone3_child(&b, sizeof(b)), EINVAL, "clone3"));
+	}
+}
+
+static volatile long thread_pid, thread_tid;
+
+static void thread_body(void)
+{
+	thread_pid = syscall(SYS_getpid);
+	thread_tid = syscall(SYS_gettid);
+}
+
+/*
+ * A thread by a raw clone3, as glibc's own wrapper starts one: the child runs fn on its new
+ * stack and exits; it touches no thread-local storage (it has none of its own).
+ */
+static long clone3_thread(struct clone_args_v2 *a, void (*fn)(void))
+{
+	register void (*r8)(void) __asm__("r8") = fn;
+	long ret;
+
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "and $-16, %%rsp\n\t"
+			 "call *%%r8\n\t"
+			 "mov $60, %%eax\n\t"
+			 "xor %%edi, %%edi\n\t"
+			 "syscall\n\t"
+			 "1:"
+			 : "=a"(ret)
+			 : "a"((long)SYS_clone3), "D"(a), "S"(sizeof(*a)), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* Until the thread's CLONE_CHILD_CLEARTID word is zeroed at its end. */
+static void wait_cleared(volatile pid_t *ctid)
+{
+	pid_t v;
+
+	while ((v = *ctid) != 0)
+		syscall(SYS_futex, ctid, FUTEX_WAIT, v, NULL, NULL, 0);
+}
+
+static int legacy_thread_body(void *arg)
+{
+	(void)arg;
+	thread_body();
+	return 0;
+}
+
+static void *pthread_body(void *arg)
+{
+	*(long *)arg = syscall(SYS_gettid);
+	return arg;
+}
+
+static void clone3_threads(void)
+{
+	static char stack[65536] __attribute__((aligned(16)));
+	static volatile pid_t ptid, ctid;
+	struct clone_args_v2 a = {
+		.flags = THREAD_FLAGS,
+		.parent_tid = (uintptr_t)&ptid,
+		.child_tid = (uintptr_t)&ctid,
+		.stack = (uintptr_t)stack,
+		.stack_size = sizeof(stack),
+	};
+	pthread_t t;
+	long tid = 0, ret;
+	void *res = NULL;
+
+	ctid = -1;
+	ret = clone3_thread(&a, thread_body);
+	if (ret > 0)
+		wait_cleared(&ctid);
+	result("clone3 makes a thread", expect(ret > 0, 1, "clone3") &&
+						expect(ptid, ret, "parent_tid") &&
+						expect(thread_tid, ret, "the thread's gettid") &&
+						expect(thread_pid, getpid(), "the thread's getpid"));
+	thread_pid = thread_tid = 0;
+	ctid = -1;
+	ret = clone(legacy_thread_body, stack + sizeof(stack), THREAD_FLAGS, NULL, &ptid, NULL,
+		    &ctid);
+	if (ret > 0)
+		wait_cleared(&ctid);
+	result("clone makes a thread too",
+	       expect(ret > 0, 1, "clone") && expect(thread_tid, ret, "the thread's gettid") &&
+		       expect(thread_pid, getpid(), "the thread's getpid"));
+	ret = pthread_create(&t, NULL, pthread_body, &tid);
+	result("pthread_create (glibc tries clone3 first)",
+	       expect(ret, 0, "pthread_create") && !pthread_join(t, &res) && res == &tid &&
+		       expect(tid > 0 && tid != getpid(), 1, "the thread's own tid"));
+}
+
 int main(int argc, char **argv)
 {
 	int in;
@@ -335,6 +565,10 @@ int main(int argc, char **argv)
 	copy_range_data(argv[1], in);
 	copy_range_errors(argv[1], argv[2], in);
 	close(in);
+	clone3_processes();
+	clone3_exit_signal();
+	clone3_refusals();
+	clone3_threads();
 	printf("morecalls: %d failed\n", failures);
 	return failures != 0;
 }

@@ -2,7 +2,10 @@
 # whose checks pass on a Linux host too): sendfile from a file to a file and to a pipe, at
 # the input's position or an offset, short at the end, its EBADF, EINVAL, ESPIPE and EFAULT
 # cases; copy_file_range at positions and offsets, short at the end, and its EINVAL, EXDEV
-# (from the ext4 disk to /tmp), EISDIR, EBADF, EOVERFLOW and EFAULT cases.
+# (from the ext4 disk to /tmp), EISDIR, EBADF, EOVERFLOW and EFAULT cases; clone3 making
+# processes (struct sizes 64, 88 and 96 bytes, parent_tid, an exit_signal other than SIGCHLD)
+# and threads (a raw clone3 as glibc's wrapper, glibc's clone, pthread_create), and its
+# refusals (sizes, unknown and reserved flags, signals, stacks, set_tid, flag combinations).
 programs_image "$T/prog.img" 64M
 guest_script <<'GUEST'
 mkdir /mnt/mc
@@ -31,7 +34,21 @@ for c in "sendfile at the input's position" "sendfile at an offset" \
 	"copy_file_range from a bad descriptor: EBADF" \
 	"copy_file_range overlapping within a file: EINVAL" \
 	"copy_file_range at a negative offset: EOVERFLOW" \
-	"copy_file_range with a bad offset pointer: EFAULT"; do
+	"copy_file_range with a bad offset pointer: EFAULT" \
+	"clone3 makes a process" "clone3 with the first version's 64 bytes" \
+	"clone3 with a larger struct, zeros past Linux's" \
+	"clone3 with a larger struct, not zero past Linux's: E2BIG" \
+	"clone3's exit_signal reaches the parent" "clone3 with a struct under 64 bytes: EINVAL" \
+	"clone3 with a struct over a page: E2BIG" "clone3 with a bad pointer: EFAULT" \
+	"clone3 with an unknown flag: EINVAL" "clone3 with a signal in its flags: EINVAL" \
+	"clone3 with CLONE_DETACHED: EINVAL" "clone3 with exit_signal 65: EINVAL" \
+	"clone3 of a thread with an exit_signal: EINVAL" \
+	"clone3 with a stack and no size: EINVAL" "clone3 with a stack size and no stack: EINVAL" \
+	"clone3 with set_tid_size and no set_tid: EINVAL" \
+	"clone3 with CLONE_THREAD without CLONE_SIGHAND: EINVAL" \
+	"clone3 with CLONE_SIGHAND without CLONE_VM: EINVAL" \
+	"clone3 with CLONE_SIGHAND and CLONE_CLEAR_SIGHAND: EINVAL" "clone3 makes a thread" \
+	"clone makes a thread too" "pthread_create (glibc tries clone3 first)"; do
 	expect_line "PASS $c"
 done
 expect_no_output "^FAIL"
