@@ -43,6 +43,8 @@ void task_init_defaults(struct task_struct *t)
 	t->oom_score_adj = 0;
 	for (int fd = 0; fd < TASK_NR_FILES; fd++)
 		t->files[fd] = NULL;
+	t->files_shared = NULL;
+	t->files_borrowed = NULL;
 	t->cgroup = NULL;
 	t->sleep_flush = NULL;
 	for (unsigned int i = 0; i < nr_task_hooks; i++)

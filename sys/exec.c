@@ -343,9 +343,10 @@ static long do_execve(const char *path, char **argv, char **envp)
 	struct mm_struct *mm, *old = current->mm;
 	char *only_path[] = { (char *)path, NULL };
 	u64 entry, sp;
-	long err = exec_mm(path, argv[0] ? argv : only_path, (const char *const *)envp, &mm, &entry,
-			   &sp);
+	long err;
 
+	files_unshare(); /* as Linux's: a table shared by CLONE_FILES is copied at execve */
+	err = exec_mm(path, argv[0] ? argv : only_path, (const char *const *)envp, &mm, &entry, &sp);
 	if (err)
 		return err;
 	/* the point of no return: the old image goes */

@@ -12,6 +12,7 @@
 
 struct file;
 struct address_space;
+struct task_struct;
 
 /* A range of a program's addresses and what fills its pages, as Linux's vm_area_struct. */
 struct vm_area_struct {
@@ -209,8 +210,24 @@ void traps_init(void);
 void exit_to_user_mode(struct pt_regs *regs);
 void syscall_exit_to_user_mode(struct pt_regs *regs);
 
-/* sys_file.c: a task's descriptor, or NULL; the lowest free one >= from for file */
+/*
+ * files.c: current's descriptor table. fd's file, or NULL (held until the system call ends);
+ * the lowest free descriptor >= from for file (its reference), or -EMFILE.
+ */
 struct file *fd_file(int fd);
 int fd_install(struct file *file, int from);
+/* fd's file taken out of the table (the caller puts it), or NULL. */
+struct file *fd_remove(int fd);
+/* file (its reference) at fd, 0 <= fd < TASK_NR_FILES: what was there (the caller puts it). */
+struct file *fd_replace(int fd, struct file *file);
+/* The end of a system call: the files it looked up in a shared table are put. */
+void files_put_borrowed(void);
+/* fork: t's files[] a copy of current's table. */
+void files_copy_to(struct task_struct *t);
+/* CLONE_FILES: current's table made shareable (0, -ENOMEM); then shared with t. */
+int files_make_shared(void);
+void files_share_with(struct task_struct *t);
+/* execve, a task's end: current's table its own again (files[]), shared with nobody. */
+void files_unshare(void);
 
 #endif

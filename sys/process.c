@@ -6,14 +6,15 @@
  * - fork copies the address space at once (no copy-on-write yet), the thread's registers
  *   (the child returns 0), every descriptor, the cgroup, the working directory and the
  *   CPUs it may use. vfork is fork: the parent is not suspended, which no correct program
- *   can tell apart. clone is fork when it asks for nothing else (threads: -ENOSYS) but the
- *   tid words a C library's fork asks for (CLONE_CHILD_CLEARTID means nothing for a process
- *   whose memory goes with it).
+ *   can tell apart. clone and clone3 make a thread (CLONE_VM | CLONE_SIGHAND |
+ *   CLONE_THREAD), or else fork, with the tid words a C library's fork asks for
+ *   (CLONE_CHILD_CLEARTID means nothing for a process whose memory goes with it) and
+ *   CLONE_FILES (the descriptor table shared: files.c); what else they ask is -ENOSYS.
  * - A child that ends stays, with its wait status, until its parent's wait4 reaps it (its
  *   task is joined then). A parent that ends reaps the children that ended and lets the
  *   others go (their tasks detached: they free themselves); one ended by a signal kills them
  *   with it first (their handlers aside), as the shell's job, its process group, ends. A
- *   child's end sends its parent SIGCHLD.
+ *   child's end sends its parent its exit signal (SIGCHLD but for clone's choice).
  *
  * program_lock covers every program's parent, children and exit fields. A child's task
  * notifies its end after its files are closed (exit_notify), so a parent that reaped it
@@ -39,11 +40,11 @@
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_CHILD_SETTID 0x01000000
 #define CSIGNAL 0xff
-#define CLONE_FORK_FLAGS                                                                 \
-	(CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
-	 CLONE_CHILD_SETTID)
 #define CLONE_FS 0x200
 #define CLONE_FILES 0x400
+#define CLONE_FORK_FLAGS                                                                 \
+	(CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
+	 CLONE_CHILD_SETTID | CLONE_FILES)
 #define CLONE_SIGHAND 0x800
 #define CLONE_THREAD 0x10000
 #define CLONE_SYSVSEM 0x40000
@@ -214,6 +215,8 @@ int program_run(struct pt_regs *regs)
 		program_kill_threads();
 		program_wait_threads(); /* its end is the process's: every thread gone first */
 	}
+	files_put_borrowed(); /* a call that never returned (exit_group) */
+	files_unshare();      /* do_exit() closes the task's files[] */
 	user_thread_free(current->uthread);
 	mm_put(current->mm);
 	current->mm = NULL;
@@ -251,10 +254,13 @@ static int forked_main(void *data)
 	return program_run(&regs);
 }
 
-static void inherit(struct task_struct *t)
+/* CLONE_FILES: the table shared (files_make_shared() done), else a copy. */
+static void inherit(struct task_struct *t, u64 flags)
 {
-	for (int fd = 0; fd < TASK_NR_FILES; fd++)
-		t->files[fd] = current->files[fd] ? get_file(current->files[fd]) : NULL;
+	if (flags & CLONE_FILES)
+		files_share_with(t);
+	else
+		files_copy_to(t);
 	cgroup_attach_task(current->cgroup, t);
 	task_copy_fs(t, current);
 	t->cpus_mask = current->cpus_mask;
@@ -308,7 +314,7 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid, int exit_signal)
 	fs->prog->exit_signal = exit_signal;
 	signal_attach(t, fs->sig, t->pid);
 	set_tids(flags, ptid, ctid, fs->mm, t->pid);
-	inherit(t);
+	inherit(t, flags);
 	pids_fork_end(); /* the child counts in its group now */
 	t->exit_notify = program_exited;
 	t->exit_notify_arg = fs->prog;
@@ -384,7 +390,7 @@ static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
 	if (flags & CLONE_CHILD_CLEARTID)
 		ts->ut->clear_child_tid = ctid;
 	set_tids(flags, ptid, ctid, ts->mm, tid); /* a thread's mm is the parent's */
-	inherit(t);
+	inherit(t, flags);
 	pids_fork_end();
 	kthread_detach(t); /* nobody joins a thread's task: its futex word says it ended */
 	wake_up_process(t);
@@ -412,6 +418,8 @@ long kernel_clone(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls, int exit_si
 {
 	long err = clone_flags_check(flags);
 
+	if (!err && (flags & CLONE_FILES))
+		err = files_make_shared(); /* before the child: nothing to undo if it fails */
 	if (err)
 		return err;
 	if ((flags & CLONE_THREAD_NEEDS) == CLONE_THREAD_NEEDS && !(flags & ~(u64)CLONE_THREAD_FLAGS))
@@ -642,10 +650,8 @@ static long sys_pipe2(u64 ufds, u64 flags, u64 a2, u64 a3, u64 a4, u64 a5)
 	fds[0] = fd_install(rd, 0);
 	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(wr, 0);
 	if (fds[1] < 0 || copy_to_user(ufds, fds, sizeof(fds))) {
-		if (fds[0] >= 0)
-			current->files[fds[0]] = NULL;
-		if (fds[1] >= 0)
-			current->files[fds[1]] = NULL;
+		fd_remove(fds[0]); /* not put: rd and wr are, once */
+		fd_remove(fds[1]);
 		fput(rd);
 		fput(wr);
 		return fds[1] < 0 ? -EMFILE : -EFAULT;

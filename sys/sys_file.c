@@ -1,6 +1,6 @@
 /*
  * File system calls (Linux's fs/read_write.c, open.c, stat.c, namei.c, fcntl.c). A
- * program's descriptors are its task's files[] (the shell gave 0, 1 and 2). Data passes
+ * program's descriptors are its table (files.c: the shell gave 0, 1 and 2). Data passes
  * through a kernel bounce buffer of at most IO_CHUNK bytes: the file systems copy with
  * memcpy, which must not fault on a program's bad pointer. Directory descriptors for the
  * *at calls: AT_FDCWD or an absolute path only (-EINVAL otherwise, for now).
@@ -21,22 +21,6 @@
 #define O_KNOWN                                                                                \
 	(O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_APPEND | O_SYNC | O_DIRECT | O_DIRECTORY | \
 	 O_NONBLOCK)
-
-struct file *fd_file(int fd)
-{
-	return fd >= 0 && fd < TASK_NR_FILES ? current->files[fd] : NULL;
-}
-
-int fd_install(struct file *file, int from)
-{
-	for (int fd = max(from, 0); fd < TASK_NR_FILES; fd++) {
-		if (!current->files[fd]) {
-			current->files[fd] = file;
-			return fd;
-		}
-	}
-	return -EMFILE;
-}
 
 char *get_path(int dirfd, u64 upath, long *err)
 {
@@ -232,12 +216,11 @@ static long sys_openat(u64 dirfd, u64 path, u64 flags, u64 mode, u64 a4, u64 a5)
 
 static long sys_close(u64 fd, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
-	struct file *f = fd_file((int)fd);
+	struct file *f = fd_remove((int)fd);
 
 	if (!f)
 		return -EBADF;
-	current->files[fd] = NULL;
-	fput(f);
+	fput(f); /* a call of another thread's that looked it up keeps its own reference */
 	return 0;
 }
 
@@ -302,19 +285,17 @@ static long do_dup(int oldfd, int newfd, bool exact)
 	if (!f)
 		return -EBADF;
 	if (!exact) {
-		int fd = fd_install(f, newfd);
+		int fd = fd_install(get_file(f), newfd);
 
-		if (fd >= 0)
-			get_file(f);
+		if (fd < 0)
+			fput(f);
 		return fd;
 	}
 	if (newfd < 0 || newfd >= TASK_NR_FILES)
 		return -EBADF;
 	if (newfd == oldfd)
 		return newfd;
-	if (current->files[newfd])
-		fput(current->files[newfd]);
-	current->files[newfd] = get_file(f);
+	fput(fd_replace(newfd, get_file(f)));
 	return newfd;
 }
 

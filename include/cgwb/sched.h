@@ -14,6 +14,8 @@
 struct cgroup;
 struct file;
 struct fs_struct;
+struct files_struct;
+struct borrowed_file;
 struct mm_struct;
 struct user_thread;
 struct program;
@@ -98,6 +100,11 @@ struct task_struct {
 	struct user_thread *uthread;       /* a program's registers (<cgwb/user.h>), or NULL */
 	struct program *program;           /* a program's parent and children (sys/), or NULL */
 	struct task_signal *signal;        /* a program thread's handlers, mask, pending (sys/) */
+
+	/* a program's descriptor table once CLONE_FILES shares it (sys/files.c), or NULL; the
+	 * files the system call in progress looked up there */
+	struct files_struct *files_shared;
+	struct borrowed_file *files_borrowed;
 
 	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */
 

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -548,6 +549,117 @@ static void clone3_threads(void)
 		       expect(tid > 0 && tid != getpid(), 1, "the thread's own tid"));
 }
 
+/* ---------------------------------------------------------------- CLONE_FILES */
+
+static const char *thread_path;
+static int thread_fd = -1;
+
+static void *open_in_thread(void *arg)
+{
+	(void)arg;
+	thread_fd = open(thread_path, O_RDONLY);
+	return NULL;
+}
+
+static void *getfl_in_thread(void *arg)
+{
+	return (void *)(long)fcntl(*(int *)arg, F_GETFL);
+}
+
+/* Until the pipe says something (3 s at most): read's answer, or -2 if nothing came. */
+static void *read_in_thread(void *arg)
+{
+	struct pollfd pfd = { .fd = *(int *)arg, .events = POLLIN };
+	char c;
+
+	if (poll(&pfd, 1, 3000) <= 0)
+		return (void *)-2L;
+	return (void *)(long)read(pfd.fd, &c, 1);
+}
+
+static long in_thread(void *(*fn)(void *), void *arg)
+{
+	pthread_t t;
+	void *res = (void *)-3L;
+
+	if (pthread_create(&t, NULL, fn, arg) || pthread_join(t, &res))
+		return -3;
+	return (long)res;
+}
+
+static void files_threads(const char *path)
+{
+	pthread_t t;
+	void *res = NULL;
+	int p[2], fd;
+
+	thread_path = path;
+	in_thread(open_in_thread, NULL);
+	result("a descriptor a thread opens is its process's",
+	       expect(thread_fd >= 0, 1, "the thread's open") &&
+		       expect(fcntl(thread_fd, F_GETFL) != -1, 1, "fcntl in main"));
+	close(thread_fd);
+	result("a descriptor one thread closes is closed for the others",
+	       expect(in_thread(getfl_in_thread, &thread_fd), -1, "fcntl in the thread"));
+	fd = dup(0);
+	if (pipe(p) || fd < 0)
+		exit(2);
+	result("a descriptor a thread dups onto is its process's",
+	       expect(dup2(p[0], fd), fd, "dup2") &&
+		       expect(in_thread(getfl_in_thread, &fd), O_RDONLY, "fcntl in the thread"));
+	close(fd);
+	pthread_create(&t, NULL, read_in_thread, &p[0]);
+	usleep(100000);
+	close(p[1]); /* the only write end: the thread's read sees the pipe's end */
+	pthread_join(t, &res);
+	result("a pipe's write end closed in one thread ends another's read",
+	       expect((long)res, 0, "the thread's read"));
+	close(p[0]);
+}
+
+struct files_child {
+	const char *path;
+	int victim; /* a descriptor of the parent's the child closes */
+};
+
+/* A clone's child: opens a descriptor and closes another; its status is the new one. */
+static int files_child(void *arg)
+{
+	struct files_child *c = arg;
+	int fd = open(c->path, O_RDONLY);
+
+	close(c->victim);
+	return fd;
+}
+
+static void files_clone(const char *path, int flags, const char *name)
+{
+	static char stack[65536] __attribute__((aligned(16)));
+	struct files_child c = { path, dup(1) };
+	int status = -1, fd;
+	pid_t pid = clone(files_child, stack + sizeof(stack), flags | SIGCHLD, &c);
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+		snprintf(why, sizeof(why), "clone: %d (errno %d), status %#x", pid, errno, status);
+		result(name, 0);
+		return;
+	}
+	fd = WEXITSTATUS(status);
+	if (flags & CLONE_FILES)
+		result(name,
+		       expect(fd > 2, 1, "the child's open") &&
+			       expect(fcntl(fd, F_GETFL) != -1, 1, "its descriptor here") &&
+			       expect_err(fcntl(c.victim, F_GETFL), EBADF, "the one it closed"));
+	else
+		result(name, expect(fd > 2, 1, "the child's open") &&
+				     expect_err(fcntl(fd, F_GETFL), EBADF, "its descriptor here") &&
+				     expect(fcntl(c.victim, F_GETFL) != -1, 1, "the one it closed"));
+	if (flags & CLONE_FILES)
+		close(fd);
+	else
+		close(c.victim);
+}
+
 int main(int argc, char **argv)
 {
 	int in;
@@ -569,6 +681,10 @@ int main(int argc, char **argv)
 	clone3_exit_signal();
 	clone3_refusals();
 	clone3_threads();
+	files_threads(path_in(argv[1], "source", 0));
+	files_clone(path_in(argv[1], "source", 0), CLONE_FILES,
+		    "clone with CLONE_FILES shares the table with a process");
+	files_clone(path_in(argv[1], "source", 0), 0, "clone without CLONE_FILES copies it");
 	printf("morecalls: %d failed\n", failures);
 	return failures != 0;
 }

@@ -5,7 +5,9 @@
 # (from the ext4 disk to /tmp), EISDIR, EBADF, EOVERFLOW and EFAULT cases; clone3 making
 # processes (struct sizes 64, 88 and 96 bytes, parent_tid, an exit_signal other than SIGCHLD)
 # and threads (a raw clone3 as glibc's wrapper, glibc's clone, pthread_create), and its
-# refusals (sizes, unknown and reserved flags, signals, stacks, set_tid, flag combinations).
+# refusals (sizes, unknown and reserved flags, signals, stacks, set_tid, flag combinations);
+# CLONE_FILES: threads share one descriptor table (an open, a close, a dup2, a pipe's write
+# end closed under another thread's read), as does a process cloned with it, not one without.
 programs_image "$T/prog.img" 64M
 guest_script <<'GUEST'
 mkdir /mnt/mc
@@ -48,7 +50,13 @@ for c in "sendfile at the input's position" "sendfile at an offset" \
 	"clone3 with CLONE_THREAD without CLONE_SIGHAND: EINVAL" \
 	"clone3 with CLONE_SIGHAND without CLONE_VM: EINVAL" \
 	"clone3 with CLONE_SIGHAND and CLONE_CLEAR_SIGHAND: EINVAL" "clone3 makes a thread" \
-	"clone makes a thread too" "pthread_create (glibc tries clone3 first)"; do
+	"clone makes a thread too" "pthread_create (glibc tries clone3 first)" \
+	"a descriptor a thread opens is its process's" \
+	"a descriptor one thread closes is closed for the others" \
+	"a descriptor a thread dups onto is its process's" \
+	"a pipe's write end closed in one thread ends another's read" \
+	"clone with CLONE_FILES shares the table with a process" \
+	"clone without CLONE_FILES copies it"; do
 	expect_line "PASS $c"
 done
 expect_no_output "^FAIL"
