@@ -135,23 +135,45 @@ static void signal_child_exit(struct task_struct *parent, int sig, int pid, int 
 	send_signal(sig, &info, parent, true);
 }
 
+/*
+ * A parent that ignores SIGCHLD (SIG_IGN, SA_NOCLDWAIT) has its child reaped at its end, as
+ * Linux's do_notify_parent(): no wait status is kept, the task frees itself, and a wait4
+ * that waited for it is woken to find it gone (-ECHILD once no child is left).
+ */
+static bool autoreap(struct program *p, struct program *parent, int wstatus)
+{
+	bool send = false;
+
+	if (p->exit_signal != SIGCHLD || !sigchld_autoreap(parent->task, &send))
+		return false;
+	list_del_init(&p->sibling);
+	p->parent = NULL;
+	wake_up(&parent->child_exit);
+	if (send)
+		signal_child_exit(parent->task, SIGCHLD, p->tgid, wstatus);
+	kthread_detach(current); /* exit_notify runs in the child's task, on its way out */
+	return true;
+}
+
 /* A forked program's task has ended (its files closed): tell the parent, or go. */
 static void program_exited(void *arg, int wstatus)
 {
 	struct program *p = arg;
 	struct program *parent;
+	bool gone;
 
 	spin_lock(&program_lock);
 	parent = p->parent;
-	if (parent) {
+	gone = !parent || autoreap(p, parent, wstatus);
+	if (!gone) {
 		p->wstatus = wstatus;
 		WRITE_ONCE(p->exited, true);
 		wake_up(&parent->child_exit);
 		signal_child_exit(parent->task, p->exit_signal, p->tgid, wstatus);
 	}
 	spin_unlock(&program_lock);
-	if (!parent)
-		program_put(p); /* orphaned: its task was detached and frees itself */
+	if (gone)
+		program_put(p); /* orphaned or reaped: its task was detached and frees itself */
 }
 
 static void reap(struct program *child)
@@ -579,16 +601,19 @@ static struct program *take_ended(struct program *p, long pid)
 	return found ? found : any ? NULL : ERR_PTR(-ECHILD);
 }
 
-static bool child_ended(struct program *p, long pid)
+/* Is there an ended child to reap, or none left that could end (reaped as it ended)? */
+static bool wait_done(struct program *p, long pid)
 {
 	struct program *c;
-	bool ended = false;
+	bool ended = false, any = false;
 
 	spin_lock(&program_lock);
-	list_for_each_entry(c, &p->children, sibling)
+	list_for_each_entry(c, &p->children, sibling) {
+		any |= matches(c, pid);
 		ended |= matches(c, pid) && READ_ONCE(c->exited);
+	}
 	spin_unlock(&program_lock);
-	return ended;
+	return ended || !any;
 }
 
 static long sys_wait4(u64 upid, u64 ustatus, u64 options, u64 rusage, u64 a4, u64 a5)
@@ -605,7 +630,7 @@ static long sys_wait4(u64 upid, u64 ustatus, u64 options, u64 rusage, u64 a4, u6
 			break;
 		if (options & WNOHANG)
 			return 0;
-		if (wait_event_interruptible(p->child_exit, child_ended(p, pid)))
+		if (wait_event_interruptible(p->child_exit, wait_done(p, pid)))
 			return -EINTR;
 	}
 	pid = c->task->pid;

@@ -154,6 +154,24 @@ static bool send_sig_program(int sig, struct task_struct *t)
 	return sig >= 1 && sig <= _NSIG && send_signal(sig, &info, t, true);
 }
 
+bool sigchld_autoreap(struct task_struct *t, bool *send)
+{
+	unsigned long flags;
+	struct task_signal *ts;
+	bool reap = false;
+
+	spin_lock_irqsave(&siglock, flags);
+	ts = t->signal;
+	if (ts) {
+		const struct k_sigaction *ka = &ts->sighand->action[SIGCHLD - 1];
+
+		reap = ka->handler == SIG_IGN || (ka->flags & SA_NOCLDWAIT);
+		*send = ka->handler != SIG_IGN;
+	}
+	spin_unlock_irqrestore(&siglock, flags);
+	return reap;
+}
+
 int signal_tgid(const struct task_struct *t)
 {
 	struct task_signal *ts = READ_ONCE(t->signal);

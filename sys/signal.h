@@ -17,6 +17,7 @@
 #define SIGSYS 31
 #define sigmask(sig) (1ULL << ((sig)-1))
 #define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
+#define SA_NOCLDWAIT 0x00000002u
 
 /* si_code */
 #define SI_USER 0
@@ -68,6 +69,12 @@ bool sig_default_ignored(int sig);
 bool send_signal(int sig, const struct kernel_siginfo *info, struct task_struct *t, bool group);
 /* With siglock: sig to sh's process (a thread of it that does not block it), if any is left. */
 void sighand_signal(struct sighand_struct *sh, int sig, const struct kernel_siginfo *info);
+/*
+ * Does t's process have its children reaped as they end, as POSIX says of SIGCHLD set to
+ * SIG_IGN or SA_NOCLDWAIT (Linux's do_notify_parent())? *send: SIGCHLD is still sent
+ * (SA_NOCLDWAIT's; SIG_IGN's is not). With program_lock or not; takes siglock.
+ */
+bool sigchld_autoreap(struct task_struct *t, bool *send);
 /* t's process id if it is a program's thread, else 0. */
 int signal_tgid(const struct task_struct *t);
 /*

@@ -660,6 +660,60 @@ static void files_clone(const char *path, int flags, const char *name)
 		close(c.victim);
 }
 
+/* ---------------------------------------------------------------- SIGCHLD ignored */
+
+static pid_t child_exiting(int code, int delay_ms)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		usleep(delay_ms * 1000);
+		_exit(code);
+	}
+	return pid;
+}
+
+static volatile sig_atomic_t chld_seen;
+
+static void on_chld(int sig)
+{
+	(void)sig;
+	chld_seen++;
+}
+
+static void sigchld_ignored(void)
+{
+	struct sigaction sa = { .sa_handler = on_chld, .sa_flags = SA_NOCLDWAIT };
+	int status;
+	pid_t a, b;
+
+	signal(SIGCHLD, SIG_IGN);
+	a = child_exiting(1, 0);
+	b = child_exiting(2, 200);
+	result("SIGCHLD ignored: wait4 waits for the children, then ECHILD",
+	       expect(a > 0 && b > 0, 1, "fork") &&
+		       expect_err(waitpid(-1, &status, 0), ECHILD, "waitpid(-1)"));
+	a = child_exiting(3, 100);
+	result("SIGCHLD ignored: wait4 for one child is ECHILD after its end",
+	       expect_err(waitpid(a, &status, 0), ECHILD, "waitpid(pid)"));
+	a = child_exiting(4, 0);
+	usleep(200000);
+	result("SIGCHLD ignored: a child that ended is gone already",
+	       expect_err(waitpid(-1, &status, WNOHANG), ECHILD, "waitpid(WNOHANG)"));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	chld_seen = 0;
+	a = child_exiting(5, 50);
+	result("SA_NOCLDWAIT: SIGCHLD still comes, wait4 is ECHILD",
+	       expect_err(waitpid(-1, &status, 0), ECHILD, "waitpid") &&
+		       (chld_seen || (usleep(100000), 1)) && expect(chld_seen, 1, "SIGCHLD handled"));
+	signal(SIGCHLD, SIG_DFL);
+	a = child_exiting(6, 0);
+	result("SIGCHLD back to SIG_DFL: a child waits to be reaped",
+	       expect(waitpid(-1, &status, 0), a, "waitpid") &&
+		       expect(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 6, "its status"));
+}
+
 int main(int argc, char **argv)
 {
 	int in;
@@ -685,6 +739,7 @@ int main(int argc, char **argv)
 	files_clone(path_in(argv[1], "source", 0), CLONE_FILES,
 		    "clone with CLONE_FILES shares the table with a process");
 	files_clone(path_in(argv[1], "source", 0), 0, "clone without CLONE_FILES copies it");
+	sigchld_ignored();
 	printf("morecalls: %d failed\n", failures);
 	return failures != 0;
 }

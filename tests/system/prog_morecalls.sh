@@ -7,7 +7,8 @@
 # and threads (a raw clone3 as glibc's wrapper, glibc's clone, pthread_create), and its
 # refusals (sizes, unknown and reserved flags, signals, stacks, set_tid, flag combinations);
 # CLONE_FILES: threads share one descriptor table (an open, a close, a dup2, a pipe's write
-# end closed under another thread's read), as does a process cloned with it, not one without.
+# end closed under another thread's read), as does a process cloned with it, not one without;
+# SIGCHLD set to SIG_IGN or SA_NOCLDWAIT reaps children as they end (wait4 then ECHILD).
 programs_image "$T/prog.img" 64M
 guest_script <<'GUEST'
 mkdir /mnt/mc
@@ -56,7 +57,12 @@ for c in "sendfile at the input's position" "sendfile at an offset" \
 	"a descriptor a thread dups onto is its process's" \
 	"a pipe's write end closed in one thread ends another's read" \
 	"clone with CLONE_FILES shares the table with a process" \
-	"clone without CLONE_FILES copies it"; do
+	"clone without CLONE_FILES copies it" \
+	"SIGCHLD ignored: wait4 waits for the children, then ECHILD" \
+	"SIGCHLD ignored: wait4 for one child is ECHILD after its end" \
+	"SIGCHLD ignored: a child that ended is gone already" \
+	"SA_NOCLDWAIT: SIGCHLD still comes, wait4 is ECHILD" \
+	"SIGCHLD back to SIG_DFL: a child waits to be reaped"; do
 	expect_line "PASS $c"
 done
 expect_no_output "^FAIL"
