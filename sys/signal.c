@@ -102,7 +102,8 @@ static void complete_signal(int sig, struct task_signal *ts, bool group)
 
 	if (!w)
 		return; /* blocked wherever it may go: pending until an unblock */
-	if (sig_fatal(ts->sighand, sig))
+	/* one a sigtimedwait unblocked for itself is not the default's kill */
+	if (sig_fatal(ts->sighand, sig) && !(w->real_blocked & sigmask(sig)))
 		task_kill(sig, w->task);
 	else
 		signal_wake_up(w->task);
@@ -114,7 +115,7 @@ static void __send_signal(int sig, const struct kernel_siginfo *info, struct tas
 	struct sigpending *p = group ? &ts->sighand->shared : &ts->pending;
 
 	/* a blocked signal is kept: the handler may have changed by its unblock */
-	if (!(ts->blocked & sigmask(sig)) && sig_ignored(ts->sighand, sig))
+	if (!((ts->blocked | ts->real_blocked) & sigmask(sig)) && sig_ignored(ts->sighand, sig))
 		return;
 	if (!(p->signal & sigmask(sig))) {
 		p->signal |= sigmask(sig);
@@ -217,14 +218,15 @@ static int next_signal(u64 pending, u64 blocked)
 	return m ? __builtin_ctzll(m) + 1 : 0;
 }
 
-static int dequeue_signal(struct task_signal *ts, struct kernel_siginfo *info)
+/* The lowest pending signal not in blocked, the thread's own first, taken off with its info. */
+static int dequeue_signal(struct task_signal *ts, u64 blocked, struct kernel_siginfo *info)
 {
 	struct sigpending *p = &ts->pending;
-	int sig = next_signal(p->signal, ts->blocked);
+	int sig = next_signal(p->signal, blocked);
 
 	if (!sig) {
 		p = &ts->sighand->shared;
-		sig = next_signal(p->signal, ts->blocked);
+		sig = next_signal(p->signal, blocked);
 	}
 	if (sig) {
 		p->signal &= ~sigmask(sig);
@@ -249,7 +251,7 @@ static int get_signal(struct task_signal *ts, struct ksignal *ksig)
 		if (READ_ONCE(current->kill_signal))
 			return -1;
 		spin_lock_irqsave(&siglock, flags);
-		sig = dequeue_signal(ts, &ksig->info);
+		sig = dequeue_signal(ts, ts->blocked, &ksig->info);
 		recalc_sigpending(ts);
 		ka = sig ? &ts->sighand->action[sig - 1] : NULL;
 		handled = ka && ka->handler != SIG_DFL && ka->handler != SIG_IGN;
@@ -370,6 +372,58 @@ int do_signal(struct pt_regs *regs, bool syscall)
 		local_irq_disable();
 	}
 	return end;
+}
+
+/* ---------------------------------------------------------------- sigtimedwait */
+
+/* Until a signal is to be taken (true) or the deadline (ktime ns; 0: none) passes (false). */
+static bool sleep_for_signal(u64 deadline)
+{
+	while (!signal_pending(current)) {
+		u64 now = ktime_get_ns();
+		long timeout = MAX_SCHEDULE_TIMEOUT;
+
+		if (deadline && now >= deadline)
+			return false;
+		if (deadline)
+			timeout = (long)nsecs_to_jiffies(deadline - now) + 1; /* at least the time */
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!signal_pending(current))
+			schedule_timeout(timeout);
+		__set_current_state(TASK_RUNNING);
+	}
+	return true;
+}
+
+/* As Linux's do_sigtimedwait(): what it waits for is unblocked while it sleeps. */
+long signal_timedwait(u64 which, struct kernel_siginfo *info, const u64 *timeout_ns)
+{
+	struct task_signal *ts = current->signal;
+	u64 now = ktime_get_ns(), deadline = 0;
+	bool woken = false;
+	unsigned long flags;
+	int sig;
+
+	if (timeout_ns && *timeout_ns && now + *timeout_ns > now)
+		deadline = now + *timeout_ns; /* one past the clock's range: none */
+	spin_lock_irqsave(&siglock, flags);
+	sig = dequeue_signal(ts, ~which, info);
+	if (!sig && (!timeout_ns || *timeout_ns)) {
+		ts->real_blocked = ts->blocked;
+		ts->blocked &= ~which;
+		recalc_sigpending(ts);
+		spin_unlock_irqrestore(&siglock, flags);
+		woken = sleep_for_signal(deadline);
+		spin_lock_irqsave(&siglock, flags);
+		ts->blocked = ts->real_blocked;
+		ts->real_blocked = 0;
+		sig = dequeue_signal(ts, ~which, info);
+	}
+	recalc_sigpending(ts);
+	spin_unlock_irqrestore(&siglock, flags);
+	if (sig)
+		return sig;
+	return woken ? -EINTR : -EAGAIN;
 }
 
 /* ---------------------------------------------------------------- threads */

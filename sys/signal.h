@@ -48,6 +48,7 @@ struct task_signal {
 	struct list_head node;
 	int tgid; /* its process's id */
 	u64 blocked;
+	u64 real_blocked;     /* the mask before a sigtimedwait unblocked what it waits for */
 	u64 saved_sigmask;    /* rt_sigsuspend's caller's mask, back after its handler */
 	bool restore_sigmask; /* saved_sigmask is to come back */
 	bool exiting;         /* takes no more signals: its process's go to the others */
@@ -99,6 +100,13 @@ int do_signal(struct pt_regs *regs, bool syscall);
 struct task_signal *signal_alloc(bool thread);
 void signal_free(struct task_signal *ts);
 void signal_attach(struct task_struct *t, struct task_signal *ts, int tgid);
+/*
+ * rt_sigtimedwait: the lowest of which's signals pending for current (its own first), taken
+ * off with its information; if none, sleeps with them unblocked until one comes (its
+ * number), another signal is to be taken (-EINTR) or *timeout_ns passes (-EAGAIN; NULL:
+ * no timeout, 0: no sleep).
+ */
+long signal_timedwait(u64 which, struct kernel_siginfo *info, const u64 *timeout_ns);
 /* current takes no more signals (a first thread waiting for the others to end). */
 void exit_signals(void);
 /* current's program thread has ended: its state goes, and its pending signals. */

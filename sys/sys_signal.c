@@ -1,6 +1,6 @@
 /*
  * The signal system calls (Linux's kernel/signal.c): dispositions, masks, pending signals,
- * waiting for one, the alternate stack, sending (kill, tkill, tgkill) and rt_sigreturn.
+ * waiting for one (and taking it: rt_sigtimedwait), the alternate stack, sending (kill, tkill, tgkill) and rt_sigreturn.
  * signal.c keeps the state they change. Every program is its own process group: kill(0)
  * and kill(-pgid) reach a process; kill(-1), every process, is refused (-EINVAL).
  */
@@ -144,6 +144,28 @@ static long sys_rt_sigsuspend(u64 umask, u64 size, u64 a2, u64 a3, u64 a4, u64 a
 	return wait_for_signal();
 }
 
+/* Linux's rt_sigtimedwait: the signal's number, its siginfo_t at uinfo if given. */
+static long sys_rt_sigtimedwait(u64 uthese, u64 uinfo, u64 uts, u64 size, u64 a4, u64 a5)
+{
+	struct kernel_siginfo info;
+	u64 these, ns = 0;
+	long ret;
+
+	if (size != sizeof(u64))
+		return -EINVAL;
+	if (copy_from_user(&these, uthese, sizeof(these)))
+		return -EFAULT;
+	if (uts) {
+		ret = get_timespec_ns(uts, &ns); /* -EFAULT, or -EINVAL for a bad one */
+		if (ret)
+			return ret;
+	}
+	ret = signal_timedwait(these & ~UNBLOCKABLE, &info, uts ? &ns : NULL);
+	if (ret > 0 && uinfo && copy_siginfo_to_user(uinfo, &info))
+		ret = -EFAULT;
+	return ret;
+}
+
 static int do_sigaltstack(const struct user_stack *ss, struct user_stack *oss, u64 sp)
 {
 	struct task_signal *ts = current->signal;
@@ -276,6 +298,7 @@ static const struct syscall_def calls[] = {
 	{ 34, "pause", sys_pause },
 	{ 62, "kill", sys_kill },
 	{ 127, "rt_sigpending", sys_rt_sigpending },
+	{ 128, "rt_sigtimedwait", sys_rt_sigtimedwait },
 	{ 130, "rt_sigsuspend", sys_rt_sigsuspend },
 	{ 131, "sigaltstack", sys_sigaltstack },
 	{ 200, "tkill", sys_tkill },

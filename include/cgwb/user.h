@@ -258,6 +258,15 @@ int setup_rt_frame(const struct ksignal *ksig, u64 blocked, struct pt_regs *regs
  */
 int restore_rt_frame(struct pt_regs *regs, u64 *blocked, struct user_stack *ss);
 /**
+ * copy_siginfo_to_user() - a signal's information as the program's siginfo_t
+ * @uinfo: the program's siginfo_t (rt_sigtimedwait's)
+ * @info: the signal's information
+ *
+ * Context: the program's task; may fault its pages in.
+ * Return: 0, or -EFAULT if @uinfo cannot be written.
+ */
+int copy_siginfo_to_user(u64 uinfo, const struct kernel_siginfo *info);
+/**
  * syscall_restart() - make an interrupted system call again on the way back
  * @regs: the registers of the system call a signal interrupted (SA_RESTART)
  *

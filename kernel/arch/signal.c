@@ -126,6 +126,15 @@ static void fill_siginfo(struct siginfo *si, const struct kernel_siginfo *info)
 	}
 }
 
+int copy_siginfo_to_user(u64 uinfo, const struct kernel_siginfo *info)
+{
+	struct siginfo si;
+
+	memset(&si, 0, sizeof(si));
+	fill_siginfo(&si, info);
+	return copy_to_user(uinfo, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
 static void fpu_load(const u8 *fx)
 {
 	__asm__ volatile("fxrstor64 %0" : : "m"(*(const u8(*)[FXSAVE_SIZE])fx));

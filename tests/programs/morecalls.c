@@ -22,6 +22,7 @@
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -714,6 +715,117 @@ static void sigchld_ignored(void)
 		       expect(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 6, "its status"));
 }
 
+/* ---------------------------------------------------------------- rt_sigtimedwait */
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* A child that sends sig to its parent after ms milliseconds. */
+static pid_t signal_later(int sig, int ms)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid == 0) {
+		usleep(ms * 1000);
+		kill(parent, sig);
+		_exit(0);
+	}
+	return pid;
+}
+
+static volatile sig_atomic_t usr2_seen;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	usr2_seen = 1;
+}
+
+static void *wait_in_thread(void *arg)
+{
+	sigset_t set;
+	struct timespec ts = { 3, 0 };
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	*(long *)arg = syscall(SYS_gettid);
+	return (void *)(long)sigtimedwait(&set, NULL, &ts);
+}
+
+static void sigtimedwait_checks(void)
+{
+	struct timespec ts = { 3, 0 }, zero = { 0, 0 }, t0;
+	sigset_t set, old, pending;
+	siginfo_t si;
+	pthread_t t;
+	void *res = NULL;
+	long tid = 0;
+	pid_t pid;
+	int status;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	kill(getpid(), SIGUSR1);
+	memset(&si, 0, sizeof(si));
+	result("rt_sigtimedwait takes a pending signal with its siginfo",
+	       expect(sigtimedwait(&set, &si, &ts), SIGUSR1, "sigtimedwait") &&
+		       expect(si.si_signo, SIGUSR1, "si_signo") &&
+		       expect(si.si_code, SI_USER, "si_code") &&
+		       expect(si.si_pid, getpid(), "si_pid") && !sigpending(&pending) &&
+		       expect(sigismember(&pending, SIGUSR1), 0, "still pending"));
+	pid = signal_later(SIGUSR1, 100);
+	memset(&si, 0, sizeof(si));
+	result("rt_sigtimedwait waits for a signal sent meanwhile",
+	       expect(sigtimedwait(&set, &si, &ts), SIGUSR1, "sigtimedwait") &&
+		       expect(si.si_code, SI_USER, "si_code") && expect(si.si_pid, pid, "si_pid"));
+	memset(&si, 0, sizeof(si));
+	result("rt_sigtimedwait takes a blocked SIGCHLD",
+	       expect(sigtimedwait(&set, &si, &ts), SIGCHLD, "sigtimedwait") &&
+		       expect(si.si_code, CLD_EXITED, "si_code") && expect(si.si_pid, pid, "si_pid") &&
+		       expect(waitpid(pid, &status, 0), pid, "waitpid"));
+	ts = (struct timespec){ 0, 200000000 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	result("rt_sigtimedwait times out: EAGAIN",
+	       expect_err(sigtimedwait(&set, NULL, &ts), EAGAIN, "sigtimedwait") &&
+		       expect(ms_since(&t0) >= 190, 1, "waited its time"));
+	result("rt_sigtimedwait with a zero timeout polls: EAGAIN",
+	       expect_err(sigtimedwait(&set, NULL, &zero), EAGAIN, "sigtimedwait"));
+	signal(SIGUSR2, on_usr2);
+	pid = signal_later(SIGUSR2, 100);
+	ts = (struct timespec){ 3, 0 };
+	sigdelset(&set, SIGCHLD); /* the sender's end is not to be taken for it */
+	result("rt_sigtimedwait interrupted by a handled signal: EINTR",
+	       expect_err(sigtimedwait(&set, NULL, &ts), EINTR, "sigtimedwait") &&
+		       expect(usr2_seen, 1, "the handler ran"));
+	waitpid(pid, &status, 0);
+	sigaddset(&set, SIGCHLD);
+	sigtimedwait(&set, NULL, &zero); /* its SIGCHLD */
+	signal(SIGUSR2, SIG_DFL);
+	pthread_create(&t, NULL, wait_in_thread, &tid);
+	usleep(100000);
+	kill(getpid(), SIGUSR1);
+	pthread_join(t, &res);
+	result("rt_sigtimedwait in a thread takes a signal sent to the process",
+	       expect((long)res, SIGUSR1, "the thread's sigtimedwait"));
+	result("rt_sigtimedwait with a bad set size: EINVAL",
+	       expect_err(syscall(SYS_rt_sigtimedwait, &set, NULL, &ts, 4), EINVAL, "sigtimedwait"));
+	ts = (struct timespec){ 0, 1000000000 };
+	result("rt_sigtimedwait with a bad timeout: EINVAL",
+	       expect_err(sigtimedwait(&set, NULL, &ts), EINVAL, "sigtimedwait"));
+	result("rt_sigtimedwait with a bad set pointer: EFAULT",
+	       expect_err(syscall(SYS_rt_sigtimedwait, 8, NULL, &ts, 8), EFAULT, "sigtimedwait"));
+	result("rt_sigtimedwait with a bad timeout pointer: EFAULT",
+	       expect_err(syscall(SYS_rt_sigtimedwait, &set, NULL, 8, 8), EFAULT, "sigtimedwait"));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	int in;
@@ -740,6 +852,7 @@ int main(int argc, char **argv)
 		    "clone with CLONE_FILES shares the table with a process");
 	files_clone(path_in(argv[1], "source", 0), 0, "clone without CLONE_FILES copies it");
 	sigchld_ignored();
+	sigtimedwait_checks();
 	printf("morecalls: %d failed\n", failures);
 	return failures != 0;
 }

@@ -8,7 +8,10 @@
 # refusals (sizes, unknown and reserved flags, signals, stacks, set_tid, flag combinations);
 # CLONE_FILES: threads share one descriptor table (an open, a close, a dup2, a pipe's write
 # end closed under another thread's read), as does a process cloned with it, not one without;
-# SIGCHLD set to SIG_IGN or SA_NOCLDWAIT reaps children as they end (wait4 then ECHILD).
+# SIGCHLD set to SIG_IGN or SA_NOCLDWAIT reaps children as they end (wait4 then ECHILD);
+# rt_sigtimedwait taking a pending signal or one sent meanwhile with its siginfo, a blocked
+# SIGCHLD, in a thread a signal sent to the process, EAGAIN at its timeout, EINTR for a
+# handled signal outside its set, and its EINVAL and EFAULT cases.
 programs_image "$T/prog.img" 64M
 guest_script <<'GUEST'
 mkdir /mnt/mc
@@ -62,7 +65,16 @@ for c in "sendfile at the input's position" "sendfile at an offset" \
 	"SIGCHLD ignored: wait4 for one child is ECHILD after its end" \
 	"SIGCHLD ignored: a child that ended is gone already" \
 	"SA_NOCLDWAIT: SIGCHLD still comes, wait4 is ECHILD" \
-	"SIGCHLD back to SIG_DFL: a child waits to be reaped"; do
+	"SIGCHLD back to SIG_DFL: a child waits to be reaped" \
+	"rt_sigtimedwait takes a pending signal with its siginfo" \
+	"rt_sigtimedwait waits for a signal sent meanwhile" \
+	"rt_sigtimedwait takes a blocked SIGCHLD" "rt_sigtimedwait times out: EAGAIN" \
+	"rt_sigtimedwait with a zero timeout polls: EAGAIN" \
+	"rt_sigtimedwait interrupted by a handled signal: EINTR" \
+	"rt_sigtimedwait in a thread takes a signal sent to the process" \
+	"rt_sigtimedwait with a bad set size: EINVAL" "rt_sigtimedwait with a bad timeout: EINVAL" \
+	"rt_sigtimedwait with a bad set pointer: EFAULT" \
+	"rt_sigtimedwait with a bad timeout pointer: EFAULT"; do
 	expect_line "PASS $c"
 done
 expect_no_output "^FAIL"
