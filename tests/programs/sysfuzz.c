@@ -35,6 +35,7 @@ static int skipped(long nr)
 	case SYS_fork:
 	case SYS_vfork:
 	case SYS_clone:
+	case SYS_clone3:
 	case SYS_execve:
 	case SYS_kill:
 	case SYS_wait4:
@@ -44,6 +45,7 @@ static int skipped(long nr)
 	case SYS_pipe:
 	case SYS_pipe2:
 	case SYS_rt_sigsuspend:
+	case SYS_rt_sigtimedwait:
 	case SYS_select:
 	case SYS_poll:
 	case SYS_ppoll:
