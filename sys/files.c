@@ -22,7 +22,7 @@
 
 struct files_struct {
 	spinlock_t lock;
-	int refs; /* the tasks sharing it */
+	int refs; /* the tasks sharing it (the lock; read without it when 1) */
 	struct file *fd[TASK_NR_FILES];
 };
 
@@ -67,6 +67,9 @@ struct file *fd_file(int fd)
 		return NULL;
 	if (!current->files_shared)
 		return current->files[fd];
+	/* shared with nobody left (only current could share it again): as Linux's fdget() */
+	if (READ_ONCE(current->files_shared->refs) == 1)
+		return current->files_shared->fd[fd];
 	b = kmalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return NULL; /* no way to hold it: as if the descriptor were closed */
