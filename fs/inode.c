@@ -552,11 +552,13 @@ void inode_init_owner(struct inode *inode, const struct inode *dir, umode_t mode
 	inode->i_mode = mode;
 }
 
+/* One read of the real-time clock: its seconds and nanoseconds belong together. */
 struct timespec64 current_time(struct inode *inode)
 {
+	u64 ns = ktime_get_real_ns();
 	struct timespec64 now = {
-		.tv_sec = (s64)ktime_get_real_seconds(),
-		.tv_nsec = (long)(ktime_get_ns() % NSEC_PER_SEC),
+		.tv_sec = (s64)(ns / NSEC_PER_SEC),
+		.tv_nsec = (long)(ns % NSEC_PER_SEC),
 	};
 
 	(void)inode;

@@ -53,7 +53,8 @@ void mapping_set_error(struct address_space *mapping, int err)
 		return;
 	if (!mapping->wb_err)
 		WRITE_ONCE(mapping->wb_err, err);
-	WRITE_ONCE(mapping->wb_err_count, mapping->wb_err_count + 1);
+	/* IO completes on any CPU: two errors at once must count twice */
+	__atomic_fetch_add(&mapping->wb_err_count, 1, __ATOMIC_RELAXED);
 	if (mapping->host && mapping->host->i_sb)
 		sb_record_wb_err(mapping->host->i_sb, err);
 }

@@ -191,7 +191,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 			schedule_timeout_uninterruptible(1);
 	}
 	if (!page) {
-		failed_calls++;
+		__atomic_fetch_add(&failed_calls, 1, __ATOMIC_RELAXED); /* no lock held here */
 		warn_alloc(gfp, order);
 		return NULL;
 	}
