@@ -55,7 +55,7 @@ void fput(struct file *file)
 
 ssize_t kernel_read(struct file *file, void *buf, size_t len, loff_t *pos)
 {
-	if (!file || (file->f_flags & O_ACCMODE) == O_WRONLY)
+	if (!file || !file_readable(file))
 		return -EBADF;
 	if (!file->f_op->read)
 		return -EINVAL;
@@ -64,7 +64,7 @@ ssize_t kernel_read(struct file *file, void *buf, size_t len, loff_t *pos)
 
 ssize_t kernel_write(struct file *file, const void *buf, size_t len, loff_t *pos)
 {
-	if (!file || (file->f_flags & O_ACCMODE) == O_RDONLY)
+	if (!file || !file_writable(file))
 		return -EBADF;
 	if (!file->f_op->write)
 		return -EINVAL;

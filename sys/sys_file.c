@@ -250,7 +250,7 @@ static long sys_fallocate(u64 fd, u64 mode, u64 off, u64 len, u64 a4, u64 a5)
 		return -EINVAL;
 	if (!f)
 		return -EBADF;
-	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+	if (!file_writable(f))
 		return -EBADF;
 	inode = f->f_mapping ? f->f_mapping->host : NULL;
 	if (!f->f_path.dentry || !inode)

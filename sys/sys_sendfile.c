@@ -24,16 +24,6 @@
 #define COPY_CHUNK (1UL << 20)     /* the bounce buffer's size at most */
 #define PIPE_DEF_SIZE (64UL << 10) /* Linux's default pipe capacity */
 
-static bool can_read(const struct file *f)
-{
-	return (f->f_flags & O_ACCMODE) != O_WRONLY;
-}
-
-static bool can_write(const struct file *f)
-{
-	return (f->f_flags & O_ACCMODE) != O_RDONLY;
-}
-
 /* Linux's FMODE_PREAD: a file opened by a path (not a pipe or the console). */
 static bool can_pread(const struct file *f)
 {
@@ -128,7 +118,7 @@ static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
 	loff_t pos, max;
 	long ret;
 
-	if (!in || !can_read(in))
+	if (!in || !file_readable(in))
 		return -EBADF;
 	if (ppos && !can_pread(in))
 		return -ESPIPE;
@@ -138,7 +128,7 @@ static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
 		return ret;
 	count = min(count, MAX_RW_COUNT);
 	out = fd_file(out_fd);
-	if (!out || !can_write(out))
+	if (!out || !file_writable(out))
 		return -EBADF;
 	/* only a regular file or a block device can be spliced from */
 	if (!can_pread(in) || (!S_ISREG(in->f_inode->i_mode) && !S_ISBLK(in->f_inode->i_mode)))
@@ -183,7 +173,7 @@ static long copy_file_checks(struct file *in, loff_t pos_in, struct file *out, l
 		return -EISDIR;
 	if (!is_reg(in) || !is_reg(out))
 		return -EINVAL;
-	if (!can_read(in) || !can_write(out) || (out->f_flags & O_APPEND))
+	if (!file_readable(in) || !file_writable(out) || (out->f_flags & O_APPEND))
 		return -EBADF;
 	if (ii->i_sb != io->i_sb)
 		return -EXDEV;

@@ -247,7 +247,7 @@ void cgroup_register_fs_hooks(const struct cgroup_fs_hooks *hooks)
 {
 	lockdep_assert_mutex_held(&cgroup_mutex);
 	WARN_ON_ONCE(fs_hooks && fs_hooks != hooks);
-	fs_hooks = hooks;
+	WRITE_ONCE(fs_hooks, hooks); /* cgroup_remove_dir() reads it without the mutex */
 }
 
 int cgroup_create_dir(struct cgroup *cg)

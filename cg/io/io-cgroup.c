@@ -31,7 +31,7 @@ static int io_css_online(struct cgroup_subsys_state *css)
 static void io_css_offline(struct cgroup_subsys_state *css)
 {
 	struct blkcg *blkcg = css_to_blkcg(css);
-	void (*hook)(struct blkcg * blkcg) = READ_ONCE(io_offline_hook);
+	void (*hook)(struct blkcg *) = READ_ONCE(io_offline_hook);
 
 	if (hook)
 		hook(blkcg);

@@ -104,6 +104,17 @@ struct file {
 	void *private_data;
 };
 
+/* Opened for reading / for writing (Linux's FMODE_READ, FMODE_WRITE). */
+static inline bool file_readable(const struct file *file)
+{
+	return (file->f_flags & O_ACCMODE) != O_WRONLY;
+}
+
+static inline bool file_writable(const struct file *file)
+{
+	return (file->f_flags & O_ACCMODE) != O_RDONLY;
+}
+
 /**
  * alloc_file() - a file with the given operations, not opened through a path
  * @fop: its operations
