@@ -219,7 +219,7 @@ plot: deps
 	$(Q)test -n "$(TRACE)" || { echo "make plot: TRACE=FILE... is needed" >&2; exit 2; }
 	$(Q)scripts/plot $(TRACE) -o $(OUT)
 
-lint: deps kernel
+lint: deps
 	$(Q)scripts/lint
 
 format: deps
