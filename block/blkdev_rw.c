@@ -2,7 +2,8 @@
  * Synchronous raw IO on a whole block device at byte offsets. Block-aligned transfers are
  * built straight from the caller's pages as bios of up to BIO_MAX_VECS pages, submitted
  * under one plug (so they merge up to the device's limits and go down together) and waited
- * for as a batch. Anything else bounces through a bounce buffer.
+ * for as a batch (struct blk_batch, which a file system's direct IO uses for its runs of
+ * blocks too). Anything else bounces through a bounce buffer.
  */
 #include <cgwb/vmalloc.h>
 #include "blk.h"
@@ -14,12 +15,6 @@
 
 #define BOUNCE_ORDER 4 /* 64 KiB per bounced step */
 #define BOUNCE_BYTES (PAGE_SIZE << BOUNCE_ORDER)
-
-struct blk_batch {
-	int pending; /* bios not back yet, plus the submitter's count */
-	int status;  /* first error */
-	struct completion done;
-};
 
 /* The first error is kept; completions on any CPU may race to set it. */
 static void batch_put(struct blk_batch *b, int status)
@@ -64,25 +59,24 @@ static struct bio *batch_bio(struct block_device *bdev, unsigned int opf, sector
 	return bio;
 }
 
-/* Move len bytes (block-aligned) between buf and the device at pos, waiting for all of it. */
-static int blkdev_rw_aligned(struct block_device *bdev, unsigned int opf, char *buf, size_t len,
-			     loff_t pos)
+void blk_batch_start(struct blk_batch *b)
 {
-	struct blk_batch b = { .pending = 1 };
-	struct blk_plug plug;
-	struct bio *bio = NULL;
-	sector_t sector = (sector_t)pos >> SECTOR_SHIFT;
-	int token;
+	b->pending = 1; /* the submitter's, dropped by blk_batch_finish() */
+	b->status = 0;
+	init_completion(&b->done);
+	blk_start_plug(&b->plug);
+}
 
-	init_completion(&b.done);
-	blk_start_plug(&plug);
+int blk_batch_add(struct blk_batch *b, struct block_device *bdev, unsigned int opf, char *buf,
+		  size_t len, sector_t sector)
+{
+	struct bio *bio = NULL;
+
 	while (len) {
 		unsigned int off = (uintptr_t)buf & (PAGE_SIZE - 1);
 		unsigned int n = (unsigned int)min(len, PAGE_SIZE - off);
-		if (!bio && !(bio = batch_bio(bdev, opf, sector, len, &b))) {
-			b.status = -ENOMEM;
-			break;
-		}
+		if (!bio && !(bio = batch_bio(bdev, opf, sector, len, b)))
+			return -ENOMEM;
 		if (bio_add_page(bio, kvaddr_to_page(buf), n, off) != n) {
 			submit_bio(bio); /* full: the next round starts a new one */
 			bio = NULL;
@@ -94,12 +88,30 @@ static int blkdev_rw_aligned(struct block_device *bdev, unsigned int opf, char *
 	}
 	if (bio)
 		submit_bio(bio);
-	blk_finish_plug(&plug);
-	batch_put(&b, 0);
+	return 0;
+}
+
+int blk_batch_finish(struct blk_batch *b, int err)
+{
+	int token;
+
+	blk_finish_plug(&b->plug);
+	batch_put(b, err);
 	token = io_schedule_prepare(); /* an IO wait (Linux's blk_io_schedule()) */
-	wait_for_completion(&b.done);
+	wait_for_completion(&b->done);
 	io_schedule_finish(token);
-	return b.status;
+	return b->status;
+}
+
+/* Move len bytes (block-aligned) between buf and the device at pos, waiting for all of it. */
+static int blkdev_rw_aligned(struct block_device *bdev, unsigned int opf, char *buf, size_t len,
+			     loff_t pos)
+{
+	struct blk_batch b;
+
+	blk_batch_start(&b);
+	return blk_batch_finish(&b, blk_batch_add(&b, bdev, opf, buf, len,
+						  (sector_t)pos >> SECTOR_SHIFT));
 }
 
 BUILD_BUG_ON(BLKDEV_RW_DIRECT != O_DIRECT);

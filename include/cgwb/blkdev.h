@@ -8,6 +8,7 @@
 #include <cgwb/bio.h>
 #include <cgwb/wait.h>
 #include <cgwb/workqueue.h>
+#include <cgwb/completion.h>
 
 struct request_queue;
 struct gendisk;
@@ -370,6 +371,50 @@ ssize_t blkdev_read_at(struct block_device *bdev, void *buf, size_t len, loff_t 
  */
 ssize_t blkdev_write_at(struct block_device *bdev, const void *buf, size_t len, loff_t pos,
 			unsigned int flags);
+
+/*
+ * A batch of synchronous IO (block/blkdev_rw.c): bios built straight from kernel memory for
+ * runs of sectors anywhere on the device, under one plug, waited for together. The raw
+ * device path above and a file system's direct IO (its runs of blocks) use it.
+ */
+struct blk_batch {
+	int pending; /* bios not back yet, plus the submitter's count */
+	int status;  /* first error */
+	struct completion done;
+	struct blk_plug plug;
+};
+/**
+ * blk_batch_start() - begin a batch (and plug the submitter's queue)
+ * @b: the batch, usually on the caller's stack
+ *
+ * Context: process context.
+ */
+void blk_batch_start(struct blk_batch *b);
+/**
+ * blk_batch_add() - submit IO between a buffer and a run of sectors, as part of a batch
+ * @b: the batch
+ * @bdev: the device
+ * @opf: REQ_OP_READ or REQ_OP_WRITE and REQ_* flags
+ * @buf: kernel memory (direct map or vmalloc), aligned to the device's logical blocks
+ * @len: bytes, a multiple of the logical block size
+ * @sector: the first sector
+ *
+ * The bios are charged to the caller's io cgroup, as any bio it submits.
+ *
+ * Context: process context, between blk_batch_start() and blk_batch_finish(); may sleep.
+ * Return: 0, or -ENOMEM when a bio could not be had (what was submitted still counts).
+ */
+int blk_batch_add(struct blk_batch *b, struct block_device *bdev, unsigned int opf, char *buf,
+		  size_t len, sector_t sector);
+/**
+ * blk_batch_finish() - unplug, and wait for every bio of a batch
+ * @b: the batch
+ * @err: an error of the caller's to report if no bio failed first (0 for none)
+ *
+ * Context: process context; sleeps (an IO wait).
+ * Return: the first error among the bios and @err, or 0.
+ */
+int blk_batch_finish(struct blk_batch *b, int err);
 
 /* Change the size of the device's buffers: SECTOR_SIZE to PAGE_SIZE, a power of two. */
 int set_blocksize(struct block_device *bdev, unsigned int size);

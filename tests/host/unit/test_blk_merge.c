@@ -55,7 +55,7 @@ static void fake_commit(struct request_queue *q)
 static const struct blk_mq_ops fake_ops = { .queue_rq = fake_queue_rq, .commit_rqs = fake_commit };
 
 /* Complete every request the driver holds, as its interrupt handler would. */
-static void complete_all(void)
+static void complete_all_requests(void)
 {
 	for (unsigned int i = 0; i < fd.nr_seen; i++) {
 		struct seen *s = &fd.seen[i];
@@ -209,7 +209,7 @@ Test(blk, plug_merges_page_writes_into_large_requests)
 	cr_assert_eq(fd.seen[0].bytes, 1 << 20);
 	cr_assert_eq(fd.seen[0].segs, 1);
 	cr_assert_eq(fd.commits, 1, "one notification for the batch");
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(nr_ended, 256);
 	struct disk_stats st;
 	disk_stats_read(fd.disk, &st);
@@ -245,7 +245,7 @@ Test(blk, plug_sends_a_large_run_when_the_next_starts)
 	cr_assert_eq(fd.seen[3].bytes, 128 << 10);
 	blk_finish_plug(&plug);
 	cr_assert_eq(fd.nr_seen, 5);
-	complete_all();
+	complete_all_requests();
 	__free_pages(block, 6);
 }
 
@@ -276,7 +276,7 @@ Test(blk, sleeping_task_sends_its_plug)
 
 	host_run_until_idle();
 	cr_assert_eq(fd.nr_seen, 1, "the plugged write reached the driver when its task slept");
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(nr_ended, 1);
 	WRITE_ONCE(plugged_sleeper_go, true);
 	wake_up(&plugged_sleeper_wq);
@@ -295,11 +295,11 @@ Test(blk, busy_device_merges_waiting_bios)
 	for (unsigned int i = 0; i < 9; i++)
 		submit_bio(make_bio(REQ_OP_READ, 8 * i, block, i, 1, 1, i));
 	cr_assert_eq(fd.nr_seen, 1);
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(fd.nr_seen, 2);
 	cr_assert_eq(fd.seen[1].sector, 8);
 	cr_assert_eq(fd.seen[1].bytes, 8 * PAGE_SIZE);
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(nr_ended, 9);
 	__free_pages(block, 4);
 }
@@ -329,12 +329,12 @@ Test(blk, queue_depth_waiters_served_in_order)
 	cr_assert_eq(fd.nr_seen, 1);
 	cr_assert_eq(nr_started, 1, "three wait for the one request");
 	for (int round = 1; round < 4; round++) {
-		complete_all();
+		complete_all_requests();
 		host_run_until_idle();
 		cr_assert_eq(fd.nr_seen, (unsigned int)round + 1);
 		cr_assert_eq(fd.seen[round].sector, 1000 * (sector_t)round, "FIFO");
 	}
-	complete_all();
+	complete_all_requests();
 	for (int i = 0; i < 4; i++)
 		cr_assert_eq(kthread_join(t[i]), 0);
 	cr_assert_eq(nr_ended, 4);
@@ -374,10 +374,10 @@ Test(blk, device_error_fails_only_its_bio)
 		submit_bio(make_bio(REQ_OP_WRITE, 8 * i, block, i, 1, 1, i));
 	blk_finish_plug(&plug);
 	cr_assert_eq(fd.nr_seen, 1);
-	complete_all();
+	complete_all_requests();
 	host_run_until_idle(); /* the retry runs from a work item */
 	cr_assert_eq(fd.nr_seen, 5);
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(statuses[0], 0);
 	cr_assert_eq(statuses[1], 0);
 	cr_assert_eq(statuses[2], -EIO);
@@ -407,7 +407,7 @@ Test(blk, oversized_bio_is_split_and_completes_once)
 		cr_assert_eq(fd.seen[i].segs, 2);
 	}
 	cr_assert_eq(parent_ends, 0);
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(parent_ends, 1);
 	cr_assert_eq(parent_status, 0);
 	bio_put(bio);
@@ -422,14 +422,14 @@ Test(blk, preflush_and_fua_sequence)
 	submit_bio(make_bio(REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, 8, block, 0, 1, 1, 0));
 	cr_assert_eq(fd.nr_seen, 1);
 	cr_assert_eq(fd.seen[0].op, REQ_OP_FLUSH);
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(fd.nr_seen, 2);
 	cr_assert_eq(fd.seen[1].op, REQ_OP_WRITE);
 	cr_assert_eq(fd.seen[1].bytes, PAGE_SIZE);
 	cr_assert_eq(statuses[0], 1, "not done before the post-flush");
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(fd.seen[2].op, REQ_OP_FLUSH);
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(statuses[0], 0);
 	struct disk_stats st;
 	disk_stats_read(fd.disk, &st);
@@ -456,7 +456,7 @@ Test(blk, stats_in_flight_and_busy_time)
 	cr_assert_eq(st.in_flight[0], 1);
 	cr_assert_eq(st.in_flight[1], 1);
 	host_run_for(5 * NSEC_PER_MSEC);
-	complete_all();
+	complete_all_requests();
 	disk_stats_read(fd.disk, &st);
 	cr_assert_eq(st.in_flight[0] + st.in_flight[1], 0);
 	cr_assert_eq(st.io_ticks_ns, 5 * NSEC_PER_MSEC);
@@ -502,14 +502,14 @@ Test(blk, power_cut_holds_everything_after_n_writes)
 	submit_bio(make_bio(REQ_OP_WRITE, 8, block, 0, 1, 1, 0));
 	submit_bio(make_bio(REQ_OP_READ, 100, block, 0, 1, 1, 1));
 	cr_assert_eq(fd.nr_seen, 2, "reads do not count");
-	complete_all();
+	complete_all_requests();
 	/* the preflush step is the second write; its data would be the third */
 	submit_bio(make_bio(REQ_OP_WRITE | REQ_PREFLUSH, 16, block, 0, 1, 1, 2));
 	cr_assert_eq(fd.nr_seen, 3);
 	cr_assert_eq(fd.seen[2].op, REQ_OP_FLUSH);
-	complete_all();
+	complete_all_requests();
 	submit_bio(make_bio(REQ_OP_READ, 200, block, 0, 1, 1, 3));
-	complete_all();
+	complete_all_requests();
 	cr_assert_eq(fd.nr_seen, 3, "nothing reaches the device after the cut, reads neither");
 	cr_assert_eq(statuses[0], 0);
 	cr_assert_eq(statuses[1], 0);
