@@ -93,7 +93,7 @@ static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned i
 }
 
 /* A failed write must not leave blocks past the end of file (e2fsck would object). */
-static void ext2_write_failed(struct inode *inode, loff_t end)
+void ext2_write_failed(struct inode *inode, loff_t end)
 {
 	if (end > inode->i_size)
 		ext2_truncate_blocks(inode, inode->i_size);
@@ -104,7 +104,7 @@ static void ext2_write_failed(struct inode *inode, loff_t end)
  * try again (at most 3 times), as Linux's ext4_should_retry_alloc(). No handle or page
  * lock may be held: the commit waits for every handle.
  */
-static bool ext2_should_retry_alloc(struct super_block *sb, int *retries)
+bool ext2_should_retry_alloc(struct super_block *sb, int *retries)
 {
 	const struct ext2_family_ops *family = ext2_family(sb);
 

@@ -730,6 +730,8 @@ void ext2_destroy_inode(struct inode *inode);
 #define EXT2_GET_BLOCKS_CREATE 0x1
 /* ext4's writeback of delayed blocks: unwritten extents map, holes become unwritten ones */
 #define EXT2_GET_BLOCKS_UNWRIT 0x2
+/* with UNWRIT: direct IO's, no delayed allocation reservation covers the new blocks */
+#define EXT2_GET_BLOCKS_DIO 0x4
 int ext2_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
 		    int flags, bool *new);
 loff_t ext2_max_size(unsigned int blkbits);
@@ -805,6 +807,10 @@ int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync);
 extern const struct file_operations ext2_file_operations;
 extern const struct inode_operations ext2_file_inode_operations;
 
+/* direct.c: O_DIRECT (-ENOTBLK: the page cache's path must take the rest) */
+ssize_t ext2_direct_write(struct file *file, const char *buf, size_t len, loff_t *pos);
+ssize_t ext2_direct_read(struct file *file, char *buf, size_t len, loff_t *pos);
+
 /* readpage.c, writeback.c, aops.c */
 int ext2_readpage(struct file *file, struct page *page);
 void ext2_readahead(struct readahead_control *ractl);
@@ -812,6 +818,10 @@ int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc
 int ext2_writepage(struct page *page, struct writeback_control *wbc);
 extern const struct address_space_operations ext2_aops;
 int ext2_zero_tail(struct inode *inode, loff_t size);
+/* A failed write gives back the blocks it allocated past the end of file. */
+void ext2_write_failed(struct inode *inode, loff_t end);
+/* -ENOSPC while freed blocks wait for a commit: have it and try again (no handle held). */
+bool ext2_should_retry_alloc(struct super_block *sb, int *retries);
 
 /* symlink.c */
 extern const struct inode_operations ext2_symlink_inode_operations;

@@ -1,12 +1,50 @@
 /*
  * Regular files: reads and writes go through the page cache (the generic paths call our
- * address_space operations); fsync makes a file's data and metadata durable.
+ * address_space operations) or, with O_DIRECT, straight to the blocks (direct.c); fsync
+ * makes a file's data and metadata durable.
  */
 #include "ext2.h"
 #include <cgwb/writeback.h>
 #include <cgwb/blkdev.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/errno.h>
+
+/*
+ * O_DIRECT: what direct IO leaves (a hole of a journalled block-mapped file, a transfer
+ * not on whole blocks, a page that stays cached) goes through the page cache, which is
+ * then written and dropped, as Linux's direct_write_fallback(): the caller finds its data
+ * on disk as if all of it had gone directly.
+ */
+static ssize_t ext2_file_write_direct(struct file *file, const char *buf, size_t len,
+				      loff_t *pos)
+{
+	struct address_space *mapping = file->f_mapping;
+	ssize_t done = ext2_direct_write(file, buf, len, pos), more;
+	loff_t start = *pos;
+	int err;
+
+	if (done == -ENOTBLK)
+		done = 0;
+	if (done < 0 || (size_t)done == len)
+		goto sync;
+	more = generic_file_write(file, buf + done, len - (size_t)done, pos);
+	if (more <= 0)
+		return done ? done : more;
+	start = *pos - more;
+	err = filemap_write_and_wait_range(mapping, start, *pos - 1);
+	if (err)
+		return done ? done : err;
+	invalidate_mapping_pages(mapping, (pgoff_t)(start >> PAGE_SHIFT),
+				 (pgoff_t)((*pos - 1) >> PAGE_SHIFT));
+	return done + more; /* generic_file_write() made O_DSYNC's part durable */
+sync:
+	if (done > 0 && (file->f_flags & O_DSYNC)) {
+		err = vfs_fsync_range(file, *pos - done, *pos - 1, 0);
+		if (err)
+			return err;
+	}
+	return done;
+}
 
 static ssize_t ext2_file_write(struct file *file, const char *buf, size_t len, loff_t *pos)
 {
@@ -16,7 +54,20 @@ static ssize_t ext2_file_write(struct file *file, const char *buf, size_t len, l
 		return -EPERM;
 	if ((EXT2_I(inode)->i_flags & EXT2_APPEND_FL) && !(file->f_flags & O_APPEND))
 		return -EPERM;
+	if ((file->f_flags & O_DIRECT) && len)
+		return ext2_file_write_direct(file, buf, len, pos);
 	return generic_file_write(file, buf, len, pos);
+}
+
+static ssize_t ext2_file_read(struct file *file, char *buf, size_t len, loff_t *pos)
+{
+	if (file->f_flags & O_DIRECT) {
+		ssize_t n = ext2_direct_read(file, buf, len, pos);
+
+		if (n != -ENOTBLK)
+			return n;
+	}
+	return generic_file_read(file, buf, len, pos);
 }
 
 /*
@@ -100,7 +151,7 @@ static int ext2_release_file(struct inode *inode, struct file *file)
 }
 
 const struct file_operations ext2_file_operations = {
-	.read = generic_file_read,
+	.read = ext2_file_read,
 	.write = ext2_file_write,
 	.llseek = generic_file_llseek,
 	.fsync = ext2_fsync,

@@ -306,10 +306,11 @@ u32 ext_hole(struct ext4_ext_path *path, unsigned int depth, u32 lblk, u32 *goal
 
 /*
  * Allocate up to maxblocks for the hole at lblk: the number allocated, first in *bno.
- * Unwritten (delayed allocation's writeback) they read as zeros until converted.
+ * Unwritten (delayed allocation's writeback, direct IO) they read as zeros until converted.
+ * alloc_flags: EXT2_ALLOC_RESERVED when delayed allocation's reservations cover them.
  */
 static int ext4_ext_alloc(struct inode *inode, u32 lblk, unsigned long maxblocks, u32 *bno,
-			  bool unwritten)
+			  bool unwritten, int alloc_flags)
 {
 	struct ext4_ext_path path[EXT4_MAX_EXTENT_DEPTH + 1];
 	int depth = ext4_find_extent(inode, lblk, path), err = 0;
@@ -321,8 +322,7 @@ static int ext4_ext_alloc(struct inode *inode, u32 lblk, unsigned long maxblocks
 	hole = ext_hole(path, (unsigned int)depth, lblk, &goal);
 	ext_path_release(path, (unsigned int)depth);
 	count = min(min(maxblocks, (unsigned long)hole), (unsigned long)ext_max_len(unwritten));
-	/* unwritten: delayed blocks mapped at writeback, which their reservations cover */
-	*bno = ext2_new_blocks(inode, goal, &count, &err, unwritten ? EXT2_ALLOC_RESERVED : 0);
+	*bno = ext2_new_blocks(inode, goal, &count, &err, alloc_flags);
 	if (!*bno)
 		return err;
 	err = ext4_ext_insert_extent(inode, lblk, *bno, (u32)count, unwritten);
@@ -335,9 +335,11 @@ static int ext4_ext_alloc(struct inode *inode, u32 lblk, unsigned long maxblocks
 
 /*
  * ext2_get_blocks() of an extent-mapped inode: map, or with CREATE allocate a hole. With
- * UNWRIT (delayed allocation's writeback) unwritten extents map too and holes become
- * unwritten extents; *new then says whether the blocks are unwritten (to be converted once
- * the data is on disk). Without it, writing into an unwritten extent is refused.
+ * UNWRIT (delayed allocation's writeback, direct IO) unwritten extents map too and holes
+ * become unwritten extents; *new then says whether the blocks are unwritten (to be
+ * converted once the data is on disk). Delayed allocation's blocks come out of its
+ * reservations; direct IO's (DIO) have none. Without UNWRIT, writing into an unwritten
+ * extent is refused.
  */
 int ext4_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
 		    int flags, bool *new)
@@ -352,7 +354,8 @@ int ext4_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblock
 	if (unwrit) {
 		ret = ext4_ext_map_any(inode, (u32)iblock, maxblocks, bno, new);
 		if (!ret && (flags & EXT2_GET_BLOCKS_CREATE)) {
-			ret = ext4_ext_alloc(inode, (u32)iblock, maxblocks, bno, true);
+			ret = ext4_ext_alloc(inode, (u32)iblock, maxblocks, bno, true,
+					     (flags & EXT2_GET_BLOCKS_DIO) ? 0 : EXT2_ALLOC_RESERVED);
 			*new = true;
 		}
 		mutex_unlock(&ei->truncate_mutex);
@@ -362,7 +365,7 @@ int ext4_get_blocks(struct inode *inode, sector_t iblock, unsigned long maxblock
 	if (!ret && (flags & EXT2_GET_BLOCKS_CREATE)) {
 		ret = ext4_ext_is_unwritten(inode, (u32)iblock);
 		if (!ret) {
-			ret = ext4_ext_alloc(inode, (u32)iblock, maxblocks, bno, false);
+			ret = ext4_ext_alloc(inode, (u32)iblock, maxblocks, bno, false, 0);
 			*new = ret > 0;
 		} else if (ret > 0) {
 			ext2_error(inode->i_sb, "ext4_ext_map_blocks",
