@@ -9,6 +9,7 @@
 #include <cgwb/fs.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/file.h>
+#include <cgwb/bio.h>
 #include <cgwb/slab.h>
 #include <cgwb/vmalloc.h>
 #include <cgwb/errno.h>
@@ -37,13 +38,19 @@ char *get_path(int dirfd, u64 upath, long *err)
 	return path;
 }
 
-/* One chunk of a read or write between a file and a program's buffer, at *pos. */
+/*
+ * One chunk of a read or write between a file and a program's buffer, at *pos. With
+ * O_DIRECT the kernel buffer sits as far past a 512-byte boundary as the program's does,
+ * so that direct IO finds the program's buffer aligned or not, as Linux would.
+ */
 static long rw_chunk(struct file *file, u64 ubuf, size_t len, loff_t *pos, bool write)
 {
-	void *kbuf = kvmalloc(len, GFP_KERNEL);
+	size_t skew = (file->f_flags & O_DIRECT) ? (size_t)(ubuf & (SECTOR_SIZE - 1)) : 0;
+	void *mem = kvmalloc(len + skew, GFP_KERNEL);
+	char *kbuf = (char *)mem + skew;
 	long n;
 
-	if (!kbuf)
+	if (!mem)
 		return -ENOMEM;
 	if (write) {
 		n = copy_from_user(kbuf, ubuf, len);
@@ -54,7 +61,7 @@ static long rw_chunk(struct file *file, u64 ubuf, size_t len, loff_t *pos, bool 
 		if (n > 0 && copy_to_user(ubuf, kbuf, (size_t)n))
 			n = -EFAULT;
 	}
-	kvfree(kbuf);
+	kvfree(mem);
 	return n;
 }
 

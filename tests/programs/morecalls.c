@@ -324,6 +324,43 @@ static void copy_range_errors(const char *dir, const char *other, int in)
 	unlink(path_in(other, "cfr-far", 2));
 }
 
+/* ---------------------------------------------------------------- O_DIRECT */
+
+/* Aligned transfers go, a buffer, offset or length off the 512-byte sectors is EINVAL,
+ * a read at the end of file returns 0 even off them, and the data reads back. */
+static void direct_io(const char *dir)
+{
+	int fd = fresh(path_in(dir, "direct", 1), O_RDWR | O_DIRECT);
+	char *buf = aligned_alloc(4096, 3 * 4096), *back = aligned_alloc(4096, 2 * 4096);
+	int same = 1;
+
+	if (!buf || !back)
+		exit(2);
+	for (int i = 0; i < 3 * 4096; i++)
+		buf[i] = (char)pattern(i);
+	result("O_DIRECT write of 8 KiB from an aligned buffer",
+	       expect(pwrite(fd, buf, 8192, 0), 8192, "pwrite"));
+	result("O_DIRECT write from a buffer off the sectors: EINVAL",
+	       expect_err(pwrite(fd, buf + 1, 4096, 8192), EINVAL, "pwrite"));
+	result("O_DIRECT write at an offset off the sectors: EINVAL",
+	       expect_err(pwrite(fd, buf, 4096, 100), EINVAL, "pwrite"));
+	result("O_DIRECT read of a length off the sectors: EINVAL",
+	       expect_err(pread(fd, back, 1000, 0), EINVAL, "pread"));
+	result("O_DIRECT read back of what was written",
+	       expect(pread(fd, back, 8192, 0), 8192, "pread"));
+	for (int i = 0; i < 8192; i++)
+		same &= back[i] == buf[i];
+	result("O_DIRECT data read back equal", same);
+	result("O_DIRECT read at the end of file, off the sectors: 0",
+	       expect(pread(fd, back + 1, 4096, 8192), 0, "pread"));
+	result("O_DIRECT write of 512 bytes past the end: through a page, on disk",
+	       expect(pwrite(fd, buf + 8192, 512, 8192), 512, "pwrite"));
+	result("the file is 8704 bytes", expect(lseek(fd, 0, SEEK_END), 8704, "lseek"));
+	free(buf);
+	free(back);
+	close(fd);
+}
+
 /* ---------------------------------------------------------------- clone3 */
 
 struct clone_args_v2 { /* Linux 6.1's struct clone_args */
@@ -843,6 +880,7 @@ int main(int argc, char **argv)
 	copy_range_data(argv[1], in);
 	copy_range_errors(argv[1], argv[2], in);
 	close(in);
+	direct_io(argv[1]);
 	clone3_processes();
 	clone3_exit_signal();
 	clone3_refusals();
