@@ -15,8 +15,7 @@
  * then written and dropped, as Linux's direct_write_fallback(): the caller finds its data
  * on disk as if all of it had gone directly.
  */
-static ssize_t ext2_file_write_direct(struct file *file, const char *buf, size_t len,
-				      loff_t *pos)
+static ssize_t ext2_file_write_direct(struct file *file, const char *buf, size_t len, loff_t *pos)
 {
 	struct address_space *mapping = file->f_mapping;
 	ssize_t done = ext2_direct_write(file, buf, len, pos), more;

@@ -202,6 +202,17 @@ struct page *filemap_fault_page(struct file *file, pgoff_t index);
 /* Up to nr pages from *start with tag (references taken); advances *start past the last. */
 unsigned int find_get_pages_tag(struct address_space *mapping, pgoff_t *start, pgoff_t end,
 				xa_mark_t tag, unsigned int nr, struct page **pages);
+/**
+ * find_get_pages_range() - the pages a mapping caches in a range of indexes
+ * @mapping: the mapping
+ * @start: the first index; advanced past the last page returned
+ * @end: the last index (inclusive)
+ * @nr: at most this many pages
+ * @pages: where they go, each with a reference the caller puts
+ *
+ * Context: any context that may take the mapping's i_pages lock; never sleeps.
+ * Return: the number of pages found (0: none cached in the range).
+ */
 unsigned int find_get_pages_range(struct address_space *mapping, pgoff_t *start, pgoff_t end,
 				  unsigned int nr, struct page **pages);
 
