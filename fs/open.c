@@ -80,6 +80,41 @@ int vfs_truncate(const struct path *path, loff_t length)
 	return err;
 }
 
+int vfs_fallocate(struct file *file, int mode, loff_t offset, loff_t len)
+{
+	struct inode *inode = file->f_mapping ? file->f_mapping->host : NULL;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~FALLOC_FL_SUPPORTED_MASK)
+		return -EOPNOTSUPP;
+	if ((mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)) ==
+	    (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE))
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_COLLAPSE_RANGE) && (mode & ~FALLOC_FL_COLLAPSE_RANGE))
+		return -EINVAL;
+	if ((mode & FALLOC_FL_INSERT_RANGE) && (mode & ~FALLOC_FL_INSERT_RANGE))
+		return -EINVAL;
+	if ((mode & FALLOC_FL_UNSHARE_RANGE) &&
+	    (mode & ~(FALLOC_FL_UNSHARE_RANGE | FALLOC_FL_KEEP_SIZE)))
+		return -EINVAL;
+	if (!file_writable(file))
+		return -EBADF;
+	if (!file->f_path.dentry || !inode || S_ISFIFO(inode->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode) && !S_ISBLK(inode->i_mode))
+		return -ENODEV;
+	if (offset + len > inode->i_sb->s_maxbytes || offset + len < 0)
+		return -EFBIG;
+	if (!file->f_op->fallocate)
+		return -EOPNOTSUPP;
+	return (int)file->f_op->fallocate(file, mode, offset, len);
+}
+
 int do_truncate(const char *name, loff_t length)
 {
 	struct path path;

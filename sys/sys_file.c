@@ -238,35 +238,12 @@ static long sys_lseek(u64 fd, u64 off, u64 whence, u64 a3, u64 a4, u64 a5)
 	return f ? vfs_llseek(f, (loff_t)off, (int)whence) : -EBADF;
 }
 
-#define FALLOC_FL_KNOWN \
-	0x7f /* KEEP_SIZE, PUNCH_HOLE, NO_HIDE_STALE, COLLAPSE, ZERO, INSERT, UNSHARE */
-
-/*
- * Linux's vfs_fallocate() checks, in its order; no file system here allocates ahead yet
- * (ext2 has no fallocate in Linux either; ext4's unwritten preallocation is not built), so a
- * regular file answers -EOPNOTSUPP and glibc's posix_fallocate() writes the range instead.
- */
+/* ksys_fallocate(): the descriptor, then vfs_fallocate()'s checks and the file system's. */
 static long sys_fallocate(u64 fd, u64 mode, u64 off, u64 len, u64 a4, u64 a5)
 {
 	struct file *f = fd_file((int)fd);
-	struct inode *inode;
 
-	if (mode & ~(u64)FALLOC_FL_KNOWN)
-		return -EOPNOTSUPP;
-	if ((s64)off < 0 || (s64)len <= 0)
-		return -EINVAL;
-	if (!f)
-		return -EBADF;
-	if (!file_writable(f))
-		return -EBADF;
-	inode = f->f_mapping ? f->f_mapping->host : NULL;
-	if (!f->f_path.dentry || !inode)
-		return -ESPIPE;
-	if (S_ISDIR(inode->i_mode))
-		return -EISDIR;
-	if (!S_ISREG(inode->i_mode) && !S_ISBLK(inode->i_mode))
-		return -ENODEV;
-	return -EOPNOTSUPP;
+	return f ? vfs_fallocate(f, (int)mode, (loff_t)off, (loff_t)len) : -EBADF;
 }
 
 static long sys_ftruncate(u64 fd, u64 len, u64 a2, u64 a3, u64 a4, u64 a5)

@@ -807,6 +807,9 @@ int ext2_fsync(struct file *file, loff_t start, loff_t end, int datasync);
 extern const struct file_operations ext2_file_operations;
 extern const struct inode_operations ext2_file_inode_operations;
 
+/* fallocate.c: ext4's allocating fallocate (unwritten extents) */
+long ext2_fallocate(struct file *file, int mode, loff_t offset, loff_t len);
+
 /* direct.c: O_DIRECT (-ENOTBLK: the page cache's path must take the rest) */
 ssize_t ext2_direct_write(struct file *file, const char *buf, size_t len, loff_t *pos);
 ssize_t ext2_direct_read(struct file *file, char *buf, size_t len, loff_t *pos);

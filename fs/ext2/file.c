@@ -155,6 +155,7 @@ const struct file_operations ext2_file_operations = {
 	.llseek = generic_file_llseek,
 	.fsync = ext2_fsync,
 	.release = ext2_release_file,
+	.fallocate = ext2_fallocate,
 };
 
 const struct inode_operations ext2_file_inode_operations = {

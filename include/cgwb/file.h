@@ -68,7 +68,22 @@ struct file_operations {
 	 * (poll_wait()), or the time it changes by itself (poll_wait_until()).
 	 */
 	unsigned int (*poll)(struct file *file, struct poll_table *pt);
+	/* Optional: allocate (or with other modes change) a range's blocks, vfs_fallocate()
+	 * having checked the mode, the file and the range as Linux's does */
+	long (*fallocate)(struct file *file, int mode, loff_t offset, loff_t len);
 };
+
+/* fallocate()'s modes (Linux's include/uapi/linux/falloc.h) */
+#define FALLOC_FL_KEEP_SIZE 0x01
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#define FALLOC_FL_NO_HIDE_STALE 0x04
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#define FALLOC_FL_ZERO_RANGE 0x10
+#define FALLOC_FL_INSERT_RANGE 0x20
+#define FALLOC_FL_UNSHARE_RANGE 0x40
+#define FALLOC_FL_SUPPORTED_MASK                                                 \
+	(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE | FALLOC_FL_COLLAPSE_RANGE | \
+	 FALLOC_FL_ZERO_RANGE | FALLOC_FL_INSERT_RANGE | FALLOC_FL_UNSHARE_RANGE)
 
 /*
  * What a poller asks of a file's poll() (Linux's poll_table): qproc queues the poller on a

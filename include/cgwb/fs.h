@@ -605,6 +605,21 @@ void generic_fillattr(struct inode *inode, struct kstat *stat);
  */
 int vfs_truncate(const struct path *path, loff_t length);
 /**
+ * vfs_fallocate() - allocate (or with other modes change) the blocks of a range of a file
+ * @file: the open file
+ * @mode: FALLOC_FL_* (0: allocate, and grow the file to cover the range)
+ * @offset: the first byte
+ * @len: bytes, more than 0
+ *
+ * Linux's checks in Linux's order (the mode's combinations, a writable file, its type, the
+ * range against the largest file), then the file system's ->fallocate().
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or -EINVAL, -EOPNOTSUPP (a mode no file system here does, or no
+ * ->fallocate()), -EBADF, -ESPIPE, -EISDIR, -ENODEV, -EFBIG, or the file system's error.
+ */
+int vfs_fallocate(struct file *file, int mode, loff_t offset, loff_t len);
+/**
  * truncate_setsize() - set an inode's size, dropping the pages past a new, smaller end
  * @inode: the inode
  * @newsize: the new i_size

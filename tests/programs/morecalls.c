@@ -361,6 +361,43 @@ static void direct_io(const char *dir)
 	close(fd);
 }
 
+/* ---------------------------------------------------------------- fallocate */
+
+/* The allocating modes on the disk's file system (ext4 for cgwb's tests): blocks that
+ * read as zeros, writable, past the end with KEEP_SIZE, gone with a truncate. */
+static void fallocate_modes(const char *dir)
+{
+	int fd = fresh(path_in(dir, "falloc", 1), O_RDWR);
+	char buf[4096], back[4096];
+	int zeros = 1;
+	struct stat st;
+
+	for (int i = 0; i < 4096; i++)
+		buf[i] = (char)pattern(i);
+	result("fallocate of 1 MiB", expect(fallocate(fd, 0, 0, 1 << 20), 0, "fallocate"));
+	result("the file is 1 MiB, its blocks allocated",
+	       !fstat(fd, &st) && st.st_size == 1 << 20 && st.st_blocks >= 2048);
+	result("an allocated block reads as zeros",
+	       expect(pread(fd, back, 4096, 512 << 10), 4096, "pread"));
+	for (int i = 0; i < 4096; i++)
+		zeros &= back[i] == 0;
+	result("its bytes are zeros", zeros);
+	result("a write into the allocated range, synced",
+	       expect(pwrite(fd, buf, 4096, 64 << 10), 4096, "pwrite") && !fsync(fd));
+	result("reads back", pread(fd, back, 4096, 64 << 10) == 4096 && !memcmp(back, buf, 4096));
+	result("fallocate past the end with FALLOC_FL_KEEP_SIZE",
+	       expect(fallocate(fd, FALLOC_FL_KEEP_SIZE, 1 << 20, 1 << 20), 0, "fallocate"));
+	result("the size stays, the blocks grow",
+	       !fstat(fd, &st) && st.st_size == 1 << 20 && st.st_blocks >= 4096);
+	result("FALLOC_FL_PUNCH_HOLE without KEEP_SIZE: EOPNOTSUPP",
+	       expect_err(fallocate(fd, FALLOC_FL_PUNCH_HOLE, 0, 4096), EOPNOTSUPP, "fallocate"));
+	result("fallocate at a negative offset: EINVAL",
+	       expect_err(fallocate(fd, 0, -4096, 4096), EINVAL, "fallocate"));
+	result("a truncate gives the blocks past the end back",
+	       !ftruncate(fd, 128 << 10) && !fstat(fd, &st) && st.st_blocks <= 256 + 16);
+	close(fd);
+}
+
 /* ---------------------------------------------------------------- clone3 */
 
 struct clone_args_v2 { /* Linux 6.1's struct clone_args */
@@ -881,6 +918,7 @@ int main(int argc, char **argv)
 	copy_range_errors(argv[1], argv[2], in);
 	close(in);
 	direct_io(argv[1]);
+	fallocate_modes(argv[1]);
 	clone3_processes();
 	clone3_exit_signal();
 	clone3_refusals();
