@@ -1,8 +1,9 @@
 /*
  * Working directories. A task's fs_struct holds a referenced path (so the directory's
  * mount cannot be unmounted under it, and a removed directory stays usable as "." until
- * the task leaves it); a task without one works from the root. Each task owns its copy:
- * a child starts in its parent's directory, and cd in one never moves the other.
+ * the task leaves it); a task without one works from the root. A child starts in its
+ * parent's directory with its own copy (cd in one never moves the other), or, cloned with
+ * CLONE_FS as threads are, shares the parent's: a chdir of any moves them all, as Linux's.
  */
 #include <cgwb/fs.h>
 #include <cgwb/sched.h>
@@ -85,14 +86,39 @@ void task_copy_fs(struct task_struct *child, struct task_struct *parent)
 	path_put(&pwd);
 }
 
+int task_share_fs(struct task_struct *child, struct task_struct *parent)
+{
+	struct fs_struct *fs = parent->fs;
+
+	if (!fs) {
+		struct path root;
+
+		get_fs_root(&root);
+		fs = alloc_fs_struct(&root);
+		path_put(&root);
+		if (!fs)
+			return -ENOMEM;
+		parent->fs = fs; /* only the parent itself runs this: nobody else reads it yet */
+	}
+	spin_lock(&fs->lock);
+	fs->users++;
+	spin_unlock(&fs->lock);
+	child->fs = fs;
+	return 0;
+}
+
 void exit_fs(struct task_struct *task)
 {
 	struct fs_struct *fs = task->fs;
+	int users;
 
 	if (!fs)
 		return;
 	task->fs = NULL;
-	if (--fs->users)
+	spin_lock(&fs->lock);
+	users = --fs->users;
+	spin_unlock(&fs->lock);
+	if (users)
 		return;
 	path_put(&fs->pwd);
 	kfree(fs);

@@ -276,7 +276,10 @@ static int forked_main(void *data)
 	return program_run(&regs);
 }
 
-/* CLONE_FILES: the table shared (files_make_shared() done), else a copy. */
+/*
+ * CLONE_FILES: the table shared (files_make_shared() done), else a copy. CLONE_FS: the
+ * working directory shared (without memory for it, a copy, which needs none).
+ */
 static void inherit(struct task_struct *t, u64 flags)
 {
 	if (flags & CLONE_FILES)
@@ -284,7 +287,8 @@ static void inherit(struct task_struct *t, u64 flags)
 	else
 		files_copy_to(t);
 	cgroup_attach_task(current->cgroup, t);
-	task_copy_fs(t, current);
+	if (!(flags & CLONE_FS) || task_share_fs(t, current))
+		task_copy_fs(t, current);
 	t->cpus_mask = current->cpus_mask;
 	t->oom_score_adj = current->oom_score_adj;
 }

@@ -1303,11 +1303,12 @@ int simple_readlink(struct dentry *dentry, char *buf, int size);
 
 /*
  * A task's working directory. task->fs == NULL means the root. A spawner gives a new task
- * its parent's directory with task_copy_fs(child, parent) before the child runs; the task
- * drops it on exit through exit_fs() (called by the task exit hook).
+ * its parent's directory with task_copy_fs(child, parent), or the parent's very fs_struct
+ * with task_share_fs() (clone's CLONE_FS: a chdir of one moves all), before the child
+ * runs; the task drops it on exit through exit_fs() (called by the task exit hook).
  */
 struct fs_struct {
-	int users;
+	int users; /* tasks sharing it, under lock */
 	spinlock_t lock;
 	struct path pwd;
 };
@@ -1322,6 +1323,18 @@ struct task_struct;
  * Context: process context; may sleep.
  */
 void task_copy_fs(struct task_struct *child, struct task_struct *parent);
+/**
+ * task_share_fs() - give a new task its parent's fs_struct itself (CLONE_FS)
+ * @child: the new task, not running yet, without an fs_struct
+ * @parent: the spawner
+ *
+ * A parent working from the root without an fs_struct gets one first, so that the two
+ * share what either changes after.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOMEM.
+ */
+int task_share_fs(struct task_struct *child, struct task_struct *parent);
 void exit_fs(struct task_struct *task);
 
 /* ---------------------------------------------------------------- disks and boot */

@@ -398,6 +398,39 @@ static void fallocate_modes(const char *dir)
 	close(fd);
 }
 
+/* ---------------------------------------------------------------- CLONE_FS */
+
+static void *chdir_thread(void *dir)
+{
+	return (void *)(long)chdir(dir);
+}
+
+/* A thread's chdir moves its process (CLONE_FS), a child process's does not. */
+static void fs_sharing(const char *dir)
+{
+	char before[256], after[256];
+	pthread_t t;
+	void *ret;
+	int status;
+	pid_t pid;
+
+	if (!getcwd(before, sizeof(before)))
+		exit(2);
+	result("a thread's chdir", !pthread_create(&t, NULL, chdir_thread, (void *)dir) &&
+					   !pthread_join(t, &ret) && !ret);
+	result("moves the whole process (CLONE_FS)",
+	       getcwd(after, sizeof(after)) && !strcmp(after, dir));
+	if (chdir(before))
+		exit(2);
+	pid = fork();
+	if (pid == 0)
+		_exit(chdir(dir) ? 1 : 0);
+	result("a child process's chdir", pid > 0 && waitpid(pid, &status, 0) == pid &&
+						  WIFEXITED(status) && !WEXITSTATUS(status));
+	result("leaves its parent where it was",
+	       getcwd(after, sizeof(after)) && !strcmp(after, before));
+}
+
 /* ---------------------------------------------------------------- clone3 */
 
 struct clone_args_v2 { /* Linux 6.1's struct clone_args */
@@ -919,6 +952,7 @@ int main(int argc, char **argv)
 	close(in);
 	direct_io(argv[1]);
 	fallocate_modes(argv[1]);
+	fs_sharing(argv[1]);
 	clone3_processes();
 	clone3_exit_signal();
 	clone3_refusals();
