@@ -34,6 +34,12 @@
 #include "signal.h"
 
 #define WNOHANG 1
+#define WUNTRACED 2
+#define WCONTINUED 8
+#define __WNOTHREAD 0x20000000
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000
+#define WAIT4_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
 #define CLONE_VM 0x100
 #define CLONE_VFORK 0x4000
 #define CLONE_PARENT_SETTID 0x00100000
@@ -579,20 +585,27 @@ static long sys_set_tid_address(u64 tidptr, u64 a1, u64 a2, u64 a3, u64 a4, u64 
 
 /* ---------------------------------------------------------------- wait4 */
 
-static bool matches(const struct program *c, long pid)
+/*
+ * The child wait4 asks for: by pid (process groups: every child is in ours), and by its
+ * exit signal as Linux's eligible_child(): without __WALL, a SIGCHLD child unless
+ * __WCLONE, a "clone" child (another signal, or none) only with it.
+ */
+static bool matches(const struct program *c, long pid, unsigned int options)
 {
-	return pid <= 0 || c->task->pid == pid; /* process groups: every child is in ours */
+	if (pid > 0 && c->task->pid != pid)
+		return false;
+	return (options & __WALL) || ((c->exit_signal != SIGCHLD) == !!(options & __WCLONE));
 }
 
 /* An ended child to reap (taken off the list), NULL if none, ERR_PTR(-ECHILD) if none can. */
-static struct program *take_ended(struct program *p, long pid)
+static struct program *take_ended(struct program *p, long pid, unsigned int options)
 {
 	struct program *c, *found = NULL;
 	bool any = false;
 
 	spin_lock(&program_lock);
 	list_for_each_entry(c, &p->children, sibling) {
-		if (!matches(c, pid))
+		if (!matches(c, pid, options))
 			continue;
 		any = true;
 		if (READ_ONCE(c->exited)) {
@@ -606,15 +619,15 @@ static struct program *take_ended(struct program *p, long pid)
 }
 
 /* Is there an ended child to reap, or none left that could end (reaped as it ended)? */
-static bool wait_done(struct program *p, long pid)
+static bool wait_done(struct program *p, long pid, unsigned int options)
 {
 	struct program *c;
 	bool ended = false, any = false;
 
 	spin_lock(&program_lock);
 	list_for_each_entry(c, &p->children, sibling) {
-		any |= matches(c, pid);
-		ended |= matches(c, pid) && READ_ONCE(c->exited);
+		any |= matches(c, pid, options);
+		ended |= matches(c, pid, options) && READ_ONCE(c->exited);
 	}
 	spin_unlock(&program_lock);
 	return ended || !any;
@@ -626,15 +639,17 @@ static long sys_wait4(u64 upid, u64 ustatus, u64 options, u64 rusage, u64 a4, u6
 	long pid = (long)(int)upid;
 	int wstatus;
 
+	if (options & ~(u64)WAIT4_OPTIONS)
+		return -EINVAL;
 	for (;;) {
-		c = take_ended(p, pid);
+		c = take_ended(p, pid, (unsigned int)options);
 		if (IS_ERR(c))
 			return PTR_ERR(c);
 		if (c)
 			break;
 		if (options & WNOHANG)
 			return 0;
-		if (wait_event_interruptible(p->child_exit, wait_done(p, pid)))
+		if (wait_event_interruptible(p->child_exit, wait_done(p, pid, (unsigned int)options)))
 			return -EINTR;
 	}
 	pid = c->task->pid;

@@ -523,6 +523,25 @@ static void clone3_exit_signal(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* wait4 and a "clone" child (no exit signal): only __WCLONE or __WALL see it, as Linux's
+ * eligible_child(); unknown options are EINVAL. */
+static void wait_clone_children(void)
+{
+	struct clone_args_v2 a = { .exit_signal = 0 };
+	long pid = clone3_child(&a, sizeof(a));
+	int status;
+
+	result("wait4 without __WCLONE does not see a child without an exit signal: ECHILD",
+	       pid > 0 && expect_err(waitpid((pid_t)pid, &status, WNOHANG), ECHILD, "waitpid"));
+	result("wait4 with __WCLONE reaps it", pid > 0 && exited_with((pid_t)pid, 7, __WCLONE));
+	pid = clone3_child(&(struct clone_args_v2){ .exit_signal = SIGCHLD }, sizeof(a));
+	result("wait4 with __WCLONE does not see a SIGCHLD child: ECHILD",
+	       pid > 0 && expect_err(waitpid((pid_t)pid, &status, __WCLONE), ECHILD, "waitpid"));
+	result("wait4 with __WALL reaps it", pid > 0 && exited_with((pid_t)pid, 7, __WALL));
+	result("wait4 with an unknown option: EINVAL",
+	       expect_err(waitpid(-1, &status, 0x100), EINVAL, "waitpid"));
+}
+
 static void clone3_refusals(void)
 {
 	static char stack[4096];
@@ -956,6 +975,7 @@ int main(int argc, char **argv)
 	clone3_processes();
 	clone3_exit_signal();
 	clone3_refusals();
+	wait_clone_children();
 	clone3_threads();
 	files_threads(path_in(argv[1], "source", 0));
 	files_clone(path_in(argv[1], "source", 0), CLONE_FILES,
