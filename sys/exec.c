@@ -349,7 +349,8 @@ static long do_execve(const char *path, char **argv, char **envp)
 	err = exec_mm(path, argv[0] ? argv : only_path, (const char *const *)envp, &mm, &entry, &sp);
 	if (err)
 		return err;
-	/* the point of no return: the old image goes */
+	/* the point of no return: the other threads and the old image go */
+	program_de_thread();
 	current->mm = mm;
 	user_thread_exec(mm->pgd);
 	flush_signal_handlers();

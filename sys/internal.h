@@ -140,6 +140,12 @@ __noreturn void program_group_exit(int wstatus);
  * Linux's exit waits for the thread group to empty. */
 void program_kill_threads(void);
 void program_wait_threads(void);
+/*
+ * execve's de_thread(): the process's other threads end (killed, and waited for) before
+ * the new image replaces the old, as Linux's. Only from the first thread: another
+ * thread's execve leaves the others running (Linux's makes that thread the first).
+ */
+void program_de_thread(void);
 /* A pending kill's end of current: the whole process with the kill's status. */
 __noreturn void program_kill_exit(void);
 /* Is current its process's first thread (whose end is the process's)? */

@@ -419,6 +419,15 @@ static long do_clone_thread(u64 flags, u64 stack, u64 ptid, u64 ctid, u64 tls)
 	ts->prog = current->program;
 	tid = t->pid;
 	signal_attach(t, ts->sig, program_tgid());
+	/*
+	 * The thread is its process's before it first runs, so that an exit_group or execve
+	 * killing the process's threads meanwhile finds it: each side writes (the thread's
+	 * program here, group_exiting there), then reads the other's.
+	 */
+	WRITE_ONCE(t->program, ts->prog);
+	smp_mb();
+	if (READ_ONCE(ts->prog->group_exiting))
+		send_sig(SIGKILL, t);
 	if (flags & CLONE_CHILD_CLEARTID)
 		ts->ut->clear_child_tid = ctid;
 	set_tids(flags, ptid, ctid, ts->mm, tid); /* a thread's mm is the parent's */
@@ -503,6 +512,21 @@ void program_wait_threads(void)
 	wait_event(p->threads_gone, threads_gone(p));
 }
 
+/* The threads killed here end as a process's end would end them (group_exiting: none of
+ * them ends the process in turn); the flag goes once they are gone. */
+void program_de_thread(void)
+{
+	struct program *p = current->program;
+
+	if (!p || p->task != current || threads_gone(p))
+		return;
+	WRITE_ONCE(p->group_exiting, true);
+	smp_mb(); /* against a thread being cloned: do_clone_thread() */
+	program_kill_threads();
+	program_wait_threads();
+	WRITE_ONCE(p->group_exiting, false);
+}
+
 __noreturn void program_exit_thread(int wstatus)
 {
 	struct program *p = current->program;
@@ -521,6 +545,7 @@ __noreturn void program_group_exit(int wstatus)
 
 	p->group_wstatus = wstatus;
 	WRITE_ONCE(p->group_exiting, true);
+	smp_mb(); /* against a thread being cloned: do_clone_thread() */
 	program_kill_threads();
 	program_exit(wstatus);
 }

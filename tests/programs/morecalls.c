@@ -431,6 +431,45 @@ static void fs_sharing(const char *dir)
 	       getcwd(after, sizeof(after)) && !strcmp(after, before));
 }
 
+/* ---------------------------------------------------------------- execve and threads */
+
+static void *sleep_forever(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * execve from a process's first thread ends its other threads, as Linux's de_thread(): the
+ * new image (this program again, told to exit 0 at once) ends the process. Were the
+ * sleeper left, the process would wait for it and never end.
+ */
+static void exec_ends_threads(const char *self)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, sleep_forever, NULL))
+			_exit(3);
+		execl(self, self, "--exit-zero", (char *)NULL);
+		_exit(4);
+	}
+	for (int i = 0; pid > 0 && i < 500 && waitpid(pid, &status, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (status == -1 && pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		snprintf(why, sizeof(why), "the process did not end in 5 s");
+	}
+	result("execve in a threaded process ends its other threads",
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* ---------------------------------------------------------------- clone3 */
 
 struct clone_args_v2 { /* Linux 6.1's struct clone_args */
@@ -956,6 +995,8 @@ int main(int argc, char **argv)
 {
 	int in;
 
+	if (argc == 2 && !strcmp(argv[1], "--exit-zero"))
+		return 0;
 	if (argc != 3) {
 		fprintf(stderr, "usage: morecalls DIR OTHER-FS-DIR\n");
 		return 2;
@@ -972,6 +1013,7 @@ int main(int argc, char **argv)
 	direct_io(argv[1]);
 	fallocate_modes(argv[1]);
 	fs_sharing(argv[1]);
+	exec_ends_threads(argv[0]);
 	clone3_processes();
 	clone3_exit_signal();
 	clone3_refusals();
