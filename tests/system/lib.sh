@@ -305,6 +305,35 @@ pull_plug()
 	pkill -KILL -f -- "file:$LOG"
 }
 
+# cut_power_after LINE [start_guest args]: the guest script runs until it prints LINE, then
+# the power goes; the disks are left as they are (the caller checks them: no fsck here).
+cut_power_after()
+{
+	local line=$1
+	shift
+	FSCK_AFTER_RUN=0
+	start_guest "$@"
+	await_line "$line"
+	pull_plug
+	finish_guest
+	expect_status 124
+}
+
+# expect_replay_only IMG: e2fsck -fy replays IMG's journal and has nothing else to fix,
+# then e2fsck -fn finds it clean (a journalled file system after a power cut).
+expect_replay_only()
+{
+	local img=$1 rc
+	e2fsck -fy "$img" > "$T/fsck-y.log" 2>&1
+	rc=$?
+	[[ $rc -le 1 ]] || fail "e2fsck -fy exit status $rc: $(tail -n 3 "$T/fsck-y.log")"
+	grep -q 'recovering journal' "$T/fsck-y.log" || fail "e2fsck found no journal to replay"
+	grep -q 'Fix? yes' "$T/fsck-y.log" &&
+		fail "e2fsck -fy had more to fix than the replay: $(grep 'Fix? yes' "$T/fsck-y.log" | head -n 3 | tr '\n' ' ')"
+	e2fsck -fn "$img" > "$T/fsck-n.log" 2>&1 ||
+		fail "e2fsck -fn after the replay: $(grep -v '^Pass\|^e2fsck' "$T/fsck-n.log" | head -n 3 | tr '\n' ' ')"
+}
+
 await_prompt() { _dialog_await text "$PROMPT"; }
 await_text() { _dialog_await text "$1"; }
 await_line() { _dialog_await line "$1"; }
