@@ -44,6 +44,7 @@ void task_init_defaults(struct task_struct *t)
 	for (int fd = 0; fd < TASK_NR_FILES; fd++)
 		t->files[fd] = NULL;
 	t->files_shared = NULL;
+	t->nr_files_held = 0;
 	t->files_borrowed = NULL;
 	t->cgroup = NULL;
 	t->sleep_flush = NULL;

@@ -8,7 +8,9 @@
  *   closes or dups is the other's at once. The task's files[] stays empty meanwhile.
  * - A file looked up in a shared table is referenced until the system call ends
  *   (files_put_borrowed(), from do_syscall_64()): another thread may close the descriptor
- *   meanwhile, and the file stays until the call is done, as Linux's fdget().
+ *   meanwhile, and the file stays until the call is done, as Linux's fdget(). The first
+ *   TASK_FILES_HELD such files of a call are noted in the task (a read or write needs
+ *   one), the others in a list allocated as they come (a poll of many descriptors).
  * - execve and a task's end take the table back into files[] (a copy while others share it;
  *   the last one takes the files themselves), so do_exit() closes them as any task's, and
  *   the end is reported after that.
@@ -51,6 +53,9 @@ static void table_unlock(void)
 
 static bool borrowed(struct file *f)
 {
+	for (unsigned int i = 0; i < current->nr_files_held; i++)
+		if (current->files_held[i] == f)
+			return true;
 	for (struct borrowed_file *b = current->files_borrowed; b; b = b->next)
 		if (b->file == f)
 			return true;
@@ -59,7 +64,7 @@ static bool borrowed(struct file *f)
 
 struct file *fd_file(int fd)
 {
-	struct borrowed_file *b;
+	struct borrowed_file *b = NULL;
 	struct file *f;
 	bool taken = false;
 
@@ -70,9 +75,11 @@ struct file *fd_file(int fd)
 	/* shared with nobody left (only current could share it again): as Linux's fdget() */
 	if (READ_ONCE(current->files_shared->refs) == 1)
 		return current->files_shared->fd[fd];
-	b = kmalloc(sizeof(*b), GFP_KERNEL);
-	if (!b)
-		return NULL; /* no way to hold it: as if the descriptor were closed */
+	if (current->nr_files_held == TASK_FILES_HELD) {
+		b = kmalloc(sizeof(*b), GFP_KERNEL);
+		if (!b)
+			return NULL; /* no way to hold it: as if the descriptor were closed */
+	}
 	f = table_lock()[fd];
 	if (f && !borrowed(f)) {
 		get_file(f);
@@ -82,6 +89,10 @@ struct file *fd_file(int fd)
 	if (!taken) {
 		kfree(b);
 		return f; /* NULL, or already held by this call */
+	}
+	if (!b) {
+		current->files_held[current->nr_files_held++] = f;
+		return f;
 	}
 	b->file = f;
 	b->next = current->files_borrowed;
@@ -98,6 +109,8 @@ void files_put_borrowed(void)
 		fput(b->file);
 		kfree(b);
 	}
+	while (current->nr_files_held)
+		fput(current->files_held[--current->nr_files_held]);
 }
 
 int fd_install(struct file *file, int from)

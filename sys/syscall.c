@@ -62,7 +62,7 @@ void do_syscall_64(struct pt_regs *regs)
 		regs->rax = (u64)fn(regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9);
 	else
 		regs->rax = (u64)sys_ni_syscall(nr);
-	if (current->files_borrowed)
+	if (current->nr_files_held)
 		files_put_borrowed();
 	trace_sys_exit(regs);
 	local_irq_disable();

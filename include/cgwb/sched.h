@@ -31,6 +31,7 @@ struct program;
 
 #define TASK_COMM_LEN 16
 #define TASK_NR_FILES 256 /* RLIMIT_NOFILE: Linux's default soft limit is 1024 */
+#define TASK_FILES_HELD 4 /* files a system call holds from a shared table without a list */
 
 /* flags */
 #define PF_KTHREAD 0x1  /* a kernel service thread (not a user command) */
@@ -102,8 +103,11 @@ struct task_struct {
 	struct task_signal *signal;        /* a program thread's handlers, mask, pending (sys/) */
 
 	/* a program's descriptor table once CLONE_FILES shares it (sys/files.c), or NULL; the
-	 * files the system call in progress looked up there */
+	 * files the system call in progress looked up there: the first few in the task, the
+	 * others (a poll of many) in a list */
 	struct files_struct *files_shared;
+	struct file *files_held[TASK_FILES_HELD];
+	unsigned int nr_files_held;
 	struct borrowed_file *files_borrowed;
 
 	struct task_sleep_flush *sleep_flush; /* what to send before sleeping (the block plug) */

@@ -753,6 +753,33 @@ static long in_thread(void *(*fn)(void *), void *arg)
 	return (long)res;
 }
 
+/* A poll of 8 descriptors of a table another thread shares: more files held by one call
+ * than the task keeps without a list. */
+static void files_poll_many(void)
+{
+	int pp[8][2], q[2], n;
+	struct pollfd pf[8];
+	void *res = NULL;
+	pthread_t t;
+
+	for (int i = 0; i < 8; i++) {
+		if (pipe(pp[i]) || (i % 2 == 0 && write(pp[i][1], "x", 1) != 1))
+			exit(2);
+		pf[i] = (struct pollfd){ .fd = pp[i][0], .events = POLLIN };
+	}
+	if (pipe(q) || pthread_create(&t, NULL, read_in_thread, &q[0]))
+		exit(2);
+	n = poll(pf, 8, 0);
+	close(q[1]);
+	pthread_join(t, &res);
+	result("a poll of 8 descriptors shared with a thread", expect(n, 4, "poll"));
+	for (int i = 0; i < 8; i++) {
+		close(pp[i][0]);
+		close(pp[i][1]);
+	}
+	close(q[0]);
+}
+
 static void files_threads(const char *path)
 {
 	pthread_t t;
@@ -781,6 +808,7 @@ static void files_threads(const char *path)
 	result("a pipe's write end closed in one thread ends another's read",
 	       expect((long)res, 0, "the thread's read"));
 	close(p[0]);
+	files_poll_many();
 }
 
 struct files_child {
