@@ -340,6 +340,10 @@ static int dd_copy(const struct dd_opts *o, struct file *in, struct file *out, c
 			st->full_in++;
 		else
 			st->part_in++;
+		/* as GNU dd: a short record, which could not be on the sectors, goes out
+		 * without O_DIRECT from then on */
+		if ((u64)n < o->bs && (out->f_flags & O_DIRECT))
+			out->f_flags &= ~O_DIRECT;
 		ssize_t w = file_write_all(out, buf, (size_t)n);
 		if (w < 0) {
 			sh_error("dd", "error writing '%s': %s", dd_name(o->out, false),

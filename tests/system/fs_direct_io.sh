@@ -1,21 +1,24 @@
 # O_DIRECT on regular files of ext2, ext4 (extents, journal) and ext3 (block-mapped,
 # journalled) images: dd with oflag=direct writes a 1.5 MiB file and its odd 1 KiB tail
-# (not on whole blocks: through the page cache, then written and dropped), dd with
-# iflag=direct reads it back, both equal to the source. Direct, not cached: the writes
+# (a short last record: dd writes it without O_DIRECT, as GNU dd), dd with iflag=direct
+# reads it back, both equal to the source (a direct write on the sectors but off the
+# blocks, through the page cache, is morecalls'). Direct, not cached: the writes
 # dirty no data page (nr_dirtied in /proc/vmstat moves by the metadata only; ext3's new
 # file fills its holes through the page cache, as Linux's ext4 does for block-mapped
 # files, so there only its overwrite counts) and are charged at once to the writer's io
-# cgroup (io.stat's wbytes, no sync in between). A
-# direct overwrite of cached pages is seen by a buffered read after it; a direct read of
-# a hole and of an ext4 file written through the page cache and not synced (delayed
-# allocation) gives what a buffered read gives; a transfer off the 512-byte sectors is
-# EINVAL. A direct write bigger than the disk ends in ENOSPC; once the file is removed a
-# direct write has the space again (on ext4, after the commit that frees the blocks). The host's e2fsck (after every run) finds each image clean; debugfs reads the
-# files back.
+# cgroup (io.stat's wbytes, no sync in between). A direct overwrite of cached pages is
+# seen by a buffered read after it; a direct read of a hole and of an ext4 file written
+# through the page cache and not synced (delayed allocation) gives what a buffered read
+# gives; a transfer off the 512-byte sectors is EINVAL, and a copy of a 100000-byte file
+# with oflag=direct works (its short last record without O_DIRECT). A direct write bigger than the disk ends in ENOSPC; once
+# the file is removed a direct write has the space again (on ext4, after the commit that
+# frees the blocks). The host's e2fsck (after every run) finds each image clean; debugfs
+# reads the files back.
 PATH=$PATH:/usr/sbin:/sbin
 head -c 1573888 /dev/urandom > "$T/src"
+head -c 100000 /dev/urandom > "$T/odd"
 for fs in ext2 ext4 ext3; do
-	rm -rf "$T/tree" && mkdir "$T/tree" && cp "$T/src" "$T/tree/src"
+	rm -rf "$T/tree" && mkdir "$T/tree" && cp "$T/src" "$T/odd" "$T/tree/"
 	mke2fs -q -F -t $fs -b 4096 -d "$T/tree" "$T/$fs.img" 64M > /dev/null 2>&1 || fail "mke2fs $fs"
 done
 
@@ -52,6 +55,9 @@ check()
 	dd if=$m/buffered bs=64K iflag=direct status=none | sha256sum
 	dd if=$m/src of=/dev/null bs=1000 count=1 iflag=direct
 	echo $fs unaligned=$?
+	dd if=$m/odd of=$m/odd-copy bs=64K oflag=direct status=none
+	echo $fs odd=$?
+	sha256sum $m/odd-copy
 	dd if=/dev/zero of=$m/full bs=1M count=80 oflag=direct status=none 2> /dev/null
 	echo $fs full=$?
 	rm $m/full
@@ -78,6 +84,8 @@ for fs in ext2 ext4 ext3; do
 	expect_line "$fs write=0"
 	expect_line "$fs read=0"
 	expect_line "$fs unaligned=1"
+	expect_line "$fs odd=0"
+	expect_line "$(sha256sum < "$T/odd" | cut -d' ' -f1)  /tmp/$fs/odd-copy"
 	expect_line "$fs full=1"
 	expect_line "$fs after-full=0"
 	for f in /tmp/$fs/src /tmp/$fs/direct /tmp/back-$fs; do
