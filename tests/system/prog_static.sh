@@ -10,7 +10,7 @@
 # stops at 19 children with EAGAIN, counted in pids.events. The raw_syscalls events follow a
 # program's calls in Linux's format, and their system has its tracefs files. The calls
 # around writeback (tests/programs/filecalls.c): statx, sync_file_range writing a range to
-# the disk, fallocate's -EOPNOTSUPP with glibc's posix_fallocate writing instead, and
+# the disk, fallocate and posix_fallocate (ext4's unwritten extents), and
 # fadvise DONTNEED taking clean pages out of the cache; descriptors up to RLIMIT_NOFILE (256),
 # then EMFILE.
 programs_image "$T/prog.img" 64M
