@@ -19,8 +19,9 @@
  *   data after a crash); ext2 fills them directly, as Linux's ext2.
  * - The size: a write past the end raises it once its IO completed; a failed one gives
  *   back the blocks it allocated past the end.
- * - Locking: i_rwsem, shared for reads and exclusive for writes (Linux's ext4 takes it
- *   shared for an overwrite of allocated blocks: writers of one file take turns here).
+ * - Locking: i_rwsem, shared for reads and for writes that overwrite written blocks inside
+ *   the size (as Linux's ext4: direct writers of one file's parts go side by side),
+ *   exclusive for the others (they allocate, convert or grow the file).
  */
 #include "data.h"
 #include <cgwb/string.h>
@@ -188,6 +189,61 @@ static bool ext2_dio_flush_cache(struct inode *inode, loff_t pos, size_t len, bo
 	return false;
 }
 
+/*
+ * Every block of the range mapped and written, inside the size: an overwrite, which other
+ * direct writers may do beside it (i_rwsem shared, as Linux's ext4_overwrite_io()): it
+ * allocates, converts and grows nothing.
+ */
+static bool ext2_dio_overwrite(struct inode *inode, loff_t pos, size_t len)
+{
+	unsigned int bits = inode->i_blkbits;
+	sector_t iblock = (sector_t)(pos >> bits), end = (sector_t)((pos + (loff_t)len) >> bits);
+	bool extents = ext2_extent_mapped(inode);
+
+	if (pos + (loff_t)len > inode->i_size)
+		return false;
+	while (iblock < end) {
+		bool unwritten = false;
+		u32 bno;
+		int n = ext2_get_blocks(inode, iblock, end - iblock, &bno,
+					extents ? EXT2_GET_BLOCKS_UNWRIT : 0, &unwritten);
+
+		if (n <= 0 || (extents && unwritten))
+			return false;
+		iblock += (sector_t)n;
+	}
+	return true;
+}
+
+static void ext2_dio_unlock(struct inode *inode, bool shared)
+{
+	if (shared)
+		up_read(&inode->i_rwsem);
+	else
+		up_write(&inode->i_rwsem);
+}
+
+/*
+ * i_rwsem for a direct write at *pos: shared for an overwrite, exclusive otherwise (an
+ * appending write always). Returns whether it is shared; d->pos is where the write goes.
+ */
+static bool ext2_dio_write_lock(struct file *file, struct ext2_dio *d, size_t len, loff_t pos)
+{
+	struct inode *inode = d->inode;
+
+	if (!(file->f_flags & O_APPEND)) {
+		down_read(&inode->i_rwsem);
+		d->pos = pos;
+		if (ext2_dio_aligned(inode, d->buf, len, pos) > 0 &&
+		    ext2_dio_overwrite(inode, pos, len))
+			return true;
+		up_read(&inode->i_rwsem);
+	}
+	down_write(&inode->i_rwsem);
+	d->pos = (file->f_flags & O_APPEND) ? inode->i_size : pos;
+	return false;
+}
+
 /**
  * ext2_direct_write() - write a regular file with O_DIRECT
  * @file: the file
@@ -195,7 +251,7 @@ static bool ext2_dio_flush_cache(struct inode *inode, loff_t pos, size_t len, bo
  * @len: bytes
  * @pos: where; advanced past what was written
  *
- * Context: process context; takes i_rwsem; sleeps.
+ * Context: process context; takes i_rwsem (shared for an overwrite); sleeps.
  * Return: the bytes written (fewer where a hole must be filled through the page cache),
  * -ENOTBLK when none could go directly, or -errno.
  */
@@ -203,16 +259,14 @@ ssize_t ext2_direct_write(struct file *file, const char *buf, size_t len, loff_t
 {
 	struct inode *inode = file->f_mapping->host;
 	struct ext2_dio d = { .inode = inode, .buf = (char *)buf };
+	bool shared = ext2_dio_write_lock(file, &d, len, *pos);
+	int aligned = ext2_dio_aligned(inode, buf, len, d.pos);
 	ssize_t done = 0, n = 0;
 	loff_t start;
-	int aligned;
 
-	down_write(&inode->i_rwsem);
-	d.pos = (file->f_flags & O_APPEND) ? inode->i_size : *pos;
-	aligned = ext2_dio_aligned(inode, buf, len, d.pos);
 	if (aligned <= 0 || d.pos + (loff_t)len > inode->i_sb->s_maxbytes ||
 	    !ext2_dio_flush_cache(inode, d.pos, len, true)) {
-		up_write(&inode->i_rwsem);
+		ext2_dio_unlock(inode, shared);
 		return aligned < 0 ? aligned : -ENOTBLK;
 	}
 	file_update_time(file);
@@ -233,7 +287,7 @@ ssize_t ext2_direct_write(struct file *file, const char *buf, size_t len, loff_t
 	if (done) /* what readahead may have brought in meanwhile is stale */
 		invalidate_mapping_pages(inode->i_mapping, (pgoff_t)(start >> PAGE_SHIFT),
 					 (pgoff_t)((d.pos - 1) >> PAGE_SHIFT));
-	up_write(&inode->i_rwsem);
+	ext2_dio_unlock(inode, shared);
 	*pos = d.pos;
 	if (done)
 		return done;

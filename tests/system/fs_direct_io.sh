@@ -7,7 +7,8 @@
 # file fills its holes through the page cache, as Linux's ext4 does for block-mapped
 # files, so there only its overwrite counts) and are charged at once to the writer's io
 # cgroup (io.stat's wbytes, no sync in between). A direct overwrite of cached pages is
-# seen by a buffered read after it; a direct read of a hole and of an ext4 file written
+# seen by a buffered read after it, and so are 8 direct writers of one file's parts at
+# once (overwrites: i_rwsem shared); a direct read of a hole and of an ext4 file written
 # through the page cache and not synced (delayed allocation) gives what a buffered read
 # gives; a transfer off the 512-byte sectors is EINVAL, and a copy of a 100000-byte file
 # with oflag=direct works (its short last record without O_DIRECT). A direct write bigger than the disk ends in ENOSPC; once
@@ -55,6 +56,12 @@ check()
 	dd if=$m/buffered bs=64K iflag=direct status=none | sha256sum
 	dd if=$m/src of=/dev/null bs=1000 count=1 iflag=direct
 	echo $fs unaligned=$?
+	for i in 1 2 3 4; do
+		dd if=$m/src of=$m/direct bs=64K skip=$i seek=$i count=1 conv=notrunc oflag=direct status=none &
+		dd if=$m/src of=$m/direct bs=64K skip=$((i + 8)) seek=$((i + 8)) count=1 conv=notrunc oflag=direct status=none &
+	done
+	wait
+	sha256sum $m/direct
 	dd if=$m/odd of=$m/odd-copy bs=64K oflag=direct status=none
 	echo $fs odd=$?
 	sha256sum $m/odd-copy
@@ -80,6 +87,11 @@ expect_line umounted=0
 src_sum=$(sha256sum < "$T/src" | cut -d' ' -f1)
 zero_sum=$(head -c 1M /dev/zero | sha256sum | cut -d' ' -f1)
 piece_sum=$(dd if="$T/src" bs=4K skip=5 count=2 status=none | sha256sum | cut -d' ' -f1)
+{
+	dd if="$T/src" bs=4K count=3 status=none
+	dd if="$T/src" bs=4K skip=5 count=2 status=none
+	dd if="$T/src" bs=4K skip=5 status=none
+} > "$T/want-direct"
 for fs in ext2 ext4 ext3; do
 	expect_line "$fs write=0"
 	expect_line "$fs read=0"
@@ -102,9 +114,10 @@ for fs in ext2 ext4 ext3; do
 	[[ -n $wbytes && $wbytes -ge 1572864 ]] ||
 		fail "$fs: io.stat charged the writer's group $wbytes bytes before any sync"
 	debugfs -R "dump /direct $T/direct-$fs" "$T/$fs.img" > /dev/null 2>&1
-	cmp -s <(dd if="$T/src" bs=4K count=3 status=none; dd if="$T/src" bs=4K skip=5 count=2 status=none;
-		dd if="$T/src" bs=4K skip=5 status=none) "$T/direct-$fs" ||
+	cmp -s "$T/want-direct" "$T/direct-$fs" ||
 		fail "$fs: the image's /direct is not the source with its blocks 3-4 overwritten"
+	# 8 direct writers of 64 KiB at once, each its own part, over that (shared i_rwsem)
+	expect_line "$(sha256sum < "$T/want-direct" | cut -d' ' -f1)  /tmp/$fs/direct"
 done
 [[ $(grep -c "^$piece_sum  -\$" "$OUT") -eq 6 ]] ||
 	fail "a buffered read after a direct overwrite did not see it"
