@@ -443,8 +443,9 @@ static void *sleep_forever(void *arg)
 
 /*
  * execve from a process's first thread ends its other threads, as Linux's de_thread(): the
- * new image (this program again, told to exit 0 at once) ends the process. Were the
- * sleeper left, the process would wait for it and never end.
+ * new image (this program again, told to end its thread at once with exit, not
+ * exit_group) ends the process. Were the sleeper left, the process would wait for it and
+ * never end.
  */
 static void exec_ends_threads(const char *self)
 {
@@ -1023,8 +1024,9 @@ int main(int argc, char **argv)
 {
 	int in;
 
+	/* the thread's exit, not exit_group: the process ends only if no other thread is left */
 	if (argc == 2 && !strcmp(argv[1], "--exit-zero"))
-		return 0;
+		syscall(SYS_exit, 0);
 	if (argc != 3) {
 		fprintf(stderr, "usage: morecalls DIR OTHER-FS-DIR\n");
 		return 2;
