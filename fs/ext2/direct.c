@@ -19,9 +19,10 @@
  *   data after a crash); ext2 fills them directly, as Linux's ext2.
  * - The size: a write past the end raises it once its IO completed; a failed one gives
  *   back the blocks it allocated past the end.
- * - Locking: i_rwsem, shared for reads and for writes that overwrite written blocks inside
- *   the size (as Linux's ext4: direct writers of one file's parts go side by side),
- *   exclusive for the others (they allocate, convert or grow the file).
+ * - Locking: i_rwsem, shared for reads and, on ext4, for writes that overwrite written
+ *   blocks inside the size (as Linux's ext4: direct writers of one file's parts go side by
+ *   side); exclusive for the others (they allocate, convert or grow the file) and for
+ *   every write on ext2, as Linux's ext2.
  */
 #include "data.h"
 #include <cgwb/string.h>
@@ -224,14 +225,16 @@ static void ext2_dio_unlock(struct inode *inode, bool shared)
 }
 
 /*
- * i_rwsem for a direct write at *pos: shared for an overwrite, exclusive otherwise (an
- * appending write always). Returns whether it is shared; d->pos is where the write goes.
+ * i_rwsem for a direct write at *pos: on an ext4 mount shared for an overwrite, as Linux's
+ * ext4; exclusive otherwise (an appending write always, and every write on ext2, whose
+ * Linux takes it so through generic_file_write_iter()). Returns whether it is shared;
+ * d->pos is where the write goes.
  */
 static bool ext2_dio_write_lock(struct file *file, struct ext2_dio *d, size_t len, loff_t pos)
 {
 	struct inode *inode = d->inode;
 
-	if (!(file->f_flags & O_APPEND)) {
+	if (ext2_family(inode->i_sb) && !(file->f_flags & O_APPEND)) {
 		down_read(&inode->i_rwsem);
 		d->pos = pos;
 		if (ext2_dio_aligned(inode, d->buf, len, pos) > 0 &&
