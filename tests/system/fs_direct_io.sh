@@ -8,9 +8,9 @@
 # files, so there only its overwrite counts) and are charged at once to the writer's io
 # cgroup (io.stat's wbytes, no sync in between). A direct overwrite of cached pages is
 # seen by a buffered read after it, and so are 8 direct writers of one file's parts at
-# once (overwrites: i_rwsem shared); a direct read of a hole and of an ext4 file written
-# through the page cache and not synced (delayed allocation) gives what a buffered read
-# gives; a transfer off the 512-byte sectors is EINVAL, and a copy of a 100000-byte file
+# once (on the ext4 mounts, overwrites share i_rwsem); a direct read of a hole and of an
+# ext4 file written through the page cache and not synced (delayed allocation) gives what
+# a buffered read gives; a transfer off the 512-byte sectors is EINVAL, and a copy of a 100000-byte file
 # with oflag=direct works (its short last record without O_DIRECT). A direct write bigger than the disk ends in ENOSPC; once
 # the file is removed a direct write has the space again (on ext4, after the commit that
 # frees the blocks). The host's e2fsck (after every run) finds each image clean; debugfs
@@ -116,7 +116,7 @@ for fs in ext2 ext4 ext3; do
 	debugfs -R "dump /direct $T/direct-$fs" "$T/$fs.img" > /dev/null 2>&1
 	cmp -s "$T/want-direct" "$T/direct-$fs" ||
 		fail "$fs: the image's /direct is not the source with its blocks 3-4 overwritten"
-	# 8 direct writers of 64 KiB at once, each its own part, over that (shared i_rwsem)
+	# 8 direct writers of 64 KiB at once, each its own part, over that (on ext4 mounts i_rwsem shared)
 	expect_line "$(sha256sum < "$T/want-direct" | cut -d' ' -f1)  /tmp/$fs/direct"
 done
 [[ $(grep -c "^$piece_sum  -\$" "$OUT") -eq 6 ]] ||
