@@ -25,5 +25,7 @@ void ext4t_check_tree(void);
 void ext4t_check_sparse(void);
 /* debugfs set_super_value: the superblock rewritten with a right checksum. */
 void ext4t_set_super_value(const char *field, const char *value);
+/* How many leaf extents of `debugfs ex path` the awk pattern what picks (/Uninit/...). */
+unsigned long long ext4t_extents_matching(const char *path, const char *what);
 
 #endif

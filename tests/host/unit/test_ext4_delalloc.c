@@ -35,18 +35,6 @@ static void teardown(void)
 
 TestSuite(ext4_delalloc, .init = setup, .fini = teardown);
 
-/* Lines of `debugfs ex path` matching what (an awk pattern over the line). */
-static unsigned long long extents_matching(const char *path, const char *what)
-{
-	unsigned long long n = 0;
-
-	ext2t_sh_number(&n,
-			"debugfs -R 'ex %s' %s 2>/dev/null | awk 'NR > 1 && $1 == $2 \"/\"' | "
-			"awk '%s' | wc -l",
-			path, ext2t_env.img, what);
-	return n;
-}
-
 /* The image attached and mounted as ext4 with delayed allocation. */
 static int da_mount(unsigned long flags)
 {
@@ -69,10 +57,10 @@ Test(ext4_delalloc, sequential_file_long_extents)
 	ext2t_umount();
 	ext2t_fsck_clean();
 	ext2t_expect_dump_pattern("/seq", 77, 8u << 20);
-	cr_expect_geq(extents_matching("/seq", "1"), 1);
-	cr_expect_leq(extents_matching("/seq", "1"), 2, "8 MiB in order in %llu extents",
-		      extents_matching("/seq", "1"));
-	cr_expect_eq(extents_matching("/seq", "/Uninit/"), 0, "an extent left unwritten");
+	cr_expect_geq(ext4t_extents_matching("/seq", "1"), 1);
+	cr_expect_leq(ext4t_extents_matching("/seq", "1"), 2, "8 MiB in order in %llu extents",
+		      ext4t_extents_matching("/seq", "1"));
+	cr_expect_eq(ext4t_extents_matching("/seq", "/Uninit/"), 0, "an extent left unwritten");
 	cr_expect(!host_log_contains("WARNING"), "%s", host_log());
 }
 
@@ -205,8 +193,8 @@ Test(ext4_delalloc, write_into_unwritten_extent)
 	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/fa", 6, 30720, 20480), 0);
 	ext2t_umount();
 	ext2t_fsck_clean();
-	cr_expect_eq(extents_matching("/fa", "1"), 3);
-	cr_expect_eq(extents_matching("/fa", "/Uninit/"), 2);
+	cr_expect_eq(ext4t_extents_matching("/fa", "1"), 3);
+	cr_expect_eq(ext4t_extents_matching("/fa", "/Uninit/"), 2);
 	cr_expect_eq(ext2t_sh("debugfs -R 'ex /fa' %s 2>/dev/null | grep -q ' 30 -    49 .* 20 *$'",
 			      ext2t_env.img),
 		     0, "the written extent is not blocks 30-49");

@@ -28,18 +28,6 @@ static void teardown(void)
 
 TestSuite(ext4_direct, .init = setup, .fini = teardown);
 
-/* Extent lines of `debugfs ex path` that awk's what picks. */
-static unsigned long long extents_matching(const char *path, const char *what)
-{
-	unsigned long long n = 0;
-
-	ext2t_sh_number(&n,
-			"debugfs -R 'ex %s' %s 2>/dev/null | awk 'NR > 1 && $1 == $2 \"/\"' | "
-			"awk '%s' | wc -l",
-			path, ext2t_env.img, what);
-	return n;
-}
-
 static void mount_ext4(void)
 {
 	ext4t_make_image("-b 4096");
@@ -74,7 +62,7 @@ Test(ext4_direct, write_into_holes_bypasses_the_cache)
 	ext2t_umount();
 	ext2t_fsck_clean();
 	ext2t_expect_dump_pattern("/d", 5, 1 << 20);
-	cr_expect_eq(extents_matching("/d", "/Uninit/"), 0, "an extent left unwritten");
+	cr_expect_eq(ext4t_extents_matching("/d", "/Uninit/"), 0, "an extent left unwritten");
 	kfree(buf);
 }
 
@@ -97,8 +85,9 @@ Test(ext4_direct, write_into_fallocated_range_converts_what_it_wrote)
 	memcpy(want, buf, 256 << 10);
 	ext2t_expect_dump("/fa", want, 1 << 20);
 	kfree(want);
-	cr_expect_geq(extents_matching("/fa", "/Uninit/"), 1, "the unwritten rest was converted");
-	cr_expect_geq(extents_matching("/fa", "!/Uninit/"), 1, "the written part is unwritten");
+	cr_expect_geq(ext4t_extents_matching("/fa", "/Uninit/"), 1,
+		      "the unwritten rest was converted");
+	cr_expect_geq(ext4t_extents_matching("/fa", "!/Uninit/"), 1, "the written part is unwritten");
 	kfree(buf);
 }
 

@@ -126,3 +126,14 @@ void ext4t_set_super_value(const char *field, const char *value)
 			      ext2t_env.img),
 		     0);
 }
+
+unsigned long long ext4t_extents_matching(const char *path, const char *what)
+{
+	unsigned long long n = 0;
+
+	ext2t_sh_number(&n,
+			"debugfs -R 'ex %s' %s 2>/dev/null | awk 'NR > 1 && $1 == $2 \"/\"' | "
+			"awk '%s' | wc -l",
+			path, ext2t_env.img, what);
+	return n;
+}
