@@ -22,6 +22,7 @@ between two files that only one reader sees), `check-layers --objects` reads the
 import os
 import re
 import subprocess
+from collections import namedtuple
 from concurrent.futures import ThreadPoolExecutor
 
 KERNEL_CPPFLAGS = ["-E", "-P", "-std=gnu11", "-ffreestanding", "-Iinclude", "-DCGWB_KERNEL"]
@@ -188,8 +189,13 @@ def is_prototype(item, name):
     return item[item.index("(") - 1] == name
 
 
+# What a file defines under a name: whether it is global, whether it is compiled in used
+# or not (all but a static inline), and the names its body or initializer uses.
+Definition = namedtuple("Definition", "glob kept uses")
+
+
 def definitions(text):
-    """{name: (global?, compiled in whether used or not?, names it uses)} of a file."""
+    """{name: Definition} of a preprocessed file."""
     defs, items, types = {}, outer_items(tokens(text)), set()
     for item in items:
         if "typedef" in item[:3]:
@@ -201,9 +207,10 @@ def definitions(text):
         if not name or is_prototype(item, name):
             continue
         specifiers = item[:item.index(name)]
-        glob, kept = "static" not in specifiers, not INLINE & set(specifiers)
-        old_glob, old_kept, old_uses = defs.get(name, (True, False, set()))
-        defs[name] = (glob and old_glob, kept or old_kept, old_uses | names_in(item, name, types))
+        old = defs.get(name, Definition(True, False, set()))
+        defs[name] = Definition(old.glob and "static" not in specifiers,
+                                old.kept or not INLINE & set(specifiers),
+                                old.uses | names_in(item, name, types))
     return defs
 
 
@@ -211,14 +218,14 @@ def read_c(text):
     """(global names defined, names used) of one preprocessed C file: the names of what is
     compiled in, and of the static inlines it reaches."""
     defs = definitions(text)
-    reached, todo = set(), [n for n, (_, kept, _) in defs.items() if kept]
-    while todo:
-        n = todo.pop()
+    reached, frontier = set(), [n for n, d in defs.items() if d.kept]
+    while frontier:
+        n = frontier.pop()
         if n not in reached:
             reached.add(n)
-            todo.extend(u for u in defs[n][2] if u in defs)
-    used = set().union(*(defs[n][2] for n in reached))
-    return {n for n, (glob, _, _) in defs.items() if glob}, used - set(defs)
+            frontier.extend(u for u in defs[n].uses if u in defs)
+    used = set().union(*(defs[n].uses for n in reached))
+    return {n for n, d in defs.items() if d.glob}, used - set(defs)
 
 
 def read_asm(text):

@@ -104,13 +104,29 @@ void ext2_write_failed(struct inode *inode, loff_t end)
  * try again (at most 3 times), as Linux's ext4_should_retry_alloc(). No handle or page
  * lock may be held: the commit waits for every handle.
  */
-bool ext2_should_retry_alloc(struct super_block *sb, int *retries)
+static bool ext2_should_retry_alloc(struct super_block *sb, int *retries)
 {
 	const struct ext2_family_ops *family = ext2_family(sb);
 
 	if (!family || !ext2_pending_frees(sb) || ++*retries > 3)
 		return false;
 	return family->force_commit(sb) == 0;
+}
+
+int ext2_get_blocks_create(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
+			   int flags, bool *new)
+{
+	int n, err, retries = 0;
+
+	do {
+		err = ext2_journal_start(inode->i_sb);
+		if (err)
+			return err;
+		n = ext2_get_blocks(inode, iblock, maxblocks, bno, flags | EXT2_GET_BLOCKS_CREATE,
+				    new);
+		ext2_journal_stop(inode->i_sb);
+	} while (n == -ENOSPC && ext2_should_retry_alloc(inode->i_sb, &retries));
+	return n;
 }
 
 static int ext2_write_begin_once(struct address_space *mapping, loff_t pos, unsigned int len,

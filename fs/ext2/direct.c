@@ -68,7 +68,7 @@ static int ext2_dio_map(struct inode *inode, sector_t iblock, unsigned long want
 {
 	bool extents = ext2_extent_mapped(inode), new = false;
 	int flags = extents ? EXT2_GET_BLOCKS_UNWRIT : 0;
-	int n, err, retries = 0;
+	int n;
 
 	*unwritten = false;
 	n = ext2_get_blocks(inode, iblock, want, bno, flags, &new);
@@ -80,14 +80,8 @@ static int ext2_dio_map(struct inode *inode, sector_t iblock, unsigned long want
 		*bno = 0; /* a hole: one block of zeros */
 		return 1;
 	}
-	flags |= EXT2_GET_BLOCKS_CREATE | (extents ? EXT2_GET_BLOCKS_DIO : 0);
-	do {
-		err = ext2_journal_start(inode->i_sb);
-		if (err)
-			return err;
-		n = ext2_get_blocks(inode, iblock, want, bno, flags, &new);
-		ext2_journal_stop(inode->i_sb);
-	} while (n == -ENOSPC && ext2_should_retry_alloc(inode->i_sb, &retries));
+	n = ext2_get_blocks_create(inode, iblock, want, bno,
+				   flags | (extents ? EXT2_GET_BLOCKS_DIO : 0), &new);
 	*unwritten = extents && new;
 	return n;
 }

@@ -823,8 +823,12 @@ extern const struct address_space_operations ext2_aops;
 int ext2_zero_tail(struct inode *inode, loff_t size);
 /* A failed write gives back the blocks it allocated past the end of file. */
 void ext2_write_failed(struct inode *inode, loff_t end);
-/* -ENOSPC while freed blocks wait for a commit: have it and try again (no handle held). */
-bool ext2_should_retry_alloc(struct super_block *sb, int *retries);
+/*
+ * ext2_get_blocks() with CREATE under a handle of its own, tried again after a commit
+ * while -ENOSPC comes with freed blocks waiting for one (the caller holds no handle).
+ */
+int ext2_get_blocks_create(struct inode *inode, sector_t iblock, unsigned long maxblocks, u32 *bno,
+			   int flags, bool *new);
 
 /* symlink.c */
 extern const struct inode_operations ext2_symlink_inode_operations;

@@ -18,18 +18,11 @@
 /* Up to want blocks from lblk mapped, holes allocated as unwritten: how many, or -errno. */
 static int ext2_fallocate_run(struct inode *inode, sector_t lblk, unsigned long want)
 {
-	int flags = EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT | EXT2_GET_BLOCKS_DIO;
-	int n, err, retries = 0;
 	bool unwritten;
 	u32 bno;
+	int n = ext2_get_blocks_create(inode, lblk, want, &bno,
+				       EXT2_GET_BLOCKS_UNWRIT | EXT2_GET_BLOCKS_DIO, &unwritten);
 
-	do {
-		err = ext2_journal_start(inode->i_sb);
-		if (err)
-			return err;
-		n = ext2_get_blocks(inode, lblk, want, &bno, flags, &unwritten);
-		ext2_journal_stop(inode->i_sb);
-	} while (n == -ENOSPC && ext2_should_retry_alloc(inode->i_sb, &retries));
 	return n ? n : -EIO;
 }
 
