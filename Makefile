@@ -115,7 +115,7 @@ PROGRAM_SRCS := $(wildcard tests/programs/*.c)
 PROGRAMS := $(patsubst tests/programs/%.c,$(BUILD)/programs/%,$(PROGRAM_SRCS)) \
 	$(BUILD)/programs/hello-dynamic
 
-$(BUILD)/programs/%: tests/programs/%.c
+$(BUILD)/programs/%: tests/programs/%.c tests/programs/check.h
 	@mkdir -p $(dir $@)
 	@echo "  PROG    $@"
 	$(Q)$(HOSTCC_PROG) -static -pthread -O2 -Wall -Wextra -Werror -o $@ $<

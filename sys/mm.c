@@ -3,11 +3,18 @@
  * address, pages made at the first touch.
  *
  * - Private pages: an anonymous page starts zeroed; a page of a private file mapping (an
- *   ELF segment) is a copy of the file's bytes, zeros past the area's file_end. Each is
- *   the program's own (fork copies it: no copy-on-write), charged to its memory cgroup and
- *   counted as anon (memory.stat, AnonPages) as Linux's; with no swap, reclaim cannot take
- *   it, so a group over memory.max with nothing else to free has its OOM killer end the
- *   program. A present private page that faults is a protection fault.
+ *   ELF segment) is a copy of the file's bytes, zeros past the area's file_end. It is
+ *   charged to the memory cgroup of the program that made it and counted as anon once
+ *   (memory.stat, AnonPages) as Linux's; with no swap, reclaim cannot take it, so a group
+ *   over memory.max with nothing else to free has its OOM killer end the program.
+ * - Copy-on-write (Linux's copy_present_pte() and do_wp_page()): fork maps the parent's
+ *   private pages into the child read-only and write-protects them in the parent, each
+ *   map holding a page reference. A store into such a page faults; a page only this
+ *   program maps (one reference) is made writable again, any other is copied first, the
+ *   copy charged to the faulting program's group. The kernel's own stores into a program
+ *   (copy_to_user) fault the same way: CR0.WP is set. Only the page's mappers take
+ *   references, each under its program's lock, so one reference means no other program
+ *   can see the page, and none can come to: a fork of this program needs the same lock.
  * - Shared file mappings map the page cache's own pages (shared-mapping.c): fork shares
  *   them, munmap and exit leave them (dirty or not) in the cache.
  *
@@ -47,9 +54,9 @@ struct mm_struct *mm_alloc(void)
 	return mm;
 }
 
-static struct page *anon_page_alloc(void)
+static struct page *anon_page_alloc(gfp_t gfp)
 {
-	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	struct page *page = alloc_page(GFP_KERNEL | gfp);
 
 	if (!page)
 		return NULL;
@@ -61,11 +68,23 @@ static struct page *anon_page_alloc(void)
 	return page;
 }
 
-static void anon_page_free(struct page *page)
+/* A mapping of a private page gone: the last one frees it. */
+static void anon_page_put(struct page *page)
 {
+	if (!put_page_testzero(page))
+		return;
 	mod_page_state(page, NR_ANON_MAPPED, -1);
 	mem_cgroup_uncharge(page);
-	__free_page(page);
+	free_unref_page(page, 0);
+}
+
+/* Is the private page at va mapped by another program too (copy-on-write)? */
+static bool page_cow_shared(struct mm_struct *mm, u64 va)
+{
+	unsigned int prot;
+	u64 phys = user_lookup_page(mm->pgd, va, &prot);
+
+	return phys && page_count(pfn_to_page(phys >> PAGE_SHIFT)) > 1;
 }
 
 /*
@@ -89,7 +108,7 @@ static void unmap_batch_release(struct unmap_batch *b, u64 start, u64 end)
 			page_mapcount_dec(b->pages[i]);
 			put_page(b->pages[i]);
 		} else {
-			anon_page_free(b->pages[i]);
+			anon_page_put(b->pages[i]);
 		}
 	}
 	b->n = 0;
@@ -197,34 +216,40 @@ static int share_page(struct mm_struct *mm, struct mm_struct *old, u64 va)
 	return 0;
 }
 
-/* v's pages copied (or shared) into mm's tables (the same addresses, the same protection). */
+/*
+ * A private page of the parent's mapped in the child too, read-only in both: the first
+ * store on either side faults and copies it (fault_private()). Under the parent's lock,
+ * which also covers its private entries.
+ */
+static int share_private_page(struct mm_struct *mm, struct mm_struct *old, u64 va)
+{
+	unsigned int prot;
+	u64 phys = user_lookup_page(old->pgd, va, &prot);
+	struct page *page = phys ? pfn_to_page(phys >> PAGE_SHIFT) : NULL;
+	int err;
+
+	if (!page)
+		return 0;
+	if (prot & UPROT_WRITE)
+		user_protect_page(old->pgd, va, prot & ~UPROT_WRITE);
+	get_page(page);
+	err = user_map_page(mm->pgd, va, phys, prot & ~UPROT_WRITE);
+	if (err) {
+		anon_page_put(page);
+		return err;
+	}
+	mm->rss++;
+	return 0;
+}
+
+/* v's pages shared with mm's tables (the same addresses; private ones copy-on-write). */
 static int copy_pages(struct mm_struct *mm, struct mm_struct *old, struct vm_area_struct *v)
 {
 	for (u64 va = v->start; va < v->end; va += PAGE_SIZE) {
-		unsigned int prot;
-		u64 phys;
-		struct page *page;
-		int err;
+		int err = v->shared ? share_page(mm, old, va) : share_private_page(mm, old, va);
 
-		if (v->shared) {
-			err = share_page(mm, old, va);
-			if (err)
-				return err;
-			continue;
-		}
-		phys = user_lookup_page(old->pgd, va, &prot);
-		if (!phys)
-			continue;
-		page = anon_page_alloc();
-		if (!page)
-			return -ENOMEM;
-		memcpy(page_address(page), phys_to_virt(phys), PAGE_SIZE);
-		err = user_map_page(mm->pgd, va, page_to_phys(page), prot);
-		if (err) {
-			anon_page_free(page);
+		if (err)
 			return err;
-		}
-		mm->rss++;
 	}
 	return 0;
 }
@@ -262,6 +287,9 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	mm->brk = old->brk;
 	mm->mmap_base = old->mmap_base;
 	err = dup_areas(mm, old);
+	/* the parent's other threads drop the writable translations of what is shared now */
+	if (READ_ONCE(old->users) > 1)
+		flush_tlb_user_range(0, 0);
 	mutex_unlock(&old->lock);
 	if (err) {
 		mm_put(mm);
@@ -366,10 +394,16 @@ int mm_protect(struct mm_struct *mm, u64 start, u64 end, unsigned int prot)
 		if (v->start < start || v->end > end)
 			continue;
 		v->prot = prot;
-		/* a shared page becomes writable at its next store's fault (page_mkwrite) */
+		/*
+		 * A shared page becomes writable at its next store's fault (page_mkwrite), and
+		 * so does a private one another program maps too (copy-on-write).
+		 */
 		spin_lock(&mm->page_table_lock);
-		for (u64 va = v->start; va < v->end; va += PAGE_SIZE)
-			user_protect_page(mm->pgd, va, v->shared ? prot & ~UPROT_WRITE : prot);
+		for (u64 va = v->start; va < v->end; va += PAGE_SIZE) {
+			bool wp = v->shared || page_cow_shared(mm, va);
+
+			user_protect_page(mm->pgd, va, wp ? prot & ~UPROT_WRITE : prot);
+		}
 		spin_unlock(&mm->page_table_lock);
 		if (READ_ONCE(mm->users) > 1) /* other threads' CPUs keep the old rights */
 			flush_tlb_user_range(v->start, v->end);
@@ -484,7 +518,7 @@ static int fill_from_file(struct vm_area_struct *v, u64 va, void *page)
 
 static int fault_in(struct mm_struct *mm, struct vm_area_struct *v, u64 va)
 {
-	struct page *page = anon_page_alloc();
+	struct page *page = anon_page_alloc(__GFP_ZERO);
 	int err = page ? 0 : -ENOMEM;
 
 	if (!err && v->file && va < v->file_end)
@@ -493,10 +527,36 @@ static int fault_in(struct mm_struct *mm, struct vm_area_struct *v, u64 va)
 		err = user_map_page(mm->pgd, va, page_to_phys(page), v->prot);
 	if (err) {
 		if (page)
-			anon_page_free(page);
+			anon_page_put(page);
 		return err;
 	}
 	mm->rss++;
+	return 0;
+}
+
+/*
+ * A store into a private page mapped read-only in a writable area (Linux's do_wp_page()):
+ * the page is this program's alone (reuse it) or shared since a fork (copy it). The old
+ * translation leaves every CPU before the copy is mapped, so no thread of the program
+ * goes on reading the page the other program may now change.
+ */
+static int wp_page(struct mm_struct *mm, struct vm_area_struct *v, u64 va, u64 phys)
+{
+	struct page *old = pfn_to_page(phys >> PAGE_SHIFT), *page;
+
+	if (page_count(old) == 1) {
+		user_protect_page(mm->pgd, va, v->prot);
+		return 0;
+	}
+	page = anon_page_alloc(0);
+	if (!page)
+		return -ENOMEM;
+	memcpy(page_address(page), phys_to_virt(phys), PAGE_SIZE);
+	user_unmap_page(mm->pgd, va);
+	if (READ_ONCE(mm->users) > 1)
+		flush_tlb_user_range(va, va + PAGE_SIZE);
+	BUG_ON(user_map_page(mm->pgd, va, page_to_phys(page), v->prot));
+	anon_page_put(old);
 	return 0;
 }
 
@@ -510,18 +570,20 @@ static bool fault_allowed(const struct vm_area_struct *v, unsigned int error_cod
 }
 
 /*
- * A private page: made at its first touch; a present one means another thread made it
- * since this one faulted (a spurious fault: go back and retry) or a protection fault.
+ * A private page: made at its first touch; a store into a writable area's read-only page
+ * is copy-on-write; a present one otherwise means another thread made it since this one
+ * faulted (a spurious fault: go back and retry) or a protection fault.
  */
 static int fault_private(struct mm_struct *mm, struct vm_area_struct *v, u64 va,
 			 unsigned int error_code)
 {
 	unsigned int prot;
+	u64 phys = user_lookup_page(mm->pgd, va, &prot);
 
-	if (!user_lookup_page(mm->pgd, va, &prot))
+	if (!phys)
 		return fault_in(mm, v, va);
 	if ((error_code & PF_WRITE) && !(prot & UPROT_WRITE))
-		return -EACCES;
+		return v->prot & UPROT_WRITE ? wp_page(mm, v, va, phys) : -EACCES;
 	if ((error_code & PF_INSTR) && !(prot & UPROT_EXEC))
 		return -EACCES;
 	return 0;
@@ -565,12 +627,13 @@ int mm_copy_to(struct mm_struct *mm, u64 va, const void *src, size_t len)
 		size_t off = va & ~PAGE_MASK, n = min(len, PAGE_SIZE - off);
 		unsigned int prot;
 		u64 phys = user_lookup_page(mm->pgd, va & PAGE_MASK, &prot);
-		int err = phys ? 0 : handle_mm_fault(mm, va, PF_WRITE | PF_USER);
+		/* a store as the program's: a page it shares or has not dirtied faults first */
+		int err = phys && (prot & UPROT_WRITE) ? 0 :
+							 handle_mm_fault(mm, va, PF_WRITE | PF_USER);
 
 		if (err)
 			return err;
-		if (!phys)
-			phys = user_lookup_page(mm->pgd, va & PAGE_MASK, &prot);
+		phys = user_lookup_page(mm->pgd, va & PAGE_MASK, &prot);
 		memcpy((char *)phys_to_virt(phys) + off, src, n);
 		va += n;
 		src = (const char *)src + n;

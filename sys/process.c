@@ -3,7 +3,7 @@
  *
  * - A program started by the shell has no parent (the shell waits for its task as for any
  *   command); a forked one has the forking program as its parent until that parent ends.
- * - fork copies the address space at once (no copy-on-write yet), the thread's registers
+ * - fork copies the address space (copy-on-write: sys/mm.c), the thread's registers
  *   (the child returns 0), every descriptor, the cgroup, the working directory and the
  *   CPUs it may use. vfork is fork: the parent is not suspended, which no correct program
  *   can tell apart. clone and clone3 make a thread (CLONE_VM | CLONE_SIGHAND |

@@ -287,9 +287,27 @@ static inline unsigned int compound_order(const struct page *page)
 {
 	return PageHead(page) ? (unsigned int)page->private : 0;
 }
-/* The allocator's half of put_page(): drop a reference, true if it was the last. */
+/**
+ * put_page_testzero() - the allocator's half of put_page(): drop a reference
+ * @page: the page
+ *
+ * For an owner that gives the page back itself (a program's private page, whose owner
+ * undoes its accounting first): free_unref_page() once this says the last one went.
+ *
+ * Context: any context; never sleeps.
+ * Return: true if that was the last reference.
+ */
 bool put_page_testzero(struct page *page);
-/* Give back a page whose last reference is gone; one still in use is refused and logged. */
+/**
+ * free_unref_page() - give back a block whose last reference is gone
+ * @page: the block's first page
+ * @order: its order
+ *
+ * One still in use (in a mapping, on an LRU list, dirty, under writeback, charged) is
+ * refused and logged.
+ *
+ * Context: any context; never sleeps.
+ */
 void free_unref_page(struct page *page, unsigned int order);
 
 /* Counters. */

@@ -8,6 +8,8 @@
  *   (-mgeneral-regs-only), so tasks without a program leave them alone.
  * - Page tables: a program's task runs on its own (CR3 at each switch to it); any other
  *   task on the kernel's, so no task runs on tables that their program might free.
+ *   CR0.WP is set: the kernel's stores into a program's read-only pages fault as the
+ *   program's would (copy-on-write, a shared page's first store).
  * - TLS: FS and the user GS base are per thread, written at each switch to it; the program
  *   changes them only through arch_prctl (CR4.FSGSBASE stays off).
  */
@@ -34,6 +36,7 @@
 #define CR0_MP 0x2
 #define CR0_EM 0x4
 #define CR0_TS 0x8
+#define CR0_WP 0x10000
 #define CR4_OSFXSR 0x200
 #define CR4_OSXMMEXCPT 0x400
 #define FCW_DEFAULT 0x37f
@@ -56,7 +59,7 @@ void user_mode_register(const struct user_mode_ops *ops)
 
 void user_cpu_init(unsigned int cpu)
 {
-	u64 cr0 = (read_cr0() | CR0_MP) & ~(u64)(CR0_EM | CR0_TS);
+	u64 cr0 = (read_cr0() | CR0_MP | CR0_WP) & ~(u64)(CR0_EM | CR0_TS);
 
 	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0));
 	__asm__ volatile("mov %0, %%cr4" : : "r"(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT));

@@ -26,39 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define SRC_SIZE 100000
-
-static int failures;
-static char why[256];
-
-static void result(const char *name, int ok)
-{
-	if (ok) {
-		printf("PASS %s\n", name);
-	} else {
-		printf("FAIL %s: %s\n", name, why);
-		failures++;
-	}
-	fflush(stdout);
-	why[0] = 0;
-}
-
-/* ok, or the reason: a call's result and errno against what was expected */
-static int expect(long got, long want, const char *what)
-{
-	if (got == want)
-		return 1;
-	snprintf(why, sizeof(why), "%s: %ld (errno %d), expected %ld", what, got, errno, want);
-	return 0;
-}
-
-static int expect_err(long got, int err, const char *what)
-{
-	if (got == -1 && errno == err)
-		return 1;
-	snprintf(why, sizeof(why), "%s: %ld (errno %d), expected errno %d", what, got, errno, err);
-	return 0;
-}
 
 static unsigned char pattern(long i)
 {

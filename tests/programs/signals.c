@@ -25,18 +25,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-static int failures;
-
-static void result(const char *name, int ok, const char *why)
-{
-	if (ok) {
-		printf("PASS %s\n", name);
-	} else {
-		printf("FAIL %s: %s\n", name, why);
-		failures++;
-	}
-	fflush(stdout);
-}
+#include "check.h"
 
 static pid_t gettid_(void)
 {
@@ -79,17 +68,17 @@ static void check_siginfo(void)
 	install(SIGUSR1, record, 0);
 	got_sig = got_count = 0;
 	raise(SIGUSR1);
-	result("raise", got_count == 1 && got_sig == SIGUSR1 && got_code == SI_TKILL,
+	report("raise", got_count == 1 && got_sig == SIGUSR1 && got_code == SI_TKILL,
 	       "handler did not run with SIGUSR1, SI_TKILL");
 	install(SIGUSR2, record, 0);
 	got_count = 0;
 	kill(getpid(), SIGUSR2);
-	result("kill",
+	report("kill",
 	       got_count == 1 && got_sig == SIGUSR2 && got_code == SI_USER && got_pid == getpid(),
 	       "handler did not run with SIGUSR2, SI_USER, our pid");
 	got_count = 0;
 	tgkill_(getpid(), gettid_(), SIGUSR1);
-	result("tgkill", got_count == 1 && got_code == SI_TKILL, "no SI_TKILL SIGUSR1");
+	report("tgkill", got_count == 1 && got_code == SI_TKILL, "no SI_TKILL SIGUSR1");
 }
 
 /* ---------------------------------------------------------------- registers and FPU */
@@ -166,14 +155,14 @@ static void check_registers(void)
 			 : "rcx", "r11", "rbx", "rbp", "r8", "r9", "r10", "r12", "r13", "r14",
 			   "r15", "xmm2", "xmm14", "memory", "cc");
 	__asm__ volatile("stmxcsr %0" : "=m"(mxcsr_after));
-	result("registers survive a handler",
+	report("registers survive a handler",
 	       nr == 0 && !memcmp(reg_in, reg_out, sizeof(reg_in)) && tgid == getpid() &&
 		       tid == gettid_() && sig == SIGUSR1,
 	       "a general register changed");
-	result("FPU state survives a handler",
+	report("FPU state survives a handler",
 	       fp_out[0] == 1.5 * 1.5 + 1.5 && fp_out[1] == 1.5 && mxcsr_after == mxcsr_before,
 	       "xmm2, xmm14 or MXCSR changed");
-	result("handler stack alignment", stack_at_entry % 16 == 8, "RSP not 8 past 16");
+	report("handler stack alignment", stack_at_entry % 16 == 8, "RSP not 8 past 16");
 }
 
 /* ---------------------------------------------------------------- masks */
@@ -189,19 +178,19 @@ static void check_mask(void)
 	sigprocmask(SIG_BLOCK, &set, &old);
 	raise(SIGUSR1);
 	sigpending(&pending);
-	result("blocked signal stays pending", got_count == 0 && sigismember(&pending, SIGUSR1),
+	report("blocked signal stays pending", got_count == 0 && sigismember(&pending, SIGUSR1),
 	       "delivered while blocked, or not pending");
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	result("unblock delivers", got_count == 1, "not delivered at the unblock");
+	report("unblock delivers", got_count == 1, "not delivered at the unblock");
 	sigpending(&pending);
-	result("nothing pending after", !sigismember(&pending, SIGUSR1), "still pending");
+	report("nothing pending after", !sigismember(&pending, SIGUSR1), "still pending");
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGKILL);
 	sigaddset(&set, SIGSTOP);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	sigprocmask(SIG_BLOCK, NULL, &old);
-	result("SIGKILL and SIGSTOP cannot be blocked",
+	report("SIGKILL and SIGSTOP cannot be blocked",
 	       !sigismember(&old, SIGKILL) && !sigismember(&old, SIGSTOP), "they were");
 }
 
@@ -224,11 +213,11 @@ static void check_nodefer(void)
 	depth = max_depth = calls = 0;
 	install(SIGUSR1, nested, 0);
 	raise(SIGUSR1);
-	result("signal blocked in its handler", max_depth == 1 && calls == 2, "the handler nested");
+	report("signal blocked in its handler", max_depth == 1 && calls == 2, "the handler nested");
 	depth = max_depth = calls = 0;
 	install(SIGUSR1, nested, SA_NODEFER);
 	raise(SIGUSR1);
-	result("SA_NODEFER", max_depth == 2, "the handler did not nest");
+	report("SA_NODEFER", max_depth == 2, "the handler did not nest");
 }
 
 static void check_resethand(void)
@@ -246,7 +235,7 @@ static void check_resethand(void)
 		_exit(2);
 	}
 	waitpid(pid, &status, 0);
-	result("SA_RESETHAND", WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1,
+	report("SA_RESETHAND", WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1,
 	       "the second signal did not end the process");
 }
 
@@ -298,19 +287,19 @@ static void check_faults(void)
 			*bad = 1;
 		ok &= fault_sig == SIGSEGV && fault_addr == bad && fault_code == SEGV_MAPERR;
 	}
-	result("SIGSEGV handler and siglongjmp", ok, "wrong signal, si_addr or si_code");
+	report("SIGSEGV handler and siglongjmp", ok, "wrong signal, si_addr or si_code");
 	fault_addr = NULL;
 	if (!sigsetjmp(fault_jmp, 1))
 		*(volatile char *)ro = 1;
-	result("SEGV_ACCERR", fault_sig == SIGSEGV && fault_addr == ro && fault_code == SEGV_ACCERR,
+	report("SEGV_ACCERR", fault_sig == SIGSEGV && fault_addr == ro && fault_code == SEGV_ACCERR,
 	       "wrong si_addr or si_code");
 	if (!sigsetjmp(fault_jmp, 1))
 		do_ud2();
-	result("SIGILL", fault_sig == SIGILL && fault_addr == ud2_insn && fault_code == ILL_ILLOPN,
+	report("SIGILL", fault_sig == SIGILL && fault_addr == ud2_insn && fault_code == ILL_ILLOPN,
 	       "wrong si_addr or si_code");
 	if (!sigsetjmp(fault_jmp, 1))
 		divide_by_zero();
-	result("SIGFPE", fault_sig == SIGFPE && fault_addr == idiv_insn && fault_code == FPE_INTDIV,
+	report("SIGFPE", fault_sig == SIGFPE && fault_addr == idiv_insn && fault_code == FPE_INTDIV,
 	       "wrong si_addr or si_code");
 	signal(SIGSEGV, SIG_DFL);
 	signal(SIGILL, SIG_DFL);
@@ -334,7 +323,7 @@ static void check_bad_stack(void)
 		_exit(1);
 	}
 	waitpid(pid, &status, 0);
-	result("a bad stack at delivery ends the process",
+	report("a bad stack at delivery ends the process",
 	       WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "not SIGSEGV");
 }
 
@@ -361,7 +350,7 @@ static void check_altstack(void)
 	install(SIGUSR2, on_alt, SA_ONSTACK);
 	raise(SIGUSR2);
 	sigaltstack(NULL, &old);
-	result("sigaltstack",
+	report("sigaltstack",
 	       handler_local > (uintptr_t)altstack &&
 		       handler_local < (uintptr_t)altstack + sizeof(altstack) &&
 		       old.ss_sp == altstack && old.ss_flags == 0,
@@ -406,9 +395,9 @@ static void check_pipe_read(int flags, const char *name)
 	pthread_create(&t, NULL, poker, &p);
 	n = read(fds[0], &c, 1);
 	if (flags & SA_RESTART)
-		result(name, n == 1 && c == 'x' && got_count == 1, "the read was not restarted");
+		report(name, n == 1 && c == 'x' && got_count == 1, "the read was not restarted");
 	else
-		result(name, n == -1 && errno == EINTR && got_count == 1,
+		report(name, n == -1 && errno == EINTR && got_count == 1,
 		       "the read did not fail EINTR");
 	pthread_join(t, NULL);
 	close(fds[0]);
@@ -427,7 +416,7 @@ static void check_spinning(void)
 	for (unsigned long i = 0; !got_count && i < 4000000000UL; i++)
 		__asm__ volatile("");
 	pthread_join(t, NULL);
-	result("signal to a thread spinning in user mode", got_count == 1, "never delivered");
+	report("signal to a thread spinning in user mode", got_count == 1, "never delivered");
 }
 
 static volatile sig_atomic_t alarms;
@@ -453,15 +442,15 @@ static void check_alarm(void)
 	do
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	while (!alarms && now.tv_sec - start.tv_sec < 10);
-	result("SIGALRM from setitimer", alarms == 1, "no SIGALRM");
+	report("SIGALRM from setitimer", alarms == 1, "no SIGALRM");
 	alarms = 0;
 	alarm(1);
 	while (!alarms)
 		pause();
-	result("SIGALRM from alarm, pause", alarms == 1, "no SIGALRM");
+	report("SIGALRM from alarm, pause", alarms == 1, "no SIGALRM");
 	alarm(5);
 	left = alarm(0);
-	result("alarm(0) says what was left", left == 5, "not 5 seconds");
+	report("alarm(0) says what was left", left == 5, "not 5 seconds");
 	signal(SIGALRM, SIG_DFL);
 }
 
@@ -495,7 +484,7 @@ static void check_threads(void)
 	tgkill_(getpid(), tid, SIGUSR1);
 	for (int i = 0; i < 1000 && !got_tid; i++)
 		usleep(1000);
-	result("tgkill reaches its thread", got_tid == tid, "another thread took it");
+	report("tgkill reaches its thread", got_tid == tid, "another thread took it");
 	/* sent to the process while this thread blocks it: the other one takes it */
 	got_tid = 0;
 	sigemptyset(&set);
@@ -504,7 +493,7 @@ static void check_threads(void)
 	kill(getpid(), SIGUSR1);
 	for (int i = 0; i < 1000 && !got_tid; i++)
 		usleep(1000);
-	result("kill goes to a thread not blocking it", got_tid == tid, "not the other thread");
+	report("kill goes to a thread not blocking it", got_tid == tid, "not the other thread");
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	thread_stop = 1;
 	pthread_join(t, NULL);
@@ -539,9 +528,9 @@ static void check_fork(void)
 	waitpid(pid, &status, 0);
 	for (int i = 0; i < 100 && !chld_pid; i++)
 		usleep(1000);
-	result("a forked child has the handlers", WIFEXITED(status) && WEXITSTATUS(status) == 7,
+	report("a forked child has the handlers", WIFEXITED(status) && WEXITSTATUS(status) == 7,
 	       "the child's raise did not run the handler");
-	result("SIGCHLD", chld_pid == pid && chld_code == CLD_EXITED && chld_status == 7,
+	report("SIGCHLD", chld_pid == pid && chld_code == CLD_EXITED && chld_status == 7,
 	       "no SIGCHLD with the child's pid and status");
 	signal(SIGCHLD, SIG_DFL);
 }
@@ -563,7 +552,7 @@ static void check_exec(const char *self)
 		_exit(126);
 	}
 	waitpid(pid, &status, 0);
-	result("execve resets handlers, keeps SIG_IGN and the mask",
+	report("execve resets handlers, keeps SIG_IGN and the mask",
 	       WIFEXITED(status) && WEXITSTATUS(status) == 0, "see execcheck's line");
 }
 
@@ -651,32 +640,32 @@ static void check_hostile(void)
 	int st;
 
 	st = child_status(forged_frame, 0);
-	result("rt_sigreturn with a garbage frame", WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	report("rt_sigreturn with a garbage frame", WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
 	       "not SIGSEGV");
 	st = child_status(forged_frame, 1);
-	result("rt_sigreturn sanitises a forged frame", WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	report("rt_sigreturn sanitises a forged frame", WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	       "kernel selectors, IOPL or MXCSR bits came through");
 	st = child_status(forged_frame, 2);
-	result("rt_sigreturn to a non-canonical address",
+	report("rt_sigreturn to a non-canonical address",
 	       WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "not SIGSEGV");
 
 	memset(&sa, 0, sizeof(sa));
 	errno = 0;
-	result("sigaction with a bad act",
+	report("sigaction with a bad act",
 	       syscall(SYS_rt_sigaction, SIGUSR1, (void *)16, NULL, 8) == -1 && errno == EFAULT,
 	       "not EFAULT");
-	result("sigaction with a bad oldact",
+	report("sigaction with a bad oldact",
 	       syscall(SYS_rt_sigaction, SIGUSR1, NULL, (void *)16, 8) == -1 && errno == EFAULT,
 	       "not EFAULT");
-	result("sigaction of signal 0",
+	report("sigaction of signal 0",
 	       syscall(SYS_rt_sigaction, 0, &sa, NULL, 8) == -1 && errno == EINVAL, "not EINVAL");
-	result("sigaction of signal 65",
+	report("sigaction of signal 65",
 	       syscall(SYS_rt_sigaction, 65, &sa, NULL, 8) == -1 && errno == EINVAL, "not EINVAL");
-	result("sigaction of SIGKILL",
+	report("sigaction of SIGKILL",
 	       syscall(SYS_rt_sigaction, SIGKILL, &sa, NULL, 8) == -1 && errno == EINVAL,
 	       "not EINVAL");
-	result("kill with signal 65", kill(getpid(), 65) == -1 && errno == EINVAL, "not EINVAL");
-	result("rt_sigprocmask with a bad set",
+	report("kill with signal 65", kill(getpid(), 65) == -1 && errno == EINVAL, "not EINVAL");
+	report("rt_sigprocmask with a bad set",
 	       syscall(SYS_rt_sigprocmask, SIG_BLOCK, (void *)16, NULL, 8) == -1 && errno == EFAULT,
 	       "not EFAULT");
 }
