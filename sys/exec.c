@@ -355,6 +355,7 @@ static long do_execve(const char *path, char **argv, char **envp)
 	user_thread_exec(mm->pgd);
 	flush_signal_handlers();
 	mm_put(old);
+	program_vfork_release();
 	set_current_comm(base_name(path));
 	user_regs_init(regs, entry, sp);
 	return 0; /* into the new program's RAX: it starts at 0 */

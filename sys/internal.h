@@ -146,6 +146,11 @@ void program_wait_threads(void);
  * thread's execve leaves the others running (Linux's makes that thread the first).
  */
 void program_de_thread(void);
+/*
+ * A vfork child lets its parent go on (Linux's mm_release()): at execve, once the memory
+ * it ran on is the parent's alone again, and at its end.
+ */
+void program_vfork_release(void);
 /* A pending kill's end of current: the whole process with the kill's status. */
 __noreturn void program_kill_exit(void);
 /* Is current its process's first thread (whose end is the process's)? */

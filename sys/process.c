@@ -5,11 +5,15 @@
  *   command); a forked one has the forking program as its parent until that parent ends.
  * - fork copies the address space (copy-on-write: sys/mm.c), the thread's registers
  *   (the child returns 0), every descriptor, the cgroup, the working directory and the
- *   CPUs it may use. vfork is fork: the parent is not suspended, which no correct program
- *   can tell apart. clone and clone3 make a thread (CLONE_VM | CLONE_SIGHAND |
+ *   CPUs it may use. clone and clone3 make a thread (CLONE_VM | CLONE_SIGHAND |
  *   CLONE_THREAD), or else fork, with the tid words a C library's fork asks for
  *   (CLONE_CHILD_CLEARTID means nothing for a process whose memory goes with it) and
  *   CLONE_FILES (the descriptor table shared: files.c); what else they ask is -ENOSYS.
+ * - vfork (CLONE_VM | CLONE_VFORK): the child runs on the parent's memory, on its stack
+ *   too, and the parent sleeps until the child's execve or end lets it go (killable: a
+ *   killed parent takes its completion back under program_lock first, since the
+ *   completion lives on its stack). posix_spawn relies on both: its child reports a failed
+ *   execve through the memory they share.
  * - A child that ends stays, with its wait status, until its parent's wait4 reaps it (its
  *   task is joined then). A parent that ends reaps the children that ended and lets the
  *   others go (their tasks detached: they free themselves); one ended by a signal kills them
@@ -27,6 +31,7 @@
 #include <cgwb/pipe.h>
 #include <cgwb/slab.h>
 #include <cgwb/wait.h>
+#include <cgwb/completion.h>
 #include <cgwb/errno.h>
 #include <cgwb/printk.h>
 #include <cgwb/string.h>
@@ -81,6 +86,7 @@ struct program {
 	bool exited;
 	int wstatus;
 	wait_queue_head_t child_exit; /* its children's ends wake it */
+	struct completion *vfork_done; /* CLONE_VFORK: the parent waits on it (program_lock) */
 };
 
 static DEFINE_SPINLOCK(program_lock);
@@ -248,6 +254,7 @@ int program_run(struct pt_regs *regs)
 	user_thread_free(current->uthread);
 	mm_put(current->mm);
 	current->mm = NULL;
+	program_vfork_release();
 	if (leader)
 		program_release_children(wstatus);
 	else
@@ -310,9 +317,34 @@ static void set_tids(u64 flags, u64 ptid, u64 ctid, struct mm_struct *child_mm, 
 			current->pid);
 }
 
+void program_vfork_release(void)
+{
+	struct program *p = current->program;
+
+	if (!p || !READ_ONCE(p->vfork_done))
+		return;
+	spin_lock(&program_lock);
+	if (p->vfork_done)
+		complete(p->vfork_done);
+	p->vfork_done = NULL;
+	spin_unlock(&program_lock);
+}
+
+/* The vfork parent's sleep: until the child lets it go, or it is killed. */
+static void wait_for_vfork_done(struct program *child, struct completion *done)
+{
+	if (!wait_for_completion_killable(done))
+		return;
+	spin_lock(&program_lock);
+	child->vfork_done = NULL;
+	spin_unlock(&program_lock);
+}
+
 static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid, int exit_signal)
 {
 	struct fork_start *fs = kzalloc(sizeof(*fs), GFP_KERNEL);
+	struct completion vfork;
+	struct program *child;
 	struct task_struct *t;
 	long err;
 
@@ -322,7 +354,9 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid, int exit_signal)
 	fs->regs.rax = 0; /* the child's fork() returns 0 */
 	if (stack)
 		fs->regs.rsp = stack;
-	fs->mm = mm_dup(current->mm);
+	if (flags & CLONE_VM)
+		mm_get(current->mm);
+	fs->mm = flags & CLONE_VM ? current->mm : mm_dup(current->mm);
 	fs->ut = fs->mm ? user_thread_fork(fs->mm->pgd) : NULL;
 	fs->sig = fs->ut ? signal_alloc(false) : NULL;
 	err = fs->sig ? pids_fork_begin(current->cgroup) : -ENOMEM;
@@ -350,13 +384,26 @@ static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid, int exit_signal)
 	pids_fork_end(); /* the child counts in its group now */
 	t->exit_notify = program_exited;
 	t->exit_notify_arg = fs->prog;
+	child = fs->prog; /* fs is the child's from here */
+	if (flags & CLONE_VFORK) {
+		init_completion(&vfork);
+		child->vfork_done = &vfork;
+	}
+	err = t->pid;
 	wake_up_process(t);
-	return t->pid;
+	if (flags & CLONE_VFORK)
+		wait_for_vfork_done(child, &vfork); /* the parent's reference keeps child */
+	return err;
 }
 
 static long sys_fork(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	return do_fork(0, 0, 0, 0, SIGCHLD);
+}
+
+static long sys_vfork(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	return do_fork(CLONE_VM | CLONE_VFORK, 0, 0, 0, SIGCHLD);
 }
 
 /* ---------------------------------------------------------------- threads */
@@ -735,7 +782,7 @@ static long sys_pipe(u64 ufds, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 
 static const struct syscall_def calls[] = {
 	{ 22, "pipe", sys_pipe },        { 56, "clone", sys_clone },
-	{ 57, "fork", sys_fork },        { 58, "vfork", sys_fork },
+	{ 57, "fork", sys_fork },        { 58, "vfork", sys_vfork },
 	{ 61, "wait4", sys_wait4 },      { 109, "setpgid", sys_setpgid },
 	{ 110, "getppid", sys_getppid }, { 111, "getpgrp", sys_own_pid },
 	{ 112, "setsid", sys_own_pid },  { 121, "getpgid", sys_own_pid },

@@ -3,6 +3,7 @@
  * checks pass on a Linux host):
  *
  *   cow DIR                 every check (files are made in DIR)
+ *   cow wait-byte FD        read a byte from descriptor FD, then end (vfork's execve check)
  *   cow hold MIB N FILE     touch MIB MiB, fork N children that read it all and wait, and
  *                           print FILE's number (a group's memory.current) before the
  *                           forks, with the children alive and after they end:
@@ -15,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,6 +359,67 @@ static void read_into_read_only(const char *dir)
 		close(fd);
 }
 
+/* vfork: the child runs on the parent's memory while the parent sleeps until its end. */
+static void vfork_shares(void)
+{
+	static volatile int word;
+	pid_t pid;
+
+	word = 0;
+	pid = vfork();
+	if (pid == 0) {
+		usleep(50000);
+		word = 42;
+		_exit(0);
+	}
+	int ok = expect(pid > 0, 1, "vfork") && expect(word, 42, "the word the child stored") &&
+		 child_ok(pid, "end");
+
+	result("vfork: the parent sleeps until the child ends and sees its stores", ok);
+}
+
+static const char *self;
+extern char **environ;
+
+/* The child's execve lets the parent go before the new program ends: it waits for it. */
+static void vfork_exec(void)
+{
+	int p[2];
+	char fd[16];
+	pid_t pid;
+
+	if (!expect(pipe(p), 0, "pipe")) {
+		result("vfork: the child's execve lets the parent go", 0);
+		return;
+	}
+	snprintf(fd, sizeof(fd), "%d", p[0]);
+	alarm(20); /* a parent left asleep dies of it: a failure, not a hang */
+	pid = vfork();
+	if (pid == 0) {
+		execl(self, self, "wait-byte", fd, (char *)NULL);
+		_exit(127);
+	}
+	int ok = expect(write(p[1], "x", 1), 1, "the byte") && child_ok(pid, "new program");
+
+	alarm(0);
+	close(p[0]);
+	close(p[1]);
+	result("vfork: the child's execve lets the parent go", ok);
+}
+
+/* glibc's posix_spawn reports a failed execve through the memory vfork shares. */
+static void spawn_missing(void)
+{
+	char *argv[] = { "missing", NULL };
+	pid_t pid;
+	int err = posix_spawn(&pid, "/nonexistent/missing", NULL, NULL, argv, environ);
+
+	snprintf(why, sizeof(why), "posix_spawn returned %d, expected ENOENT (%d)", err, ENOENT);
+	if (!err)
+		waitpid(pid, NULL, 0);
+	result("posix_spawn of a missing file: ENOENT", err == ENOENT);
+}
+
 static long read_number(const char *path)
 {
 	char text[64] = "";
@@ -416,6 +479,10 @@ static int hold(long mib, int children, const char *file)
 
 int main(int argc, char **argv)
 {
+	char c;
+
+	if (argc == 3 && !strcmp(argv[1], "wait-byte"))
+		return read(atoi(argv[2]), &c, 1) == 1 ? 0 : 1;
 	if (argc == 5 && !strcmp(argv[1], "hold"))
 		return hold(atol(argv[2]), atoi(argv[3]), argv[4]);
 	if (argc != 2) {
@@ -434,6 +501,10 @@ int main(int argc, char **argv)
 	thread_stores_during_fork();
 	shared_mapping_kernel_store(argv[1]);
 	read_into_read_only(argv[1]);
+	self = argv[0];
+	vfork_shares();
+	vfork_exec();
+	spawn_missing();
 	printf("cow: %d failed\n", failures);
 	return failures != 0;
 }
