@@ -12,7 +12,7 @@
  * - vfork (CLONE_VM | CLONE_VFORK): the child runs on the parent's memory, on its stack
  *   too, and the parent sleeps until the child's execve or end lets it go (killable: a
  *   killed parent takes its completion back under program_lock first, since the
- *   completion lives on its stack). posix_spawn relies on both: its child reports a failed
+ *   completion lives on its stack; a handled signal waits). posix_spawn relies on both: its child reports a failed
  *   execve through the memory they share.
  * - A child that ends stays, with its wait status, until its parent's wait4 reaps it (its
  *   task is joined then). A parent that ends reaps the children that ended and lets the
@@ -85,7 +85,7 @@ struct program {
 	int exit_signal;          /* sent to the parent at its end (0: none) */
 	bool exited;
 	int wstatus;
-	wait_queue_head_t child_exit; /* its children's ends wake it */
+	wait_queue_head_t child_exit;  /* its children's ends wake it */
 	struct completion *vfork_done; /* CLONE_VFORK: the parent waits on it (program_lock) */
 };
 
@@ -330,14 +330,22 @@ void program_vfork_release(void)
 	spin_unlock(&program_lock);
 }
 
-/* The vfork parent's sleep: until the child lets it go, or it is killed. */
+/*
+ * The vfork parent's sleep: until the child lets it go, or a kill ends the parent (Linux's
+ * TASK_KILLABLE). A signal a handler takes must not end it (the child is on the parent's
+ * stack), and an interruptible sleep here would end at once while such a signal waits:
+ * the sleep is uninterruptible, and looks for a kill every tenth of a second.
+ */
 static void wait_for_vfork_done(struct program *child, struct completion *done)
 {
-	if (!wait_for_completion_killable(done))
-		return;
-	spin_lock(&program_lock);
-	child->vfork_done = NULL;
-	spin_unlock(&program_lock);
+	while (!wait_for_completion_timeout(done, HZ / 10)) {
+		if (fatal_signal_pending(current)) {
+			spin_lock(&program_lock);
+			child->vfork_done = NULL;
+			spin_unlock(&program_lock);
+			return;
+		}
+	}
 }
 
 static long do_fork(u64 flags, u64 stack, u64 ptid, u64 ctid, int exit_signal)

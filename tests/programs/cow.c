@@ -378,6 +378,37 @@ static void vfork_shares(void)
 	result("vfork: the parent sleeps until the child ends and sees its stores", ok);
 }
 
+static volatile sig_atomic_t usr1;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1++;
+}
+
+/* A signal the parent handles, sent while it waits: it still waits for the child's end. */
+static void vfork_handled_signal(void)
+{
+	static volatile int word;
+	pid_t pid;
+
+	signal(SIGUSR1, on_usr1);
+	word = 0;
+	usr1 = 0;
+	pid = vfork();
+	if (pid == 0) {
+		kill(getppid(), SIGUSR1);
+		usleep(50000);
+		word = 42;
+		_exit(0);
+	}
+	int ok = expect(pid > 0, 1, "vfork") && expect(word, 42, "the word the child stored") &&
+		 child_ok(pid, "end") && expect(usr1, 1, "handler runs");
+
+	signal(SIGUSR1, SIG_DFL);
+	result("vfork: a handled signal does not end the parent's wait", ok);
+}
+
 static const char *self;
 extern char **environ;
 
@@ -503,6 +534,7 @@ int main(int argc, char **argv)
 	read_into_read_only(argv[1]);
 	self = argv[0];
 	vfork_shares();
+	vfork_handled_signal();
 	vfork_exec();
 	spawn_missing();
 	printf("cow: %d failed\n", failures);

@@ -7,11 +7,11 @@
 # does not reach the child; read(2) into a clean page of a shared file mapping dirties it
 # (msync writes it; it is there after the cache dropped it), and into a read-only one fails
 # with EFAULT. vfork runs the child on the parent's memory, the parent asleep until the
-# child ends or its execve lets it go; posix_spawn reports a missing file (through that
-# shared memory) as ENOENT. A program holding 32 MiB in a group at memory.max 96M forks 8
-# children that read it all: nothing is copied (the group's memory.current grows by their
-# page tables and stacks, not 8 x 32 MiB, which would not fit) and nothing is left charged
-# when they end.
+# child ends or its execve lets it go (a signal it handles meanwhile waits); posix_spawn
+# reports a missing file (through that shared memory) as ENOENT. A program holding 32 MiB in
+# a group at memory.max 96M forks 8 children that read it all: nothing is copied (the
+# group's memory.current grows by their page tables and stacks, not 8 x 32 MiB, which would
+# not fit) and nothing is left charged when they end.
 programs_image "$T/prog.img" 64M
 guest_script <<'GUEST'
 mkdir /mnt/cw
@@ -38,6 +38,7 @@ for c in "a child reads the parent's memory and writes its own copy" \
 	"read(2) into a clean shared mapping dirties its page" \
 	"read(2) into a read-only mapping: EFAULT" \
 	"vfork: the parent sleeps until the child ends and sees its stores" \
+	"vfork: a handled signal does not end the parent's wait" \
 	"vfork: the child's execve lets the parent go" \
 	"posix_spawn of a missing file: ENOENT"; do
 	expect_line "PASS $c"
