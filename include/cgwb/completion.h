@@ -44,7 +44,16 @@ void complete_all(struct completion *x);
  */
 void wait_for_completion(struct completion *x);
 int wait_for_completion_killable(struct completion *x);
-/* Returns 0 on timeout, else the jiffies left (at least 1). */
+/**
+ * wait_for_completion_timeout() - wait_for_completion(), for at most a time
+ * @x: the completion
+ * @timeout: jiffies
+ *
+ * Uninterruptible.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 on timeout, else the jiffies left (at least 1).
+ */
 long wait_for_completion_timeout(struct completion *x, long timeout);
 bool completion_done(struct completion *x);
 
