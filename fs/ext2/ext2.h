@@ -414,6 +414,10 @@ struct ext2_inode_info {
 	/* the last allocation: the next sequential block goes right after it */
 	u32 i_next_alloc_block;
 	u32 i_next_alloc_goal;
+	/* blocks a write mapped ahead of its copy (aops.c): the next is i_ahead_block's;
+	 * truncate_mutex */
+	sector_t i_ahead_block;
+	u32 i_ahead_bno, i_ahead_count;
 	/* the reservation window (reserve.c): bits [start, end) of group; truncate_mutex */
 	u32 i_rsv_group;
 	u32 i_rsv_start, i_rsv_end;
