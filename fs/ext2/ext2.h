@@ -418,6 +418,7 @@ struct ext2_inode_info {
 	 * truncate_mutex */
 	sector_t i_ahead_block;
 	u32 i_ahead_bno, i_ahead_count;
+	u32 i_map_gen; /* truncations of the block map (truncate_mutex): writeback's run */
 	/* the reservation window (reserve.c): bits [start, end) of group; truncate_mutex */
 	u32 i_rsv_group;
 	u32 i_rsv_start, i_rsv_end;

@@ -148,6 +148,7 @@ int ext2_truncate_blocks(struct inode *inode, loff_t size)
 	ext2_discard_reservation(inode);
 	mutex_lock(&ei->truncate_mutex);
 	ei->i_ahead_count = 0; /* past the end of file: going now */
+	WRITE_ONCE(ei->i_map_gen, ei->i_map_gen + 1);
 	for (u64 i = from; i < EXT2_NDIR_BLOCKS; i++) {
 		int e = free_tree(&run, &ei->i_data[i], NULL, 0, 0);
 		if (e)

@@ -27,6 +27,12 @@
  * at a time, restarting its handle for each; here one pass's bios wait for its end. write_cache_pages may still wait under it for a page
  * dirtied again while under writeback (not a sequential writer's case).
  * Any other block that is a hole in a dirty page was never written and stays a hole.
+ *
+ * A block-mapped file's pages share one walk down the block map (Linux's
+ * mpage_writepages() keeps its last mapping, map_bh, the same way): the run mapped
+ * contiguously from a page's first block to the end of its pointer block is kept for the
+ * pass, and a page wholly inside it is mapped without a walk. The map of such a file only
+ * ever gains blocks but at a truncate, which counts in i_map_gen and ends the run's use.
  */
 #include "data.h"
 #include <cgwb/string.h>
@@ -42,6 +48,10 @@ struct ext2_wb_ctx {
 	bool hold;                  /* under a handle: bios wait in held, in order */
 	struct bio *held, **held_tail;
 	pgoff_t ahead_from, ahead_to; /* pages after ahead_from up to ahead_to seen delayed */
+	struct {
+		sector_t first; /* logical block of bno */
+		u32 bno, count, gen;
+	} run; /* a block-mapped file's blocks mapped by an earlier page of the pass */
 };
 
 /* Submit now, or after the handle when ctx holds them. */
@@ -295,6 +305,43 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 	return err;
 }
 
+static bool ext2_wb_run_covers(const struct ext2_wb_ctx *ctx, sector_t first, unsigned int n)
+{
+	return ctx->run.count && READ_ONCE(EXT2_I(ctx->inode)->i_map_gen) == ctx->run.gen &&
+	       first >= ctx->run.first && first + n <= ctx->run.first + ctx->run.count;
+}
+
+/* A whole page of a block-mapped file inside the pass's run (looked up if need be)? */
+static bool ext2_wb_map_from_run(struct ext2_wb_ctx *ctx, struct page *page, loff_t isize,
+				 struct ext2_page_map *m)
+{
+	struct inode *inode = ctx->inode;
+	unsigned int bits = inode->i_blkbits, per_page = 1u << (PAGE_SHIFT - bits);
+	sector_t first = (sector_t)page->index << (PAGE_SHIFT - bits);
+
+	if ((EXT2_I(inode)->i_flags & EXT4_EXTENTS_FL) || ((loff_t)(first + per_page) << bits) > isize)
+		return false; /* the last, partial page goes the usual way */
+	if (!ext2_wb_run_covers(ctx, first, per_page)) {
+		u32 gen = READ_ONCE(EXT2_I(inode)->i_map_gen), bno;
+		bool new;
+		int n = ext2_get_blocks(inode, first, UINT_MAX, &bno, 0, &new);
+
+		if (n < (int)per_page)
+			return false; /* a hole, or blocks apart: page by page */
+		ctx->run.first = first;
+		ctx->run.bno = bno;
+		ctx->run.count = (u32)n;
+		ctx->run.gen = gen;
+	}
+	memset(m, 0, sizeof(*m));
+	m->blocks_per_page = per_page;
+	m->nr = per_page;
+	for (unsigned int i = 0; i < per_page; i++)
+		m->bno[i] = ctx->run.bno + (u32)(first - ctx->run.first) + i;
+	ext2_page_map_finish(m);
+	return true;
+}
+
 static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, void *data)
 {
 	struct ext2_wb_ctx *ctx = data;
@@ -308,7 +355,7 @@ static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, v
 		return 0;
 	}
 	ext2_zero_post_eof(page, isize);
-	err = ext2_map_page(inode, page, isize, &m);
+	err = ext2_wb_map_from_run(ctx, page, isize, &m) ? 0 : ext2_map_page(inode, page, isize, &m);
 	if (!err && ext2_da_delayed(page))
 		err = ext2_da_map_page(ctx, page, &m);
 	if (err == -ENOMEM)
