@@ -12,8 +12,11 @@
  *   is dropped unless blocked. One whose default is to end the process (every other; the
  *   stop signals too: no job control) is a kill: the thread ends the process with it at
  *   its next return to user mode, or -EINTR ends its sleep first.
- *   SIGKILL is always that kill. A signal already pending is not queued twice (real-time
- *   signals included: no queue of them).
+ *   SIGKILL is always that kill. A standard signal already pending is not queued twice; a
+ *   real-time one (SIGRTMIN and up) is, each instance with its siginfo, delivered in the
+ *   order sent, up to SIGQUEUE_MAX further ones per process or thread: past that, kill's
+ *   instance is lost (its signal stays pending) and sigqueue's fails with -EAGAIN, as
+ *   Linux's at RLIMIT_SIGPENDING.
  * - Delivery: before every return to user mode with a signal pending (sigkill set, Linux's
  *   TIF_SIGPENDING), the thread takes the lowest unblocked one, faults first: its handler
  *   gets a frame, with its sa_mask and the signal (unless SA_NODEFER) blocked meanwhile.
@@ -109,34 +112,90 @@ static void complete_signal(int sig, struct task_signal *ts, bool group)
 		signal_wake_up(w->task);
 }
 
-static void __send_signal(int sig, const struct kernel_siginfo *info, struct task_signal *ts,
-			  bool group)
+/* With siglock: a further instance of a real-time signal, after the others. */
+static int sigqueue_add(struct sigpending *p, const struct kernel_siginfo *info)
+{
+	struct sigqueue *q, **tail = &p->queue;
+
+	q = p->nr_queued < SIGQUEUE_MAX ? kmalloc(sizeof(*q), GFP_ATOMIC) : NULL;
+	if (!q)
+		return -EAGAIN;
+	q->next = NULL;
+	q->info = *info;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = q;
+	p->nr_queued++;
+	return 0;
+}
+
+/* With siglock: sig's next instance into info[] (false: none queued). */
+static bool sigqueue_take(struct sigpending *p, int sig)
+{
+	for (struct sigqueue **link = &p->queue; *link; link = &(*link)->next) {
+		struct sigqueue *q = *link;
+
+		if (q->info.signo == sig) {
+			p->info[sig - 1] = q->info;
+			*link = q->next;
+			p->nr_queued--;
+			kfree(q);
+			return true;
+		}
+	}
+	return false;
+}
+
+void sigpending_flush(struct sigpending *p, u64 mask)
+{
+	struct sigqueue **link = &p->queue;
+
+	p->signal &= ~mask;
+	while (*link) {
+		struct sigqueue *q = *link;
+
+		if (mask & sigmask(q->info.signo)) {
+			*link = q->next;
+			p->nr_queued--;
+			kfree(q);
+		} else {
+			link = &q->next;
+		}
+	}
+}
+
+static int __send_signal(int sig, const struct kernel_siginfo *info, struct task_signal *ts,
+			 bool group)
 {
 	struct sigpending *p = group ? &ts->sighand->shared : &ts->pending;
 
 	/* a blocked signal is kept: the handler may have changed by its unblock */
 	if (!((ts->blocked | ts->real_blocked) & sigmask(sig)) && sig_ignored(ts->sighand, sig))
-		return;
+		return 0;
 	if (!(p->signal & sigmask(sig))) {
 		p->signal |= sigmask(sig);
 		p->info[sig - 1] = *info;
+	} else if (sig >= SIGRTMIN && sigqueue_add(p, info) && info->code != SI_USER) {
+		return -EAGAIN; /* kill's instance is lost silently, as Linux's */
 	}
 	complete_signal(sig, ts, group);
+	return 0;
 }
 
-bool send_signal(int sig, const struct kernel_siginfo *info, struct task_struct *t, bool group)
+int send_signal(int sig, const struct kernel_siginfo *info, struct task_struct *t, bool group)
 {
 	unsigned long flags;
 	struct task_signal *ts;
+	int err = 0;
 
 	spin_lock_irqsave(&siglock, flags);
 	ts = t->signal;
 	if (ts && sig == SIGKILL)
 		task_kill(SIGKILL, t);
 	else if (ts)
-		__send_signal(sig, info, ts, group);
+		err = __send_signal(sig, info, ts, group);
 	spin_unlock_irqrestore(&siglock, flags);
-	return ts;
+	return ts ? err : -ESRCH;
 }
 
 void sighand_signal(struct sighand_struct *sh, int sig, const struct kernel_siginfo *info)
@@ -152,7 +211,7 @@ static bool send_sig_program(int sig, struct task_struct *t)
 {
 	struct kernel_siginfo info = { .signo = sig, .code = SI_KERNEL, .trapno = -1 };
 
-	return sig >= 1 && sig <= _NSIG && send_signal(sig, &info, t, true);
+	return sig >= 1 && sig <= _NSIG && send_signal(sig, &info, t, true) != -ESRCH;
 }
 
 bool sigchld_autoreap(struct task_struct *t, bool *send)
@@ -229,8 +288,9 @@ static int dequeue_signal(struct task_signal *ts, u64 blocked, struct kernel_sig
 		sig = next_signal(p->signal, blocked);
 	}
 	if (sig) {
-		p->signal &= ~sigmask(sig);
 		*info = p->info[sig - 1];
+		if (!sigqueue_take(p, sig))
+			p->signal &= ~sigmask(sig);
 	}
 	return sig;
 }
@@ -475,6 +535,9 @@ void signal_free(struct task_signal *ts)
 		return;
 	spin_lock_irqsave(&siglock, flags);
 	last = sighand_put(ts->sighand);
+	sigpending_flush(&ts->pending, ~0ULL);
+	if (last)
+		sigpending_flush(&ts->sighand->shared, ~0ULL);
 	spin_unlock_irqrestore(&siglock, flags);
 	if (last)
 		kfree(ts->sighand);
@@ -534,7 +597,9 @@ void signal_exit(void)
 	last = sighand_put(ts->sighand);
 	/* a signal left for a handler goes with the thread: no kill for its task's status */
 	ts->blocked = ~0ULL;
-	ts->pending.signal = 0;
+	sigpending_flush(&ts->pending, ~0ULL);
+	if (last)
+		sigpending_flush(&ts->sighand->shared, ~0ULL);
 	recalc_sigpending(ts);
 	spin_unlock_irqrestore(&siglock, flags);
 	if (last) {

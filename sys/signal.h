@@ -22,14 +22,27 @@
 /* si_code */
 #define SI_USER 0
 #define SI_KERNEL 0x80
-#define SI_TKILL (-6)
+#define SI_QUEUE (-1)
+#define SIGRTMIN 32
+#define SIGQUEUE_MAX 1024 /* further instances a sigpending holds (RLIMIT_SIGPENDING's part) */
 #define CLD_EXITED 1
 #define CLD_KILLED 2
 
+/* A real-time signal's instance beyond the first (info[]): oldest first. */
+struct sigqueue {
+	struct sigqueue *next;
+	struct kernel_siginfo info;
+};
+
 struct sigpending {
 	u64 signal;
-	struct kernel_siginfo info[_NSIG];
+	struct kernel_siginfo info[_NSIG]; /* each pending signal's first instance */
+	struct sigqueue *queue;            /* real-time signals' further ones */
+	unsigned int nr_queued;
 };
+
+/* With siglock: the pending instances of the signals in mask go. */
+void sigpending_flush(struct sigpending *p, u64 mask);
 
 /* A process's: shared by its threads (CLONE_SIGHAND), copied by fork. */
 struct sighand_struct {
@@ -64,10 +77,11 @@ void recalc_sigpending(struct task_signal *ts);
 /* SIGCHLD, SIGCONT, SIGURG, SIGWINCH: their default is to go unnoticed. */
 bool sig_default_ignored(int sig);
 /*
- * sig with info to t's thread (group false) or its process: false if t is no program's
- * thread (any more). SIGKILL is a kill whatever the program says.
+ * sig with info to t's thread (group false) or its process: -ESRCH if t is no program's
+ * thread (any more), -EAGAIN if a real-time instance with a code of its own (sigqueue)
+ * finds the queue full, else 0. SIGKILL is a kill whatever the program says.
  */
-bool send_signal(int sig, const struct kernel_siginfo *info, struct task_struct *t, bool group);
+int send_signal(int sig, const struct kernel_siginfo *info, struct task_struct *t, bool group);
 /* With siglock: sig to sh's process (a thread of it that does not block it), if any is left. */
 void sighand_signal(struct sighand_struct *sh, int sig, const struct kernel_siginfo *info);
 /*

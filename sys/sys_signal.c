@@ -21,9 +21,9 @@ static void flush_pending(struct sighand_struct *sh, int sig)
 {
 	struct task_signal *ts;
 
-	sh->shared.signal &= ~sigmask(sig);
+	sigpending_flush(&sh->shared, sigmask(sig));
 	list_for_each_entry(ts, &sh->threads, node)
-		ts->pending.signal &= ~sigmask(sig);
+		sigpending_flush(&ts->pending, sigmask(sig));
 }
 
 static long sys_rt_sigaction(u64 sig, u64 uact, u64 uoact, u64 size, u64 a4, u64 a5)
@@ -246,8 +246,23 @@ static void kill_one(struct task_struct *t, void *arg)
 		return;
 	r->err = 0;
 	/* a shell command's task (no program): the kill it always was */
-	if (r->sig && !send_signal(r->sig, r->info, t, r->group) && !sig_default_ignored(r->sig))
-		task_kill(r->sig, t);
+	r->err = r->sig ? send_signal(r->sig, r->info, t, r->group) : 0;
+	if (r->err == -ESRCH) {
+		r->err = 0;
+		if (!sig_default_ignored(r->sig))
+			task_kill(r->sig, t);
+	}
+}
+
+static long kill_task_info(int pid, int tgid, u64 sig, const struct kernel_siginfo *info, bool group)
+{
+	struct kill_req r = { pid, tgid, (int)sig, group, info, -ESRCH };
+
+	if (sig > _NSIG)
+		return -EINVAL;
+	for_each_task(kill_one, &r)
+		;
+	return r.err;
 }
 
 static long kill_task(int pid, int tgid, u64 sig, int code, bool group)
@@ -255,13 +270,38 @@ static long kill_task(int pid, int tgid, u64 sig, int code, bool group)
 	struct kernel_siginfo info = {
 		.signo = (int)sig, .code = code, .pid = program_tgid(), .trapno = -1
 	};
-	struct kill_req r = { pid, tgid, (int)sig, group, &info, -ESRCH };
 
-	if (sig > _NSIG)
+	return kill_task_info(pid, tgid, sig, &info, group);
+}
+
+/*
+ * rt_sigqueueinfo and rt_tgsigqueueinfo (Linux's do_rt_sigqueueinfo()): the program's own
+ * siginfo, but a code that poses as the kernel's or kill's only to itself.
+ */
+static long sigqueueinfo(int pid, int tgid, u64 sig, u64 uinfo, bool group)
+{
+	struct kernel_siginfo info;
+	int err = copy_siginfo_from_user(&info, uinfo);
+
+	if (err)
+		return err;
+	if ((info.code >= 0 || info.code == SI_TKILL) &&
+	    pid != (group ? program_tgid() : current->pid))
+		return -EPERM;
+	info.signo = (int)sig;
+	return kill_task_info(pid, tgid, sig, &info, group);
+}
+
+static long sys_rt_sigqueueinfo(u64 pid, u64 sig, u64 uinfo, u64 a3, u64 a4, u64 a5)
+{
+	return sigqueueinfo((int)pid, 0, sig, uinfo, true);
+}
+
+static long sys_rt_tgsigqueueinfo(u64 tgid, u64 tid, u64 sig, u64 uinfo, u64 a4, u64 a5)
+{
+	if ((int)tgid <= 0 || (int)tid <= 0)
 		return -EINVAL;
-	for_each_task(kill_one, &r)
-		;
-	return r.err;
+	return sigqueueinfo((int)tid, (int)tgid, sig, uinfo, false);
 }
 
 static long sys_kill(u64 upid, u64 sig, u64 a2, u64 a3, u64 a4, u64 a5)
@@ -299,10 +339,12 @@ static const struct syscall_def calls[] = {
 	{ 62, "kill", sys_kill },
 	{ 127, "rt_sigpending", sys_rt_sigpending },
 	{ 128, "rt_sigtimedwait", sys_rt_sigtimedwait },
+	{ 129, "rt_sigqueueinfo", sys_rt_sigqueueinfo },
 	{ 130, "rt_sigsuspend", sys_rt_sigsuspend },
 	{ 131, "sigaltstack", sys_sigaltstack },
 	{ 200, "tkill", sys_tkill },
 	{ 234, "tgkill", sys_tgkill },
+	{ 297, "rt_tgsigqueueinfo", sys_rt_tgsigqueueinfo },
 };
 
 const struct syscall_table sys_signal_calls = { calls, ARRAY_SIZE(calls) };

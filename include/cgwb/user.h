@@ -193,6 +193,8 @@ struct k_sigaction {
 };
 
 /* What siginfo_t says of a signal; trapno < 0 for one no exception raised. */
+#define SI_TKILL (-6) /* si_code of tkill and tgkill: the _kill layout, no value */
+
 struct kernel_siginfo {
 	int signo, code;
 	int pid;    /* the sender's process (kill, tkill; SIGCHLD: the child) */
@@ -200,6 +202,7 @@ struct kernel_siginfo {
 	u64 addr;   /* faults: the address */
 	int trapno;
 	u64 error_code;
+	u64 value; /* sigqueue's si_value (codes below 0 but SI_TKILL) */
 };
 
 /* sigaltstack's stack_t */
@@ -266,6 +269,15 @@ int restore_rt_frame(struct pt_regs *regs, u64 *blocked, struct user_stack *ss);
  * Return: 0, or -EFAULT if @uinfo cannot be written.
  */
 int copy_siginfo_to_user(u64 uinfo, const struct kernel_siginfo *info);
+/**
+ * copy_siginfo_from_user() - a program's siginfo_t to send (rt_sigqueueinfo)
+ * @info: set from it: the code, the sender's pid and the value (trapno -1: not a fault)
+ * @uinfo: the program's siginfo_t
+ *
+ * Context: the program's task; may fault its pages in.
+ * Return: 0, or -EFAULT if @uinfo cannot be read.
+ */
+int copy_siginfo_from_user(struct kernel_siginfo *info, u64 uinfo);
 /**
  * syscall_restart() - make an interrupted system call again on the way back
  * @regs: the registers of the system call a signal interrupted (SA_RESTART)

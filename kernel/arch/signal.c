@@ -54,6 +54,11 @@ struct siginfo {
 			int status; /* SIGCHLD */
 		} kill;
 		u64 addr; /* faults */
+		struct {
+			int pid;
+			u32 uid;
+			u64 value; /* sigval */
+		} rt;              /* sigqueue, timers, mq_notify: the codes below 0 but SI_TKILL */
 		u8 pad[112];
 	} __attribute__((aligned(8)));
 };
@@ -120,6 +125,9 @@ static void fill_siginfo(struct siginfo *si, const struct kernel_siginfo *info)
 	si->si_code = info->code;
 	if (info->trapno >= 0) {
 		si->addr = info->addr;
+	} else if (info->code < 0 && info->code != SI_TKILL) {
+		si->rt.pid = info->pid;
+		si->rt.value = info->value;
 	} else {
 		si->kill.pid = info->pid;
 		si->kill.status = info->status;
@@ -133,6 +141,20 @@ int copy_siginfo_to_user(u64 uinfo, const struct kernel_siginfo *info)
 	memset(&si, 0, sizeof(si));
 	fill_siginfo(&si, info);
 	return copy_to_user(uinfo, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+int copy_siginfo_from_user(struct kernel_siginfo *info, u64 uinfo)
+{
+	struct siginfo si;
+
+	if (copy_from_user(&si, uinfo, sizeof(si)))
+		return -EFAULT;
+	*info = (struct kernel_siginfo){ .signo = si.si_signo,
+					 .code = si.si_code,
+					 .pid = si.rt.pid,
+					 .value = si.rt.value,
+					 .trapno = -1 };
+	return 0;
 }
 
 static void fpu_load(const u8 *fx)

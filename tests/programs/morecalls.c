@@ -990,6 +990,88 @@ static void sigtimedwait_checks(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* ---------------------------------------------------------------- real-time signals */
+
+static volatile int rt_value;
+
+static void on_rt(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	rt_value = si->si_code == SI_QUEUE ? si->si_value.sival_int : -1;
+}
+
+/* Instances of sig pending now, taken with sigtimedwait: their values in *values. */
+static int take_all(int sig, int *values, int max)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+	siginfo_t si;
+	int n = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	while (n < max && sigtimedwait(&set, &si, &zero) == sig)
+		values[n++] = si.si_code == SI_QUEUE ? si.si_value.sival_int : -1;
+	return n;
+}
+
+static void realtime_signals(void)
+{
+	int rt = SIGRTMIN + 1, values[8], n;
+	sigset_t set, old;
+	pid_t child;
+
+	sigemptyset(&set);
+	sigaddset(&set, rt);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	for (int i = 1; i <= 3; i++)
+		sigqueue(getpid(), rt, (union sigval){ .sival_int = i * 10 });
+	n = take_all(rt, values, 8);
+	result("real-time signals queue, taken in the order sent with their values",
+	       expect(n, 3, "instances") && expect(values[0], 10, "first value") &&
+		       expect(values[1], 20, "second") && expect(values[2], 30, "third"));
+	kill(getpid(), rt);
+	kill(getpid(), rt);
+	result("kill of a real-time signal queues each instance",
+	       expect(take_all(rt, values, 8), 2, "instances"));
+	kill(getpid(), SIGUSR1);
+	kill(getpid(), SIGUSR1);
+	result("a standard signal pending is not queued twice",
+	       expect(take_all(SIGUSR1, values, 8), 1, "instances"));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+
+	struct sigaction sa = { .sa_sigaction = on_rt, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(rt, &sa, NULL);
+	rt_value = 0;
+	sigqueue(getpid(), rt, (union sigval){ .sival_int = 77 });
+	result("a handler gets sigqueue's value", expect(rt_value, 77, "si_value"));
+	signal(rt, SIG_DFL);
+
+	siginfo_t si = { .si_signo = SIGUSR1, .si_code = SI_USER };
+
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	result("rt_sigqueueinfo posing as kill to another process: EPERM",
+	       expect_err(syscall(SYS_rt_sigqueueinfo, child, SIGUSR1, &si), EPERM,
+			  "rt_sigqueueinfo"));
+	si.si_code = SI_QUEUE;
+	si.si_value.sival_int = 5;
+	result("rt_tgsigqueueinfo with a bad thread id: EINVAL",
+	       expect_err(syscall(SYS_rt_tgsigqueueinfo, child, 0, SIGUSR1, &si), EINVAL,
+			  "rt_tgsigqueueinfo"));
+	result("rt_sigqueueinfo with a bad siginfo pointer: EFAULT",
+	       expect_err(syscall(SYS_rt_sigqueueinfo, child, SIGUSR1, 8), EFAULT, "rt_sigqueueinfo"));
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
 int main(int argc, char **argv)
 {
 	int in;
@@ -1025,6 +1107,7 @@ int main(int argc, char **argv)
 	files_clone(path_in(argv[1], "source", 0), 0, "clone without CLONE_FILES copies it");
 	sigchld_ignored();
 	sigtimedwait_checks();
+	realtime_signals();
 	printf("morecalls: %d failed\n", failures);
 	return failures != 0;
 }

@@ -11,7 +11,9 @@
 # SIGCHLD set to SIG_IGN or SA_NOCLDWAIT reaps children as they end (wait4 then ECHILD);
 # rt_sigtimedwait taking a pending signal or one sent meanwhile with its siginfo, a blocked
 # SIGCHLD, in a thread a signal sent to the process, EAGAIN at its timeout, EINTR for a
-# handled signal outside its set, and its EINVAL and EFAULT cases.
+# handled signal outside its set, and its EINVAL and EFAULT cases; real-time signals queued
+# (sigqueue's values in the order sent, kill's instances each) where a standard one is not,
+# a handler's si_value, rt_sigqueueinfo's EPERM, EINVAL and EFAULT.
 programs_image "$T/prog.img" 64M
 guest_script <<'GUEST'
 mkdir /mnt/mc
@@ -74,7 +76,13 @@ for c in "sendfile at the input's position" "sendfile at an offset" \
 	"rt_sigtimedwait in a thread takes a signal sent to the process" \
 	"rt_sigtimedwait with a bad set size: EINVAL" "rt_sigtimedwait with a bad timeout: EINVAL" \
 	"rt_sigtimedwait with a bad set pointer: EFAULT" \
-	"rt_sigtimedwait with a bad timeout pointer: EFAULT"; do
+	"rt_sigtimedwait with a bad timeout pointer: EFAULT" \
+	"real-time signals queue, taken in the order sent with their values" \
+	"kill of a real-time signal queues each instance" \
+	"a standard signal pending is not queued twice" "a handler gets sigqueue's value" \
+	"rt_sigqueueinfo posing as kill to another process: EPERM" \
+	"rt_tgsigqueueinfo with a bad thread id: EINVAL" \
+	"rt_sigqueueinfo with a bad siginfo pointer: EFAULT"; do
 	expect_line "PASS $c"
 done
 expect_no_output "^FAIL"
