@@ -10,7 +10,8 @@
  *
  * Allocation per write, not per page, for plain ext2's block-mapped files: a write past
  * the end of file has its blocks mapped at once before the copy (ext2_get_blocks() with
- * maxblocks, a pointer block's worth at most), and write_begin takes each page's blocks
+ * maxblocks: as far as its pointer block and the reservation window go), and write_begin
+ * takes each page's blocks
  * from that run (new: zeroed around a partial write) instead of walking the block map,
  * the group descriptors and the bitmap again for every page. The run lives only while
  * the write holds i_rwsem: what the copy did not use lies past the end of file and is

@@ -8,9 +8,7 @@
  * millisecond) then still lay each file out in long runs, and writeback sends large bios:
  * without windows the files interleaved in runs of about 50 blocks. A window starts at
  * EXT2_DEFAULT_RESERVE_BLOCKS and doubles, up to EXT2_MAX_RESERVE_BLOCKS, each time the
- * file uses one up (it is being written sequentially); a request for more blocks than the
- * window holds (a write past the end of file mapped at once: aops.c) gets a window of its
- * size at once, as Linux's rsv_goal_size raised to the request. It ends when used up, when the
+ * file uses one up (it is being written sequentially). It ends when used up, when the
  * file allocates elsewhere, is truncated, closed by a writer, or evicted.
  *
  * Nothing reaches the disk: the windows are one bitmap per group beside the on-disk one,
@@ -195,23 +193,6 @@ static long alloc_from_window(struct super_block *sb, struct ext2_inode_info *ei
 }
 
 /*
- * A request larger than the inode's window, without delayed allocation: the window grows
- * to it, and a window in this group too small for it is dropped for a new one (which
- * starts at the goal, where the old one's rest was: the file stays contiguous).
- */
-static void window_for_request(struct super_block *sb, struct inode *inode, unsigned int group,
-			       unsigned long want)
-{
-	struct ext2_inode_info *ei = EXT2_I(inode);
-
-	if (want <= ei->i_rsv_size || ext2_inode_delalloc(inode))
-		return;
-	ei->i_rsv_size = (u32)min(want, (unsigned long)EXT2_MAX_RESERVE_BLOCKS);
-	if (ei->i_rsv_group == group && ei->i_rsv_end - ei->i_rsv_start < ei->i_rsv_size)
-		discard_window(sb, ei);
-}
-
-/*
  * The first gap of want free, unreserved blocks from start on (as Linux's
  * find_next_reservable_window); failing that the longest one seen. *len gets its length.
  */
@@ -293,7 +274,6 @@ long ext2_rsv_alloc(struct super_block *sb, struct inode *inode, unsigned int gr
 	u32 b;
 
 	if (ext2_rsv_wanted(inode)) {
-		window_for_request(sb, inode, group, want);
 		bit = alloc_from_window(sb, ei, group, map, goal_bit, count);
 		if (bit >= 0)
 			return bit;
