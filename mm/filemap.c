@@ -527,12 +527,9 @@ ssize_t generic_perform_write(struct file *file, const char *buf, size_t len, lo
 {
 	struct address_space *mapping = file->f_mapping;
 	const struct address_space_operations *a_ops = mapping->a_ops;
-	loff_t start = pos;
 	size_t done = 0;
 	int err = 0;
 
-	if (a_ops->write_range_begin)
-		a_ops->write_range_begin(mapping, pos, len);
 	while (done < len) {
 		size_t offset = (size_t)(pos & (PAGE_SIZE - 1));
 		unsigned int bytes = (unsigned int)min(PAGE_SIZE - offset, len - done);
@@ -556,8 +553,6 @@ ssize_t generic_perform_write(struct file *file, const char *buf, size_t len, lo
 		pos += copied;
 		balance_dirty_pages_ratelimited(mapping);
 	}
-	if (a_ops->write_range_end)
-		a_ops->write_range_end(mapping, start, len, done);
 	return done ? (ssize_t)done : err;
 }
 

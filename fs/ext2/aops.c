@@ -7,16 +7,6 @@
  * zeroed outside the written range, holes are zeroed, and old blocks the write only
  * partly covers are read. A delayed write takes no journal handle: it changes no
  * metadata buffer (i_size reaches the inode's buffer at the commit).
- *
- * Allocation per write, not per page, for plain ext2's block-mapped files: a write past
- * the end of file has its blocks mapped at once before the copy (ext2_get_blocks() with
- * maxblocks: as far as its pointer block and the reservation window go), and write_begin
- * takes each page's blocks
- * from that run (new: zeroed around a partial write) instead of walking the block map,
- * the group descriptors and the bitmap again for every page. The run lives only while
- * the write holds i_rwsem: what the copy did not use lies past the end of file and is
- * truncated at its end, as a failed write's blocks are. Journalled families keep
- * allocating per page: the run would sit in a transaction with no size to cover it.
  */
 #include "data.h"
 #include <cgwb/string.h>
@@ -34,57 +24,6 @@ static void zero_outside(struct page *page, unsigned int bits, unsigned int i, u
 		memset(addr + max(to, start), 0, end - max(to, start));
 }
 
-static void ext2_write_range_begin(struct address_space *mapping, loff_t pos, size_t len)
-{
-	struct inode *inode = mapping->host;
-	struct ext2_inode_info *ei = EXT2_I(inode);
-	unsigned int bits = inode->i_blkbits;
-	sector_t eof_block = (sector_t)DIV_ROUND_UP(inode->i_size, (loff_t)1 << bits);
-	sector_t start = max((sector_t)(pos >> bits), eof_block);
-	sector_t end = (sector_t)((pos + (loff_t)len - 1) >> bits);
-	bool new;
-	u32 bno;
-	int n;
-
-	if (ext2_family(inode->i_sb) || (ei->i_flags & EXT4_EXTENTS_FL) || start >= end)
-		return;
-	n = ext2_get_blocks(inode, start, (unsigned long)(end - start + 1), &bno,
-			    EXT2_GET_BLOCKS_CREATE, &new);
-	if (n <= 0 || !new)
-		return; /* an error comes back at the page that needs the block */
-	mutex_lock(&ei->truncate_mutex);
-	ei->i_ahead_block = start;
-	ei->i_ahead_bno = bno;
-	ei->i_ahead_count = (u32)n;
-	mutex_unlock(&ei->truncate_mutex);
-}
-
-static void ext2_write_range_end(struct address_space *mapping, loff_t pos, size_t len, size_t done)
-{
-	(void)done;
-	if (READ_ONCE(EXT2_I(mapping->host)->i_ahead_count))
-		ext2_write_failed(mapping->host, pos + (loff_t)len);
-}
-
-/* Block iblock from the run mapped ahead, if it is the run's next. */
-static bool ext2_take_ahead(struct inode *inode, sector_t iblock, u32 *bno)
-{
-	struct ext2_inode_info *ei = EXT2_I(inode);
-	bool hit;
-
-	if (!READ_ONCE(ei->i_ahead_count))
-		return false;
-	mutex_lock(&ei->truncate_mutex);
-	hit = ei->i_ahead_count && ei->i_ahead_block == iblock;
-	if (hit) {
-		*bno = ei->i_ahead_bno++;
-		ei->i_ahead_block++;
-		ei->i_ahead_count--;
-	}
-	mutex_unlock(&ei->truncate_mutex);
-	return hit;
-}
-
 /* Allocate (or find) the blocks of page slots [i, last] that the write covers. */
 static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsigned int i,
 				  unsigned int last, struct ext2_page_map *m, bool *new)
@@ -94,14 +33,9 @@ static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsign
 	while (i <= last) {
 		bool fresh;
 		u32 bno;
-		int n;
+		int n = ext2_get_blocks(inode, first + i, last - i + 1, &bno,
+					EXT2_GET_BLOCKS_CREATE, &fresh);
 
-		if (ext2_take_ahead(inode, first + i, &m->bno[i])) {
-			new[i++] = true;
-			continue;
-		}
-		n = ext2_get_blocks(inode, first + i, last - i + 1, &bno, EXT2_GET_BLOCKS_CREATE,
-				    &fresh);
 		if (n < 0)
 			return n;
 		for (int j = 0; j < n; j++, i++) {
@@ -320,8 +254,6 @@ const struct address_space_operations ext2_aops = {
 	.writepages = ext2_writepages,
 	.write_begin = ext2_write_begin,
 	.write_end = ext2_write_end,
-	.write_range_begin = ext2_write_range_begin,
-	.write_range_end = ext2_write_range_end,
 	.invalidatepage = ext2_da_invalidatepage,
 	.releasepage = ext2_da_releasepage,
 };

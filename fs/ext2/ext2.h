@@ -414,10 +414,6 @@ struct ext2_inode_info {
 	/* the last allocation: the next sequential block goes right after it */
 	u32 i_next_alloc_block;
 	u32 i_next_alloc_goal;
-	/* blocks a write mapped ahead of its copy (aops.c): the next is i_ahead_block's;
-	 * truncate_mutex */
-	sector_t i_ahead_block;
-	u32 i_ahead_bno, i_ahead_count;
 	u32 i_map_gen; /* truncations of the block map (truncate_mutex): writeback's run */
 	/* the reservation window (reserve.c): bits [start, end) of group; truncate_mutex */
 	u32 i_rsv_group;

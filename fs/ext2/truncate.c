@@ -147,7 +147,6 @@ int ext2_truncate_blocks(struct inode *inode, loff_t size)
 		return ext2_family(inode->i_sb)->truncate_blocks(inode, size);
 	ext2_discard_reservation(inode);
 	mutex_lock(&ei->truncate_mutex);
-	ei->i_ahead_count = 0; /* past the end of file: going now */
 	WRITE_ONCE(ei->i_map_gen, ei->i_map_gen + 1);
 	for (u64 i = from; i < EXT2_NDIR_BLOCKS; i++) {
 		int e = free_tree(&run, &ei->i_data[i], NULL, 0, 0);

@@ -54,14 +54,6 @@ struct address_space_operations {
 	/* After the copy of copied bytes: mark dirty, update i_size, unlock and release. */
 	int (*write_end)(struct file *file, struct address_space *mapping, loff_t pos,
 			 unsigned int len, unsigned int copied, struct page *page, void *fsdata);
-	/*
-	 * Optional, around the page loop of a whole write of [pos, pos + len), i_rwsem held
-	 * for writing (as iomap's iomap_begin and iomap_end around a range): the filesystem
-	 * may map the range at once, and take back at the end what the copy of done bytes did
-	 * not use.
-	 */
-	void (*write_range_begin)(struct address_space *mapping, loff_t pos, size_t len);
-	void (*write_range_end)(struct address_space *mapping, loff_t pos, size_t len, size_t done);
 	/* The page is being removed from the cache (truncate): drop private state. */
 	void (*invalidatepage)(struct page *page, size_t offset, size_t length);
 	/* May the clean page's private state be freed so reclaim can drop it? */

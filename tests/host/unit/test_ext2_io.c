@@ -13,7 +13,6 @@
 #include <cgwb/errno.h>
 #include <cgwb/sched.h>
 #include <cgwb/completion.h>
-#include <cgwb/slab.h>
 #include "host.h"
 #include "test_ext2.h"
 
@@ -86,70 +85,6 @@ Test(ext2_io, sequential_write_is_contiguous_and_large)
 	cr_expect_geq(st.max_request_bytes, 128 << 10);
 	cr_expect_leq(st.reads, size / (64 << 10) + 40, "%lu read requests for 16 MiB", st.reads);
 	ext2t_umount();
-}
-
-/*
- * One write past the end of file maps its blocks at once (the run write_range_begin
- * allocates) and takes them page by page: a partial last block is zeros past the data on
- * disk, not what the freed block held, as is the start of a first block the write does not
- * cover; a write that copies nothing gives the run back.
- */
-Test(ext2_io, write_past_eof_takes_a_run_mapped_ahead)
-{
-	const size_t len = (300 << 10) + 700;
-	u8 *buf = kmalloc(len, GFP_KERNEL), tail[324], zeros[324] = { 0 };
-	unsigned long long last;
-	u64 bfree0, bfree, ffree;
-	struct filedisk_stats st;
-
-	cr_assert_not_null(buf);
-	ext2t_mkfs("-b 1024", 8 << 10);
-	cr_assert_eq(ext2t_attach_mount(), 0);
-	/* the free blocks hold bytes of an old file, not zeros */
-	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/old", 9, 0, 4 << 20), 0);
-	ksys_sync();
-	cr_assert_eq(do_unlink(EXT2T_MNT "/old"), 0);
-	ksys_sync();
-	ext2t_fill(buf, len, 4, 0);
-	cr_assert_eq(ext2t_write(EXT2T_MNT "/f", 0, 0, buf, 0), 0); /* their inodes read now */
-	cr_assert_eq(ext2t_write(EXT2T_MNT "/g", 0, 0, buf, 0), 0);
-	filedisk_reset_stats(ext2t_env.disk);
-	cr_assert_eq(ext2t_write(EXT2T_MNT "/f", 0, 0, buf, len), 0);
-	/* from inside a block past the end: what lies before the data in it reads as zeros */
-	cr_assert_eq(ext2t_write(EXT2T_MNT "/g", 0, 1000, buf + 1000, len - 1000), 0);
-	filedisk_get_stats(ext2t_env.disk, &st);
-	cr_expect_eq(st.reads, 0, "%lu reads: a block mapped ahead is new, never read", st.reads);
-	ext2t_umount();
-	ext2t_fsck_clean();
-	ext2t_expect_dump("/f", buf, len);
-	memset(buf, 0, 1000);
-	ext2t_expect_dump("/g", buf, len);
-	cr_assert(ext2t_sh_number(&last, "debugfs -R 'bmap /f 300' %s 2>/dev/null", ext2t_env.img));
-	ext2t_peek((long)(last * 1024 + 700), tail, sizeof(tail));
-	cr_expect(!memcmp(tail, zeros, sizeof(tail)), "the last block's tail is not zeros on disk");
-
-	/* a write whose copy did nothing: its run goes back whole */
-	cr_assert_eq(ext2t_mount(), 0);
-	ext2t_statfs(&bfree0, &ffree);
-	struct file *f = filp_open(EXT2T_MNT "/f", O_WRONLY, 0);
-	struct address_space *mapping = f->f_mapping;
-
-	cr_assert(!IS_ERR(f));
-	down_write(&mapping->host->i_rwsem);
-	mapping->a_ops->write_range_begin(mapping, (loff_t)len, 256 << 10);
-	ext2t_statfs(&bfree, &ffree);
-	/* one call's run: more than a page's 4 blocks (as far as the window reaches) */
-	cr_expect_gt(bfree0 - bfree, 4, "the run took %llu blocks",
-		     (unsigned long long)(bfree0 - bfree));
-	mapping->a_ops->write_range_end(mapping, (loff_t)len, 256 << 10, 0);
-	up_write(&mapping->host->i_rwsem);
-	fput(f);
-	ext2t_statfs(&bfree, &ffree);
-	cr_expect_eq(bfree, bfree0);
-	cr_expect_eq(ext2t_size(EXT2T_MNT "/f"), (loff_t)len);
-	ext2t_umount();
-	ext2t_fsck_clean();
-	kfree(buf);
 }
 
 Test(ext2_io, interleaved_writers_stay_contiguous_per_file)
