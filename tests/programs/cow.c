@@ -91,12 +91,18 @@ static void release(int go)
 	close(go);
 }
 
+/* A child's check: p holds the parent's bytes (seed 1), then its own after it stores them. */
+static int rewrite_own_copy(unsigned char *p, size_t len, unsigned char seed)
+{
+	if (!holds(p, len, 1))
+		return 1;
+	fill(p, len, seed);
+	return holds(p, len, seed) ? 0 : 1;
+}
+
 static int child_rewrites(void)
 {
-	if (!holds(buf, BUF_SIZE, 1))
-		return 1;
-	fill(buf, BUF_SIZE, 2);
-	return holds(buf, BUF_SIZE, 2) ? 0 : 1;
+	return rewrite_own_copy(buf, BUF_SIZE, 2);
 }
 
 static int child_sees_old(void)
@@ -209,10 +215,7 @@ static unsigned char *map;
 
 static int child_map_stores(void)
 {
-	if (!holds(map, MAP_LEN, 1))
-		return 1;
-	fill(map, MAP_LEN, 5);
-	return holds(map, MAP_LEN, 5) ? 0 : 1;
+	return rewrite_own_copy(map, MAP_LEN, 5);
 }
 
 static int child_map_old(void)
