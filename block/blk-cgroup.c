@@ -17,6 +17,7 @@
 #include "blk-cgroup.h"
 #include "blk.h"
 #include <cgwb/blkdev.h>
+#include <cgwb/blk-iocost.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/string.h>
 #include <cgwb/sched.h>
@@ -317,6 +318,14 @@ void blkcg_expedite_begin(struct block_device *bdev, struct address_space *mappi
 		return;
 	blk_throtl_expedite(bdev->bd_disk, mapping);
 	blk_iocost_expedite(bdev->bd_disk, mapping);
+}
+
+/* The root's IO goes as it comes: io.max has no root limits, io.cost issues it at once. */
+bool blkcg_may_hold_writes(struct blkcg *blkcg, struct gendisk *disk)
+{
+	if (!blkcg || blkcg_is_root(blkcg))
+		return false;
+	return blk_iocost_enabled(disk) || blk_throtl_limits_writes(blkcg, disk);
 }
 
 void blkcg_expedite_end(struct address_space *mapping)

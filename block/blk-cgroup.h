@@ -68,6 +68,8 @@ void blkg_link(struct blkcg_gq *blkg);
 struct throtl_data *blk_throtl_td(struct gendisk *disk);
 /* The same without creating it: NULL if the disk never had IO or limits. */
 struct throtl_data *blk_throtl_td_lookup(struct gendisk *disk);
+/* Does io.max limit the writes of blkcg or of an ancestor on disk? */
+bool blk_throtl_limits_writes(struct blkcg *blkcg, struct gendisk *disk);
 
 /* blk-cgroup.c: the delay io.cost asks of the group's tasks for its debt (0: none). */
 void blkg_set_delay(struct blkcg_gq *blkg, u64 delay_ns);

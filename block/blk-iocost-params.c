@@ -53,6 +53,13 @@ bool blk_iocost_configured(struct gendisk *disk)
 	return ioc_lookup(disk) != NULL;
 }
 
+bool blk_iocost_enabled(struct gendisk *disk)
+{
+	struct ioc *ioc = ioc_lookup(disk);
+
+	return ioc && READ_ONCE(ioc->enabled);
+}
+
 void ioc_refresh_margins(struct ioc *ioc)
 {
 	u64 vrate = ioc->vtime_base_rate;

@@ -281,6 +281,28 @@ bool blkcg_get_limits(struct blkcg *blkcg, struct gendisk *disk, struct blkcg_li
 	return any;
 }
 
+bool blk_throtl_limits_writes(struct blkcg *blkcg, struct gendisk *disk)
+{
+	struct throtl_data *td = blk_throtl_td_lookup(disk);
+	bool limited = false;
+	unsigned long flags;
+
+	if (!td)
+		return false;
+	spin_lock_irqsave(&blkcg_lock, flags);
+	for (; blkcg && !limited; blkcg = blkcg_parent(blkcg)) {
+		struct blkcg_gq *blkg = blkg_lookup(blkcg, td);
+
+		if (!blkg)
+			continue;
+		spin_lock(&td->lock);
+		limited = tg_has_limit(&blkg->tg, THROTL_WRITE);
+		spin_unlock(&td->lock);
+	}
+	spin_unlock_irqrestore(&blkcg_lock, flags);
+	return limited;
+}
+
 u64 blkcg_write_bps_limit(struct blkcg *blkcg, struct gendisk *disk)
 {
 	struct throtl_data *td = disk ? blk_throtl_td_lookup(disk) : NULL;

@@ -24,6 +24,16 @@ static void zero_outside(struct page *page, unsigned int bits, unsigned int i, u
 		memset(addr + max(to, start), 0, end - max(to, start));
 }
 
+/* n blocks just allocated: data=ordered, the next commit writes them before it (ext4_jbd2.c) */
+static void ext2_ordered_data(struct inode *inode, unsigned int n)
+{
+	const struct ext2_family_ops *family = ext2_family(inode->i_sb);
+
+	EXT2_I(inode)->i_ordered_data = true;
+	if (family && family->ordered_data)
+		family->ordered_data(inode, n);
+}
+
 /* Allocate (or find) the blocks of page slots [i, last] that the write covers. */
 static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsigned int i,
 				  unsigned int last, struct ext2_page_map *m, bool *new)
@@ -42,9 +52,8 @@ static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsign
 			m->bno[i] = bno + (u32)j;
 			new[i] = fresh;
 		}
-		/* data=ordered: the next commit writes this data before it (ext4_jbd2.c) */
 		if (fresh)
-			EXT2_I(inode)->i_ordered_data = true;
+			ext2_ordered_data(inode, (unsigned int)n);
 	}
 	return 0;
 }

@@ -390,6 +390,7 @@ struct ext2_sb_info {
 	bool s_data_writeback;             /* data=writeback (else ordered) */
 	spinlock_t s_journal_inodes_lock;
 	struct list_head s_journal_inodes; /* inodes changed in the running transaction */
+	unsigned long s_ordered_blocks;    /* its ordered data, in blocks; atomic */
 	struct mutex s_orphan_lock;
 	struct list_head s_orphans; /* the orphan list in memory, s_last_orphan's first */
 	bool s_orphan_cleanup;      /* a mount frees the orphans: their inodes may be read */
@@ -530,6 +531,8 @@ struct ext2_family_ops {
 	void (*dirty_inode)(struct inode *inode);
 	/* the inode leaves the cache (under a handle): it goes into its buffer now */
 	void (*evict_inode)(struct inode *inode);
+	/* nblocks allocated at write time are the next commit's ordered data (a handle held) */
+	void (*ordered_data)(struct inode *inode, unsigned int nblocks);
 	/* fsync, sync, write_inode(WB_SYNC_ALL): 1 if there is no journal, else the commit's error */
 	int (*force_commit)(struct super_block *sb);
 	/* the mount becomes read-only or goes: the last commit, the journal empty */

@@ -239,6 +239,7 @@ void ext4_dirty_metadata(struct super_block *sb, struct buffer_head *bh);
 void ext4_forget(struct super_block *sb, struct buffer_head *bh);
 void ext4_dirty_inode(struct inode *inode);
 void ext4_evict_inode(struct inode *inode);
+void ext4_ordered_data(struct inode *inode, unsigned int nblocks);
 int ext4_force_commit(struct super_block *sb);
 int ext4_parse_option(struct super_block *sb, const char *opt, size_t len);
 int ext4_journal_start_rw(struct super_block *sb);

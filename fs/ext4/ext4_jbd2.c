@@ -25,6 +25,8 @@
 #include "ext4.h"
 #include <cgwb/jbd2.h>
 #include <cgwb/blk-cgroup.h>
+#include <cgwb/backing-dev.h>
+#include <cgwb/rcupdate.h>
 #include <cgwb/pagemap.h>
 #include <cgwb/string.h>
 #include <cgwb/vmalloc.h>
@@ -158,6 +160,42 @@ static int ext4_write_ordered_data(struct inode *inode)
 	return err;
 }
 
+/*
+ * A transaction gathers at most this much ordered data (blocks allocated at write time:
+ * block-mapped files, nodelalloc) of groups whose writes io.max or io.cost may hold back.
+ * Past it, the writer asks for the commit and its next handle waits for it, as everyone's
+ * does: what a commit writes of such data before its log (past the group's limit,
+ * ext4_write_ordered_data()), and so what any fsync waits for beside a group held to a
+ * slow rate, is this much and no more. The root's data and that of groups nothing holds
+ * are not counted: the flusher writes them at the disk's speed meanwhile, and commits
+ * every 2 MiB would make a plain writer's data go out synchronously (a fifth slower on
+ * an ext3 image). Linux has no such bound (docs/ext4.md).
+ */
+#define EXT4_MAX_ORDERED_BYTES (2UL << 20)
+
+/* Would a commit take inode's data past its group's io limits? */
+static bool ext4_data_may_be_held(struct inode *inode)
+{
+	bool held;
+
+	rcu_read_lock(); /* a switch may retire the wb: not before a grace period */
+	held = blkcg_may_hold_writes(wb_blkcg(inode_to_wb(inode)), inode->i_sb->s_bdev->bd_disk);
+	rcu_read_unlock();
+	return held;
+}
+
+void ext4_ordered_data(struct inode *inode, unsigned int nblocks)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	unsigned long max = EXT4_MAX_ORDERED_BYTES >> inode->i_blkbits, was;
+
+	if (!sbi->s_journal || sbi->s_data_writeback || !ext4_data_may_be_held(inode))
+		return;
+	was = __atomic_fetch_add(&sbi->s_ordered_blocks, nblocks, __ATOMIC_RELAXED);
+	if (was < max && was + nblocks >= max)
+		jbd2_log_start_commit(sbi->s_journal);
+}
+
 /* A commit (kjournald2, the transaction locked): every listed inode into its buffer. */
 static int ext4_flush_metadata(journal_t *j)
 {
@@ -166,6 +204,8 @@ static int ext4_flush_metadata(journal_t *j)
 	LIST_HEAD(busy);
 	int err = 0;
 
+	/* no handle is open: nobody adds to it until the next transaction */
+	__atomic_store_n(&sbi->s_ordered_blocks, 0, __ATOMIC_RELAXED);
 	spin_lock(&sbi->s_journal_inodes_lock);
 	while (!list_empty(&sbi->s_journal_inodes)) {
 		struct ext2_inode_info *ei = list_first_entry(

@@ -188,6 +188,7 @@ static const struct ext2_family_ops ext4_family_ops = {
 	.forget = ext4_forget,
 	.dirty_inode = ext4_dirty_inode,
 	.evict_inode = ext4_evict_inode,
+	.ordered_data = ext4_ordered_data,
 	.force_commit = ext4_force_commit,
 	.make_readonly = ext4_journal_stop_rw,
 };

@@ -343,18 +343,26 @@ static int kjournald2(void *arg)
 	return 0;
 }
 
-int jbd2_journal_force_commit(journal_t *j)
+u32 jbd2_log_start_commit(journal_t *j)
 {
 	u32 tid;
 
-	if (WARN_ON_ONCE(jbd2_journal_current_handle(j)))
-		return 0; /* its own handle would hold the commit up forever */
 	spin_lock(&j->j_state_lock);
 	tid = j->j_running_transaction->t_tid;
 	if (tid_gt(tid, j->j_commit_request))
 		j->j_commit_request = tid;
 	spin_unlock(&j->j_state_lock);
 	wake_up(&j->j_wait_commit);
+	return tid;
+}
+
+int jbd2_journal_force_commit(journal_t *j)
+{
+	u32 tid;
+
+	if (WARN_ON_ONCE(jbd2_journal_current_handle(j)))
+		return 0; /* its own handle would hold the commit up forever */
+	tid = jbd2_log_start_commit(j);
 	wait_event(j->j_wait_done_commit,
 		   tid_geq(READ_ONCE(j->j_commit_sequence), tid) || READ_ONCE(j->j_errno));
 	return READ_ONCE(j->j_errno);

@@ -113,6 +113,19 @@ void blkcg_expedite_begin(struct block_device *bdev, struct address_space *mappi
  * Context: process context; never sleeps.
  */
 void blkcg_expedite_end(struct address_space *mapping);
+/**
+ * blkcg_may_hold_writes() - may io.max or io.cost hold an io cgroup's writes back?
+ * @blkcg: the blkcg
+ * @disk: the disk
+ *
+ * For what waits for such writes to end (ext4's data=ordered commit) and so must bound
+ * how much of them it takes at once.
+ *
+ * Context: process context; never sleeps.
+ * Return: true if io.cost is enabled on @disk or io.max limits the writes of @blkcg or of
+ * an ancestor there; false for the root, whose IO neither holds.
+ */
+bool blkcg_may_hold_writes(struct blkcg *blkcg, struct gendisk *disk);
 /* Is bio such writeback? The io controllers ask it under their locks. */
 bool bio_expedited(const struct bio *bio);
 

@@ -100,6 +100,14 @@ int blk_iocost_set_model(struct gendisk *disk, const struct ioc_model_conf *conf
  * Return: true if it has one.
  */
 bool blk_iocost_configured(struct gendisk *disk);
+/**
+ * blk_iocost_enabled() - does io.cost control a disk's IO?
+ * @disk: the disk
+ *
+ * Context: any context; never sleeps.
+ * Return: true if it has a controller and io.cost.qos enabled it.
+ */
+bool blk_iocost_enabled(struct gendisk *disk);
 
 /* io.weight: the cgroup's default weight, and its weight on one disk (0: the default). */
 /**

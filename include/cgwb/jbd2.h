@@ -303,6 +303,17 @@ void jbd2_journal_dirty_metadata(journal_t *j, struct buffer_head *bh);
  */
 void jbd2_journal_forget(journal_t *j, struct buffer_head *bh);
 /**
+ * jbd2_log_start_commit() - ask kjournald2 to commit the running transaction, not waiting
+ * @j: the journal
+ *
+ * For a caller that may hold a handle (which the commit waits for): its next handle, as
+ * everyone's, waits until the commit has locked and written the transaction.
+ *
+ * Context: any task context; never sleeps.
+ * Return: the id of the transaction asked for.
+ */
+u32 jbd2_log_start_commit(journal_t *j);
+/**
  * jbd2_journal_force_commit() - commit the running transaction now and wait (fsync, sync)
  * @j: the journal
  *
