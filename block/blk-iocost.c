@@ -90,6 +90,21 @@ static void iocg_activate(struct ioc_gq *iocg, struct ioc_now *now)
 		ioc_start_period(ioc, now);
 }
 
+/*
+ * The share a debt is paid at. Linux 6.1's debtor lends its inuse and pays at its
+ * hw_active, which halves beside one busy sibling of its weight. Expedited writeback's
+ * debt is the group's own data sent early for someone else's commit: it keeps its inuse
+ * and pays at its hw_inuse, the share its data would have gone at (a group whose data the
+ * commits take ran at half its share beside a sibling that fsyncs).
+ */
+static u32 iocg_debt_hweight(struct ioc_gq *iocg)
+{
+	u32 hwa, hwi;
+
+	current_hweight(iocg, &hwa, &hwi);
+	return iocg->expedited_debt ? hwi : hwa;
+}
+
 /* Debt grows: delay the group's tasks in proportion to how far it runs ahead. */
 void iocg_kick_delay(struct ioc_gq *iocg, struct ioc_now *now)
 {
@@ -101,7 +116,7 @@ void iocg_kick_delay(struct ioc_gq *iocg, struct ioc_now *now)
 	/* what is in force halves every second */
 	if (iocg->delay && tdelta / USEC_PER_SEC < 64)
 		delay = iocg->delay >> (tdelta / USEC_PER_SEC);
-	current_hweight(iocg, &hwa, NULL);
+	hwa = iocg_debt_hweight(iocg);
 	vover = (s64)(iocg->vtime + abs_cost_to_cost(iocg->abs_vdebt, hwa) - now->vnow);
 	vover_pct = vover * 100 / (s64)((u64)ioc->period_us * ioc->vtime_base_rate);
 	if (vover_pct <= MIN_DELAY_THR_PCT)
@@ -132,20 +147,21 @@ void iocg_kick_delay(struct ioc_gq *iocg, struct ioc_now *now)
 }
 
 /*
- * Pay the debt out of the budget there is, at the group's hw_active (a debtor's inuse is
- * 1: it lends its whole share to the others until it has paid): true if some is left.
+ * Pay the debt out of the budget there is, at the share iocg_debt_hweight() gives (a
+ * debtor's hw_active: its inuse is 1, it lends its whole share to the others until it has
+ * paid): true if some is left.
  * Paid off, the group takes its inuse back. The delay is looked at while there is debt
  * or a delay, as Linux's iocg_kick_waitq(): paid off, it decays and clears (a group that
  * stopped here once its debt was paid stayed delayed for good).
  */
-static bool iocg_pay_debt(struct ioc_gq *iocg, u32 hw_active, struct ioc_now *now)
+static bool iocg_pay_debt(struct ioc_gq *iocg, u32 hw_pay, struct ioc_now *now)
 {
 	s64 vbudget = (s64)(now->vnow - iocg->vtime);
 	u64 abs_vpay;
 
 	if (iocg->abs_vdebt && vbudget > 0) {
-		abs_vpay = min(cost_to_abs_cost((u64)vbudget, hw_active), iocg->abs_vdebt);
-		iocg_wind_vtime(iocg, abs_cost_to_cost(abs_vpay, hw_active));
+		abs_vpay = min(cost_to_abs_cost((u64)vbudget, hw_pay), iocg->abs_vdebt);
+		iocg_wind_vtime(iocg, abs_cost_to_cost(abs_vpay, hw_pay));
 		iocg->abs_vdebt -= abs_vpay;
 	}
 	if (!iocg->abs_vdebt && iocg->indebt_since) {
@@ -192,7 +208,7 @@ void iocg_kick_waitq(struct ioc_gq *iocg, struct ioc_now *now)
 	bool woke = false;
 	u32 hwa, hwi;
 
-	current_hweight(iocg, &hwa, NULL);
+	hwa = iocg_debt_hweight(iocg);
 	if (iocg_pay_debt(iocg, hwa, now)) {
 		iocg_note_expedited_debt(
 			iocg,
@@ -250,14 +266,16 @@ static bool bio_must_not_wait(const struct bio *bio)
 
 /*
  * The cost becomes debt. A group going into debt drops its inuse to the minimum, lending
- * its share to the others until it has paid (Linux 6.1: debt handling owns inuse).
+ * its share to the others until it has paid (Linux 6.1: debt handling owns inuse), unless
+ * the debt is expedited writeback's (iocg_debt_hweight()).
  */
 static void iocg_incur_debt(struct ioc_gq *iocg, u64 abs_cost, bool expedited, struct ioc_now *now)
 {
 	if (!iocg->abs_vdebt && abs_cost) {
 		iocg->indebt_since = now->now;
 		iocg->last_inuse = iocg->inuse;
-		propagate_weights(iocg, iocg->active, 0);
+		if (!expedited)
+			propagate_weights(iocg, iocg->active, 0);
 	}
 	iocg->expedited_debt |= expedited;
 	iocg->abs_vdebt += abs_cost;
