@@ -95,14 +95,15 @@ static void iocg_activate(struct ioc_gq *iocg, struct ioc_now *now)
  * hw_active, which halves beside one busy sibling of its weight. Expedited writeback's
  * debt is the group's own data sent early for someone else's commit: it keeps its inuse
  * and pays at its hw_inuse, the share its data would have gone at (a group whose data the
- * commits take ran at half its share beside a sibling that fsyncs).
+ * commits take ran at half its share beside a sibling that fsyncs); never below hw_active,
+ * for a debt that began as another kind and so gave its inuse away.
  */
 static u32 iocg_debt_hweight(struct ioc_gq *iocg)
 {
 	u32 hwa, hwi;
 
 	current_hweight(iocg, &hwa, &hwi);
-	return iocg->expedited_debt ? hwi : hwa;
+	return iocg->expedited_debt ? max(hwa, hwi) : hwa;
 }
 
 /* Debt grows: delay the group's tasks in proportion to how far it runs ahead. */
