@@ -189,7 +189,11 @@ void ext4_ordered_data(struct inode *inode, unsigned int nblocks)
 	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
 	unsigned long max = EXT4_MAX_ORDERED_BYTES >> inode->i_blkbits, was;
 
-	if (!sbi->s_journal || sbi->s_data_writeback || !ext4_data_may_be_held(inode))
+	if (!sbi->s_journal || sbi->s_data_writeback)
+		return;
+	/* the commit is asked for already: no need to walk the group's limits per page */
+	if (__atomic_load_n(&sbi->s_ordered_blocks, __ATOMIC_RELAXED) >= max ||
+	    !ext4_data_may_be_held(inode))
 		return;
 	was = __atomic_fetch_add(&sbi->s_ordered_blocks, nblocks, __ATOMIC_RELAXED);
 	if (was < max && was + nblocks >= max)
