@@ -34,7 +34,7 @@ struct mm_struct {
 	struct list_head vmas;
 	u64 start_brk, brk; /* the heap: [start_brk, brk) */
 	u64 mmap_base;      /* mmap() without a hint places areas below this, top down */
-	unsigned long rss;  /* pages mapped */
+	long rss;           /* pages mapped (atomic: the reverse map changes it without mm->lock) */
 	int users;          /* the threads running on it (atomic) */
 };
 
@@ -42,6 +42,25 @@ struct mm_struct {
 #define STACK_SIZE_MAX (8UL << 20) /* RLIMIT_STACK's default */
 #define MMAP_BASE (STACK_TOP - STACK_SIZE_MAX - (1UL << 30))
 #define ELF_ET_DYN_BASE 0x555555554000UL /* where a static-pie goes, as Linux's */
+
+/*
+ * The count of pages mapped: faults add under mm->lock, the reverse map removes under
+ * page_table_lock only, so neither lock covers it (Linux's rss_stat is atomic too).
+ */
+static inline void inc_mm_counter(struct mm_struct *mm)
+{
+	__atomic_add_fetch(&mm->rss, 1, __ATOMIC_RELAXED);
+}
+
+static inline void dec_mm_counter(struct mm_struct *mm)
+{
+	__atomic_sub_fetch(&mm->rss, 1, __ATOMIC_RELAXED);
+}
+
+static inline long get_mm_counter(struct mm_struct *mm)
+{
+	return __atomic_load_n(&mm->rss, __ATOMIC_RELAXED);
+}
 
 /* mm.c */
 /* A new address space with one user; another thread's use; the last put frees it. */

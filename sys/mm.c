@@ -130,7 +130,7 @@ static void unmap_pages(struct vm_area_struct *v, u64 start, u64 end)
 			spin_unlock(&b.mm->page_table_lock);
 		if (!phys)
 			continue;
-		b.mm->rss--;
+		dec_mm_counter(b.mm);
 		b.pages[b.n++] = pfn_to_page(phys >> PAGE_SHIFT);
 		if (b.n == ARRAY_SIZE(b.pages)) {
 			unmap_batch_release(&b, from, va + PAGE_SIZE);
@@ -181,7 +181,7 @@ static void mm_free(struct mm_struct *mm)
 		unmap_pages(v, v->start, v->end);
 		vma_free(v);
 	}
-	WARN_ON_ONCE(mm->rss);
+	WARN_ON_ONCE(get_mm_counter(mm));
 	user_pgd_free(mm->pgd);
 	kfree(mm);
 }
@@ -211,7 +211,7 @@ static int share_page(struct mm_struct *mm, struct mm_struct *old, u64 va)
 		return 0;
 	spin_lock(&mm->page_table_lock);
 	BUG_ON(user_map_page(mm->pgd, va, phys, prot & ~UPROT_WRITE));
-	mm->rss++;
+	inc_mm_counter(mm);
 	spin_unlock(&mm->page_table_lock);
 	return 0;
 }
@@ -238,7 +238,7 @@ static int share_private_page(struct mm_struct *mm, struct mm_struct *old, u64 v
 		anon_page_put(page);
 		return err;
 	}
-	mm->rss++;
+	inc_mm_counter(mm);
 	return 0;
 }
 
@@ -530,7 +530,7 @@ static int fault_in(struct mm_struct *mm, struct vm_area_struct *v, u64 va)
 			anon_page_put(page);
 		return err;
 	}
-	mm->rss++;
+	inc_mm_counter(mm);
 	return 0;
 }
 

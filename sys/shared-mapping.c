@@ -80,7 +80,7 @@ static bool rmap_one(struct vm_area_struct *v, u64 va, struct page *page, bool u
 		if (unmap) {
 			user_unmap_page(mm->pgd, va);
 			page_mapcount_dec(page);
-			mm->rss--;
+			dec_mm_counter(mm);
 			put_page(page); /* the cache holds another: not the last */
 			changed = true;
 		} else if (prot & UPROT_WRITE) {
@@ -209,11 +209,11 @@ static void set_entry(struct vm_area_struct *v, u64 va, struct page *page, unsig
 		old = pfn_to_page(phys >> PAGE_SHIFT);
 		user_unmap_page(mm->pgd, va);
 		page_mapcount_dec(old);
-		mm->rss--;
+		dec_mm_counter(mm);
 	}
 	BUG_ON(user_map_page(mm->pgd, va, page_to_phys(page), prot));
 	page_mapcount_inc(page);
-	mm->rss++;
+	inc_mm_counter(mm);
 	spin_unlock(&mm->page_table_lock);
 	if (old)
 		put_page(old);
