@@ -25,7 +25,7 @@ size=2M
 fsync=16
 JOB
 echo 'mkdir -p /sys/fs/cgroup/g; echo 64M > /sys/fs/cgroup/g/memory.max' > "$T/two.sh"
-"$SYS_ROOT/scripts/compare/fio" -o "$T/compare" "$T/two.fio" > "$T/compare.out" 2> "$T/compare.err"
+COMPARE_TIMEOUT=${COMPARE_TIMEOUT:-180} "$SYS_ROOT/scripts/compare/fio" -o "$T/compare" "$T/two.fio" > "$T/compare.out" 2> "$T/compare.err"
 rc=$?
 if [[ $rc -eq 3 ]]; then
 	skip "Debian's linux-image and busybox-static cannot be fetched ($(tail -n 1 "$T/compare.err"))"

@@ -2,7 +2,7 @@
 # one run each; the table must have a figure in both columns, and the traced run a trace
 # and plots from each kernel. Skipped (not failed) when Debian's packages cannot be
 # fetched, e.g. offline.
-"$SYS_ROOT/scripts/compare/run" -n 1 -w "boot seqwrite16" -o "$T/compare" \
+COMPARE_TIMEOUT=${COMPARE_TIMEOUT:-180} "$SYS_ROOT/scripts/compare/run" -n 1 -w "boot seqwrite16" -o "$T/compare" \
 	> "$T/compare.out" 2> "$T/compare.err"
 rc=$?
 if [[ $rc -eq 3 ]]; then
