@@ -1,10 +1,10 @@
 # Sourced by benchmarks: helpers they share.
 
 # median: of the numbers on standard input, one per line (the mean of the middle two when
-# there is an even count)
+# there is an even count); nothing for no numbers, which tables print as "-", not as 0
 median()
 {
-	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # The machine a benchmark boots: $SMP CPUs (1 unless set), which scripts/run-qemu and make
