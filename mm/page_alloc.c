@@ -164,6 +164,44 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 		page_alloc_show_mem();
 }
 
+static void bad_page(struct page *page, const char *reason);
+
+/* A block of 2^order pages becomes a compound page: its tail pages point at its head. */
+static void prep_compound_page(struct page *head, unsigned int order)
+{
+	unsigned long nr = 1UL << order;
+
+	SetPageHead(head);
+	for (unsigned long i = 1; i < nr; i++) {
+		head[i].compound_head = (unsigned long)head | 1;
+		head[i].compound_order = 0;
+	}
+	head[1].compound_order = (unsigned char)order;
+}
+
+/*
+ * Undo it on the way back to the free lists, each tail checked (Linux's
+ * free_tail_pages_check()): one that is no longer the head's means the frame table was
+ * overwritten. A tail's flags are never set (its head's are), so they must be clear.
+ */
+static bool free_tail_pages(struct page *head, unsigned int order)
+{
+	bool ok = true;
+
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		struct page *tail = head + i;
+
+		if (tail->compound_head != ((unsigned long)head | 1) || tail->flags ||
+		    tail->_refcount || (i > 1 && tail->compound_order)) {
+			bad_page(tail, "corrupt tail page of a compound page");
+			ok = false;
+		}
+		tail->compound_head = 0;
+		tail->compound_order = 0;
+	}
+	return ok;
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
@@ -202,10 +240,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	page->index = 0;
 	page->private = 0;
 	page->memcg = NULL;
-	if (order) {
-		SetPageHead(page);
-		page->private = order;
-	}
+	if (order)
+		prep_compound_page(page, order);
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
 	return page;
@@ -266,6 +302,7 @@ static bool page_ref_valid(struct page *page)
 
 bool put_page_testzero(struct page *page)
 {
+	page = compound_head(page);
 	return page_ref_valid(page) && !__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_ACQ_REL);
 }
 
@@ -276,6 +313,12 @@ void free_unref_page(struct page *page, unsigned int order)
 		bad_page(page, "freeing a page still in use");
 		return;
 	}
+	if (order != compound_order(page) || PageTail(page)) {
+		bad_page(page, "freed with a different order than allocated");
+		return;
+	}
+	if (order && !free_tail_pages(page, order))
+		return; /* leaked: the block is not what it was */
 	free_one_block(page, order);
 }
 
@@ -283,7 +326,7 @@ void __free_pages(struct page *page, unsigned int order)
 {
 	if (!page_ref_valid(page))
 		return;
-	if ((order && (!PageHead(page) || page->private != order)) || (!order && PageHead(page))) {
+	if (PageTail(page) || order != compound_order(page)) {
 		bad_page(page, "freed with a different order than allocated");
 		return;
 	}

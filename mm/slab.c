@@ -235,8 +235,7 @@ void *kmalloc(size_t size, gfp_t gfp)
 	struct page *page = alloc_pages(gfp, order);
 	if (!page)
 		return NULL;
-	SetPageHead(page); /* kfree finds the order here, even for order 0 */
-	page->private = order;
+	SetPageLargeKmalloc(page); /* kfree() and ksize() know it by this */
 	__atomic_add_fetch(&large_pages, 1UL << order, __ATOMIC_RELAXED);
 	return page_address(page);
 }
@@ -262,7 +261,7 @@ size_t ksize(const void *p)
 	page = virt_to_page(p);
 	if (PageSlab(page))
 		return page->slab_cache->size;
-	return PAGE_SIZE << page->private;
+	return PAGE_SIZE << compound_order(page);
 }
 
 void *krealloc(void *p, size_t new_size, gfp_t gfp)
@@ -295,14 +294,13 @@ void kfree(const void *p)
 		slab_free(page->slab_cache, page, p);
 		return;
 	}
-	if (!PageHead(page) || page_address(page) != p) {
+	if (!PageLargeKmalloc(page) || page_address(page) != p) {
 		bad_free(p, "not a kmalloc allocation");
 		return;
 	}
-	unsigned int order = (unsigned int)page->private;
+	unsigned int order = compound_order(page);
 	__atomic_sub_fetch(&large_pages, 1UL << order, __ATOMIC_RELAXED);
-	if (!order)
-		ClearPageHead(page);
+	ClearPageLargeKmalloc(page);
 	__free_pages(page, order);
 }
 

@@ -17,6 +17,7 @@
 
 void put_page(struct page *page)
 {
+	page = compound_head(page);
 	if (!put_page_testzero(page))
 		return;
 	if (READ_ONCE(page->memcg)) { /* charged: it was in the page cache */

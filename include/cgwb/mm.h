@@ -33,15 +33,23 @@ enum pageflags {
 	PG_reserved, /* not managed by the allocator (kernel image, firmware) */
 	PG_buddy,    /* free, head of a buddy block of order page->private */
 	PG_slab,     /* owned by the slab allocator */
-	PG_head,     /* first page of a multi-page allocation, order in page->private */
+	PG_head,     /* first page of a multi-page allocation (a compound page) */
 	PG_private,  /* page->private is in use by the filesystem */
 	PG_mappedtodisk,
-	PG_unevictable, /* in an unevictable mapping's cache: counted, on no LRU list */
+	PG_unevictable,   /* in an unevictable mapping's cache: counted, on no LRU list */
+	PG_large_kmalloc, /* a kmalloc() too large for the slab caches */
 	PG_nr,
 };
 
 struct kmem_cache;
 
+/*
+ * A block of 2^order pages (order > 0) from alloc_pages() is a compound page, as Linux's:
+ * its first page has PG_head and carries the state of the whole block; every other page
+ * is a tail page whose compound_head points back at it (bit 0 set, which no list pointer
+ * has), and the first tail page holds the order. Tail pages are never on a list, so the
+ * words of ->lru are theirs; ->private of the head stays the owner's.
+ */
 struct page {
 	unsigned long flags;
 	int _refcount;
@@ -50,7 +58,7 @@ struct page {
 		struct { /* page cache, and free buddy blocks */
 			struct address_space *mapping;
 			pgoff_t index;         /* offset in the file, in pages */
-			unsigned long private; /* buddy/allocation order, or filesystem data */
+			unsigned long private; /* buddy order, or the owner's data */
 		};
 		struct { /* slab pages */
 			struct kmem_cache *slab_cache;
@@ -58,57 +66,135 @@ struct page {
 			u64 slab_used; /* bitmap of allocated objects (<= 64 per page) */
 		};
 	};
-	struct list_head lru;     /* free list, LRU list, or slab list */
+	union {
+		struct list_head lru;                 /* free list, LRU list, or slab list */
+		struct {                              /* tail pages of a compound page */
+			unsigned long compound_head;  /* the head page, bit 0 set */
+			unsigned char compound_order; /* first tail page: the block's order */
+		};
+	};
 	struct mem_cgroup *memcg; /* memory cgroup charged for this page */
 };
 
 /*
+ * A folio is a page that is not a tail page, standing for the whole block it heads: one
+ * page, or the 2^order pages of a compound page (Linux's struct folio, laid over the head's
+ * struct page). What the page cache holds, locks, dirties and writes back is a folio.
+ */
+struct folio {
+	union {
+		struct {
+			unsigned long flags;
+			int _refcount;
+			int _mapcount;
+			struct address_space *mapping;
+			pgoff_t index;
+			unsigned long private;
+			struct list_head lru;
+			struct mem_cgroup *memcg;
+		};
+		struct page page;
+	};
+};
+#define FOLIO_MATCH(pg, fl) \
+	_Static_assert(offsetof(struct page, pg) == offsetof(struct folio, fl), "folio: " #fl)
+FOLIO_MATCH(flags, flags);
+FOLIO_MATCH(_refcount, _refcount);
+FOLIO_MATCH(_mapcount, _mapcount);
+FOLIO_MATCH(mapping, mapping);
+FOLIO_MATCH(index, index);
+FOLIO_MATCH(private, private);
+FOLIO_MATCH(lru, lru);
+FOLIO_MATCH(memcg, memcg);
+#undef FOLIO_MATCH
+_Static_assert(sizeof(struct folio) == sizeof(struct page), "a folio is its head page");
+
+static inline bool PageTail(const struct page *page)
+{
+	return __atomic_load_n(&page->compound_head, __ATOMIC_RELAXED) & 1;
+}
+static inline struct page *compound_head(const struct page *page)
+{
+	unsigned long head = __atomic_load_n(&page->compound_head, __ATOMIC_RELAXED);
+
+	return (struct page *)((head & 1) ? head - 1 : (unsigned long)page);
+}
+
+/*
+ * The state of a page-cache page (locked, dirty, under writeback, on an LRU list, ...) is
+ * its folio's: asked of a tail page, these read and change the head's flags (Linux's
+ * PF_HEAD policy). The allocator's own flags (PF_ANY here) are each page's.
+ *
  * Atomic with respect to interrupts: IO completion changes flags (PG_locked, PG_writeback,
  * PG_uptodate) of pages whose other flags tasks are changing at the same time. A test-and-
  * change is where CPUs meet without a lock: the host's virtual CPUs may change there.
  */
-#define PAGEFLAG_FUNCS(uname, lname)                                                           \
-	static inline bool Page##uname(const struct page *p)                                   \
-	{                                                                                      \
-		return __atomic_load_n(&p->flags, __ATOMIC_RELAXED) & (1UL << PG_##lname);     \
-	}                                                                                      \
-	static inline void SetPage##uname(struct page *p)                                      \
-	{                                                                                      \
-		__atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST);             \
-	}                                                                                      \
-	static inline void ClearPage##uname(struct page *p)                                    \
-	{                                                                                      \
-		__atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST);         \
-	}                                                                                      \
-	static inline bool TestSetPage##uname(struct page *p)                                  \
-	{                                                                                      \
-		host_preempt_point(false);                                                     \
-		return __atomic_fetch_or(&p->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST) &     \
-		       (1UL << PG_##lname);                                                    \
-	}                                                                                      \
-	static inline bool TestClearPage##uname(struct page *p)                                \
-	{                                                                                      \
-		host_preempt_point(false);                                                     \
-		return __atomic_fetch_and(&p->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST) & \
-		       (1UL << PG_##lname);                                                    \
+#define PF_HEAD(p) compound_head(p)
+#define PF_ANY(p) ((struct page *)(p))
+#define PAGEFLAG_FUNCS(uname, lname, policy)                                                       \
+	static inline bool Page##uname(const struct page *p)                                       \
+	{                                                                                          \
+		return __atomic_load_n(&policy(p)->flags, __ATOMIC_RELAXED) & (1UL << PG_##lname); \
+	}                                                                                          \
+	static inline void SetPage##uname(struct page *p)                                          \
+	{                                                                                          \
+		__atomic_fetch_or(&policy(p)->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST);         \
+	}                                                                                          \
+	static inline void ClearPage##uname(struct page *p)                                        \
+	{                                                                                          \
+		__atomic_fetch_and(&policy(p)->flags, ~(1UL << PG_##lname), __ATOMIC_SEQ_CST);     \
+	}                                                                                          \
+	static inline bool TestSetPage##uname(struct page *p)                                      \
+	{                                                                                          \
+		host_preempt_point(false);                                                         \
+		return __atomic_fetch_or(&policy(p)->flags, 1UL << PG_##lname, __ATOMIC_SEQ_CST) & \
+		       (1UL << PG_##lname);                                                        \
+	}                                                                                          \
+	static inline bool TestClearPage##uname(struct page *p)                                    \
+	{                                                                                          \
+		host_preempt_point(false);                                                         \
+		return __atomic_fetch_and(&policy(p)->flags, ~(1UL << PG_##lname),                 \
+					  __ATOMIC_SEQ_CST) &                                      \
+		       (1UL << PG_##lname);                                                        \
+	}                                                                                          \
+	static inline bool folio_test_##lname(const struct folio *f)                               \
+	{                                                                                          \
+		return Page##uname(&f->page);                                                      \
+	}                                                                                          \
+	static inline void folio_set_##lname(struct folio *f)                                      \
+	{                                                                                          \
+		SetPage##uname(&f->page);                                                          \
+	}                                                                                          \
+	static inline void folio_clear_##lname(struct folio *f)                                    \
+	{                                                                                          \
+		ClearPage##uname(&f->page);                                                        \
+	}                                                                                          \
+	static inline bool folio_test_set_##lname(struct folio *f)                                 \
+	{                                                                                          \
+		return TestSetPage##uname(&f->page);                                               \
+	}                                                                                          \
+	static inline bool folio_test_clear_##lname(struct folio *f)                               \
+	{                                                                                          \
+		return TestClearPage##uname(&f->page);                                             \
 	}
 
-PAGEFLAG_FUNCS(Locked, locked)
-PAGEFLAG_FUNCS(Referenced, referenced)
-PAGEFLAG_FUNCS(Uptodate, uptodate)
-PAGEFLAG_FUNCS(Dirty, dirty)
-PAGEFLAG_FUNCS(LRU, lru)
-PAGEFLAG_FUNCS(Active, active)
-PAGEFLAG_FUNCS(Writeback, writeback)
-PAGEFLAG_FUNCS(Reclaim, reclaim)
-PAGEFLAG_FUNCS(Error, error)
-PAGEFLAG_FUNCS(Reserved, reserved)
-PAGEFLAG_FUNCS(Buddy, buddy)
-PAGEFLAG_FUNCS(Slab, slab)
-PAGEFLAG_FUNCS(Head, head)
-PAGEFLAG_FUNCS(Private, private)
-PAGEFLAG_FUNCS(MappedToDisk, mappedtodisk)
-PAGEFLAG_FUNCS(Unevictable, unevictable)
+PAGEFLAG_FUNCS(Locked, locked, PF_HEAD)
+PAGEFLAG_FUNCS(Referenced, referenced, PF_HEAD)
+PAGEFLAG_FUNCS(Uptodate, uptodate, PF_HEAD)
+PAGEFLAG_FUNCS(Dirty, dirty, PF_HEAD)
+PAGEFLAG_FUNCS(LRU, lru, PF_HEAD)
+PAGEFLAG_FUNCS(Active, active, PF_HEAD)
+PAGEFLAG_FUNCS(Writeback, writeback, PF_HEAD)
+PAGEFLAG_FUNCS(Reclaim, reclaim, PF_HEAD)
+PAGEFLAG_FUNCS(Error, error, PF_HEAD)
+PAGEFLAG_FUNCS(Reserved, reserved, PF_ANY)
+PAGEFLAG_FUNCS(Buddy, buddy, PF_ANY)
+PAGEFLAG_FUNCS(Slab, slab, PF_ANY)
+PAGEFLAG_FUNCS(Head, head, PF_ANY)
+PAGEFLAG_FUNCS(Private, private, PF_HEAD)
+PAGEFLAG_FUNCS(MappedToDisk, mappedtodisk, PF_HEAD)
+PAGEFLAG_FUNCS(Unevictable, unevictable, PF_HEAD)
+PAGEFLAG_FUNCS(LargeKmalloc, large_kmalloc, PF_ANY)
 
 /*
  * The frame table and the direct map (kernel: at PAGE_OFFSET, <cgwb/memlayout.h>; host: an
@@ -195,7 +281,8 @@ void page_alloc_set_reserve(unsigned long pages);
  *       __GFP_HIGH may take the emergency reserve, __GFP_ZERO zeroes the block
  * @order: log2 of the number of pages, at most MAX_ORDER
  *
- * A block of more than one page is a compound page (PageHead, its order in ->private).
+ * A block of more than one page is a compound page (PageHead, its tail pages pointing
+ * at it, its order in the first tail page: compound_order()).
  * An allocation that may block reclaims and retries while reclaim makes progress (with
  * __GFP_NOFAIL, until it succeeds); a failure is logged, rate-limited, unless
  * __GFP_NOWARN.
@@ -246,9 +333,15 @@ static inline unsigned int get_order(size_t size)
 	return size <= PAGE_SIZE ? 0 : (unsigned int)ilog2(roundup_pow_of_two(size) >> PAGE_SHIFT);
 }
 
-/* Atomic: bio completions take and drop references from interrupt context. */
+/*
+ * References are the head's: a tail page of a compound page has none of its own (get_page()
+ * and put_page() on one act on its head, as Linux's).
+ *
+ * Atomic: bio completions take and drop references from interrupt context.
+ */
 static inline void get_page(struct page *page)
 {
+	page = compound_head(page);
 	BUG_ON(__atomic_fetch_add(&page->_refcount, 1, __ATOMIC_RELAXED) <= 0);
 }
 /*
@@ -259,6 +352,7 @@ static inline void get_page(struct page *page)
  */
 static inline bool get_page_unless_zero(struct page *page)
 {
+	page = compound_head(page);
 	int count = __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
 
 	do {
@@ -270,7 +364,7 @@ static inline bool get_page_unless_zero(struct page *page)
 }
 static inline int page_count(const struct page *page)
 {
-	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
+	return __atomic_load_n(&compound_head(page)->_refcount, __ATOMIC_RELAXED);
 }
 /**
  * put_page() - drop a reference on a page
@@ -283,9 +377,84 @@ static inline int page_count(const struct page *page)
  * Context: any context, interrupts included; never sleeps.
  */
 void put_page(struct page *page);
+/* The order of the block page heads: 0 for a single page (and for a tail page). */
 static inline unsigned int compound_order(const struct page *page)
 {
-	return PageHead(page) ? (unsigned int)page->private : 0;
+	return PageHead(page) ? page[1].compound_order : 0;
+}
+static inline unsigned long compound_nr(const struct page *page)
+{
+	return 1UL << compound_order(page);
+}
+
+/* Folios (struct folio above): what a page belongs to, and the block as a whole. */
+static inline struct folio *page_folio(const struct page *page)
+{
+	return (struct folio *)compound_head(page);
+}
+/* The n-th page of folio. */
+static inline struct page *folio_page(struct folio *folio, unsigned long n)
+{
+	return &folio->page + n;
+}
+static inline bool folio_test_large(const struct folio *folio)
+{
+	return PageHead(&folio->page);
+}
+static inline unsigned int folio_order(const struct folio *folio)
+{
+	return compound_order(&folio->page);
+}
+static inline unsigned long folio_nr_pages(const struct folio *folio)
+{
+	return 1UL << folio_order(folio);
+}
+static inline size_t folio_size(const struct folio *folio)
+{
+	return PAGE_SIZE << folio_order(folio);
+}
+/* Its place in its file, in bytes, and the index of the page after its last. */
+static inline loff_t folio_pos(const struct folio *folio)
+{
+	return (loff_t)folio->index << PAGE_SHIFT;
+}
+static inline pgoff_t folio_next_index(const struct folio *folio)
+{
+	return folio->index + folio_nr_pages(folio);
+}
+static inline void *folio_address(const struct folio *folio)
+{
+	return page_address(&folio->page);
+}
+static inline unsigned long folio_pfn(const struct folio *folio)
+{
+	return page_to_pfn(&folio->page);
+}
+static inline void folio_get(struct folio *folio)
+{
+	get_page(&folio->page);
+}
+static inline void folio_put(struct folio *folio)
+{
+	put_page(&folio->page);
+}
+static inline int folio_ref_count(const struct folio *folio)
+{
+	return page_count(&folio->page);
+}
+/* The file offset, in pages, of any page of a page-cache folio (a tail has no ->index). */
+static inline pgoff_t page_index(const struct page *page)
+{
+	const struct page *head = compound_head(page);
+
+	return head->index + (pgoff_t)(page - head);
+}
+/* A folio of 2^order pages, with one reference; NULL as alloc_pages(). */
+static inline struct folio *folio_alloc(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	return page ? page_folio(page) : NULL;
 }
 /**
  * put_page_testzero() - the allocator's half of put_page(): drop a reference

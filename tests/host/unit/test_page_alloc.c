@@ -122,8 +122,8 @@ Test(page_alloc, every_order_up_to_max_order)
 		cr_assert_neq(pfn, 0);
 		cr_assert_eq(page_count(p), 1);
 		cr_assert_eq(PageHead(p), o > 0);
-		if (o)
-			cr_assert_eq(p->private, o);
+		cr_assert_eq(compound_order(p), o);
+		cr_assert_eq(p->private, 0, "the head's private is its owner's");
 		memset(page_address(p), 0x5a, PAGE_SIZE << o); /* all of it is ours */
 		cr_assert_eq(virt_to_page(page_address(p)), p);
 		__free_pages(p, o);
@@ -287,6 +287,74 @@ Test(page_alloc, refcount_frees_on_the_last_put)
 	cr_assert_eq(nr_free_pages(), free_before + 5);
 	assert_free_lists_as_at_start();
 	cr_assert_eq(page_alloc_bad_pages(), 0);
+}
+
+/* The head stands for the block: a tail page's flags, references and folio are its head's. */
+Test(page_alloc, a_compound_page_is_one_folio)
+{
+	struct page *head = alloc_pages(GFP_KERNEL, 4);
+	struct folio *folio;
+	unsigned long free_before = nr_free_pages();
+
+	cr_assert_not_null(head);
+	folio = page_folio(head);
+	cr_assert_eq(&folio->page, head);
+	cr_assert(folio_test_large(folio));
+	cr_assert_eq(folio_order(folio), 4);
+	cr_assert_eq(folio_nr_pages(folio), 16);
+	cr_assert_eq(folio_size(folio), 16 * PAGE_SIZE);
+	for (unsigned long i = 1; i < 16; i++) {
+		struct page *tail = folio_page(folio, i);
+
+		cr_assert(PageTail(tail), "page %lu", i);
+		cr_assert_not(PageHead(tail));
+		cr_assert_eq(compound_head(tail), head);
+		cr_assert_eq(page_folio(tail), folio);
+		cr_assert_eq(compound_order(tail), 0, "a tail page heads nothing");
+	}
+	cr_assert_not(PageTail(head));
+
+	SetPageDirty(folio_page(folio, 7)); /* state asked of a tail page is the folio's */
+	cr_assert(folio_test_dirty(folio));
+	cr_assert(PageDirty(folio_page(folio, 3)));
+	cr_assert_eq(folio_page(folio, 7)->flags, 0, "the tail's own flags stay clear");
+	cr_assert(folio_test_clear_dirty(folio));
+	cr_assert_not(PageDirty(folio_page(folio, 7)));
+
+	get_page(folio_page(folio, 9));
+	cr_assert_eq(folio_ref_count(folio), 2);
+	cr_assert_eq(page_count(folio_page(folio, 1)), 2);
+	put_page(folio_page(folio, 15));
+	cr_assert_eq(folio_ref_count(folio), 1);
+	folio_put(folio);
+	cr_assert_eq(nr_free_pages(), free_before + 16);
+	assert_free_lists_as_at_start();
+	cr_assert_eq(page_alloc_bad_pages(), 0);
+
+	/* the same frames as single pages again: no tail is left pointing at the old head */
+	for (unsigned int i = 0; i < 16; i++) {
+		struct page *p = alloc_page(GFP_KERNEL);
+
+		cr_assert_not(PageTail(p));
+		cr_assert_eq(page_folio(p), (struct folio *)p);
+		cr_assert_not(folio_test_large(page_folio(p)));
+		cr_assert_eq(folio_nr_pages(page_folio(p)), 1);
+		pages[nr_pages++] = p;
+	}
+	free_all_grabbed();
+	assert_free_lists_as_at_start();
+}
+
+/* A frame table overwritten under a compound page is caught when it is freed. */
+Test(page_alloc, a_corrupt_tail_page_is_refused)
+{
+	struct page *head = alloc_pages(NOWARN, 2);
+
+	cr_assert_not_null(head);
+	head[2].compound_head = 0;
+	__free_pages(head, 2);
+	cr_assert_eq(page_alloc_bad_pages(), 1);
+	cr_assert_eq(page_alloc_check(), 0, "what was refused is not on the free lists");
 }
 
 Test(page_alloc, free_pages_by_address)
