@@ -86,11 +86,14 @@ static bool inode_do_switch_wbs(struct inode *inode, struct bdi_writeback *old_w
 		goto out;
 	trace_inode_switch_wbs(inode, old_wb, new_wb);
 
-	/* the DIRTY tag may remain on a page already cleaned for IO: count only dirty pages */
+	/*
+	 * The tags are at each folio's first index; a folio counts all its pages. The DIRTY
+	 * tag may remain on a folio already cleaned for IO: count only dirty ones.
+	 */
 	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_DIRTY)
-		nr_dirty += PageDirty(page);
+		nr_dirty += PageDirty(page) ? (s64)compound_nr(page) : 0;
 	xa_for_each_range(&mapping->i_pages, index, page, 0, ~0UL, PAGECACHE_TAG_WRITEBACK)
-		nr_writeback++;
+		nr_writeback += (s64)compound_nr(page);
 	/* one move each, as Linux: the counts are per CPU, a page at a time would fold often */
 	if (nr_dirty) {
 		wb_stat_mod(old_wb, WB_RECLAIMABLE, -nr_dirty);

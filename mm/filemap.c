@@ -30,8 +30,10 @@ void filemap_init(void)
 		init_waitqueue_head(&page_wait_table[i]);
 }
 
+/* A folio's waiters wait on its head's queue, whichever of its pages they name. */
 static wait_queue_head_t *page_waitqueue(struct page *page)
 {
+	page = compound_head(page);
 	return &page_wait_table[(page_to_pfn(page) * 0x9e3779b9UL >> 7) &
 				((1 << PAGE_WAIT_TABLE_BITS) - 1)];
 }
@@ -111,7 +113,7 @@ void wake_up_page(struct page *page)
 void unlock_page(struct page *page)
 {
 	if (!TestClearPageLocked(page))
-		panic("unlock_page: page %lu not locked", page->index);
+		panic("unlock_page: page %lu not locked", page_index(page));
 	wake_up_page(page);
 }
 
@@ -130,64 +132,104 @@ void wait_on_page_writeback(struct page *page)
 /* ---------------------------------------------------------------- lookup and insertion */
 
 /*
+ * A folio of n pages fills the n slots of its indexes, its head in each, so that a lookup
+ * at any of them finds it (Linux keeps one multi-index entry; this tree has none). It sits
+ * at an index aligned to its size, so all n slots are in one leaf of the tree. The tags
+ * (dirty, writeback, towrite) are the folio's, kept at its first index only.
+ */
+
+/*
  * Without the mapping's lock, as Linux's filemap_get_entry(): the tree is read under RCU
- * (kernel/lib/xarray.c), the page taken with a speculative reference and kept only if it
+ * (kernel/lib/xarray.c), the folio taken with a speculative reference and kept only if it
  * is still at index afterwards. Every page written is looked up at least once on its way
  * in and once more by ext4's writeback; taking the lock with interrupts off for each
  * showed among the largest costs after the copy.
  */
-struct page *find_get_page(struct address_space *mapping, pgoff_t index)
+struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
 {
-	struct page *page;
+	struct page *head;
 
 	rcu_read_lock();
 	for (;;) {
-		page = xa_load(&mapping->i_pages, index);
-		if (!page)
+		head = xa_load(&mapping->i_pages, index);
+		if (!head)
 			break;
-		if (!get_page_unless_zero(page))
+		if (!get_page_unless_zero(head))
 			continue; /* freed meanwhile: look again */
-		if (page == xa_load(&mapping->i_pages, index))
+		if (head == xa_load(&mapping->i_pages, index))
 			break;
-		put_page(page); /* moved or reused meanwhile */
+		put_page(head); /* moved or reused meanwhile */
 	}
 	rcu_read_unlock();
-	return page;
+	return head ? page_folio(head) : NULL;
+}
+
+/* Whether folio is still the one of mapping at index (truncation may have taken it). */
+static bool folio_contains_index(struct folio *folio, struct address_space *mapping, pgoff_t index)
+{
+	return folio->mapping == mapping && index >= folio->index && index < folio_next_index(folio);
+}
+
+struct folio *filemap_lock_folio(struct address_space *mapping, pgoff_t index)
+{
+	for (;;) {
+		struct folio *folio = filemap_get_folio(mapping, index);
+
+		if (!folio)
+			return NULL;
+		folio_lock(folio);
+		if (folio_contains_index(folio, mapping, index))
+			return folio;
+		/* truncated while we waited for the lock */
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+}
+
+struct page *find_get_page(struct address_space *mapping, pgoff_t index)
+{
+	struct folio *folio = filemap_get_folio(mapping, index);
+
+	return folio ? folio_file_page(folio, index) : NULL;
 }
 
 struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
 {
-	for (;;) {
-		struct page *page = find_get_page(mapping, index);
+	struct folio *folio = filemap_lock_folio(mapping, index);
 
-		if (!page)
-			return NULL;
-		lock_page(page);
-		if (page->mapping == mapping && page->index == index)
-			return page;
-		/* truncated while we waited for the lock */
-		unlock_page(page);
-		put_page(page);
-	}
+	return folio ? folio_file_page(folio, index) : NULL;
+}
+
+/* Take folio's slots out again (i_pages lock held); those from first on were never filled. */
+static void page_cache_erase(struct address_space *mapping, struct folio *folio, unsigned long first)
+{
+	for (unsigned long i = 0; i < first; i++)
+		xa_erase(&mapping->i_pages, folio->index + i);
 }
 
 /*
  * Into the tree: its nodes come atomically under the lock, or, when that fails and the
  * caller may sleep, from spares allocated outside it with the caller's gfp (Linux's
  * xas_nomem()), so that memory pressure fails an insert only where the caller's gfp would.
+ * The spares are enough for one path down the tree, which is all a folio's slots need.
  */
-static int page_cache_insert(struct address_space *mapping, struct page *page, gfp_t gfp)
+static int page_cache_insert(struct address_space *mapping, struct folio *folio, gfp_t gfp)
 {
+	unsigned long nr = folio_nr_pages(folio), i;
 	struct xa_spare spare = { 0 };
 	unsigned long flags;
 	int err;
 
 	for (;;) {
 		xa_lock_irqsave(&mapping->i_pages, flags);
-		err = xa_insert_spare(&mapping->i_pages, page->index, page, GFP_ATOMIC, &spare);
-		if (!err) {
-			mapping->nrpages++;
-			mod_page_state(page, NR_FILE_PAGES, 1);
+		for (i = 0, err = 0; i < nr && !err; i++)
+			err = xa_insert_spare(&mapping->i_pages, folio->index + i, folio,
+					      GFP_ATOMIC, &spare);
+		if (err) {
+			page_cache_erase(mapping, folio, i - 1);
+		} else {
+			mapping->nrpages += nr;
+			mod_page_state(&folio->page, NR_FILE_PAGES, (long)nr);
 		}
 		xa_unlock_irqrestore(&mapping->i_pages, flags);
 		if (err != -ENOMEM || !gfpflags_allow_blocking(gfp) || xa_spare_fill(&spare, gfp))
@@ -197,79 +239,148 @@ static int page_cache_insert(struct address_space *mapping, struct page *page, g
 	return err;
 }
 
-int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index, gfp_t gfp)
+int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index, gfp_t gfp)
 {
 	int err;
 
-	BUG_ON(!PageLocked(page));
-	/* charged first: the page-state counters below follow page->memcg */
-	err = mem_cgroup_charge(page, gfp);
+	BUG_ON(!folio_test_locked(folio));
+	BUG_ON(index & (folio_nr_pages(folio) - 1));
+	/* charged first: the page-state counters below follow the memcg */
+	err = mem_cgroup_charge(&folio->page, gfp);
 	if (err)
 		return err;
-	get_page(page); /* the cache's reference */
-	page->mapping = mapping;
-	page->index = index;
-	err = page_cache_insert(mapping, page, gfp);
+	folio_get(folio); /* the cache's reference */
+	folio->mapping = mapping;
+	folio->index = index;
+	err = page_cache_insert(mapping, folio, gfp);
 	if (err) {
-		page->mapping = NULL;
-		mem_cgroup_uncharge(page);
-		put_page(page);
+		folio->mapping = NULL;
+		mem_cgroup_uncharge(&folio->page);
+		folio_put(folio);
 		return err;
 	}
-	lru_cache_add(page, mapping);
+	lru_cache_add(&folio->page, mapping);
 	return 0;
+}
+
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index, gfp_t gfp)
+{
+	return filemap_add_folio(mapping, page_folio(page), index, gfp);
+}
+
+/*
+ * The order of a new folio for a write of len bytes from the start of page index: as many
+ * pages as the write covers, rounded down to a power of two, at most MAX_PAGECACHE_ORDER,
+ * and no more than index's alignment allows, so that the folio starts at index (as
+ * Linux's __filemap_get_folio() with fgf_set_order()): nothing before the write is in it.
+ */
+static unsigned int write_folio_order(const struct address_space *mapping, pgoff_t index, size_t len)
+{
+	unsigned int order;
+
+	if (!mapping_large_folio_support(mapping) || len <= PAGE_SIZE)
+		return 0;
+	order = (unsigned int)min(ilog2(DIV_ROUND_UP(len, PAGE_SIZE)), MAX_PAGECACHE_ORDER);
+	while (order && (index & ((1UL << order) - 1)))
+		order--;
+	return order;
+}
+
+/*
+ * A new locked folio of order at index in the cache: 0, -EEXIST if one of its slots is
+ * taken, or another error. A large folio that cannot be had at once is not worth reclaim.
+ */
+static struct folio *add_new_folio(struct address_space *mapping, pgoff_t index, unsigned int order,
+				   gfp_t gfp)
+{
+	gfp_t alloc_gfp = order ? (gfp & ~__GFP_DIRECT_RECLAIM) | __GFP_NOWARN : gfp;
+	struct folio *folio = folio_alloc(alloc_gfp, order);
+	int err;
+
+	if (!folio)
+		return ERR_PTR(-ENOMEM);
+	SetPageLocked(&folio->page);
+	err = filemap_add_folio(mapping, folio, index, gfp);
+	if (!err)
+		return folio; /* our reference and the cache's */
+	/* unlocked before the last put: a freed page may belong to someone else at once */
+	ClearPageLocked(&folio->page);
+	folio_put(folio);
+	return ERR_PTR(err);
+}
+
+struct folio *filemap_grab_folio(struct address_space *mapping, pgoff_t index, size_t len, gfp_t gfp)
+{
+	for (;;) {
+		struct folio *folio = filemap_lock_folio(mapping, index);
+		unsigned int order = write_folio_order(mapping, index, len);
+
+		if (folio)
+			return folio;
+		for (;;) {
+			folio = add_new_folio(mapping, index, order, gfp);
+			if (!IS_ERR(folio) || !order)
+				break;
+			order--; /* pages cached inside it, or no block that large: smaller */
+		}
+		if (!IS_ERR(folio) || PTR_ERR(folio) != -EEXIST)
+			return folio;
+		/* someone else put a page at index meanwhile: take theirs */
+	}
 }
 
 struct page *find_or_create_page(struct address_space *mapping, pgoff_t index, gfp_t gfp)
 {
-	for (;;) {
-		struct page *page = find_lock_page(mapping, index);
-		int err;
+	struct folio *folio = filemap_grab_folio(mapping, index, PAGE_SIZE, gfp);
 
-		if (page)
-			return page;
-		page = alloc_page(gfp);
-		if (!page)
-			return ERR_PTR(-ENOMEM);
-		SetPageLocked(page);
-		err = add_to_page_cache_lru(page, mapping, index, gfp);
-		if (!err)
-			return page; /* our reference and the cache's */
-		/* unlocked before the last put: a freed page may belong to someone else at once */
-		ClearPageLocked(page);
-		put_page(page);
-		if (err != -EEXIST)
-			return ERR_PTR(err);
-	}
+	return IS_ERR(folio) ? ERR_CAST(folio) : folio_file_page(folio, index);
 }
 
 /*
- * Remove a locked page from its mapping. i_pages lock held. It stays on its LRU list and
+ * Remove a locked folio from its mapping. i_pages lock held. It stays on its LRU list and
  * charged to its memcg until its last reference goes (put_page()).
  */
-static void __delete_from_page_cache(struct page *page, struct address_space *mapping)
+static void __filemap_remove_folio(struct folio *folio, struct address_space *mapping)
 {
-	xa_erase(&mapping->i_pages, page->index);
-	mapping->nrpages--;
-	mod_page_state(page, NR_FILE_PAGES, -1);
-	page->mapping = NULL;
+	long nr = (long)folio_nr_pages(folio);
+
+	page_cache_erase(mapping, folio, (unsigned long)nr);
+	mapping->nrpages -= (unsigned long)nr;
+	mod_page_state(&folio->page, NR_FILE_PAGES, -nr);
+	folio->mapping = NULL;
+}
+
+void filemap_remove_folio(struct folio *folio)
+{
+	struct address_space *mapping = folio->mapping;
+	unsigned long flags;
+
+	BUG_ON(!folio_test_locked(folio));
+	BUG_ON(folio_test_writeback(folio));
+	if (!mapping)
+		return;
+	if (folio_test_dirty(folio))
+		cancel_dirty_page(&folio->page);
+	xa_lock_irqsave(&mapping->i_pages, flags);
+	__filemap_remove_folio(folio, mapping);
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	folio_put(folio); /* the cache's reference */
 }
 
 void delete_from_page_cache(struct page *page)
 {
-	struct address_space *mapping = page->mapping;
-	unsigned long flags;
+	filemap_remove_folio(page_folio(page));
+}
 
-	BUG_ON(!PageLocked(page));
-	BUG_ON(PageWriteback(page));
-	if (!mapping)
-		return;
-	if (PageDirty(page))
-		cancel_dirty_page(page);
-	xa_lock_irqsave(&mapping->i_pages, flags);
-	__delete_from_page_cache(page, mapping);
-	xa_unlock_irqrestore(&mapping->i_pages, flags);
-	put_page(page); /* the cache's reference */
+/*
+ * Where a search of the tree from index must begin: at the first index of the folio that
+ * covers index, whose tags are kept there (i_pages lock held).
+ */
+pgoff_t page_cache_folio_start(struct address_space *mapping, pgoff_t index)
+{
+	struct page *head = xa_load(&mapping->i_pages, index);
+
+	return head && head->index < index ? head->index : index;
 }
 
 unsigned int find_get_pages_tag(struct address_space *mapping, pgoff_t *start, pgoff_t end,
@@ -282,18 +393,18 @@ unsigned int find_get_pages_tag(struct address_space *mapping, pgoff_t *start, p
 	if (index > end)
 		return 0;
 	xa_lock_irqsave(&mapping->i_pages, flags);
-	while (n < nr && (page = xa_find(&mapping->i_pages, &index, end, tag)) != NULL) {
+	index = page_cache_folio_start(mapping, index);
+	while (n < nr && index <= end &&
+	       (page = xa_find(&mapping->i_pages, &index, end, tag)) != NULL) {
 		get_page(page);
 		pages[n++] = page;
-		if (index == end || index == ~0UL) {
-			index = end;
-			break;
-		}
-		index++;
+		index = page->index + compound_nr(page); /* past the folio */
+		if (!index)
+			break; /* the top of the index space */
 	}
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
-	/* past the last page returned; past end when the range is exhausted */
-	*start = n ? pages[n - 1]->index + 1 : end + 1;
+	/* past the last folio returned; past end when the range is exhausted */
+	*start = n ? pages[n - 1]->index + compound_nr(pages[n - 1]) : end + 1;
 	if (!*start)
 		*start = ~0UL; /* wrapped at the top of the index space */
 	return n;
@@ -491,7 +602,7 @@ ssize_t generic_file_read(struct file *file, char *buf, size_t len, loff_t *ppos
 				break;
 			}
 			if (!PageUptodate(page)) {
-				if (page->mapping != mapping) {
+				if (page_folio(page)->mapping != mapping) {
 					/* truncated: look again */
 					unlock_page(page);
 					put_page(page);
@@ -531,20 +642,26 @@ ssize_t generic_perform_write(struct file *file, const char *buf, size_t len, lo
 	int err = 0;
 
 	while (done < len) {
-		size_t offset = (size_t)(pos & (PAGE_SIZE - 1));
-		unsigned int bytes = (unsigned int)min(PAGE_SIZE - offset, len - done);
+		size_t chunk = mapping_max_folio_size(mapping);
+		size_t bytes = min(chunk - (size_t)(pos & (loff_t)(chunk - 1)), len - done);
 		struct page *page;
+		struct folio *folio;
 		void *fsdata = NULL;
 
 		if (fatal_signal_pending(current)) {
 			err = -EINTR;
 			break;
 		}
-		err = a_ops->write_begin(file, mapping, pos, bytes, &page, &fsdata);
+		err = a_ops->write_begin(file, mapping, pos, (unsigned int)bytes, &page, &fsdata);
 		if (err)
 			break;
-		memcpy((char *)page_address(page) + offset, buf + done, bytes);
-		int copied = a_ops->write_end(file, mapping, pos, bytes, bytes, page, fsdata);
+		/* as far as the folio goes: one that was cached may be smaller than the chunk */
+		folio = page_folio(page);
+		size_t offset = (size_t)(pos - folio_pos(folio));
+		bytes = min(bytes, folio_size(folio) - offset);
+		memcpy((char *)folio_address(folio) + offset, buf + done, bytes);
+		int copied = a_ops->write_end(file, mapping, pos, (unsigned int)bytes,
+					      (unsigned int)bytes, page, fsdata);
 		if (copied < 0) {
 			err = copied;
 			break;
@@ -560,20 +677,23 @@ int simple_write_begin(struct file *file, struct address_space *mapping, loff_t 
 		       unsigned int len, struct page **pagep, void **fsdata)
 {
 	pgoff_t index = (pgoff_t)(pos >> PAGE_SHIFT);
-	struct page *page = find_or_create_page(mapping, index, mapping->gfp_mask);
+	size_t in_page = (size_t)(pos & (PAGE_SIZE - 1));
+	struct folio *folio = filemap_grab_folio(mapping, index, in_page + len, mapping->gfp_mask);
 
 	(void)file;
 	(void)fsdata;
-	if (IS_ERR(page))
-		return (int)PTR_ERR(page);
-	if (!PageUptodate(page) && len != PAGE_SIZE) {
+	if (IS_ERR(folio))
+		return (int)PTR_ERR(folio);
+	if (!folio_test_uptodate(folio)) {
 		/* no backing store: what is not written is zero */
-		size_t from = (size_t)(pos & (PAGE_SIZE - 1));
-		char *addr = page_address(page);
+		size_t from = (size_t)(pos - folio_pos(folio));
+		size_t to = min(from + len, folio_size(folio));
+		char *addr = folio_address(folio);
+
 		memset(addr, 0, from);
-		memset(addr + from + len, 0, PAGE_SIZE - from - len);
+		memset(addr + to, 0, folio_size(folio) - to);
 	}
-	*pagep = page;
+	*pagep = folio_file_page(folio, index);
 	return 0;
 }
 

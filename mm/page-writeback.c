@@ -30,39 +30,46 @@ static bool mapping_can_writeback(struct address_space *mapping)
 	       bdi_cap_writeback(inode_to_bdi(mapping->host));
 }
 
-/* A page became dirty: count it everywhere. i_pages lock held. */
+/*
+ * A folio became dirty: count all its pages everywhere (Linux's folio_account_dirtied()).
+ * i_pages lock held.
+ */
 static void account_page_dirtied(struct page *page, struct address_space *mapping)
 {
 	struct inode *inode = mapping->host;
+	long nr = (long)compound_nr(page);
 
 	if (!mapping_can_writeback(mapping))
 		return;
 	inode_attach_wb(inode, page);
 	struct bdi_writeback *wb = inode_to_wb(inode);
-	mod_page_state(page, NR_FILE_DIRTY, 1);
-	mod_node_page_state(NR_DIRTIED, 1);
-	wb_stat_mod(wb, WB_RECLAIMABLE, 1);
-	wb_stat_mod(wb, WB_DIRTIED, 1);
+	mod_page_state(page, NR_FILE_DIRTY, nr);
+	mod_node_page_state(NR_DIRTIED, nr);
+	wb_stat_mod(wb, WB_RECLAIMABLE, nr);
+	wb_stat_mod(wb, WB_DIRTIED, nr);
 	mem_cgroup_track_foreign_dirty(page, wb);
 	trace_writeback_dirty_folio(page, mapping);
-	current->nr_dirtied++;
-	this_cpu_inc(bdp_ratelimits);
+	current->nr_dirtied += (int)nr;
+	this_cpu_add(bdp_ratelimits, nr);
 }
 
 /* A dirty page stops being dirty without being written (truncate). */
 static void account_page_cleaned(struct page *page, struct address_space *mapping,
 				 struct bdi_writeback *wb)
 {
+	long nr = (long)compound_nr(page);
+
 	if (!mapping_can_writeback(mapping))
 		return;
-	mod_page_state(page, NR_FILE_DIRTY, -1);
-	wb_stat_mod(wb, WB_RECLAIMABLE, -1);
+	mod_page_state(page, NR_FILE_DIRTY, -nr);
+	wb_stat_mod(wb, WB_RECLAIMABLE, -nr);
 }
 
 bool __set_page_dirty_nobuffers(struct address_space *mapping, struct page *page)
 {
 	unsigned long flags;
 
+	page = compound_head(page);
 	if (TestSetPageDirty(page))
 		return false;
 	xa_lock_irqsave(&mapping->i_pages, flags);
@@ -79,6 +86,7 @@ bool __set_page_dirty_nobuffers(struct address_space *mapping, struct page *page
 
 bool set_page_dirty(struct page *page)
 {
+	page = compound_head(page); /* the folio's state, whichever page is named */
 	struct address_space *mapping = page->mapping;
 
 	if (!mapping)
@@ -90,6 +98,7 @@ bool set_page_dirty(struct page *page)
 
 void redirty_page_for_writepage(struct writeback_control *wbc, struct page *page)
 {
+	page = compound_head(page);
 	struct address_space *mapping = page->mapping;
 
 	wbc->pages_skipped++;
@@ -98,21 +107,24 @@ void redirty_page_for_writepage(struct writeback_control *wbc, struct page *page
 		struct wb_lock_cookie cookie;
 		struct bdi_writeback *wb = unlocked_inode_to_wb_begin(inode, &cookie);
 
+		long nr = (long)compound_nr(page);
+
 		/* not a new dirtying: undo the history counts set_page_dirty added */
-		current->nr_dirtied--;
-		mod_node_page_state(NR_DIRTIED, -1);
-		wb_stat_mod(wb, WB_DIRTIED, -1);
+		current->nr_dirtied -= (int)nr;
+		mod_node_page_state(NR_DIRTIED, -nr);
+		wb_stat_mod(wb, WB_DIRTIED, -nr);
 		unlocked_inode_to_wb_end(inode, &cookie);
 	}
 }
 
 bool clear_page_dirty_for_io(struct page *page)
 {
+	page = compound_head(page);
 	struct address_space *mapping = page->mapping;
 
 	BUG_ON(!PageLocked(page));
 	/* a program's next store must fault and dirty it again (page_mkwrite) */
-	if (page_mapped(page))
+	if (folio_mapped(page_folio(page)))
 		page_mkclean(page);
 	if (!mapping || !mapping_can_writeback(mapping))
 		return TestClearPageDirty(page);
@@ -123,8 +135,10 @@ bool clear_page_dirty_for_io(struct page *page)
 	bool cleared = TestClearPageDirty(page);
 
 	if (cleared) {
-		mod_page_state(page, NR_FILE_DIRTY, -1);
-		wb_stat_mod(wb, WB_RECLAIMABLE, -1);
+		long nr = (long)compound_nr(page);
+
+		mod_page_state(page, NR_FILE_DIRTY, -nr);
+		wb_stat_mod(wb, WB_RECLAIMABLE, -nr);
 	}
 	unlocked_inode_to_wb_end(inode, &cookie);
 	return cleared;
@@ -132,6 +146,7 @@ bool clear_page_dirty_for_io(struct page *page)
 
 void cancel_dirty_page(struct page *page)
 {
+	page = compound_head(page);
 	struct address_space *mapping = page->mapping;
 	struct wb_lock_cookie cookie;
 	struct bdi_writeback *wb;
@@ -148,7 +163,9 @@ void cancel_dirty_page(struct page *page)
 
 void set_page_writeback(struct page *page)
 {
+	page = compound_head(page);
 	struct address_space *mapping = page->mapping;
+	long nr = (long)compound_nr(page);
 	unsigned long flags;
 
 	BUG_ON(!PageLocked(page));
@@ -156,7 +173,7 @@ void set_page_writeback(struct page *page)
 		panic("set_page_writeback: page %lu of inode %lu already under writeback",
 		      page->index, mapping && mapping->host ? mapping->host->i_ino : 0);
 	if (!mapping) {
-		mod_node_page_state(NR_WRITEBACK, 1);
+		mod_node_page_state(NR_WRITEBACK, nr);
 		return;
 	}
 	xa_lock_irqsave(&mapping->i_pages, flags);
@@ -169,27 +186,29 @@ void set_page_writeback(struct page *page)
 			__atomic_add_fetch(&wb->writeback_inodes, 1, __ATOMIC_RELAXED);
 			flusher_hooks()->sb_mark_inode_writeback(inode);
 		}
-		wb_stat_mod(wb, WB_WRITEBACK, 1);
+		wb_stat_mod(wb, WB_WRITEBACK, nr);
 	}
 	xa_set_mark(&mapping->i_pages, page->index, PAGECACHE_TAG_WRITEBACK);
 	if (!PageDirty(page))
 		xa_clear_mark(&mapping->i_pages, page->index, PAGECACHE_TAG_DIRTY);
 	xa_clear_mark(&mapping->i_pages, page->index, PAGECACHE_TAG_TOWRITE);
-	mod_page_state(page, NR_WRITEBACK, 1);
+	mod_page_state(page, NR_WRITEBACK, nr);
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
 }
 
 /* May run in interrupt context (bio completion). */
 void end_page_writeback(struct page *page)
 {
+	page = compound_head(page);
 	struct address_space *mapping = page->mapping;
+	long nr = (long)compound_nr(page);
 	unsigned long flags;
 
 	if (!mapping) {
 		if (!TestClearPageWriteback(page))
 			panic("end_page_writeback: page not under writeback");
-		mod_node_page_state(NR_WRITEBACK, -1);
-		mod_node_page_state(NR_WRITTEN, 1);
+		mod_node_page_state(NR_WRITEBACK, -nr);
+		mod_node_page_state(NR_WRITTEN, nr);
 		wake_up_page(page);
 		reclaim_writeback_done();
 		return;
@@ -202,8 +221,8 @@ void end_page_writeback(struct page *page)
 		struct inode *inode = mapping->host;
 		struct bdi_writeback *wb = inode_to_wb(inode);
 
-		wb_stat_mod(wb, WB_WRITEBACK, -1);
-		__wb_writeout_add(wb, 1);
+		wb_stat_mod(wb, WB_WRITEBACK, -nr);
+		__wb_writeout_add(wb, nr);
 		if (!mapping_tagged(mapping, PAGECACHE_TAG_WRITEBACK)) {
 			/* the inode's last page: refresh bandwidth a little later, leave the sync list */
 			WARN_ON_ONCE(
@@ -212,8 +231,8 @@ void end_page_writeback(struct page *page)
 			flusher_hooks()->sb_clear_inode_writeback(inode);
 		}
 	}
-	mod_page_state(page, NR_WRITEBACK, -1);
-	mod_node_page_state(NR_WRITTEN, 1);
+	mod_page_state(page, NR_WRITEBACK, -nr);
+	mod_node_page_state(NR_WRITTEN, nr);
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	wake_up_page(page);
 	reclaim_writeback_done();
@@ -228,11 +247,12 @@ static void tag_pages_for_writeback(struct address_space *mapping, pgoff_t start
 	struct page *page;
 
 	xa_lock_irqsave(&mapping->i_pages, flags);
+	index = page_cache_folio_start(mapping, index);
 	while ((page = xa_find(&mapping->i_pages, &index, end, PAGECACHE_TAG_DIRTY)) != NULL) {
 		xa_set_mark(&mapping->i_pages, index, PAGECACHE_TAG_TOWRITE);
-		if (index == end || index == ~0UL)
+		index += compound_nr(page); /* past the folio */
+		if (index > end || !index)
 			break;
-		index++;
 	}
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
 }
@@ -295,6 +315,7 @@ int write_cache_pages(struct address_space *mapping, struct writeback_control *w
 				put_page(page);
 				continue;
 			}
+			long nr = (long)compound_nr(page);
 			int err = writepage(page, wbc, data);
 			put_page(page);
 			if (err) {
@@ -302,11 +323,13 @@ int write_cache_pages(struct address_space *mapping, struct writeback_control *w
 					ret = err;
 				if (wbc->sync_mode == WB_SYNC_NONE) {
 					/* best effort: stop at the error, resume after this page */
-					done_index++; /* the page's index, read while we held it */
+					/* past the folio, measured while we held it */
+					done_index += (pgoff_t)nr;
 					done = true;
 				}
 			}
-			if (--wbc->nr_to_write <= 0 && wbc->sync_mode == WB_SYNC_NONE)
+			wbc->nr_to_write -= nr;
+			if (wbc->nr_to_write <= 0 && wbc->sync_mode == WB_SYNC_NONE)
 				done = true;
 			/*
 			 * opt-in: clearly another group's pages; the switch sends the rest its

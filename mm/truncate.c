@@ -10,64 +10,96 @@
 
 #define BATCH 16
 
-/* A whole page goes: wait for its IO, drop private state, undo dirty accounting. */
-static void truncate_complete_page(struct address_space *mapping, struct page *page)
+/* A whole folio goes: wait for its IO, drop private state, undo dirty accounting. */
+static void truncate_complete_folio(struct address_space *mapping, struct folio *folio)
 {
-	wait_on_page_writeback(page);
-	if (page->mapping != mapping)
+	folio_wait_writeback(folio);
+	if (folio->mapping != mapping)
 		return;
-	if (page_mapped(page))
-		try_to_unmap(page); /* programs mapping it past the new end lose it, as on Linux */
-	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
-		mapping->a_ops->invalidatepage(page, 0, PAGE_SIZE);
-	ClearPageUptodate(page);
-	delete_from_page_cache(page);
+	if (folio_mapped(folio))
+		try_to_unmap(&folio->page); /* programs mapping it past the new end lose it, as on Linux */
+	if (folio_test_private(folio) && mapping->a_ops->invalidatepage)
+		mapping->a_ops->invalidatepage(&folio->page, 0, (unsigned int)folio_size(folio));
+	folio_clear_uptodate(folio);
+	filemap_remove_folio(folio);
 }
 
-/* The page containing lstart keeps its head; the tail past lstart becomes zeros. */
-static void truncate_partial_page(struct address_space *mapping, loff_t lstart, loff_t lend)
+/* Bytes [from, to) of a folio that stays read as zeros, and lose their private state. */
+static void truncate_partial_folio(struct address_space *mapping, struct folio *folio, size_t from,
+				   size_t to)
 {
-	size_t from = (size_t)(lstart & (PAGE_SIZE - 1));
-	size_t to = PAGE_SIZE;
-	struct page *page = find_lock_page(mapping, (pgoff_t)(lstart >> PAGE_SHIFT));
-
-	if (!page)
+	folio_wait_writeback(folio);
+	if (folio->mapping != mapping)
 		return;
-	if ((lend >> PAGE_SHIFT) == (lstart >> PAGE_SHIFT))
-		to = (size_t)(lend & (PAGE_SIZE - 1)) + 1;
-	wait_on_page_writeback(page);
-	if (PageUptodate(page))
-		memset((char *)page_address(page) + from, 0, to - from);
-	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
-		mapping->a_ops->invalidatepage(page, from, to - from);
-	unlock_page(page);
-	put_page(page);
+	if (folio_test_uptodate(folio))
+		memset((char *)folio_address(folio) + from, 0, to - from);
+	if (folio_test_private(folio) && mapping->a_ops->invalidatepage)
+		mapping->a_ops->invalidatepage(&folio->page, (unsigned int)from,
+					       (unsigned int)(to - from));
+}
+
+static void truncate_folio_range(struct address_space *mapping, struct folio *folio, loff_t lstart,
+				 loff_t lend);
+
+/* The pages of a folio just split, each truncated as a folio of its own; the head last. */
+static void truncate_split_pages(struct address_space *mapping, struct page *head, unsigned long nr,
+				 loff_t lstart, loff_t lend)
+{
+	for (unsigned long i = 1; i < nr; i++) {
+		struct folio *page = page_folio(head + i);
+
+		truncate_folio_range(mapping, page, lstart, lend);
+		folio_unlock(page);
+		folio_put(page);
+	}
+	truncate_folio_range(mapping, page_folio(head), lstart, lend);
+}
+
+/*
+ * What of folio the truncation of [lstart, lend] takes: the bytes from lstart in the folio
+ * that holds it, whole pages elsewhere (the page holding lend keeps its head: the
+ * filesystem zeroes that part of a block itself). A large folio partly in the range is
+ * split, as Linux's truncate_inode_partial_folio() does, so that the pages past a file's
+ * new end are freed; one that cannot be (someone else holds it) keeps its pages, the part
+ * in the range zeroed.
+ */
+static void truncate_folio_range(struct address_space *mapping, struct folio *folio, loff_t lstart,
+				 loff_t lend)
+{
+	loff_t pos = folio_pos(folio), end = pos + (loff_t)folio_size(folio);
+	loff_t zstart = max(lstart, pos), zend = lend == LLONG_MAX ? end : min(lend + 1, end);
+	unsigned long nr = folio_nr_pages(folio);
+
+	if (!(lstart & ~(loff_t)PAGE_MASK) || lstart < pos)
+		zend &= (loff_t)PAGE_MASK;
+	if (zend <= zstart)
+		return;
+	if (zstart == pos && zend == end)
+		truncate_complete_folio(mapping, folio);
+	else if (nr > 1 && !split_folio(folio))
+		truncate_split_pages(mapping, &folio->page, nr, lstart, lend);
+	else
+		truncate_partial_folio(mapping, folio, (size_t)(zstart - pos), (size_t)(zend - pos));
 }
 
 void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend)
 {
-	pgoff_t start = (pgoff_t)((lstart + (loff_t)PAGE_SIZE - 1) >> PAGE_SHIFT);
-	/* whole pages [start, end_excl); a partial page at lstart keeps its head */
-	pgoff_t end_excl = lend == LLONG_MAX ? ~0UL : (pgoff_t)((lend + 1) >> PAGE_SHIFT);
+	pgoff_t index = (pgoff_t)(lstart >> PAGE_SHIFT);
+	pgoff_t end = lend == LLONG_MAX ? ~0UL : (pgoff_t)(lend >> PAGE_SHIFT);
 	struct page *pages[BATCH];
 	unsigned int n;
 
-	if (!mapping->nrpages)
+	if (!mapping->nrpages || lend < lstart)
 		return;
-	if (lstart & (PAGE_SIZE - 1))
-		truncate_partial_page(mapping, lstart, lend);
-	if (start >= end_excl)
-		return;
-	pgoff_t end = end_excl - 1;
-
-	pgoff_t index = start;
 	while (index <= end && (n = find_get_pages_range(mapping, &index, end, BATCH, pages))) {
 		for (unsigned int i = 0; i < n; i++) {
-			lock_page(pages[i]);
-			if (pages[i]->mapping == mapping)
-				truncate_complete_page(mapping, pages[i]);
-			unlock_page(pages[i]);
-			put_page(pages[i]);
+			struct folio *folio = page_folio(pages[i]);
+
+			folio_lock(folio);
+			if (folio->mapping == mapping)
+				truncate_folio_range(mapping, folio, lstart, lend);
+			folio_unlock(folio);
+			folio_put(folio);
 		}
 		if (index == ~0UL || !index)
 			break;
@@ -79,6 +111,18 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 	truncate_inode_pages_range(mapping, lstart, LLONG_MAX);
 }
 
+/* Whether a locked folio of mapping can go: clean, idle, its buffers released, unused. */
+static bool folio_invalidatable(struct address_space *mapping, struct folio *folio)
+{
+	/* buffers hold a page reference: release them before counting users */
+	return folio->mapping == mapping && !folio_test_dirty(folio) &&
+	       !folio_test_writeback(folio) &&
+	       (!folio_test_private(folio) ||
+		(mapping->a_ops->releasepage &&
+		 mapping->a_ops->releasepage(&folio->page, GFP_KERNEL))) &&
+	       folio_ref_count(folio) == 2;
+}
+
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end)
 {
 	struct page *pages[BATCH];
@@ -88,22 +132,17 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 
 	while (index <= end && (n = find_get_pages_range(mapping, &index, end, BATCH, pages))) {
 		for (unsigned int i = 0; i < n; i++) {
-			struct page *page = pages[i];
+			struct folio *folio = page_folio(pages[i]);
+			bool inside = folio->index >= start && folio_next_index(folio) - 1 <= end;
 
-			if (trylock_page(page)) {
-				/* buffers hold a page reference: release them before counting users */
-				if (page->mapping == mapping && !PageDirty(page) &&
-				    !PageWriteback(page) &&
-				    (!PagePrivate(page) ||
-				     (mapping->a_ops->releasepage &&
-				      mapping->a_ops->releasepage(page, GFP_KERNEL))) &&
-				    page_count(page) == 2) {
-					delete_from_page_cache(page);
-					dropped++;
+			if (inside && folio_trylock(folio)) {
+				if (folio_invalidatable(mapping, folio)) {
+					dropped += folio_nr_pages(folio);
+					filemap_remove_folio(folio);
 				}
-				unlock_page(page);
+				folio_unlock(folio);
 			}
-			put_page(page);
+			folio_put(folio);
 		}
 		if (index == ~0UL || !index)
 			break;

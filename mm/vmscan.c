@@ -85,27 +85,31 @@ void lru_cache_add(struct page *page, struct address_space *mapping)
 {
 	unsigned long flags;
 
+	long nr = (long)compound_nr(page);
+
 	if (mapping_unevictable(mapping)) {
 		SetPageUnevictable(page);
-		mod_page_state(page, NR_UNEVICTABLE, 1);
+		mod_page_state(page, NR_UNEVICTABLE, nr);
 		return;
 	}
 	spin_lock_irqsave(&lru_lock, flags);
 	SetPageLRU(page);
 	list_add(&page->lru, page_lru_list(page, LRU_INACTIVE_FILE));
-	mod_page_state(page, NR_INACTIVE_FILE, 1);
+	mod_page_state(page, NR_INACTIVE_FILE, nr);
 	spin_unlock_irqrestore(&lru_lock, flags);
 }
 
 /* Take the page off its list. lru_lock held, PageLRU set. */
 static void del_page_from_lru(struct page *page)
 {
+	long nr = (long)compound_nr(page);
+
 	list_del_init(&page->lru);
 	ClearPageLRU(page);
 	if (TestClearPageActive(page))
-		mod_page_state(page, NR_ACTIVE_FILE, -1);
+		mod_page_state(page, NR_ACTIVE_FILE, -nr);
 	else
-		mod_page_state(page, NR_INACTIVE_FILE, -1);
+		mod_page_state(page, NR_INACTIVE_FILE, -nr);
 }
 
 void __page_cache_release(struct page *page)
@@ -113,7 +117,7 @@ void __page_cache_release(struct page *page)
 	unsigned long flags;
 
 	if (TestClearPageUnevictable(page)) {
-		mod_page_state(page, NR_UNEVICTABLE, -1);
+		mod_page_state(page, NR_UNEVICTABLE, -(long)compound_nr(page));
 		return;
 	}
 	/* unlocked first look: isolation (reclaim) holds a reference, so none is under way */
@@ -124,22 +128,36 @@ void __page_cache_release(struct page *page)
 	spin_unlock_irqrestore(&lru_lock, flags);
 }
 
+void lru_split_folio(struct page *head, unsigned long nr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lru_lock, flags);
+	if (PageLRU(head))
+		for (unsigned long i = nr - 1; i >= 1; i--)
+			list_add(&head[i].lru, &head->lru); /* in order after the head */
+	spin_unlock_irqrestore(&lru_lock, flags);
+}
+
 void mark_page_accessed(struct page *page)
 {
 	unsigned long flags;
 
+	page = compound_head(page);
 	if (!PageReferenced(page)) {
 		SetPageReferenced(page);
 		return;
 	}
 	spin_lock_irqsave(&lru_lock, flags);
 	if (PageLRU(page) && !PageActive(page)) {
+		long nr = (long)compound_nr(page);
+
 		list_move(&page->lru, page_lru_list(page, LRU_ACTIVE_FILE));
 		SetPageActive(page);
-		mod_page_state(page, NR_INACTIVE_FILE, -1);
-		mod_page_state(page, NR_ACTIVE_FILE, 1);
+		mod_page_state(page, NR_INACTIVE_FILE, -nr);
+		mod_page_state(page, NR_ACTIVE_FILE, nr);
 		ClearPageReferenced(page);
-		count_vm_events(PGACTIVATE, 1);
+		count_vm_events(PGACTIVATE, (unsigned long)nr);
 	}
 	spin_unlock_irqrestore(&lru_lock, flags);
 }
@@ -162,13 +180,14 @@ static void shrink_active_list(struct mem_cgroup *memcg, unsigned long nr)
 	       lru_pages_local(memcg, NR_ACTIVE_FILE) > lru_pages_local(memcg, NR_INACTIVE_FILE)) {
 		struct page *page =
 			list_last_entry(&lruvec->lists[LRU_ACTIVE_FILE], struct page, lru);
+		long n = (long)compound_nr(page);
 
 		list_move(&page->lru, &lruvec->lists[LRU_INACTIVE_FILE]);
 		ClearPageActive(page);
 		ClearPageReferenced(page);
-		mod_page_state(page, NR_ACTIVE_FILE, -1);
-		mod_page_state(page, NR_INACTIVE_FILE, 1);
-		count_vm_events(PGDEACTIVATE, 1);
+		mod_page_state(page, NR_ACTIVE_FILE, -n);
+		mod_page_state(page, NR_INACTIVE_FILE, n);
+		count_vm_events(PGDEACTIVATE, (unsigned long)n);
 	}
 	spin_unlock_irqrestore(&lru_lock, flags);
 }
@@ -184,7 +203,7 @@ static void putback_page(struct page *page)
 	spin_lock_irqsave(&lru_lock, flags);
 	SetPageLRU(page);
 	list_add(&page->lru, page_lru_list(page, LRU_INACTIVE_FILE));
-	mod_page_state(page, NR_INACTIVE_FILE, 1);
+	mod_page_state(page, NR_INACTIVE_FILE, (long)compound_nr(page));
 	spin_unlock_irqrestore(&lru_lock, flags);
 	put_page(page);
 }
@@ -204,15 +223,15 @@ static bool reclaim_page(struct page *page, gfp_t gfp, struct scan_result *sr)
 	if (!mapping)
 		goto keep; /* truncated meanwhile: its last reference frees it */
 	if (PageWriteback(page)) {
-		sr->writeback++;
+		sr->writeback += compound_nr(page);
 		goto keep;
 	}
 	if (PageDirty(page)) {
-		sr->dirty++;
+		sr->dirty += compound_nr(page);
 		goto keep;
 	}
 	/* a clean page programs map: their entries go (the next touch faults it back in) */
-	if (page_mapped(page))
+	if (folio_mapped(page_folio(page)))
 		try_to_unmap(page);
 	/* the cache's, ours and its buffers' (PagePrivate): anything more is a user */
 	if (page_count(page) > 2 + PagePrivate(page))
@@ -230,16 +249,17 @@ keep:
 
 /*
  * Scan up to nr_to_scan pages from the old end of memcg's inactive list, stopping once
- * nr_to_free are freed.
+ * nr_to_free are freed. A large folio counts all its pages in both.
  */
 static void shrink_inactive_list(struct mem_cgroup *memcg, unsigned long nr_to_scan,
 				 unsigned long nr_to_free, gfp_t gfp, struct scan_result *sr)
 {
 	struct list_head *inactive = &((struct lruvec *)memcg->lruvec)->lists[LRU_INACTIVE_FILE];
-	unsigned long flags, freed = 0;
+	unsigned long flags, freed = 0, scanned = 0;
 
-	while (nr_to_scan-- && freed < nr_to_free) {
+	while (scanned < nr_to_scan && freed < nr_to_free) {
 		struct page *page;
+		unsigned long nr;
 
 		spin_lock_irqsave(&lru_lock, flags);
 		if (list_empty(inactive)) {
@@ -247,7 +267,9 @@ static void shrink_inactive_list(struct mem_cgroup *memcg, unsigned long nr_to_s
 			break;
 		}
 		page = list_last_entry(inactive, struct page, lru);
-		sr->scanned++;
+		nr = compound_nr(page);
+		scanned += nr;
+		sr->scanned += nr;
 		ClearPageReferenced(page); /* a use since it came down earns no second chance */
 		if (!get_page_unless_zero(page)) {
 			/* its last reference is going: the put takes it off the list */
@@ -260,7 +282,7 @@ static void shrink_inactive_list(struct mem_cgroup *memcg, unsigned long nr_to_s
 
 		if (reclaim_page(page, gfp, sr)) {
 			put_page(page); /* the last reference: the page is free */
-			freed++;
+			freed += nr;
 		} else {
 			putback_page(page);
 		}

@@ -59,7 +59,7 @@ static u64 vma_pgoff(const struct vm_area_struct *v, u64 va)
 /* Where v maps page, or 0 if it does not cover the page's offset. */
 static u64 vma_address(const struct vm_area_struct *v, const struct page *page)
 {
-	u64 off = (u64)page->index << PAGE_SHIFT;
+	u64 off = (u64)page_index(page) << PAGE_SHIFT;
 
 	if (off < v->file_off || off - v->file_off >= v->end - v->start)
 		return 0;
@@ -94,7 +94,7 @@ static bool rmap_one(struct vm_area_struct *v, u64 va, struct page *page, bool u
 
 static void rmap_walk(struct page *page, bool unmap)
 {
-	struct address_space *mapping = page->mapping;
+	struct address_space *mapping = page_folio(page)->mapping;
 	struct vm_area_struct *v;
 	u64 flush_va = 0;
 	int changed = 0;
@@ -180,7 +180,7 @@ static struct page *page_mkwrite(struct file *file, pgoff_t index)
 		return ERR_PTR(err);
 	/* writeback may have cleaned it since write_end unlocked it: dirty it again, locked */
 	lock_page(page);
-	if (page->mapping != mapping) {
+	if (page_folio(page)->mapping != mapping) {
 		unlock_page(page);
 		put_page(page);
 		return ERR_PTR(-EAGAIN);

@@ -83,8 +83,8 @@ int mem_cgroup_charge(struct page *page, gfp_t gfp)
 	struct mem_cgroup *memcg = get_mem_cgroup_from_current();
 	int err;
 
-	BUG_ON(page->memcg);
-	err = try_charge(memcg, gfp, 1);
+	BUG_ON(page->memcg || PageTail(page));
+	err = try_charge(memcg, gfp, compound_nr(page)); /* a folio is charged whole */
 	if (err) {
 		css_put(&memcg->css);
 		return err;
@@ -94,6 +94,17 @@ int mem_cgroup_charge(struct page *page, gfp_t gfp)
 	return 0;
 }
 
+void mem_cgroup_split_folio(struct page *head, unsigned long nr)
+{
+	struct mem_cgroup *memcg = READ_ONCE(head->memcg);
+
+	for (unsigned long i = 1; i < nr; i++) {
+		if (memcg)
+			css_get(&memcg->css); /* each page's uncharge puts one */
+		WRITE_ONCE(head[i].memcg, memcg);
+	}
+}
+
 void mem_cgroup_uncharge(struct page *page)
 {
 	struct mem_cgroup *memcg = READ_ONCE(page->memcg);
@@ -101,6 +112,6 @@ void mem_cgroup_uncharge(struct page *page)
 	if (!memcg)
 		return;
 	WRITE_ONCE(page->memcg, NULL);
-	page_counter_uncharge(&memcg->memory, 1);
+	page_counter_uncharge(&memcg->memory, compound_nr(page));
 	css_put(&memcg->css);
 }

@@ -4,6 +4,9 @@
  * bdi): there is nowhere to write them, so only truncation and unlink free them. Names
  * live in the dcache (libfs); an inode lives while a name or an open file holds it.
  *
+ * A write puts its data in folios of up to 64 KiB (mapping_set_large_folios()): one
+ * allocation, insertion and dirtying for as many pages.
+ *
  * Mountable as "rootfs" (the namespace root), "ramfs", "tmpfs" and "devtmpfs" (/dev).
  */
 #include <cgwb/fs.h>
@@ -20,13 +23,15 @@
 static const struct super_operations ramfs_ops;
 static const struct inode_operations ramfs_dir_inode_operations;
 
-/* A page never written reads as zeros. */
+/* A folio never written reads as zeros. */
 static int ramfs_readpage(struct file *file, struct page *page)
 {
+	struct folio *folio = page_folio(page);
+
 	(void)file;
-	memset(page_address(page), 0, PAGE_SIZE);
-	SetPageUptodate(page);
-	unlock_page(page);
+	memset(folio_address(folio), 0, folio_size(folio));
+	folio_set_uptodate(folio);
+	folio_unlock(folio);
 	return 0;
 }
 
@@ -100,6 +105,7 @@ static struct inode *ramfs_get_inode(struct super_block *sb, const struct inode 
 	case S_IFREG:
 		inode->i_op = &ramfs_file_inode_operations;
 		inode->i_fop = &ramfs_file_operations;
+		mapping_set_large_folios(inode->i_mapping);
 		break;
 	case S_IFDIR:
 		inode->i_op = &ramfs_dir_inode_operations;

@@ -76,6 +76,11 @@ static inline bool IS_ERR_OR_NULL(const void *ptr)
 {
 	return !ptr || IS_ERR(ptr);
 }
+/* An error pointer of one type passed on as another. */
+static inline void *ERR_CAST(const void *ptr)
+{
+	return (void *)ptr;
+}
 
 /**
  * errstr() - the message for an error number, as strerror gives it

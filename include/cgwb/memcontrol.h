@@ -115,8 +115,8 @@ static inline int mem_cgroup_id(const struct mem_cgroup *memcg)
 struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg);
 
 /**
- * mem_cgroup_charge() - charge a new page-cache page to the current task's memcg
- * @page: the page, not charged yet
+ * mem_cgroup_charge() - charge a new page-cache folio to the current task's memcg
+ * @page: the folio's head page, not charged yet: all of its pages are charged
  * @gfp: whether the charge may wait
  *
  * Over memory.max (of the memcg or an ancestor), a charge that may wait makes the group
@@ -129,8 +129,19 @@ struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg);
  */
 int mem_cgroup_charge(struct page *page, gfp_t gfp);
 /**
- * mem_cgroup_uncharge() - a page leaves the page cache: its charge goes back
- * @page: the page; nothing is done if it is not charged
+ * mem_cgroup_split_folio() - the pages of a folio being split take its charge
+ * @head: the folio's head page, charged or not
+ * @nr: its number of pages
+ *
+ * The charge of the whole folio stays: each page is now charged one page of it, to the
+ * same memcg, with a reference of its own.
+ *
+ * Context: split_folio(), the folio's count frozen; any context; never sleeps.
+ */
+void mem_cgroup_split_folio(struct page *head, unsigned long nr);
+/**
+ * mem_cgroup_uncharge() - a folio leaves the page cache: its charge goes back
+ * @page: the folio's head page; nothing is done if it is not charged
  *
  * Drops the page's reference on its memcg.
  *

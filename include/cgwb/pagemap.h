@@ -31,8 +31,12 @@ struct iattr;
 /* mapping->flags */
 #define AS_EIO 0 /* a writeback IO error happened: reported by the next fsync */
 #define AS_ENOSPC 1
-#define AS_UNEVICTABLE 2 /* pages are never reclaimed (ramfs) */
-#define AS_NO_ACCOUNT 3  /* not dirty-accounted (no backing device writeback) */
+#define AS_UNEVICTABLE 2         /* pages are never reclaimed (ramfs) */
+#define AS_NO_ACCOUNT 3          /* not dirty-accounted (no backing device writeback) */
+#define AS_LARGE_FOLIO_SUPPORT 4 /* its filesystem takes folios of more than one page */
+
+/* The largest folio a write puts in the page cache: 64 KiB. */
+#define MAX_PAGECACHE_ORDER 4
 
 struct readahead_control;
 
@@ -48,7 +52,12 @@ struct address_space_operations {
 	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
 	/* Mark a page dirty (defaults to __set_page_dirty_nobuffers); returns true if it was clean. */
 	bool (*set_page_dirty)(struct address_space *mapping, struct page *page);
-	/* Prepare [pos, pos+len) of a page for a copy from the writer: returns it locked. */
+	/*
+	 * Prepare [pos, pos+len) for a copy from the writer: returns the page at pos, its
+	 * folio locked. A mapping that takes large folios may be given a len past the end of
+	 * the folio it finds: the writer copies up to the folio's end, and write_end's len
+	 * says so.
+	 */
 	int (*write_begin)(struct file *file, struct address_space *mapping, loff_t pos,
 			   unsigned int len, struct page **pagep, void **fsdata);
 	/* After the copy of copied bytes: mark dirty, update i_size, unlock and release. */
@@ -138,8 +147,116 @@ void wait_on_page_locked(struct page *page);
 void wait_on_page_writeback(struct page *page);
 /* Wake waiters of a page bit (lock or writeback); used by the state helpers. */
 void wake_up_page(struct page *page);
+/* A folio's lock and waits are its head page's (any of its pages names the same lock). */
+static inline void folio_lock(struct folio *folio)
+{
+	lock_page(&folio->page);
+}
+static inline bool folio_trylock(struct folio *folio)
+{
+	return trylock_page(&folio->page);
+}
+static inline void folio_unlock(struct folio *folio)
+{
+	unlock_page(&folio->page);
+}
+static inline void folio_wait_writeback(struct folio *folio)
+{
+	wait_on_page_writeback(&folio->page);
+}
 
 /* ---------------------------------------------------------------- lookup and insertion */
+/*
+ * The page cache holds folios: one page, or a compound page of 2^order pages at an index
+ * aligned to its size. The page interface below names one page of a folio (find_get_page()
+ * on a large folio gives the page at the index asked for, with a reference on the folio);
+ * a caller that reads ->index or ->mapping of what it got must go by the folio
+ * (page_folio()), since a tail page has neither.
+ */
+/**
+ * filemap_get_folio() - look up the folio that caches an index
+ * @mapping: the mapping
+ * @index: any index the folio covers
+ *
+ * Lockless, as find_get_page().
+ *
+ * Context: any context; never sleeps.
+ * Return: the folio with a reference, or NULL.
+ */
+struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
+/* Same, locked and still in the mapping, covering @index. */
+struct folio *filemap_lock_folio(struct address_space *mapping, pgoff_t index);
+/**
+ * filemap_add_folio() - insert a new locked folio into the page cache
+ * @mapping: the mapping
+ * @folio: the folio, locked, not in any mapping
+ * @index: its first index: a multiple of its number of pages
+ * @gfp: how to allocate the tree's nodes and whether the charge may wait
+ *
+ * The folio is charged whole to the current task's memory cgroup, takes a reference for
+ * the cache and goes on its LRU list.
+ *
+ * Context: process context; may sleep if @gfp allows blocking.
+ * Return: 0; -EEXIST if one of its indexes is cached already; -ENOMEM.
+ */
+int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index, gfp_t gfp);
+/**
+ * filemap_remove_folio() - take a locked folio out of its mapping
+ * @folio: the folio, locked, not under writeback
+ *
+ * A dirty folio's dirty accounting is undone. It stays on its LRU list and charged until
+ * its last reference goes.
+ *
+ * Context: process context; never sleeps.
+ */
+void filemap_remove_folio(struct folio *folio);
+/**
+ * split_folio() - split a large page-cache folio into single pages
+ * @folio: the folio, locked, with a reference of the caller's
+ *
+ * Only a folio that nothing else holds is split: not under writeback, without private
+ * state, mapped by no program, with no reference but the cache's and the caller's. Each
+ * page then is a page of the cache of its own, with the folio's state (uptodate, dirty,
+ * on its LRU list, charged to its memcg) and, for the caller, locked and referenced: the
+ * caller unlocks and puts each, the first (the folio's head) as it would have the folio.
+ *
+ * Context: process context; never sleeps.
+ * Return: 0 (also for a folio of one page), or -EBUSY, the folio left as it was.
+ */
+int split_folio(struct folio *folio);
+/* Where a tagged search from index begins: the first index of a folio covering it. */
+pgoff_t page_cache_folio_start(struct address_space *mapping, pgoff_t index);
+static inline void mapping_set_large_folios(struct address_space *mapping)
+{
+	mapping->flags |= 1UL << AS_LARGE_FOLIO_SUPPORT;
+}
+static inline bool mapping_large_folio_support(const struct address_space *mapping)
+{
+	return mapping->flags & (1UL << AS_LARGE_FOLIO_SUPPORT);
+}
+/* What one step of a buffered write may cover: a folio as large as the mapping takes. */
+static inline size_t mapping_max_folio_size(const struct address_space *mapping)
+{
+	return mapping_large_folio_support(mapping) ? PAGE_SIZE << MAX_PAGECACHE_ORDER : PAGE_SIZE;
+}
+/**
+ * filemap_grab_folio() - the locked folio that caches an index, created for a write
+ * @mapping: the mapping
+ * @index: the index
+ * @len: how many bytes from @index the write will fill: a new folio covers no more than
+ *       that (nor any page cached already), starts at @index and is as large as the
+ *       mapping takes (mapping_large_folio_support(); else one page)
+ * @gfp: how to allocate it and its place in the cache
+ *
+ * Context: process context; may sleep.
+ * Return: the folio, locked, with a reference; or an ERR_PTR.
+ */
+struct folio *filemap_grab_folio(struct address_space *mapping, pgoff_t index, size_t len, gfp_t gfp);
+/* The page of folio that caches index. */
+static inline struct page *folio_file_page(struct folio *folio, pgoff_t index)
+{
+	return folio_page(folio, index & (folio_nr_pages(folio) - 1));
+}
 /**
  * find_get_page() - look up a page of the page cache
  * @mapping: the mapping

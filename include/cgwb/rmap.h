@@ -29,12 +29,21 @@ struct rmap_ops {
  * Context: boot.
  */
 void rmap_register(const struct rmap_ops *ops);
+/* Write-protect, or remove, the entries of every page of the locked folio page is in. */
 void page_mkclean(struct page *page);
 void try_to_unmap(struct page *page);
 
 static inline bool page_mapped(const struct page *page)
 {
 	return __atomic_load_n(&page->_mapcount, __ATOMIC_RELAXED) > 0;
+}
+/* Whether programs map any page of folio: each page of it counts its own entries. */
+static inline bool folio_mapped(struct folio *folio)
+{
+	for (unsigned long i = 0; i < folio_nr_pages(folio); i++)
+		if (page_mapped(folio_page(folio, i)))
+			return true;
+	return false;
 }
 static inline void page_mapcount_inc(struct page *page)
 {

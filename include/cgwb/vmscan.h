@@ -20,6 +20,11 @@ void lru_cache_add(struct page *page, struct address_space *mapping);
  * unevictable count, now. Leaving the cache does not take it off: see mm/swap.c.
  */
 void __page_cache_release(struct page *page);
+/*
+ * The pages of a folio being split (split_folio(), its count frozen, PG_lru copied to each)
+ * join its list right after it, each counting one of the pages it counted.
+ */
+void lru_split_folio(struct page *head, unsigned long nr);
 /* A use of the page: referenced, then promoted to the active list on a second use. */
 void mark_page_accessed(struct page *page);
 

@@ -133,7 +133,17 @@ void xa_spare_free(struct xa_spare *spare);
  * Return: the entry removed, or NULL if there was none.
  */
 void *xa_erase(struct xarray *xa, unsigned long index);
-/* Replace an existing entry, keeping its marks; returns the old one. */
+/**
+ * xa_replace() - replace the entry at an index
+ * @xa: the xarray
+ * @index: the index, which holds an entry
+ * @entry: the new entry: not NULL, 4-byte aligned
+ *
+ * The marks stay; a lockless reader sees the old entry or the new one.
+ *
+ * Context: xa_lock (or the lock that stands for it) held; never sleeps.
+ * Return: the old entry, or NULL if there was none (nothing is stored then).
+ */
 void *xa_replace(struct xarray *xa, unsigned long index, void *entry);
 
 /**
@@ -156,6 +166,15 @@ void xa_set_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
  * Context: xa_lock (or the lock that stands for it) held; never sleeps.
  */
 void xa_clear_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
+/**
+ * xa_get_mark() - does the entry at an index carry a mark?
+ * @xa: the xarray
+ * @index: the index
+ * @mark: XA_MARK_0, XA_MARK_1 or XA_MARK_2
+ *
+ * Context: xa_lock (or the lock that stands for it) held.
+ * Return: true if an entry is there with @mark.
+ */
 bool xa_get_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
 /**
  * xa_marked() - does any entry carry a mark?
