@@ -129,6 +129,23 @@ static struct sim_counters counters(void)
 	return c;
 }
 
+/*
+ * Since before: nr more dirty pages in the node and the wbs, all of A's cached pages nr
+ * dirty ones, and the counters agreeing; returns the counters.
+ */
+static struct sim_counters assert_dirty_in_a(const struct sim_counters *before, long nr,
+					     const char *when)
+{
+	struct sim_counters now = counters();
+
+	cr_assert_eq(now.nr_dirty - before->nr_dirty, nr, "%s", when);
+	cr_assert_eq(now.wb_reclaimable - before->wb_reclaimable, nr, "%s", when);
+	cr_assert_eq(sim_cg_value("A", "memory.stat", "file_dirty"), (u64)nr * PAGE_SIZE);
+	cr_assert_eq(sim_cg_value("A", "memory.stat", "file"), (u64)nr * PAGE_SIZE);
+	sim_assert_counters(when);
+	return now;
+}
+
 Test(sim_folio, a_folio_is_found_at_each_index_and_counted_whole)
 {
 	struct address_space *mapping = inode->i_mapping;
@@ -148,12 +165,7 @@ Test(sim_folio, a_folio_is_found_at_each_index_and_counted_whole)
 	cr_assert_null(find_get_page(mapping, 32));
 	cr_assert_eq(folio_ref_count(folio), 2, "the cache's and the test's");
 
-	struct sim_counters dirty = counters();
-	cr_assert_eq(dirty.nr_dirty - before.nr_dirty, 16);
-	cr_assert_eq(dirty.wb_reclaimable - before.wb_reclaimable, 16);
-	cr_assert_eq(sim_cg_value("A", "memory.stat", "file_dirty"), 16 * PAGE_SIZE);
-	cr_assert_eq(sim_cg_value("A", "memory.stat", "file"), 16 * PAGE_SIZE);
-	sim_assert_counters("dirty");
+	struct sim_counters dirty = assert_dirty_in_a(&before, 16, "dirty");
 
 	/* a second dirtying of any of its pages is no new dirtying */
 	cr_assert_not(set_page_dirty(folio_page(folio, 3)));
@@ -226,12 +238,7 @@ Test(sim_folio, truncation_inside_a_folio_splits_it)
 	const char *last = page_address(head + 2);
 	for (size_t i = 0; i < PAGE_SIZE; i++)
 		cr_assert_eq(last[i], i < 100 ? 'z' : 0, "byte %zu of page 10", i);
-	struct sim_counters split = counters();
-	cr_assert_eq(split.nr_dirty - before.nr_dirty, 3);
-	cr_assert_eq(split.wb_reclaimable - before.wb_reclaimable, 3);
-	cr_assert_eq(sim_cg_value("A", "memory.stat", "file_dirty"), 3 * PAGE_SIZE);
-	cr_assert_eq(sim_cg_value("A", "memory.stat", "file"), 3 * PAGE_SIZE);
-	sim_assert_counters("split");
+	assert_dirty_in_a(&before, 3, "split");
 
 	/* each page is written, and later freed, as a page of its own */
 	cr_assert_eq(filemap_write_and_wait(mapping), 0);
