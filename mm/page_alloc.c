@@ -351,6 +351,16 @@ unsigned long nr_free_pages(void)
 	return READ_ONCE(nr_free);
 }
 
+void si_meminfo(struct sysinfo *val)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	val->totalram = totalram_pages;
+	val->freeram = nr_free;
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
 void page_alloc_get_stats(struct page_alloc_stats *st)
 {
 	unsigned long flags;

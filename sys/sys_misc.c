@@ -182,11 +182,13 @@ struct sysinfo_user {
 static long sys_sysinfo(u64 uinfo, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 {
 	struct sysinfo_user si;
+	struct sysinfo mem;
 
+	si_meminfo(&mem);
 	memset(&si, 0, sizeof(si));
 	si.uptime = (s64)(ktime_get_ns() / NSEC_PER_SEC_U);
-	si.totalram = (u64)totalram_pages * PAGE_SIZE;
-	si.freeram = (u64)nr_free_pages() * PAGE_SIZE;
+	si.totalram = (u64)mem.totalram * PAGE_SIZE;
+	si.freeram = (u64)mem.freeram * PAGE_SIZE;
 	si.procs = 1;
 	si.mem_unit = 1;
 	return copy_to_user(uinfo, &si, sizeof(si));

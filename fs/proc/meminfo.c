@@ -30,9 +30,9 @@ static unsigned long nr_blockdev_pages(void)
 }
 
 /* Free memory plus the page cache reclaim could take, less what reclaim keeps (Linux's estimate). */
-static unsigned long mem_available(void)
+static unsigned long mem_available(unsigned long free)
 {
-	unsigned long free = nr_free_pages(), reserve = totalreserve_pages;
+	unsigned long reserve = totalreserve_pages;
 	unsigned long file = global_node_page_state_snapshot(NR_ACTIVE_FILE) +
 			     global_node_page_state_snapshot(NR_INACTIVE_FILE);
 	long avail = (long)free - (long)reserve;
@@ -48,11 +48,13 @@ static int meminfo_show(struct seq_buf *s, void *private)
 	unsigned long active = global_node_page_state_snapshot(NR_ACTIVE_FILE);
 	unsigned long inactive = global_node_page_state_snapshot(NR_INACTIVE_FILE);
 	unsigned long slab = slab_pages();
+	struct sysinfo i;
 
 	(void)private;
-	show_val_kb(s, "MemTotal:", totalram_pages);
-	show_val_kb(s, "MemFree:", nr_free_pages());
-	show_val_kb(s, "MemAvailable:", mem_available());
+	si_meminfo(&i);
+	show_val_kb(s, "MemTotal:", i.totalram);
+	show_val_kb(s, "MemFree:", i.freeram);
+	show_val_kb(s, "MemAvailable:", mem_available(i.freeram));
 	show_val_kb(s, "Buffers:", buffers);
 	show_val_kb(s, "Cached:", file > buffers ? file - buffers : 0);
 	show_val_kb(s, "SwapCached:", 0);

@@ -487,7 +487,24 @@ void free_unref_page(struct page *page, unsigned int order);
  * Return: the free pages, the emergency reserve included.
  */
 unsigned long nr_free_pages(void);
-extern unsigned long totalram_pages;     /* pages handed to the allocator */
+extern unsigned long totalram_pages; /* pages handed to the allocator */
+
+/* The part of Linux's struct sysinfo the allocator fills, in pages. */
+struct sysinfo {
+	unsigned long totalram, freeram;
+};
+
+/**
+ * si_meminfo() - the memory handed to the allocator and its free part, read together
+ * @val: filled with totalram and freeram, in pages
+ *
+ * Memory scrubbed after boot joins the allocator while programs run; reading the two
+ * counters apart can then show more free memory than there is. Both are read under the
+ * zone lock here, so freeram never exceeds totalram.
+ *
+ * Context: any context; never sleeps.
+ */
+void si_meminfo(struct sysinfo *val);
 extern unsigned long totalreserve_pages; /* kept back for atomic allocations */
 struct page_alloc_stats {
 	unsigned long free_by_order[MAX_ORDER + 1];
