@@ -30,7 +30,7 @@ struct mem_cgroup *get_mem_cgroup_from_current(void)
 
 struct mem_cgroup *page_memcg(struct page *page)
 {
-	struct mem_cgroup *memcg = READ_ONCE(page->memcg);
+	struct mem_cgroup *memcg = READ_ONCE(compound_head(page)->memcg);
 
 	return memcg ? memcg : root_mem_cgroup;
 }

@@ -100,7 +100,7 @@ static inline struct address_space *bio_writeback_mapping(const struct bio *bio)
 
 	if (!op_is_write(bio_op(bio)) || !bio->bi_vcnt)
 		return NULL;
-	page = bio->bi_io_vec[0].bv_page;
+	page = compound_head(bio->bi_io_vec[0].bv_page); /* a tail page has no mapping */
 	return PageWriteback(page) ? READ_ONCE(page->mapping) : NULL;
 }
 

@@ -88,7 +88,7 @@ static inline struct mem_cgroup *mem_cgroup_from_css(struct cgroup_subsys_state 
 struct mem_cgroup *mem_cgroup_from_task(struct task_struct *task);
 /**
  * page_memcg() - the memory cgroup a page is charged to
- * @page: the page
+ * @page: the page; a page of a large folio answers for the folio (its head holds the charge)
  *
  * The page's charge holds a reference on the memcg; the caller keeps the page charged
  * (page locked, under writeback, or not yet out of the page cache) while it uses it.
