@@ -3,10 +3,15 @@
  *
  * write_begin allocates the blocks the write covers (so a full disk fails the write(2)
  * itself with -ENOSPC), or with delayed allocation (ext4: delalloc.c) reserves them, and
- * makes the rest of the page valid before the copy: blocks that were just allocated are
+ * makes the rest of the folio valid before the copy: blocks that were just allocated are
  * zeroed outside the written range, holes are zeroed, and old blocks the write only
  * partly covers are read. A delayed write takes no journal handle: it changes no
  * metadata buffer (i_size reaches the inode's buffer at the commit).
+ *
+ * Block-mapped files take folios of up to 64 KiB (filemap_grab_folio(): as large as the
+ * write from its first page), their blocks allocated for the whole write in the folio
+ * first, in runs, then each page made valid. Extent-mapped files, whose delayed blocks
+ * are bits of page->private, take single pages.
  */
 #include "data.h"
 #include <cgwb/string.h>
@@ -34,22 +39,23 @@ static void ext2_ordered_data(struct inode *inode, unsigned int n)
 		family->ordered_data(inode, n);
 }
 
-/* Allocate (or find) the blocks of page slots [i, last] that the write covers. */
-static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsigned int i,
-				  unsigned int last, struct ext2_page_map *m, bool *new)
+/*
+ * Allocate (or find) the blocks of slots [i, last] that the write covers, slot 0 being
+ * block first of the file: as long a run per call as the block map gives.
+ */
+static int ext2_alloc_write_blocks(struct inode *inode, sector_t first, unsigned int i,
+				   unsigned int last, u32 *bno, bool *new)
 {
-	sector_t first = (sector_t)page->index << (PAGE_SHIFT - inode->i_blkbits);
-
 	while (i <= last) {
 		bool fresh;
-		u32 bno;
-		int n = ext2_get_blocks(inode, first + i, last - i + 1, &bno,
-					EXT2_GET_BLOCKS_CREATE, &fresh);
+		u32 b;
+		int n = ext2_get_blocks(inode, first + i, last - i + 1, &b, EXT2_GET_BLOCKS_CREATE,
+					&fresh);
 
 		if (n < 0)
 			return n;
 		for (int j = 0; j < n; j++, i++) {
-			m->bno[i] = bno + (u32)j;
+			bno[i] = b + (u32)j;
 			new[i] = fresh;
 		}
 		if (fresh)
@@ -58,32 +64,20 @@ static int ext2_alloc_page_blocks(struct inode *inode, struct page *page, unsign
 	return 0;
 }
 
-/* Make page valid around the write of [from, to) (page offsets). Page locked. */
-static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned int from,
-			      unsigned int to)
+/*
+ * The blocks of page the write of [from, to) does not wholly cover are made valid: new
+ * ones and holes zeroed outside the write, old ones it partly covers read (a page that is
+ * not uptodate has each of its blocks read or zeroed). m is what is on disk, new[] the
+ * blocks just allocated.
+ */
+static int ext2_fill_around_write(struct inode *inode, struct page *page, unsigned int from,
+				  unsigned int to, bool uptodate, const struct ext2_page_map *m,
+				  const bool *new)
 {
 	unsigned int bits = inode->i_blkbits;
-	bool new[EXT2_MAX_BLOCKS_PER_PAGE] = { false };
-	bool uptodate = PageUptodate(page), mapped = false;
-	struct ext2_page_map m;
 	int err = 0;
 
-	memset(&m, 0, sizeof(m));
-	m.blocks_per_page = 1u << (PAGE_SHIFT - bits);
-	/*
-	 * What is on disk for the whole page, past the end of file too. A page that starts at
-	 * or after the end of file has no blocks (ext2 keeps none there: a failed write
-	 * truncates them), so an append skips the walk down the block map.
-	 */
-	if (!uptodate && (loff_t)page->index << PAGE_SHIFT < inode->i_size) {
-		err = ext2_map_page(inode, page, (loff_t)(page->index + 1) << PAGE_SHIFT, &m);
-		mapped = true;
-	}
-	if (!err && ext2_inode_delalloc(inode))
-		err = ext2_da_prepare_blocks(inode, page, from >> bits, (to - 1) >> bits, &m, mapped);
-	else if (!err)
-		err = ext2_alloc_page_blocks(inode, page, from >> bits, (to - 1) >> bits, &m, new);
-	for (unsigned int i = 0; !err && i < m.blocks_per_page; i++) {
+	for (unsigned int i = 0; !err && i < m->blocks_per_page; i++) {
 		unsigned int start = i << bits, end = start + (1u << bits);
 		bool covered = from <= start && to >= end;
 
@@ -91,13 +85,134 @@ static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned i
 			zero_outside(page, bits, i, from, to);
 		else if (uptodate || covered)
 			continue;
-		else if (!m.bno[i])
+		else if (!m->bno[i])
 			zero_outside(page, bits, i, from, to);
 		else
-			err = ext2_read_run_sync(inode, page, i, m.bno[i], 1);
+			err = ext2_read_run_sync(inode, page, i, m->bno[i], 1);
 	}
 	if (!err && !uptodate)
 		ext2_zero_post_eof_outside(page, inode->i_size, from, to); /* the copy fills the rest */
+	return err;
+}
+
+/*
+ * What is on disk for the whole of a page that is not uptodate, past the end of file too. A
+ * page that starts at or after the end of file has no blocks (ext2 keeps none there: a
+ * failed write truncates them), so an append skips the walk down the block map.
+ */
+static int ext2_map_for_write(struct inode *inode, struct page *page, bool uptodate,
+			      struct ext2_page_map *m, bool *mapped)
+{
+	loff_t pos = (loff_t)page_index(page) << PAGE_SHIFT;
+
+	memset(m, 0, sizeof(*m));
+	m->blocks_per_page = 1u << (PAGE_SHIFT - inode->i_blkbits);
+	*mapped = !uptodate && pos < inode->i_size;
+	return *mapped ? ext2_map_page(inode, page, pos + PAGE_SIZE, m) : 0;
+}
+
+static bool ext2_any_new(const bool *new, unsigned int n)
+{
+	while (n--)
+		if (new[n])
+			return true;
+	return false;
+}
+
+/*
+ * The page p of a large folio around its part of the write of [from, to) (folio offsets),
+ * the write's blocks allocated: bno[] and new[] are the folio's.
+ */
+static int ext2_prepare_folio_page(struct inode *inode, struct folio *folio, unsigned long p,
+				   size_t from, size_t to, bool uptodate, const u32 *bno,
+				   const bool *new)
+{
+	unsigned int per_page = 1u << (PAGE_SHIFT - inode->i_blkbits);
+	size_t start = p << PAGE_SHIFT, end = start + PAGE_SIZE;
+	unsigned int pfrom = (unsigned int)(clamp(from, start, end) - start);
+	unsigned int pto = (unsigned int)(clamp(to, start, end) - start);
+	struct ext2_page_map m;
+	bool mapped;
+	int err;
+
+	if (uptodate && (pfrom == pto || !ext2_any_new(new + p *per_page, per_page)))
+		return 0; /* valid, and nothing new to zero */
+	err = ext2_map_for_write(inode, folio_page(folio, p), uptodate, &m, &mapped);
+	if (!err && !mapped)
+		memcpy(m.bno, bno + p * per_page, per_page * sizeof(u32));
+	return err ? err :
+		     ext2_fill_around_write(inode, folio_page(folio, p), pfrom, pto, uptodate, &m,
+					    new + p *per_page);
+}
+
+/*
+ * The allocation for a large folio failed part way (a full disk): the blocks it got must
+ * not show what was on the disk, so the folio is made valid as it was, those blocks
+ * zeroed, and dirtied if any of them stays (inside the file: ext2_write_failed() frees the
+ * rest). The caller splits it and writes a page at a time, so the disk fills to its last
+ * block as with pages.
+ */
+static void ext2_folio_alloc_failed(struct inode *inode, struct folio *folio, const u32 *bno,
+				    const bool *new)
+{
+	unsigned int per_page = 1u << (PAGE_SHIFT - inode->i_blkbits);
+	unsigned long nr = folio_nr_pages(folio);
+	bool uptodate = folio_test_uptodate(folio);
+
+	for (unsigned long p = 0; !uptodate && p < nr; p++)
+		if (ext2_prepare_folio_page(inode, folio, p, 0, 0, false, bno, new))
+			return; /* not uptodate: it is read again before use */
+	folio_set_uptodate(folio);
+	for (unsigned long b = 0; b < nr * per_page; b++)
+		if (new[b] &&
+		    ((loff_t)(folio->index * per_page + b) << inode->i_blkbits) < inode->i_size) {
+			set_page_dirty(&folio->page);
+			break;
+		}
+}
+
+/* Make a one-page folio valid around the write of [from, to) (page offsets). Page locked. */
+static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned int from,
+			      unsigned int to)
+{
+	unsigned int bits = inode->i_blkbits, i = from >> bits, last = (to - 1) >> bits;
+	bool new[EXT2_MAX_BLOCKS_PER_PAGE] = { false };
+	bool uptodate = PageUptodate(page), mapped;
+	struct ext2_page_map m;
+	int err = ext2_map_for_write(inode, page, uptodate, &m, &mapped);
+
+	if (!err && ext2_inode_delalloc(inode))
+		err = ext2_da_prepare_blocks(inode, page, i, last, &m, mapped);
+	else if (!err)
+		err = ext2_alloc_write_blocks(inode, (sector_t)page->index << (PAGE_SHIFT - bits),
+					      i, last, m.bno, new);
+	if (err == -ENOSPC && !ext2_inode_delalloc(inode))
+		ext2_folio_alloc_failed(inode, page_folio(page), m.bno, new);
+	return err ? err : ext2_fill_around_write(inode, page, from, to, uptodate, &m, new);
+}
+
+/*
+ * A large folio around the write of [from, to) (folio offsets): the blocks of the whole
+ * write allocated first, in runs, then each page made valid around its part of it (a
+ * page outside the write: all of it, unless the folio is uptodate). Never delayed: only
+ * block-mapped files take large folios (ext2_set_inode_ops()).
+ */
+static int ext2_prepare_write_folio(struct inode *inode, struct folio *folio, size_t from, size_t to)
+{
+	unsigned int bits = inode->i_blkbits, per_page = 1u << (PAGE_SHIFT - bits);
+	u32 bno[EXT2_MAX_FOLIO_BLOCKS] = { 0 };
+	bool new[EXT2_MAX_FOLIO_BLOCKS] = { false };
+	bool uptodate = folio_test_uptodate(folio);
+	int err;
+
+	BUG_ON(folio_nr_pages(folio) * per_page > EXT2_MAX_FOLIO_BLOCKS);
+	err = ext2_alloc_write_blocks(inode, (sector_t)folio->index << (PAGE_SHIFT - bits),
+				      (unsigned int)(from >> bits),
+				      (unsigned int)((to - 1) >> bits), bno, new);
+	if (err == -ENOSPC)
+		ext2_folio_alloc_failed(inode, folio, bno, new);
+	for (unsigned long p = 0; !err && p < folio_nr_pages(folio); p++)
+		err = ext2_prepare_folio_page(inode, folio, p, from, to, uptodate, bno, new);
 	return err;
 }
 
@@ -138,13 +253,31 @@ int ext2_get_blocks_create(struct inode *inode, sector_t iblock, unsigned long m
 	return n;
 }
 
+/* After a large folio's -ENOSPC: its pages apart, unlocked and put (*split set). */
+static void ext2_split_after_enospc(struct folio *folio, bool *split)
+{
+	unsigned long nr = folio_nr_pages(folio);
+	struct page *head = &folio->page;
+
+	*split = !split_folio(folio);
+	for (unsigned long p = 0; p < (*split ? nr : 1); p++) {
+		unlock_page(head + p);
+		put_page(head + p);
+	}
+}
+
+/*
+ * One try. small: a folio of one page (after a large one met a full disk); *split tells
+ * the caller a large folio was split so that the write may go on a page at a time.
+ */
 static int ext2_write_begin_once(struct address_space *mapping, loff_t pos, unsigned int len,
-				 struct page **pagep, void **fsdata)
+				 bool small, struct page **pagep, void **fsdata, bool *split)
 {
 	struct inode *inode = mapping->host;
 	unsigned int from = (unsigned int)(pos & (PAGE_SIZE - 1));
 	bool delalloc = ext2_inode_delalloc(inode);
-	struct page *page;
+	struct folio *folio;
+	struct page *page = NULL;
 	int err;
 
 	/* a handle from here to write_end: blocks and i_size in one transaction (the page's
@@ -153,12 +286,23 @@ static int ext2_write_begin_once(struct address_space *mapping, loff_t pos, unsi
 	if (err)
 		return err;
 	*fsdata = (void *)(unsigned long)delalloc; /* write_end stops what was started */
-	page = find_or_create_page(mapping, (pgoff_t)(pos >> PAGE_SHIFT), mapping->gfp_mask);
-	if (IS_ERR(page)) {
-		err = (int)PTR_ERR(page);
+	folio = filemap_grab_folio(mapping, (pgoff_t)(pos >> PAGE_SHIFT),
+				   small ? PAGE_SIZE : from + len, mapping->gfp_mask);
+	if (IS_ERR(folio)) {
+		err = (int)PTR_ERR(folio);
 	} else {
-		err = ext2_prepare_write(inode, page, from, from + len);
-		if (err) {
+		size_t at = (size_t)(pos - folio_pos(folio));
+
+		page = folio_file_page(folio, (pgoff_t)(pos >> PAGE_SHIFT));
+		err = folio_test_large(folio) ?
+			      ext2_prepare_write_folio(inode, folio, at,
+						       min(at + len, folio_size(folio))) :
+			      ext2_prepare_write(inode, page, from,
+						 (unsigned int)min((size_t)from + len, PAGE_SIZE));
+		if (err == -ENOSPC && folio_test_large(folio)) {
+			ext2_split_after_enospc(folio, split);
+			ext2_write_failed(inode, pos + len);
+		} else if (err) {
 			unlock_page(page);
 			put_page(page);
 			if (!delalloc) /* delayed: nothing was allocated */
@@ -178,11 +322,19 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
 			    unsigned int len, struct page **pagep, void **fsdata)
 {
 	int err, retries = 0;
+	bool small = false, split;
 
 	(void)file;
-	do
-		err = ext2_write_begin_once(mapping, pos, len, pagep, fsdata);
-	while (err == -ENOSPC && ext2_should_retry_alloc(mapping->host->i_sb, &retries));
+	for (;;) {
+		split = false;
+		err = ext2_write_begin_once(mapping, pos, len, small, pagep, fsdata, &split);
+		if (err != -ENOSPC)
+			break;
+		if (split && !small)
+			small = true; /* the same again a page at a time */
+		else if (!ext2_should_retry_alloc(mapping->host->i_sb, &retries))
+			break;
+	}
 	return err;
 }
 
@@ -247,7 +399,7 @@ int ext2_zero_tail(struct inode *inode, loff_t size)
 	if (IS_ERR(page))
 		return (int)PTR_ERR(page);
 	lock_page(page);
-	if (page->mapping == inode->i_mapping) {
+	if (page_folio(page)->mapping == inode->i_mapping) {
 		memset((char *)page_address(page) + offset, 0, ALIGN(offset, bs) - offset);
 		set_page_dirty(page);
 	}

@@ -14,6 +14,8 @@
 #include <cgwb/workqueue.h>
 
 #define EXT2_MAX_BLOCKS_PER_PAGE (PAGE_SIZE / EXT2_MIN_BLOCK_SIZE)
+/* A folio's blocks: its pages' in order (a large folio is at most MAX_PAGECACHE_ORDER). */
+#define EXT2_MAX_FOLIO_BLOCKS (EXT2_MAX_BLOCKS_PER_PAGE << MAX_PAGECACHE_ORDER)
 
 struct ext2_page_map {
 	unsigned int blocks_per_page;

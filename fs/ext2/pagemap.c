@@ -13,7 +13,7 @@
 int ext2_map_page(struct inode *inode, struct page *page, loff_t isize, struct ext2_page_map *m)
 {
 	unsigned int bits = inode->i_blkbits, per_page = 1u << (PAGE_SHIFT - bits);
-	sector_t first = (sector_t)page->index << (PAGE_SHIFT - bits);
+	sector_t first = (sector_t)page_index(page) << (PAGE_SHIFT - bits);
 	unsigned int i = 0;
 
 	memset(m, 0, sizeof(*m));
@@ -68,13 +68,13 @@ unsigned int ext2_page_run(const struct ext2_page_map *m, unsigned int i)
  */
 void ext2_zero_post_eof_outside(struct page *page, loff_t isize, unsigned int from, unsigned int to)
 {
-	pgoff_t eof_index = (pgoff_t)(isize >> PAGE_SHIFT);
+	pgoff_t eof_index = (pgoff_t)(isize >> PAGE_SHIFT), index = page_index(page);
 	unsigned int z;
 	char *p = page_address(page);
 
-	if (page->index < eof_index)
+	if (index < eof_index)
 		return;
-	z = page->index > eof_index ? 0 : (unsigned int)(isize & (PAGE_SIZE - 1));
+	z = index > eof_index ? 0 : (unsigned int)(isize & (PAGE_SIZE - 1));
 	if (z < from)
 		memset(p + z, 0, from - z);
 	z = max(z, to);

@@ -65,7 +65,7 @@ static int ext2_read_add(struct ext2_read_ctx *ctx, struct page *page, sector_t 
 	return 0;
 }
 
-/* An irregular page: each run read and waited for, holes zeroed. Page locked, not unlocked. */
+/* An irregular page: each run read and waited for, holes zeroed. The caller marks it uptodate. */
 static int ext2_read_page_runs(struct inode *inode, struct page *page, const struct ext2_page_map *m)
 {
 	int err = 0;
@@ -80,10 +80,8 @@ static int ext2_read_page_runs(struct inode *inode, struct page *page, const str
 		err = ext2_read_run_sync(inode, page, i, m->bno[i], n);
 		i += n;
 	}
-	if (!err) {
+	if (!err)
 		ext2_zero_post_eof(page, inode->i_size);
-		SetPageUptodate(page);
-	}
 	return err;
 }
 
@@ -107,6 +105,8 @@ static int ext2_read_one(struct ext2_read_ctx *ctx, struct page *page)
 	} else if (!err) {
 		ext2_submit_read(ctx); /* keep the IO in file order */
 		err = ext2_read_page_runs(inode, page, &m);
+		if (!err)
+			SetPageUptodate(page);
 	}
 	if (err)
 		SetPageError(page);
@@ -114,12 +114,40 @@ static int ext2_read_one(struct ext2_read_ctx *ctx, struct page *page)
 	return err;
 }
 
+/*
+ * A large folio that is not uptodate (a write into it failed before its copy): each page
+ * read run by run, synchronously, and the folio uptodate once all are. Folio locked;
+ * unlocked here.
+ */
+static int ext2_read_folio_sync(struct inode *inode, struct folio *folio)
+{
+	int err = 0;
+
+	for (unsigned long p = 0; !err && p < folio_nr_pages(folio); p++) {
+		struct page *page = folio_page(folio, p);
+		struct ext2_page_map m;
+
+		err = ext2_map_page(inode, page, inode->i_size, &m);
+		if (!err)
+			err = ext2_read_page_runs(inode, page, &m);
+	}
+	if (!err)
+		folio_set_uptodate(folio);
+	else
+		folio_set_error(folio);
+	folio_unlock(folio);
+	return err;
+}
+
 int ext2_readpage(struct file *file, struct page *page)
 {
-	struct ext2_read_ctx ctx = { .inode = page->mapping->host, .pages_left = 1 };
+	struct folio *folio = page_folio(page);
+	struct ext2_read_ctx ctx = { .inode = folio->mapping->host, .pages_left = 1 };
 	int err;
 
 	(void)file;
+	if (folio_test_large(folio))
+		return ext2_read_folio_sync(ctx.inode, folio);
 	err = ext2_read_one(&ctx, page);
 	ext2_submit_read(&ctx);
 	return err;

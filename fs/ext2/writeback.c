@@ -1,8 +1,10 @@
 /*
- * Writeback of file pages: ->writepages walks the dirty pages (write_cache_pages, which
- * locks each one and clears its dirty bit for IO) and packs pages whose blocks follow each
+ * Writeback of file pages: ->writepages walks the dirty folios (write_cache_pages, which
+ * locks each one and clears its dirty bit for IO) and packs folios whose blocks follow each
  * other on disk into one bio, up to BIO_MAX_VECS pages, so a sequentially written file
- * goes out in IOs of up to a MiB.
+ * goes out in IOs of up to a MiB. A large folio (block-mapped files only) goes whole into
+ * one bio when its blocks are one run, a page per vector, else run by run in bios chained
+ * to the first; either way its writeback ends once (ext2_end_write()).
  *
  * The cgroup writeback hooks are called the way Linux's mpage code calls them: each bio is
  * associated with the writeback's cgroup (wbc_init_bio, after its device is set and before
@@ -92,16 +94,25 @@ static unsigned int ext2_wb_opf(const struct writeback_control *wbc)
 	return opf;
 }
 
+/*
+ * A large folio's pages are all in one bio (or in bios chained to the first that holds
+ * any of them): its writeback ends once, at the first of its pages.
+ */
 static void ext2_end_write(struct bio *bio)
 {
-	for (unsigned int i = 0; i < bio->bi_vcnt; i++) {
-		struct page *page = bio->bi_io_vec[i].bv_page;
+	struct folio *last = NULL;
 
+	for (unsigned int i = 0; i < bio->bi_vcnt; i++) {
+		struct folio *folio = page_folio(bio->bi_io_vec[i].bv_page);
+
+		if (folio == last)
+			continue;
+		last = folio;
 		if (bio->bi_status) {
-			SetPageError(page);
-			mapping_set_error(page->mapping, bio->bi_status);
+			folio_set_error(folio);
+			mapping_set_error(folio->mapping, bio->bi_status);
 		}
-		end_page_writeback(page);
+		end_page_writeback(&folio->page);
 	}
 	if (bio->bi_status)
 		printk(KERN_ERR "EXT2-fs: I/O error %d writing sectors %llu+%u\n", bio->bi_status,
@@ -142,63 +153,109 @@ static struct bio *ext2_wb_bio(struct ext2_wb_ctx *ctx, sector_t sector, unsigne
 	return bio;
 }
 
-/* A simple page: its first len bytes join the current bio, or start a new one. */
-static int ext2_wb_add(struct ext2_wb_ctx *ctx, struct page *page, sector_t sector, unsigned int len)
+/*
+ * A simple folio: its first len bytes (whole pages but the last) join the current bio, or
+ * start a new one; a folio is never split between two of them (ext2_end_write()).
+ */
+static int ext2_wb_add(struct ext2_wb_ctx *ctx, struct folio *folio, sector_t sector, size_t len)
 {
+	unsigned long nr = DIV_ROUND_UP(len, PAGE_SIZE);
+
 	if (!ctx->bio || !ctx->open || ctx->next != sector ||
-	    bio_add_page(ctx->bio, page, len, 0) != len) {
+	    ctx->bio->bi_vcnt + nr > ctx->bio->bi_max_vecs) {
 		ext2_submit_write(ctx);
 		ctx->bio = ext2_wb_bio(ctx, sector, BIO_MAX_VECS);
 		if (!ctx->bio)
 			return -ENOMEM;
-		bio_add_page(ctx->bio, page, len, 0);
 	}
-	wbc_account_cgroup_owner(ctx->wbc, page, len);
+	for (unsigned long p = 0; p < nr; p++) {
+		unsigned int n = (unsigned int)min(len - (p << PAGE_SHIFT), PAGE_SIZE);
+
+		BUG_ON(bio_add_page(ctx->bio, folio_page(folio, p), n, 0) != n);
+	}
+	wbc_account_cgroup_owner(ctx->wbc, &folio->page, len);
 	ctx->next = sector + (len >> SECTOR_SHIFT);
-	ctx->open = len == PAGE_SIZE;
+	ctx->open = len == folio_size(folio);
 	return 0;
 }
 
+/* The bio for a run of blocks at sector, or the last one if the run continues it. */
+static struct bio *ext2_wb_run_bio(struct ext2_wb_ctx *ctx, struct bio *last, sector_t sector,
+				   unsigned short vecs)
+{
+	if (last && bio_end_sector(last) == sector && last->bi_vcnt < last->bi_max_vecs)
+		return last;
+	return ext2_wb_bio(ctx, sector, vecs);
+}
+
 /*
- * An irregular page: a bio per run of blocks, the later ones chained to the first, whose
- * completion ends the page's writeback once all of them are done. Page locked; it is set
+ * An irregular folio: a bio per run of blocks (a run going on into the next page stays in
+ * its bio), the later ones chained to the first, whose completion ends the folio's
+ * writeback once all of them are done. maps[p] is page p's map. Folio locked; it is set
  * under writeback and unlocked here.
  */
-static int ext2_wb_runs(struct ext2_wb_ctx *ctx, struct page *page, const struct ext2_page_map *m)
+static int ext2_wb_runs(struct ext2_wb_ctx *ctx, struct folio *folio, const struct ext2_page_map *maps)
 {
 	unsigned int bits = ctx->inode->i_blkbits;
-	struct bio *bios[EXT2_MAX_BLOCKS_PER_PAGE];
-	unsigned int nbios = 0;
+	unsigned short vecs = (unsigned short)folio_nr_pages(folio);
+	struct bio *first = NULL, *chained = NULL, *last = NULL;
 
 	ext2_submit_write(ctx);
-	for (unsigned int i = 0; i < m->nr;) {
-		unsigned int n = ext2_page_run(m, i);
-		if (!n) {
-			i++;
-			continue;
+	for (unsigned long p = 0; p < folio_nr_pages(folio); p++) {
+		const struct ext2_page_map *m = &maps[p];
+		struct page *page = folio_page(folio, p);
+
+		for (unsigned int i = 0; i < m->nr;) {
+			unsigned int n = ext2_page_run(m, i);
+			struct bio *bio;
+
+			if (!n) {
+				i++;
+				continue;
+			}
+			bio = ext2_wb_run_bio(ctx, i ? NULL : last,
+					      ext2_block_sector(ctx->inode, m->bno[i]), vecs);
+			if (!bio)
+				goto nomem;
+			bio_add_page(bio, page, n << bits, i << bits);
+			wbc_account_cgroup_owner(ctx->wbc, page, n << bits);
+			if (bio != last && first) {
+				bio->bi_end_io = NULL; /* the first one's completion does it all */
+				bio_chain(bio, first);
+				bio->bi_next = chained;
+				chained = bio;
+			} else if (!first) {
+				first = bio;
+			}
+			/* only a run reaching the page's end may go on in the next page */
+			last = i + n == m->blocks_per_page ? bio : NULL;
+			i += n;
 		}
-		bios[nbios] = ext2_wb_bio(ctx, ext2_block_sector(ctx->inode, m->bno[i]), 1);
-		if (!bios[nbios]) {
-			while (nbios--)
-				bio_put(bios[nbios]);
-			return -ENOMEM;
-		}
-		bio_add_page(bios[nbios], page, n << bits, i << bits);
-		wbc_account_cgroup_owner(ctx->wbc, page, n << bits);
-		if (nbios) {
-			bios[nbios]->bi_end_io = NULL; /* the first one's completion does it all */
-			bio_chain(bios[nbios], bios[0]);
-		}
-		nbios++;
-		i += n;
 	}
-	set_page_writeback(page);
-	unlock_page(page);
-	if (nbios)
-		ext2_wb_bio_io_end(ctx, bios[0]); /* its completion is the page's */
-	for (unsigned int i = nbios; i-- > 0;)
-		ext2_wb_submit(ctx, bios[i]); /* the first last: not complete before its children */
+	set_page_writeback(&folio->page);
+	folio_unlock(folio);
+	if (first)
+		ext2_wb_bio_io_end(ctx, first); /* its completion is the folio's */
+	while (chained) {
+		struct bio *next = chained->bi_next;
+
+		chained->bi_next = NULL; /* the block layer links a request's bios there */
+		ext2_wb_submit(ctx, chained);
+		chained = next;
+	}
+	if (first)
+		ext2_wb_submit(ctx, first); /* the first last: not complete before its children */
 	return 0;
+nomem:
+	while (chained) {
+		struct bio *next = chained->bi_next;
+
+		bio_put(chained);
+		chained = next;
+	}
+	if (first)
+		bio_put(first);
+	return -ENOMEM;
 }
 
 /*
@@ -311,6 +368,37 @@ static bool ext2_wb_run_covers(const struct ext2_wb_ctx *ctx, sector_t first, un
 	       first >= ctx->run.first && first + n <= ctx->run.first + ctx->run.count;
 }
 
+/*
+ * Blocks [first, first + n) of a block-mapped file one run on disk, as the pass's run says
+ * (looked up and extended across pointer blocks if need be)? *bno gets the first's block.
+ */
+static bool ext2_wb_run_lookup(struct ext2_wb_ctx *ctx, sector_t first, unsigned int n, u32 *bno)
+{
+	struct inode *inode = ctx->inode;
+
+	if (!ext2_wb_run_covers(ctx, first, n)) {
+		u32 gen = READ_ONCE(EXT2_I(inode)->i_map_gen), b, more;
+		bool new;
+		int got = ext2_get_blocks(inode, first, UINT_MAX, &b, 0, &new);
+
+		while (got > 0 && got < (int)n) {
+			int m = ext2_get_blocks(inode, first + (u32)got, UINT_MAX, &more, 0, &new);
+
+			if (m <= 0 || more != b + (u32)got)
+				break;
+			got += m;
+		}
+		if (got < (int)n)
+			return false; /* a hole, or blocks apart */
+		ctx->run.first = first;
+		ctx->run.bno = b;
+		ctx->run.count = (u32)got;
+		ctx->run.gen = gen;
+	}
+	*bno = ctx->run.bno + (u32)(first - ctx->run.first);
+	return true;
+}
+
 /* A whole page of a block-mapped file inside the pass's run (looked up if need be)? */
 static bool ext2_wb_map_from_run(struct ext2_wb_ctx *ctx, struct page *page, loff_t isize,
 				 struct ext2_page_map *m)
@@ -318,28 +406,89 @@ static bool ext2_wb_map_from_run(struct ext2_wb_ctx *ctx, struct page *page, lof
 	struct inode *inode = ctx->inode;
 	unsigned int bits = inode->i_blkbits, per_page = 1u << (PAGE_SHIFT - bits);
 	sector_t first = (sector_t)page->index << (PAGE_SHIFT - bits);
+	u32 bno;
 
 	if ((EXT2_I(inode)->i_flags & EXT4_EXTENTS_FL) || ((loff_t)(first + per_page) << bits) > isize)
 		return false; /* the last, partial page goes the usual way */
-	if (!ext2_wb_run_covers(ctx, first, per_page)) {
-		u32 gen = READ_ONCE(EXT2_I(inode)->i_map_gen), bno;
-		bool new;
-		int n = ext2_get_blocks(inode, first, UINT_MAX, &bno, 0, &new);
-
-		if (n < (int)per_page)
-			return false; /* a hole, or blocks apart: page by page */
-		ctx->run.first = first;
-		ctx->run.bno = bno;
-		ctx->run.count = (u32)n;
-		ctx->run.gen = gen;
-	}
+	if (!ext2_wb_run_lookup(ctx, first, per_page, &bno))
+		return false; /* page by page */
 	memset(m, 0, sizeof(*m));
 	m->blocks_per_page = per_page;
 	m->nr = per_page;
 	for (unsigned int i = 0; i < per_page; i++)
-		m->bno[i] = ctx->run.bno + (u32)(first - ctx->run.first) + i;
+		m->bno[i] = bno + i;
 	ext2_page_map_finish(m);
 	return true;
+}
+
+/* A one-page folio: mapped (delayed blocks allocated), then added to a bio. Locked. */
+static int ext2_wb_page(struct ext2_wb_ctx *ctx, struct page *page, loff_t isize)
+{
+	struct inode *inode = ctx->inode;
+	struct ext2_page_map m;
+	int err;
+
+	ext2_zero_post_eof(page, isize);
+	err = ext2_wb_map_from_run(ctx, page, isize, &m) ? 0 : ext2_map_page(inode, page, isize, &m);
+	if (!err && ext2_da_delayed(page))
+		err = ext2_da_map_page(ctx, page, &m);
+	if (err)
+		return err;
+	if (!m.prefix && m.simple) {
+		unlock_page(page); /* nothing mapped: the page holds only holes */
+		return 0;
+	}
+	if (!m.simple)
+		return ext2_wb_runs(ctx, page_folio(page), &m);
+	err = ext2_wb_add(ctx, page_folio(page), ext2_block_sector(inode, m.bno[0]),
+			  m.prefix << inode->i_blkbits);
+	if (!err) {
+		set_page_writeback(page);
+		unlock_page(page);
+	}
+	return err;
+}
+
+/*
+ * A large folio (block-mapped files only, never delayed): one piece of a bio when its
+ * blocks up to the end of file are one run on disk, which the pass's run usually says
+ * without a walk; else each page mapped and written run by run. Locked.
+ */
+static int ext2_wb_folio(struct ext2_wb_ctx *ctx, struct folio *folio, loff_t isize)
+{
+	struct inode *inode = ctx->inode;
+	unsigned int bits = inode->i_blkbits;
+	unsigned long nr = folio_nr_pages(folio);
+	size_t len = (size_t)min((loff_t)folio_size(folio), isize - folio_pos(folio));
+	sector_t first = (sector_t)folio->index << (PAGE_SHIFT - bits);
+	struct ext2_page_map maps[1UL << MAX_PAGECACHE_ORDER];
+	bool any = false;
+	u32 bno;
+
+	len = ALIGN(len, (size_t)1 << bits);
+	for (unsigned long p = (len - 1) >> PAGE_SHIFT; p < nr; p++)
+		ext2_zero_post_eof(folio_page(folio, p), isize);
+	if (ext2_wb_run_lookup(ctx, first, (unsigned int)(len >> bits), &bno)) {
+		int err = ext2_wb_add(ctx, folio, ext2_block_sector(inode, bno), len);
+
+		if (!err) {
+			set_page_writeback(&folio->page);
+			folio_unlock(folio);
+		}
+		return err;
+	}
+	for (unsigned long p = 0; p < nr; p++) {
+		int err = ext2_map_page(inode, folio_page(folio, p), isize, &maps[p]);
+
+		if (err)
+			return err;
+		any |= maps[p].prefix || !maps[p].simple;
+	}
+	if (!any) {
+		folio_unlock(folio); /* nothing mapped: holes only */
+		return 0;
+	}
+	return ext2_wb_runs(ctx, folio, maps);
 }
 
 static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, void *data)
@@ -347,20 +496,18 @@ static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, v
 	struct ext2_wb_ctx *ctx = data;
 	struct inode *inode = ctx->inode;
 	loff_t isize = inode->i_size;
-	struct ext2_page_map m;
 	int err;
 
 	if ((loff_t)page->index << PAGE_SHIFT >= isize) {
 		unlock_page(page); /* wholly past the end: truncate is removing it */
 		return 0;
 	}
-	ext2_zero_post_eof(page, isize);
-	err = ext2_wb_map_from_run(ctx, page, isize, &m) ? 0 : ext2_map_page(inode, page, isize, &m);
-	if (!err && ext2_da_delayed(page))
-		err = ext2_da_map_page(ctx, page, &m);
-	if (err == -ENOMEM)
-		goto redirty;
-	if (err) {
+	err = PageHead(page) ? ext2_wb_folio(ctx, page_folio(page), isize) :
+			       ext2_wb_page(ctx, page, isize);
+	if (err == -ENOMEM) {
+		redirty_page_for_writepage(wbc, page);
+		unlock_page(page);
+	} else if (err) {
 		/* as Linux's "Delayed block allocation failed": the page's delayed data is lost
 		 * (one line per page is rate-limited, as Linux's; the mapping keeps the error) */
 		static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
@@ -373,27 +520,7 @@ static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, v
 		ext2_da_release_slots(inode, page, EXT2_DA_SLOTS);
 		mapping_set_error(page->mapping, err);
 		unlock_page(page);
-		return err;
 	}
-	if (!m.prefix && m.simple) {
-		unlock_page(page); /* nothing mapped: the page holds only holes */
-		return 0;
-	}
-	if (!m.simple)
-		err = ext2_wb_runs(ctx, page, &m);
-	else
-		err = ext2_wb_add(ctx, page, ext2_block_sector(inode, m.bno[0]),
-				  m.prefix << inode->i_blkbits);
-	if (err == -ENOMEM)
-		goto redirty;
-	if (m.simple) {
-		set_page_writeback(page);
-		unlock_page(page);
-	}
-	return err;
-redirty:
-	redirty_page_for_writepage(wbc, page);
-	unlock_page(page);
 	return err;
 }
 
@@ -430,7 +557,9 @@ int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc
  */
 int ext2_writepage(struct page *page, struct writeback_control *wbc)
 {
-	struct ext2_wb_ctx ctx = { .inode = page->mapping->host, .wbc = wbc, .opf = ext2_wb_opf(wbc) };
+	struct ext2_wb_ctx ctx = { .inode = page_folio(page)->mapping->host,
+				   .wbc = wbc,
+				   .opf = ext2_wb_opf(wbc) };
 	int err;
 
 	if (ext2_da_delayed(page)) {

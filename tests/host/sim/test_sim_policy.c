@@ -80,7 +80,9 @@ Test(sim_policy, fixed_policy_holds_each_group_to_its_kbytes)
 	cr_log_info("fixed policy: the group held at most %lu pages (limit 512), %.1f MiB/s "
 		    "(disk 16)",
 		    peak, mib_s);
-	cr_assert_leq(peak, 512 + DIRTY_POLL_THRESH, "the group held %lu pages", peak);
+	/* a writer checks after each folio it dirties: one folio past the poll threshold */
+	cr_assert_leq(peak, 512 + DIRTY_POLL_THRESH + (1UL << MAX_PAGECACHE_ORDER),
+		      "the group held %lu pages", peak);
 	cr_assert_geq(mib_s, 0.9 * 16, "the group wrote at %.1f MiB/s", mib_s);
 	sim_writers_stop();
 
@@ -191,7 +193,9 @@ Test(sim_policy, measured_bandwidth_holds_when_writeback_outlasts_the_window)
 		/* completions come a bio (up to 256 pages) at a time: one more or less per window */
 		cr_assert(mean >= 0.9 * 256 && mean <= 1.1 * 256, "measured %.0f pages/s", mean);
 		cr_assert_geq(lo, 0.5 * 256, "the estimate fell to %.0f pages/s", lo);
-		cr_assert(rate > 0.98 && rate < 1.02, "the group wrote %.3f MiB/s", rate);
+		/* io.max lets whole bios go: one (1 MiB) more or less in the 30 s */
+		cr_assert(rate > 1 - 1.05 / 30 && rate < 1 + 1.05 / 30,
+			  "the group wrote %.3f MiB/s", rate);
 	}
 	sim_writers_stop();
 	sim_shutdown();

@@ -240,7 +240,9 @@ static void check_policy(unsigned int n, double max_sleeps)
 	run_tenants(n, "bandwidth", &r);
 	cr_assert_lt(r.sleeps_per_s, max_sleeps, "a tenant slept %.0f times a second",
 		     r.sleeps_per_s);
-	check_tenants_rate(&r, 0.02);
+	/* bios as large as a tenant's run of held pages (its budget, 190 pages at 32): the
+	 * window's mean moves by up to 3 % with where it falls */
+	check_tenants_rate(&r, 0.03);
 	cr_assert_leq(r.peak_slow, r.budget + n * DIRTY_POLL_THRESH,
 		      "the tenants held %lu pages, their budget is %lu", r.peak_slow, r.budget);
 	cr_assert_geq(r.b_beside / r.b_alone, 0.8, "B kept %.2f of its speed",
