@@ -617,10 +617,16 @@ ssize_t generic_file_read(struct file *file, char *buf, size_t len, loff_t *ppos
 				break;
 			}
 		}
-		memcpy(buf + done, (char *)page_address(page) + offset, n);
+		/* as far as the folio goes: one lookup for each of a large folio's pages */
+		struct folio *folio = page_folio(page);
+		size_t at = (size_t)(pos - folio_pos(folio));
+
+		n = min(folio_size(folio) - at, len - done);
+		n = (size_t)min((loff_t)n, isize - pos);
+		memcpy(buf + done, (char *)folio_address(folio) + at, n);
 		mark_page_accessed(page);
 		put_page(page);
-		file->f_ra.prev_index = index;
+		file->f_ra.prev_index = (pgoff_t)((pos + (loff_t)n - 1) >> PAGE_SHIFT);
 		done += n;
 		pos += (loff_t)n;
 		if (fatal_signal_pending(current)) {

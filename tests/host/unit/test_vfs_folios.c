@@ -199,3 +199,37 @@ Test(vfs_folios, a_cached_page_inside_the_write_shrinks_the_folio)
 		cr_assert_eq(data[i], pattern((loff_t)i, 'c'), "byte %zu", i);
 	free(data);
 }
+
+/*
+ * A read copies a folio at a time: reads of odd sizes at odd offsets, across folio and
+ * page boundaries and over the end of file, return the bytes written and no more.
+ */
+Test(vfs_folios, reads_across_folios_return_the_bytes_written)
+{
+	static const struct {
+		loff_t pos;
+		size_t len;
+	} reads[] = { { 0, 1 },          { 60000, 10000 },   { 65535, 2 },  { 4095, 65539 },
+		      { 131072, 65536 }, { 200000, 100000 }, { 262143, 10 } };
+	const size_t size = 262144 - 7;
+	char *buf = malloc(size + 100000);
+
+	write_at("/tmp/r", 0, size, 'r');
+	for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+		struct file *f = filp_open("/tmp/r", O_RDONLY, 0);
+		size_t want = reads[i].pos >= (loff_t)size ?
+				      0 :
+				      min(reads[i].len, size - (size_t)reads[i].pos);
+
+		cr_assert(!IS_ERR(f));
+		cr_assert_eq(vfs_llseek(f, reads[i].pos, SEEK_SET), reads[i].pos);
+		cr_assert_eq(file_read(f, buf, reads[i].len), (ssize_t)want, "read %zu at %lld",
+			     reads[i].len, (long long)reads[i].pos);
+		for (size_t j = 0; j < want; j++)
+			cr_assert_eq(buf[j], pattern(reads[i].pos + (loff_t)j, 'r'), "byte %lld",
+				     (long long)(reads[i].pos + (loff_t)j));
+		cr_assert_eq(f->f_pos, reads[i].pos + (loff_t)want);
+		fput(f);
+	}
+	free(buf);
+}
