@@ -1,5 +1,5 @@
 /*
- * The system-call layer's own structures: a program's memory (mm.c), loading it (exec.c,
+ * The system-call layer's own structures: a program's memory (memory.c), loading it (exec.c,
  * binfmt_elf.c) and the system call table (syscall.c and the sys_*.c files).
  */
 #ifndef CGWB_SYS_INTERNAL_H
@@ -62,7 +62,7 @@ static inline long get_mm_counter(struct mm_struct *mm)
 	return __atomic_load_n(&mm->rss, __ATOMIC_RELAXED);
 }
 
-/* mm.c */
+/* memory.c */
 /* A new address space with one user; another thread's use; the last put frees it. */
 struct mm_struct *mm_alloc(void);
 void mm_get(struct mm_struct *mm);

@@ -3,7 +3,7 @@
  *
  * - A program started by the shell has no parent (the shell waits for its task as for any
  *   command); a forked one has the forking program as its parent until that parent ends.
- * - fork copies the address space (copy-on-write: sys/mm.c), the thread's registers
+ * - fork copies the address space (copy-on-write: sys/memory.c), the thread's registers
  *   (the child returns 0), every descriptor, the cgroup, the working directory and the
  *   CPUs it may use. clone and clone3 make a thread (CLONE_VM | CLONE_SIGHAND |
  *   CLONE_THREAD), or else fork, with the tid words a C library's fork asks for

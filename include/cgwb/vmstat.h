@@ -20,7 +20,7 @@ enum node_stat_item {
 	NR_INACTIVE_FILE,
 	NR_UNEVICTABLE, /* ramfs/tmpfs pages */
 	NR_SHMEM,
-	NR_ANON_MAPPED, /* programs' private pages (sys/mm.c): charged, never reclaimed */
+	NR_ANON_MAPPED, /* programs' private pages (sys/memory.c): charged, never reclaimed */
 	NR_VM_NODE_STAT_ITEMS,
 };
 
