@@ -575,8 +575,6 @@ ssize_t generic_file_read(struct file *file, char *buf, size_t len, loff_t *ppos
 			break;
 		pgoff_t index = (pgoff_t)(pos >> PAGE_SHIFT);
 		size_t offset = (size_t)(pos & (PAGE_SIZE - 1));
-		size_t n = min(PAGE_SIZE - offset, len - done);
-		n = (size_t)min((loff_t)n, isize - pos);
 
 		struct page *page = find_get_page(mapping, index);
 		if (!page) {
@@ -620,8 +618,8 @@ ssize_t generic_file_read(struct file *file, char *buf, size_t len, loff_t *ppos
 		/* as far as the folio goes: one lookup for each of a large folio's pages */
 		struct folio *folio = page_folio(page);
 		size_t at = (size_t)(pos - folio_pos(folio));
+		size_t n = min(folio_size(folio) - at, len - done);
 
-		n = min(folio_size(folio) - at, len - done);
 		n = (size_t)min((loff_t)n, isize - pos);
 		memcpy(buf + done, (char *)folio_address(folio) + at, n);
 		mark_page_accessed(page);
