@@ -8,8 +8,10 @@
  * stuck behind a throttled device) does not hold up the rest. A work item is never run by two
  * workers at once: if it is queued again while running, on whatever CPU, it runs next on the
  * worker running it (Linux's find_worker_executing()). One lock per workqueue guards all its
- * pools: queueing scans every pool for the running instance, and nothing here is hot enough
- * to be worth a lock per pool and the ordering that would take.
+ * pools: nothing here is hot enough to be worth a lock per pool and the ordering that would
+ * take. The running instance is found through a hash of the busy workers by work address
+ * (Linux's busy_hash), one per workqueue: writeback's has a worker for every flusher held
+ * behind a throttled group, and every dirtier's wake-up of its flusher looks there.
  */
 #include <cgwb/workqueue.h>
 #include <cgwb/sched.h>
@@ -23,13 +25,16 @@
 
 struct worker_pool;
 
+#define BUSY_WORKER_HASH_SIZE 64
+
 struct worker {
 	struct task_struct *task;
 	struct worker_pool *pool;
 	struct work_struct *current_work;
 	struct list_head scheduled; /* re-queued while running: runs next, here */
 	struct list_head node;
-	bool idle; /* counted in nr_idle: between works, or not yet started */
+	struct hlist_node hentry; /* in wq->busy_hash while current_work is set */
+	bool idle;                /* counted in nr_idle: between works, or not yet started */
 };
 
 /* One CPU's workers for one workqueue, or an unbound workqueue's (Linux's pool_workqueue). */
@@ -52,6 +57,7 @@ struct workqueue_struct {
 	bool destroying;
 	wait_queue_head_t done;
 	unsigned int nr_pools; /* 1 if unbound, else one per possible CPU */
+	struct hlist_head busy_hash[BUSY_WORKER_HASH_SIZE]; /* running workers by current_work */
 	struct worker_pool pools[];
 };
 
@@ -107,19 +113,28 @@ static struct worker_pool *cpu_pool(struct workqueue_struct *wq, int cpu)
 	return &wq->pools[cpu];
 }
 
+static struct hlist_head *busy_bucket(struct workqueue_struct *wq, const struct work_struct *work)
+{
+	unsigned long key = (unsigned long)work;
+
+	/* work items are at least 8-byte aligned and often in 64-byte objects: fold those bits */
+	return &wq->busy_hash[((key >> 3) ^ (key >> 9)) % BUSY_WORKER_HASH_SIZE];
+}
+
 /*
  * The worker running this work, if any. Only addresses are compared: a work function may
  * free its own work item, so a finished work is never dereferenced. wq->lock held.
  */
 static struct worker *find_worker_executing(struct workqueue_struct *wq, struct work_struct *work)
 {
-	struct worker_pool *pool;
-	struct worker *w;
+	struct hlist_node *n;
 
-	for_each_pool(pool, wq)
-		list_for_each_entry(w, &pool->workers, node)
-			if (w->current_work == work)
-				return w;
+	for (n = busy_bucket(wq, work)->first; n; n = n->next) {
+		struct worker *w = hlist_entry(n, struct worker, hentry);
+
+		if (w->current_work == work)
+			return w;
+	}
 	return NULL;
 }
 
@@ -444,6 +459,7 @@ static int worker_thread(void *arg)
 		worker_set_idle(worker, false);
 		work->flags &= ~WORK_PENDING;
 		worker->current_work = work;
+		hlist_add_head(&worker->hentry, busy_bucket(wq, work));
 		/* more waiting and nobody idle: get a helper before this one possibly blocks */
 		if (!list_empty(&pool->worklist))
 			request_worker(pool);
@@ -455,6 +471,7 @@ static int worker_thread(void *arg)
 			      (void *)work->func);
 
 		spin_lock_irqsave(&wq->lock, flags);
+		hlist_del_init(&worker->hentry);
 		worker->current_work = NULL;
 		wake_up_all(&wq->done);
 	}

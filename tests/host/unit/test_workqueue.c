@@ -137,6 +137,31 @@ Test(workqueue, work_queued_while_running_runs_again_never_concurrently)
 	destroy_workqueue(wq);
 }
 
+/* More running works than the busy workers' hash has buckets: each found behind itself. */
+Test(workqueue, many_running_works_queued_again_each_run_behind_itself)
+{
+	enum { N = 150 };
+	struct workqueue_struct *wq = alloc_workqueue("many", WQ_UNBOUND, N + 1);
+	static struct item it[N];
+
+	for (int i = 0; i < N; i++) {
+		init_item(&it[i], i, 9); /* 10 ms */
+		queue_work(wq, &it[i].work);
+	}
+	host_run_for(MS(2));
+	for (int i = 0; i < N; i++) {
+		cr_assert(it[i].running, "work %d is not running", i);
+		cr_assert(queue_work(wq, &it[i].work));
+	}
+	flush_workqueue(wq);
+	for (int i = 0; i < N; i++) {
+		cr_assert_not(it[i].overlapped, "work %d ran on two workers at once", i);
+		cr_assert_eq(it[i].runs, 2);
+		cr_assert_eq(it[i].started[1], it[i].finished[0], "work %d", i);
+	}
+	destroy_workqueue(wq);
+}
+
 Test(workqueue, work_requeued_by_itself_runs_again_afterwards)
 {
 	struct workqueue_struct *wq = alloc_workqueue("self", 0, 4);
