@@ -3,6 +3,7 @@
 #include <cgwb/mm.h>
 #include <cgwb/vmstat.h>
 #include <cgwb/writeback.h>
+#include <cgwb/smp.h>
 #include "proc.h"
 
 static int vmstat_show(struct seq_buf *s, void *private)
@@ -20,6 +21,7 @@ static int vmstat_show(struct seq_buf *s, void *private)
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		seq_printf(s, "%s %lu\n", vm_event_name((enum vm_event_item)i),
 			   global_vm_event((enum vm_event_item)i));
+	seq_printf(s, "nr_tlb_local_flush_all %lu\n", arch_tlb_local_flushes());
 	return 0;
 }
 

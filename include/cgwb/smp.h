@@ -57,6 +57,18 @@ struct seq_buf;
 void arch_show_cpuinfo(struct seq_buf *s, unsigned int cpu);
 
 /**
+ * arch_tlb_local_flushes() - the whole-TLB flushes the CPUs did of themselves since boot
+ *
+ * /proc/vmstat's nr_tlb_local_flush_all (Linux counts it with CONFIG_DEBUG_TLBFLUSH): each
+ * CR3 reload to drop the kernel's translations, a shootdown's received ones included, and
+ * under QEMU's TCG the reload every CPU does once per 100 ms.
+ *
+ * Context: any context.
+ * Return: the count (0 where the platform has no TLB).
+ */
+unsigned long arch_tlb_local_flushes(void);
+
+/**
  * set_cpu_online() - a CPU is ready to run tasks, or no longer
  * @cpu: the CPU (the boot CPU at start-up, the others as they come up)
  * @online: its new state

@@ -122,6 +122,7 @@ static void pit_tick(void *data)
 	(void)data;
 	jiffies = ktime_get_ns() / (NSEC_PER_SEC / HZ);
 	run_timers(jiffies);
+	tcg_tlb_tick(jiffies);
 	sched_tick();
 }
 
@@ -141,6 +142,8 @@ void clock_init(void)
 void timer_tick_init(void)
 {
 	u16 divisor = (u16)((PIT_HZ + HZ / 2) / HZ);
+
+	tcg_tlb_init();
 
 	outb(PIT_CMD, 0x34); /* channel 0, lobyte/hibyte, rate generator */
 	outb(PIT_CH0, divisor & 0xff);

@@ -67,7 +67,7 @@ void *ioremap(phys_addr_t phys, size_t size)
 			return NULL;
 		}
 	}
-	write_cr3(read_cr3()); /* drop any stale "not present" translations */
+	flush_tlb_local(); /* drop any stale "not present" translations */
 	mutex_unlock(&ioremap_lock);
 	return phys_to_virt(phys);
 }

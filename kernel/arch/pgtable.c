@@ -112,7 +112,7 @@ void flush_tlb_user_range(u64 start, u64 end)
 	if (end - start > 64 * PAGE_SIZE)
 		start = end = 0; /* one reload is cheaper than thousands of invlpg */
 	if (start == end)
-		write_cr3(read_cr3());
+		flush_tlb_local();
 	flush_tlb_kernel_range(start, end); /* its IPIs reload CR3: everything goes there */
 }
 

@@ -68,6 +68,7 @@ static void delay_ns(u64 ns)
 /* The boot CPU's tick is the PIT's (clock.c); the others have their local timers. */
 static void local_timer_interrupt(void *unused)
 {
+	tcg_tlb_tick(jiffies);
 	sched_tick();
 }
 

@@ -24,7 +24,7 @@ static unsigned int tlb_shootdown_pending;
 static void invalidate_tlb_interrupt(void *unused)
 {
 	(void)unused;
-	write_cr3(read_cr3());
+	flush_tlb_local();
 	__atomic_fetch_sub(&tlb_shootdown_pending, 1, __ATOMIC_RELEASE);
 }
 

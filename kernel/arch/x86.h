@@ -181,5 +181,13 @@ void lapic_timer_start(void);
  */
 void flush_tlb_kernel_range(u64 start, u64 end);
 void tlb_init(void);
+/*
+ * tcg-tlb.c: under QEMU's TCG, let the emulator resize its TLB: tcg_tlb_init() once before
+ * the ticks start, tcg_tlb_tick() from each CPU's tick with jiffies.
+ */
+void tcg_tlb_init(void);
+void tcg_tlb_tick(unsigned long now);
+/* tlb-local.c: drop this CPU's whole TLB (nothing is global), counted. */
+void flush_tlb_local(void);
 
 #endif

@@ -162,6 +162,12 @@ void arch_show_cpuinfo(struct seq_buf *s, unsigned int cpu)
 	seq_printf(s, "vendor_id\t: cgwb\nmodel name\t: host simulator, virtual time\n");
 }
 
+/* The simulator has no TLB. */
+unsigned long arch_tlb_local_flushes(void)
+{
+	return 0;
+}
+
 /* The host has no NMI to ask for the report of every task: the hooks are only kept. */
 static struct show_state_hook *show_state_hooks;
 
