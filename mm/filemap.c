@@ -269,21 +269,28 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgof
 }
 
 /*
- * The order of a new folio for a write of len bytes from the start of page index: as many
- * pages as the write covers, rounded down to a power of two, at most MAX_PAGECACHE_ORDER,
- * and no more than index's alignment allows, so that the folio starts at index (as
- * Linux's __filemap_get_folio() with fgf_set_order()): nothing before the write is in it.
+ * The order of a new folio for nr pages from index: nr rounded down to a power of two, at
+ * most MAX_PAGECACHE_ORDER, and no more than index's alignment allows, so that the folio
+ * starts at index (as Linux's __filemap_get_folio() with fgf_set_order()): nothing before
+ * index is in it.
  */
-static unsigned int write_folio_order(const struct address_space *mapping, pgoff_t index, size_t len)
+static unsigned int new_folio_order(const struct address_space *mapping, pgoff_t index,
+				    unsigned long nr)
 {
 	unsigned int order;
 
-	if (!mapping_large_folio_support(mapping) || len <= PAGE_SIZE)
+	if (!mapping_large_folio_support(mapping) || nr <= 1)
 		return 0;
-	order = (unsigned int)min(ilog2(DIV_ROUND_UP(len, PAGE_SIZE)), MAX_PAGECACHE_ORDER);
+	order = (unsigned int)min(ilog2(nr), MAX_PAGECACHE_ORDER);
 	while (order && (index & ((1UL << order) - 1)))
 		order--;
 	return order;
+}
+
+/* The folio for a write of len bytes from the start of page index. */
+static unsigned int write_folio_order(const struct address_space *mapping, pgoff_t index, size_t len)
+{
+	return new_folio_order(mapping, index, DIV_ROUND_UP(len, PAGE_SIZE));
 }
 
 /*
@@ -448,36 +455,52 @@ struct page *read_mapping_page(struct address_space *mapping, pgoff_t index, str
 }
 
 /*
+ * A new locked folio for readahead at index, at most nr pages: as large as the mapping
+ * takes, smaller where part of it is cached already or no block that large is free. NULL
+ * when index itself is cached, or no page at all can be had.
+ */
+static struct folio *ra_new_folio(struct address_space *mapping, pgoff_t index, unsigned long nr)
+{
+	unsigned int order = new_folio_order(mapping, index, nr);
+
+	for (;;) {
+		struct folio *folio =
+			add_new_folio(mapping, index, order, mapping->gfp_mask | __GFP_NOWARN);
+
+		if (!IS_ERR(folio))
+			return folio;
+		if (!order)
+			return NULL;
+		order--;
+	}
+}
+
+/*
  * Start reads of the missing pages in [index, index + nr) (clipped to the file), through
- * ->readahead in one batch when the filesystem has it.
+ * ->readahead in one batch when the filesystem has it. A mapping that takes large folios
+ * gets them, none reaching past the file's last page (Linux's page_cache_ra_order()).
  */
 static void do_page_cache_ra(struct file *file, struct address_space *mapping, pgoff_t index,
 			     unsigned int nr)
 {
 	struct inode *inode = mapping->host;
 	pgoff_t end_index = (pgoff_t)((inode->i_size - 1) >> PAGE_SHIFT);
-	struct page *pages[RA_MAX_PAGES];
-	unsigned int n = 0;
+	struct folio *folios[RA_MAX_PAGES];
+	unsigned int n = 0, pages = 0;
+	pgoff_t end;
 
 	if (!inode->i_size)
 		return;
-	nr = min(nr, (unsigned int)RA_MAX_PAGES);
-	for (pgoff_t i = index; i < index + nr && i <= end_index; i++) {
-		struct page *page = find_get_page(mapping, i);
-		if (page) {
-			put_page(page);
-			break; /* stop at the first cached page: the rest is likely cached too */
-		}
-		page = alloc_page(mapping->gfp_mask | __GFP_NOWARN);
-		if (!page)
+	end = min(index + min(nr, (unsigned int)RA_MAX_PAGES), end_index + 1);
+	for (pgoff_t i = index; i < end;) {
+		/* stop at the first cached page: the rest is likely cached too */
+		struct folio *folio = ra_new_folio(mapping, i, end - i);
+
+		if (!folio)
 			break;
-		SetPageLocked(page);
-		if (add_to_page_cache_lru(page, mapping, i, mapping->gfp_mask)) {
-			ClearPageLocked(page);
-			put_page(page);
-			break;
-		}
-		pages[n++] = page;
+		folios[n++] = folio;
+		pages += (unsigned int)folio_nr_pages(folio);
+		i += folio_nr_pages(folio);
 	}
 	if (!n)
 		return;
@@ -486,16 +509,17 @@ static void do_page_cache_ra(struct file *file, struct address_space *mapping, p
 			.file = file,
 			.mapping = mapping,
 			.index = index,
-			.nr_pages = n,
-			.pages = pages,
+			.nr_pages = pages,
+			.nr_folios = n,
+			.folios = folios,
 		};
 		mapping->a_ops->readahead(&ractl);
 	} else {
 		for (unsigned int i = 0; i < n; i++)
-			mapping->a_ops->readpage(file, pages[i]);
+			mapping->a_ops->readpage(file, &folios[i]->page);
 	}
 	for (unsigned int i = 0; i < n; i++)
-		put_page(pages[i]);
+		folio_put(folios[i]);
 }
 
 /* Whether there is nothing to read at index: its page is cached, or it is past the end. */

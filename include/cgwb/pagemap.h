@@ -44,7 +44,10 @@ struct readahead_control;
 struct address_space_operations {
 	/* Fill a locked page that is not uptodate, then unlock it (synchronously or at IO end). */
 	int (*readpage)(struct file *file, struct page *page);
-	/* Optional: start reads for ractl's pages (locked, in the cache), unlocking each at IO end. */
+	/*
+	 * Optional: start reads for ractl's folios (locked, in the cache, large ones where the
+	 * mapping takes them), unlocking each at IO end.
+	 */
 	void (*readahead)(struct readahead_control *ractl);
 	/* Write one locked dirty page (clear_page_dirty_for_io already done); unlocks it. */
 	int (*writepage)(struct page *page, struct writeback_control *wbc);
@@ -89,9 +92,10 @@ struct address_space {
 struct readahead_control {
 	struct file *file;
 	struct address_space *mapping;
-	pgoff_t index; /* first page */
-	unsigned int nr_pages;
-	struct page **pages; /* the locked pages to read, in index order */
+	pgoff_t index;         /* first page */
+	unsigned int nr_pages; /* in all the folios */
+	unsigned int nr_folios;
+	struct folio **folios; /* the locked folios to read, in index order */
 };
 
 /**

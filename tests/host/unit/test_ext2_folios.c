@@ -174,3 +174,76 @@ Test(ext2_folios, extent_mapped_files_take_single_pages)
 	cr_expect_eq(folio_pages_at(EXT2T_MNT "/f", 0), 1);
 	cr_expect_eq(folio_pages_at(EXT2T_MNT "/f", 33), 1);
 }
+
+/* Pages cached in large folios among path's first nr indexes (a cold cache read). */
+static unsigned long large_folio_pages(const char *path, pgoff_t nr)
+{
+	unsigned long n = 0;
+
+	for (pgoff_t i = 0; i < nr; i++)
+		n += folio_pages_at(path, i) > 1;
+	return n;
+}
+
+/* Readahead after a remount: a file read from the disk fills large folios, bytes intact. */
+Test(ext2_folios, a_cold_sequential_read_fills_large_folios)
+{
+	ext2t_mkfs("-b 4096", 16 << 10);
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 8, 0, 1 << 20), 0);
+	ext2t_umount();
+	cr_assert_eq(ext2t_mount(), 0);
+	cr_assert_eq(folio_pages_at(EXT2T_MNT "/f", 0), 0, "cached across the remount");
+	cr_assert_eq(ext2t_check_pattern(EXT2T_MNT "/f", 8, 1 << 20), 0);
+	cr_expect_geq(large_folio_pages(EXT2T_MNT "/f", 256), 192,
+		      "only %lu of 256 pages came in large folios",
+		      large_folio_pages(EXT2T_MNT "/f", 256));
+	cr_expect_eq(folio_pages_at(EXT2T_MNT "/f", 200), 16);
+}
+
+/*
+ * 1 KiB blocks: the first folio has the pointer block among its blocks (read page by
+ * page), the last ends with a partial page; both read right from a cold cache.
+ */
+Test(ext2_folios, a_cold_read_across_a_pointer_block_and_a_short_end)
+{
+	const u64 len = (300 << 10) + 123;
+	u8 tail[4096];
+	ssize_t got;
+
+	ext2t_mkfs("-b 1024", 16 << 10);
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 9, 0, len), 0);
+	ext2t_umount();
+	cr_assert_eq(ext2t_mount(), 0);
+	cr_assert_eq(ext2t_check_pattern(EXT2T_MNT "/f", 9, len), 0);
+	cr_expect_gt(folio_pages_at(EXT2T_MNT "/f", 0), 1);
+	cr_expect_gt(large_folio_pages(EXT2T_MNT "/f", 75), 0);
+	cr_assert_eq(ext2t_read(EXT2T_MNT "/f", (loff_t)len - 100, tail, sizeof(tail), &got), 0);
+	cr_assert_eq(got, 100, "read %zd bytes at the end", got);
+}
+
+/* A sparse file's folios with holes inside read zeros there, data around them, cold. */
+Test(ext2_folios, a_cold_read_of_holes_inside_folios_gives_zeros)
+{
+	static u8 want[256 << 10], back[256 << 10];
+	u8 a[4096], b[6000];
+	ssize_t got;
+
+	ext2t_mkfs("-b 4096", 16 << 10);
+	cr_assert_eq(ext2t_attach_mount(), 0);
+	ext2t_fill(a, sizeof(a), 10, 40 << 10);
+	ext2t_fill(b, sizeof(b), 11, 100000);
+	cr_assert_eq(ext2t_write(EXT2T_MNT "/s", 0, 40 << 10, a, sizeof(a)), 0);
+	cr_assert_eq(ext2t_write(EXT2T_MNT "/s", 0, 100000, b, sizeof(b)), 0);
+	cr_assert_eq(do_truncate(EXT2T_MNT "/s", sizeof(want)), 0);
+	memcpy(want + (40 << 10), a, sizeof(a));
+	memcpy(want + 100000, b, sizeof(b));
+	ext2t_umount();
+	cr_assert_eq(ext2t_mount(), 0);
+	cr_assert_eq(ext2t_read(EXT2T_MNT "/s", 0, back, sizeof(back), &got), 0);
+	cr_assert_eq(got, (ssize_t)sizeof(back));
+	for (size_t i = 0; i < sizeof(back); i++)
+		cr_assert_eq(back[i], want[i], "byte %zu reads %#x, not %#x", i, back[i], want[i]);
+	cr_expect_gt(large_folio_pages(EXT2T_MNT "/s", 64), 0);
+}
