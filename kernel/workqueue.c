@@ -186,6 +186,14 @@ static unsigned int dwork_cpu(const struct delayed_work *dwork)
 	return dwork->cpu >= 0 ? (unsigned int)dwork->cpu : raw_smp_processor_id();
 }
 
+/*
+ * The timer's callback runs after run_timers() has taken the timer off its list, and
+ * waits for wq->lock: meanwhile mod_delayed_work(), a cancel or flush_delayed_work() may
+ * take the work over (del_timer() finds nothing pending) and queue or re-arm it. Whoever
+ * takes it over clears WORK_TIMER, and an armed timer is pending again: the callback
+ * queues the work only if its own arming still stands, so a work is never put on a list
+ * twice (Linux's try_to_grab_pending() waits out a firing timer instead).
+ */
 static void delayed_work_timer_fn(struct timer_list *t)
 {
 	struct delayed_work *dwork = from_timer(dwork, t, timer);
@@ -193,8 +201,11 @@ static void delayed_work_timer_fn(struct timer_list *t)
 	unsigned long flags;
 
 	spin_lock_irqsave(&wq->lock, flags);
-	if (dwork->work.flags & WORK_PENDING)
+	if ((dwork->work.flags & (WORK_PENDING | WORK_TIMER)) == (WORK_PENDING | WORK_TIMER) &&
+	    !timer_pending(&dwork->timer)) {
+		dwork->work.flags &= ~WORK_TIMER;
 		__queue_work_locked(wq, dwork_cpu(dwork), &dwork->work);
+	}
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -204,10 +215,13 @@ static void __arm_delayed_work(struct workqueue_struct *wq, struct delayed_work 
 {
 	dwork->wq = wq;
 	dwork->work.wq = wq;
-	if (!delay)
+	if (!delay) {
+		dwork->work.flags &= ~WORK_TIMER;
 		__queue_work_locked(wq, dwork_cpu(dwork), &dwork->work);
-	else
+	} else {
+		dwork->work.flags |= WORK_TIMER;
 		mod_timer(&dwork->timer, jiffies + delay);
+	}
 }
 
 /* The grace period has passed: queue it, pending since queue_rcu_work() (any context). */
@@ -268,7 +282,11 @@ bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq, struct delayed_
 	return __queue_delayed_work(cpu, wq, dwork, delay);
 }
 
-/* Take a pending work off its timer or list. Returns true if it was pending. wq->lock held. */
+/*
+ * Take a pending work off its timer or list, and from a timer callback already firing
+ * (WORK_TIMER cleared: delayed_work_timer_fn()). Returns true if it was pending. wq->lock
+ * held.
+ */
 static bool __grab_pending(struct work_struct *work, struct timer_list *timer)
 {
 	if (!(work->flags & WORK_PENDING))
@@ -276,7 +294,7 @@ static bool __grab_pending(struct work_struct *work, struct timer_list *timer)
 	if (timer)
 		del_timer(timer);
 	list_del_init(&work->entry);
-	work->flags &= ~WORK_PENDING;
+	work->flags &= ~(WORK_PENDING | WORK_TIMER);
 	return true;
 }
 
@@ -340,8 +358,10 @@ bool flush_delayed_work(struct delayed_work *dwork)
 	if (!wq)
 		return false;
 	spin_lock_irqsave(&wq->lock, flags);
-	if (del_timer(&dwork->timer))
+	if (del_timer(&dwork->timer)) {
+		dwork->work.flags &= ~WORK_TIMER; /* a callback still firing must not queue it too */
 		__queue_work_locked(wq, dwork_cpu(dwork), &dwork->work);
+	}
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return flush_work(&dwork->work);
 }
@@ -354,6 +374,9 @@ static bool __cancel_work(struct work_struct *work, struct timer_list *timer, bo
 
 	if (!wq)
 		return false;
+	/* no callback may still be on its way to the work (and the lock) after a sync cancel */
+	if (sync && timer)
+		del_timer_sync(timer);
 	spin_lock_irqsave(&wq->lock, flags);
 	was_pending = __grab_pending(work, timer);
 	spin_unlock_irqrestore(&wq->lock, flags);

@@ -20,10 +20,11 @@ struct work_struct {
 	struct list_head entry;
 	work_func_t func;
 	struct workqueue_struct *wq; /* where it is queued or was last queued */
-	unsigned int flags;          /* WORK_PENDING */
+	unsigned int flags;          /* WORK_PENDING, WORK_TIMER */
 };
 
 #define WORK_PENDING 0x1
+#define WORK_TIMER 0x2 /* a delayed work's timer is to queue it (armed, or firing) */
 
 struct delayed_work {
 	struct work_struct work;

@@ -248,6 +248,37 @@ Test(workqueue, delayed_work_fires_after_its_delay)
 	cr_assert_not(delayed_work_pending(&d.dwork));
 }
 
+/*
+ * A timer that has fired (run_timers() took it off its list) but whose callback has not
+ * yet got the workqueue's lock, while mod_delayed_work() takes the work over and queues
+ * it, or re-arms it: the late callback must not queue it a second time. Reproduced by
+ * doing run_timers()' two steps by hand around the takeover. Queued twice, the work's
+ * list entry points at itself and it runs for ever (the test's timeout).
+ */
+static void timer_fires_late_around(struct item *d, unsigned long delay)
+{
+	cr_assert(schedule_delayed_work(&d->dwork, 10));
+	cr_assert(del_timer(&d->dwork.timer), "armed"); /* run_timers(): off its list */
+	cr_assert(mod_delayed_work(system_wq, &d->dwork, delay), "was pending");
+	d->dwork.timer.function(&d->dwork.timer); /* ...and the callback, late */
+	flush_delayed_work(&d->dwork);
+	flush_workqueue(system_wq);
+}
+
+Test(workqueue, a_late_timer_callback_does_not_queue_a_work_taken_over, .timeout = 10)
+{
+	struct item d;
+
+	init_item(&d, 1, 0);
+	timer_fires_late_around(&d, 0);
+	cr_assert_eq(d.runs, 1, "ran %d times", d.runs);
+	cr_assert_not(delayed_work_pending(&d.dwork));
+	init_item(&d, 2, 0);
+	timer_fires_late_around(&d, 50);
+	cr_assert_eq(d.runs, 1, "ran %d times", d.runs);
+	cr_assert_not(delayed_work_pending(&d.dwork));
+}
+
 Test(workqueue, mod_delayed_work_rearms)
 {
 	struct item d;
