@@ -263,11 +263,6 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 	return 0;
 }
 
-int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index, gfp_t gfp)
-{
-	return filemap_add_folio(mapping, page_folio(page), index, gfp);
-}
-
 /*
  * The order of a new folio for nr pages from index: nr rounded down to a power of two, at
  * most MAX_PAGECACHE_ORDER, and no more than index's alignment allows, so that the folio

@@ -290,8 +290,6 @@ struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
  * inserting it in the cache).
  */
 struct page *find_or_create_page(struct address_space *mapping, pgoff_t index, gfp_t gfp);
-/* Insert a new locked page (charged to the current task's memory cgroup). */
-int add_to_page_cache_lru(struct page *page, struct address_space *mapping, pgoff_t index, gfp_t gfp);
 void delete_from_page_cache(struct page *page);
 /**
  * read_mapping_page() - an uptodate page of the page cache, read if needed
