@@ -9,7 +9,9 @@
  * on its page), and with no reference but the cache's and the caller's. The count is
  * frozen at zero while the pages are taken apart, so that a lockless lookup, which takes
  * a reference only on a count that is not zero (get_page_unless_zero()), waits for the
- * end instead of taking one on a folio that is changing shape.
+ * end instead of taking one on a folio that is changing shape. The pages split off are
+ * frozen too until they are on the LRU list their PG_lru names: a reader that found one
+ * earlier could mark it accessed and move it by links it does not have yet.
  *
  * Locks: the mapping's i_pages lock, then the LRU lock inside it (lru_split_folio()).
  * Everything a folio counts by its number of pages stays as it was: each page now counts
@@ -41,7 +43,7 @@ static void split_tail(struct address_space *mapping, struct page *head, unsigne
 	tail->mapping = mapping;
 	tail->index = index;
 	tail->private = 0;
-	tail->_refcount = 2; /* the cache's, and the caller's until it unlocks the page */
+	tail->_refcount = 0; /* frozen until it is on its list (split_folio()) */
 	xa_replace(&mapping->i_pages, index, tail);
 	/* the tags were the folio's, at its first index: now each page's */
 	if (xa_get_mark(&mapping->i_pages, head->index, PAGECACHE_TAG_DIRTY))
@@ -75,7 +77,9 @@ int split_folio(struct folio *folio)
 		split_tail(mapping, head, i);
 	lru_split_folio(head, nr);
 	ClearPageHead(head);
-	__atomic_store_n(&head->_refcount, 2, __ATOMIC_RELEASE);
+	/* each the cache's reference, and the caller's until it unlocks the page */
+	for (unsigned long i = 0; i < nr; i++)
+		__atomic_store_n(&head[i]._refcount, 2, __ATOMIC_RELEASE);
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	return 0;
 }
