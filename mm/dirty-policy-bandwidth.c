@@ -40,11 +40,12 @@
  *
  * While the cap governs, the dirtier pauses about max_pause / 2 at a time (100 ms for a wb
  * of a few MiB/s) rather than Linux's 10 ms, and dirties at most half the room left under
- * its cap before its next check: each check runs the whole of balance_dirty_pages() and
- * wakes the flusher for the pages dirtied since the last one, so a writer held to 4 MiB/s
- * would make some 30 checks a second and as many small writeback passes. The pool of N
- * seconds absorbs the larger steps; a fast wb's max_pause is short anyway (wb_max_pause():
- * 1/8 of the time its dirty pages take).
+ * its cap before its next check, but DIRTY_POLL_THRESH pages anyway: each check runs the
+ * whole of balance_dirty_pages() and wakes the flusher for the pages dirtied since the
+ * last one, so a writer held to 4 MiB/s would make some 30 checks a second and as many
+ * small writeback passes, and a tenant whose cap is a few hundred pages would check at
+ * every folio. The pool of N seconds absorbs the larger steps; a fast wb's max_pause is
+ * short anyway (wb_max_pause(): 1/8 of the time its dirty pages take).
  */
 #include <cgwb/backing-dev.h>
 #include <cgwb/writeback.h>
@@ -132,25 +133,36 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
 }
 
 /*
- * At the cap, the dirtiers of slow wbs sharing the budget sleep as long as Linux's rule
- * allows at the rate the wb is measured to write (dirty_max_pause(): an eighth of the time
- * its dirty and writeback pages take, up to MAX_PAUSE), and BW_CAP_MIN_PAUSE at least
- * (dirty-policy.h). Linux's max_pause comes from avg_write_bandwidth, which starts at
- * 100 MB/s and takes some 15 s to learn a slow wb: meanwhile the dirtiers it holds would
- * wake every few jiffies to look again, and with many slow wbs that multiplies (a tenant at
- * 1 MiB/s some 300 times a second beside 31 others: the CPU their checks and the flusher
- * wake-ups cost is what the others lose). What the wb holds keeps its disk busy for eight
- * such pauses. A slow wb alone keeps Linux's pauses: the dirty ratelimit is estimated from
- * them, and longer sleeps at the cap pull it below the wb's bandwidth.
+ * The dirtiers of slow wbs sharing the budget pause as long as Linux's rule allows at the
+ * rate the wb is measured to write (dirty_max_pause(): an eighth of the time its dirty and
+ * writeback pages take, up to MAX_PAUSE), and BW_CAP_MIN_PAUSE at least (dirty-policy.h).
+ * Linux's max_pause comes from avg_write_bandwidth, which starts at 100 MB/s and takes
+ * some 15 s to learn a slow wb: meanwhile the dirtiers it holds would wake every few
+ * jiffies to look again, and with many slow wbs that multiplies (a tenant at 1 MiB/s some
+ * 300 times a second beside 31 others: the CPU their checks and the flusher wake-ups cost
+ * is what the others lose). At the cap, a dirtier sleeps until the wb has written what it
+ * holds past the cap and DIRTY_POLL_THRESH pages more, the step it may then dirty
+ * (wb_bw_cap_min_pause()): one wake-up per step, where a sleep of a fixed length wakes
+ * it again and again while the pool's shrinking cap stays below what the wb holds. What
+ * the wb holds keeps its disk busy meanwhile. A slow wb alone keeps Linux's pauses: the
+ * dirty ratelimit is estimated from them, and longer sleeps at the cap pull it below the
+ * wb's bandwidth.
  */
-static long bandwidth_pause_at_limit(struct dirty_throttle_control *pdtc, long max_pause)
+static long bandwidth_max_pause(struct dirty_throttle_control *pdtc, long max_pause,
+				unsigned long task_ratelimit)
 {
-	long measured;
+	unsigned long bw, step;
+	long pause;
 
 	if (!wb_in_pool(pdtc->wb, &slow_pool) || !wb_pool_shared(&slow_pool))
 		return max_pause;
-	measured = dirty_max_pause(bandwidth_write_bandwidth(pdtc->wb), pdtc->wb_dirty);
-	return max(max(max_pause, measured), (long)BW_CAP_MIN_PAUSE);
+	bw = bandwidth_write_bandwidth(pdtc->wb);
+	pause = max(max(max_pause, dirty_max_pause(bw, pdtc->wb_dirty)), (long)BW_CAP_MIN_PAUSE);
+	if (task_ratelimit)
+		return pause;
+	/* a step's time, but no more than half the time what the wb holds keeps it busy */
+	step = min((unsigned long)DIRTY_POLL_THRESH, pdtc->wb_dirty / 2);
+	return clamp((long)(HZ * step / bw), pause, max((long)MAX_PAUSE, pause));
 }
 
 long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
@@ -170,9 +182,15 @@ long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
 		t = dirty_pause_fit(t, pages, max_pause, task_ratelimit, nr_dirtied_pause);
 	/*
 	 * A rate not yet learnt (a new wb starts at 100 MB/s) would let a burst of pages past
-	 * the cap before the next check.
+	 * the cap before the next check: half the room at most, but DIRTY_POLL_THRESH pages
+	 * anyway, Linux's least step, or a wb whose cap is a few hundred pages would check at
+	 * every folio it dirties. At the limit (no pages from Linux's rule), the step its
+	 * pause made room for (bandwidth_max_pause()).
 	 */
-	*nr_dirtied_pause = (int)min((unsigned long)*nr_dirtied_pause, room / 2);
+	if (!task_ratelimit)
+		*nr_dirtied_pause = DIRTY_POLL_THRESH;
+	*nr_dirtied_pause = (int)min((unsigned long)*nr_dirtied_pause,
+				     max(room / 2, (unsigned long)DIRTY_POLL_THRESH));
 	return t;
 }
 
@@ -192,7 +210,7 @@ static const struct dirty_policy_param bandwidth_params[] = {
 const struct dirty_policy dirty_policy_bandwidth = {
 	.name = "bandwidth",
 	.wb_limits = bandwidth_wb_limits,
-	.pause_at_limit = bandwidth_pause_at_limit,
+	.max_pause = bandwidth_max_pause,
 	.min_pause = wb_bw_cap_min_pause,
 	.write_bandwidth = bandwidth_write_bandwidth,
 	.params = bandwidth_params,

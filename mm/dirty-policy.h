@@ -97,10 +97,12 @@ struct dirty_policy {
 	 */
 	void (*position)(struct dirty_throttle_control *pdtc);
 	/*
-	 * How long a dirtier the policy holds at its limit (task_ratelimit 0) sleeps before it
-	 * looks again, given Linux's max_pause. NULL: max_pause.
+	 * The longest pause of a dirtier the policy governs, given Linux's max_pause; with
+	 * task_ratelimit 0 (at the limit), how long it sleeps before it looks again. NULL:
+	 * max_pause.
 	 */
-	long (*pause_at_limit)(struct dirty_throttle_control *pdtc, long max_pause);
+	long (*max_pause)(struct dirty_throttle_control *pdtc, long max_pause,
+			  unsigned long task_ratelimit);
 	/*
 	 * The pause target when the policy governs (wb_min_pause()'s contract, with the
 	 * domain's figures at hand in pdtc). NULL: Linux's.
@@ -133,7 +135,8 @@ unsigned long bw_cap(unsigned long bw, unsigned long secs, unsigned long global_
 unsigned long bw_pool_shrink(unsigned long cap, unsigned long budget, unsigned long pool);
 /*
  * wb_min_pause() for a wb the cap governs: pauses of about max_pause / 2, and never more
- * pages before the next check than half the room left under the cap.
+ * pages before the next check than half the room left under the cap, DIRTY_POLL_THRESH
+ * at least (at the limit, what its pause makes room for).
  */
 long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
 			 unsigned long task_ratelimit, unsigned long dirty_ratelimit,

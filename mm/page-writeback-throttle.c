@@ -365,14 +365,14 @@ static void balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_di
 		task_ratelimit = (unsigned long)((u64)dirty_ratelimit * sdtc->pos_ratio >>
 						 RATELIMIT_CALC_SHIFT);
 		max_pause = wb_max_pause(wb, sdtc->wb_dirty);
+		if (sdtc == pdtc && policy->max_pause)
+			max_pause = policy->max_pause(pdtc, max_pause, task_ratelimit);
 		if (sdtc == pdtc && policy->min_pause)
 			min_pause = policy->min_pause(pdtc, max_pause, task_ratelimit,
 						      dirty_ratelimit, &nr_dirtied_pause);
 		else
 			min_pause = wb_min_pause(wb, max_pause, task_ratelimit, dirty_ratelimit,
 						 &nr_dirtied_pause);
-		if (!task_ratelimit && sdtc == pdtc && policy->pause_at_limit)
-			max_pause = policy->pause_at_limit(pdtc, max_pause);
 		if (!dirty_pause(task_ratelimit, pages_dirtied, min_pause, max_pause, &now, &pause))
 			break;
 		/* the domains' figures, as Linux's tracepoint has them; the rates are the pause's */

@@ -225,14 +225,16 @@ static void check_linux_mode(unsigned int n)
 /*
  * The bandwidth policy: the tenants hold the shared budget at most (and, at their first
  * checks, the pages each may dirty before one: DIRTY_POLL_THRESH); B keeps 0.8 of its
- * speed, against the 7/8 of the disk the tenants leave it. A tenant held at its cap sleeps
- * BW_CAP_MIN_PAUSE at least before it looks again, and as long as an eighth of the time
- * its wb's pages take at the rate measured: with 32 tenants each holds about 190 pages,
- * some 90 ms of sleep at 1 MiB/s, and max_sleeps leaves room for its other sleeps and the
- * pauses below the cap; with 128 the budget leaves each so few pages that the shortest
- * pause governs. (Every wake-up runs the whole of balance_dirty_pages() and may wake the
+ * speed, against the 7/8 of the disk the tenants leave it. A tenant held at its cap
+ * sleeps until its wb has made room for DIRTY_POLL_THRESH pages and dirties them before it
+ * looks again: at 1 MiB/s, 8 steps a second, and max_sleeps leaves room for its other
+ * sleeps. With 128 the budget leaves each some 40 pages, and a step is half of what the wb
+ * holds (so that its disk stays busy through the pause): twice as many. (Every wake-up runs the whole of balance_dirty_pages() and may wake the
  * flusher: the simulator charges no CPU for it, a real machine does.)
  */
+/* A tenant's steps of DIRTY_POLL_THRESH pages a second at 1 MiB/s. */
+#define STEPS_PER_S ((double)(MiB >> PAGE_SHIFT) / DIRTY_POLL_THRESH)
+
 static void check_policy(unsigned int n, double max_sleeps)
 {
 	struct tenants_result r;
@@ -266,10 +268,10 @@ Test(sim_tenants, linux_mode_one_hundred_twenty_eight_tenants_fill_the_pool)
 
 Test(sim_tenants, bandwidth_policy_holds_thirty_two_tenants_to_their_budget)
 {
-	check_policy(32, 0.5 * HZ / BW_CAP_MIN_PAUSE);
+	check_policy(32, STEPS_PER_S * 3 / 2);
 }
 
 Test(sim_tenants, bandwidth_policy_holds_one_hundred_twenty_eight_tenants_to_their_budget)
 {
-	check_policy(128, 2.0 * HZ / BW_CAP_MIN_PAUSE);
+	check_policy(128, STEPS_PER_S * 3);
 }
