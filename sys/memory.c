@@ -597,6 +597,7 @@ int handle_mm_fault(struct mm_struct *mm, u64 addr, unsigned int error_code)
 
 	if (addr >= TASK_SIZE_MAX)
 		return -EFAULT;
+	count_vm_events(PGFAULT, 1);
 	mutex_lock(&mm->lock);
 	v = find_vma(mm, addr);
 	if (!v) {

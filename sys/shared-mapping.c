@@ -4,7 +4,10 @@
  * them as it sees write(2)'s.
  *
  * - A fault maps the file's page-cache page (read in if need be), read-only unless the
- *   fault is a write. The first store to a clean page faults: page_mkwrite() has the file
+ *   fault is a write. A read fault also maps the pages around it that are cached and
+ *   uptodate, read-only, in the 64 KiB of addresses around the fault (Linux's
+ *   do_fault_around() with its default fault_around_bytes): a program reading a mapping
+ *   in order faults once per 64 KiB, once per large folio, not once per page. The first store to a clean page faults: page_mkwrite() has the file
  *   system make the page writable as write(2) would (write_begin/write_end over the part
  *   inside the file: blocks allocated or reserved, the page dirtied and accounted to the
  *   inode's wb and the memcg), then the entry is made writable, and the fault path runs
@@ -32,6 +35,8 @@
 #include <cgwb/errno.h>
 #include <cgwb/bug.h>
 #include "internal.h"
+
+#define FAULT_AROUND_PAGES 16 /* Linux's default fault_around_bytes: 64 KiB */
 
 void vma_link_file(struct vm_area_struct *v)
 {
@@ -219,6 +224,59 @@ static void set_entry(struct vm_area_struct *v, u64 va, struct page *page, unsig
 		put_page(old);
 }
 
+/*
+ * The entry at va maps page read-only, unless it maps something already (fault-around
+ * leaves what is there as it is). Takes the page's reference if it maps it.
+ */
+static bool set_entry_if_none(struct vm_area_struct *v, u64 va, struct page *page)
+{
+	struct mm_struct *mm = v->mm;
+	unsigned int old_prot;
+	bool set;
+
+	spin_lock(&mm->page_table_lock);
+	set = !user_lookup_page(mm->pgd, va, &old_prot);
+	if (set) {
+		BUG_ON(user_map_page(mm->pgd, va, page_to_phys(page), v->prot & ~UPROT_WRITE));
+		page_mapcount_inc(page);
+		inc_mm_counter(mm);
+	}
+	spin_unlock(&mm->page_table_lock);
+	return set;
+}
+
+/*
+ * Map what the cache holds around a read fault at va (Linux's filemap_map_pages()): the
+ * pages of the FAULT_AROUND_PAGES-aligned window in v, cached, uptodate, inside the file,
+ * none of them waited for (a locked page is left to its own fault). The window lies in
+ * one page table, which the fault prepared.
+ */
+static void fault_around(struct vm_area_struct *v, u64 va)
+{
+	struct address_space *mapping = v->file->f_mapping;
+	const u64 window = FAULT_AROUND_PAGES * PAGE_SIZE;
+	u64 start = max(va & ~(window - 1), v->start), end = min(start + window, v->end);
+
+	for (u64 a = start; a < end; a += PAGE_SIZE) {
+		pgoff_t index = (pgoff_t)vma_pgoff(v, a);
+		struct page *page;
+		bool mapped = false;
+
+		if (a == va || ((loff_t)index << PAGE_SHIFT) >= mapping->host->i_size)
+			continue;
+		page = find_get_page(mapping, index);
+		if (!page)
+			continue;
+		if (trylock_page(page)) {
+			if (page_folio(page)->mapping == mapping && PageUptodate(page))
+				mapped = set_entry_if_none(v, a, page);
+			unlock_page(page);
+		}
+		if (!mapped)
+			put_page(page);
+	}
+}
+
 static int fault_shared_once(struct vm_area_struct *v, u64 va, bool write)
 {
 	struct address_space *mapping = v->file->f_mapping;
@@ -232,6 +290,7 @@ static int fault_shared_once(struct vm_area_struct *v, u64 va, bool write)
 		return (int)PTR_ERR(page);
 	if (!write) {
 		set_entry(v, va, page, v->prot & ~UPROT_WRITE);
+		fault_around(v, va);
 		return 0;
 	}
 	locked = page_mkwrite(v->file, index); /* the page read stays referenced meanwhile */

@@ -139,6 +139,14 @@ int filemap_check_errors(struct address_space *mapping);
  */
 void lock_page(struct page *page);
 int lock_page_killable(struct page *page);
+/**
+ * trylock_page() - lock a page if nobody holds it
+ * @page: the page (any page of a folio names the folio's lock)
+ *
+ * Return: true if the caller now holds the lock, false if someone else did.
+ *
+ * Context: any context; never sleeps.
+ */
 bool trylock_page(struct page *page);
 /**
  * unlock_page() - unlock a page and wake its waiters

@@ -32,7 +32,7 @@ enum vm_event_item {
 	PGACTIVATE,
 	PGDEACTIVATE,
 	PGREFILL,
-	PGFAULT_UNUSED,
+	PGFAULT, /* programs' page faults */
 	WORKINGSET_UNUSED,
 	PGROTATED,
 	DROP_PAGECACHE,
@@ -83,6 +83,15 @@ void refresh_node_stat_thresholds(void);
 void quiet_vmstat(void);
 /* Jiffies between a CPU's background folds (Linux's vm.stat_interval; HZ). */
 extern unsigned int sysctl_stat_interval;
+/**
+ * count_vm_events() - add to an event counter (/proc/vmstat)
+ * @item: the counter
+ * @n: how many events
+ *
+ * One atomic count for all CPUs (Linux keeps one per CPU and sums them when read).
+ *
+ * Context: any context; never sleeps.
+ */
 void count_vm_events(enum vm_event_item item, unsigned long n);
 /**
  * global_vm_event() - an event counter (/proc/vmstat)
