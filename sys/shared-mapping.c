@@ -262,13 +262,15 @@ static void fault_around(struct vm_area_struct *v, u64 va)
 		struct page *page;
 		bool mapped = false;
 
-		if (a == va || ((loff_t)index << PAGE_SHIFT) >= mapping->host->i_size)
+		if (a == va)
 			continue;
 		page = find_get_page(mapping, index);
 		if (!page)
 			continue;
+		/* inside the file once locked: truncation cuts i_size first, then each page */
 		if (trylock_page(page)) {
-			if (page_folio(page)->mapping == mapping && PageUptodate(page))
+			if (page_folio(page)->mapping == mapping && PageUptodate(page) &&
+			    ((loff_t)index << PAGE_SHIFT) < mapping->host->i_size)
 				mapped = set_entry_if_none(v, a, page);
 			unlock_page(page);
 		}
