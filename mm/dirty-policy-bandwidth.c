@@ -140,11 +140,10 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
  * some 15 s to learn a slow wb: meanwhile the dirtiers it holds would wake every few
  * jiffies to look again, and with many slow wbs that multiplies (a tenant at 1 MiB/s some
  * 300 times a second beside 31 others: the CPU their checks and the flusher wake-ups cost
- * is what the others lose). At the cap, a dirtier sleeps until the wb has written what it
- * holds past the cap and DIRTY_POLL_THRESH pages more, the step it may then dirty
- * (wb_bw_cap_min_pause()): one wake-up per step, where a sleep of a fixed length wakes
- * it again and again while the pool's shrinking cap stays below what the wb holds. What
- * the wb holds keeps its disk busy meanwhile. A slow wb alone keeps Linux's pauses: the
+ * is what the others lose). At the cap, a dirtier sleeps the time its wb takes to write
+ * DIRTY_POLL_THRESH pages, the step it may then dirty (wb_bw_cap_min_pause()): one wake-up
+ * per step, not one per folio. The step is at most half of what the wb holds, so that
+ * its disk stays busy through the pause. A slow wb alone keeps Linux's pauses: the
  * dirty ratelimit is estimated from them, and longer sleeps at the cap pull it below the
  * wb's bandwidth.
  */
@@ -162,7 +161,7 @@ static long bandwidth_max_pause(struct dirty_throttle_control *pdtc, long max_pa
 		return pause;
 	/* a step's time, but no more than half the time what the wb holds keeps it busy */
 	step = min((unsigned long)DIRTY_POLL_THRESH, pdtc->wb_dirty / 2);
-	return clamp((long)(HZ * step / bw), pause, max((long)MAX_PAUSE, pause));
+	return clamp((long)(HZ * step / bw), pause, (long)MAX_PAUSE); /* pause <= MAX_PAUSE */
 }
 
 long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
@@ -184,8 +183,8 @@ long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
 	 * A rate not yet learnt (a new wb starts at 100 MB/s) would let a burst of pages past
 	 * the cap before the next check: half the room at most, but DIRTY_POLL_THRESH pages
 	 * anyway, Linux's least step, or a wb whose cap is a few hundred pages would check at
-	 * every folio it dirties. At the limit (no pages from Linux's rule), the step its
-	 * pause made room for (bandwidth_max_pause()).
+	 * every folio it dirties. At the limit (no pages from Linux's rule), a step: for a
+	 * slow wb sharing the budget, the one its pause made room for (bandwidth_max_pause()).
 	 */
 	if (!task_ratelimit)
 		*nr_dirtied_pause = DIRTY_POLL_THRESH;

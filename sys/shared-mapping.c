@@ -7,7 +7,8 @@
  *   fault is a write. A read fault also maps the pages around it that are cached and
  *   uptodate, read-only, in the 64 KiB of addresses around the fault (Linux's
  *   do_fault_around() with its default fault_around_bytes): a program reading a mapping
- *   in order faults once per 64 KiB, once per large folio, not once per page. The first store to a clean page faults: page_mkwrite() has the file
+ *   in order faults once per 64 KiB, once per large folio, not once per page. The first
+ *   store to a clean page faults: page_mkwrite() has the file
  *   system make the page writable as write(2) would (write_begin/write_end over the part
  *   inside the file: blocks allocated or reserved, the page dirtied and accounted to the
  *   inode's wb and the memcg), then the entry is made writable, and the fault path runs

@@ -229,8 +229,9 @@ static void check_linux_mode(unsigned int n)
  * sleeps until its wb has made room for DIRTY_POLL_THRESH pages and dirties them before it
  * looks again: at 1 MiB/s, 8 steps a second, and max_sleeps leaves room for its other
  * sleeps. With 128 the budget leaves each some 40 pages, and a step is half of what the wb
- * holds (so that its disk stays busy through the pause): twice as many. (Every wake-up runs the whole of balance_dirty_pages() and may wake the
- * flusher: the simulator charges no CPU for it, a real machine does.)
+ * holds (so that its disk stays busy through the pause): twice as many. (Every wake-up
+ * runs the whole of balance_dirty_pages() and may wake the flusher: the simulator charges
+ * no CPU for it, a real machine does.)
  */
 /* A tenant's steps of DIRTY_POLL_THRESH pages a second at 1 MiB/s. */
 #define STEPS_PER_S ((double)(MiB >> PAGE_SHIFT) / DIRTY_POLL_THRESH)
