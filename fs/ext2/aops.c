@@ -8,10 +8,9 @@
  * partly covers are read. A delayed write takes no journal handle: it changes no
  * metadata buffer (i_size reaches the inode's buffer at the commit).
  *
- * Block-mapped files take folios of up to 64 KiB (filemap_grab_folio(): as large as the
- * write from its first page), their blocks allocated for the whole write in the folio
- * first, in runs, then each page made valid. Extent-mapped files, whose delayed blocks
- * are bits of page->private, take single pages.
+ * Files take folios of up to 64 KiB (filemap_grab_folio(): as large as the write from its
+ * first page), their blocks allocated (or reserved) for the whole write in the folio
+ * first, in runs, then each page made valid.
  */
 #include "data.h"
 #include <cgwb/string.h>
@@ -182,7 +181,8 @@ static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned i
 	int err = ext2_map_for_write(inode, page, uptodate, &m, &mapped);
 
 	if (!err && ext2_inode_delalloc(inode))
-		err = ext2_da_prepare_blocks(inode, page, i, last, &m, mapped);
+		err = ext2_da_prepare_blocks(inode, page_folio(page), i, last + 1,
+					     mapped ? &m : NULL);
 	else if (!err)
 		err = ext2_alloc_write_blocks(inode, (sector_t)page->index << (PAGE_SHIFT - bits),
 					      i, last, m.bno, new);
@@ -193,9 +193,8 @@ static int ext2_prepare_write(struct inode *inode, struct page *page, unsigned i
 
 /*
  * A large folio around the write of [from, to) (folio offsets): the blocks of the whole
- * write allocated first, in runs, then each page made valid around its part of it (a
- * page outside the write: all of it, unless the folio is uptodate). Never delayed: only
- * block-mapped files take large folios (ext2_set_inode_ops()).
+ * write allocated (delayed: reserved) first, in runs, then each page made valid around
+ * its part of it (a page outside the write: all of it, unless the folio is uptodate).
  */
 static int ext2_prepare_write_folio(struct inode *inode, struct folio *folio, size_t from, size_t to)
 {
@@ -206,10 +205,14 @@ static int ext2_prepare_write_folio(struct inode *inode, struct folio *folio, si
 	int err;
 
 	BUG_ON(folio_nr_pages(folio) * per_page > EXT2_MAX_FOLIO_BLOCKS);
-	err = ext2_alloc_write_blocks(inode, (sector_t)folio->index << (PAGE_SHIFT - bits),
-				      (unsigned int)(from >> bits),
-				      (unsigned int)((to - 1) >> bits), bno, new);
-	if (err == -ENOSPC)
+	if (ext2_inode_delalloc(inode))
+		err = ext2_da_prepare_blocks(inode, folio, (unsigned int)(from >> bits),
+					     (unsigned int)((to - 1) >> bits) + 1, NULL);
+	else
+		err = ext2_alloc_write_blocks(inode, (sector_t)folio->index << (PAGE_SHIFT - bits),
+					      (unsigned int)(from >> bits),
+					      (unsigned int)((to - 1) >> bits), bno, new);
+	if (err == -ENOSPC && !ext2_inode_delalloc(inode))
 		ext2_folio_alloc_failed(inode, folio, bno, new);
 	for (unsigned long p = 0; !err && p < folio_nr_pages(folio); p++)
 		err = ext2_prepare_folio_page(inode, folio, p, from, to, uptodate, bno, new);
@@ -301,7 +304,8 @@ static int ext2_write_begin_once(struct address_space *mapping, loff_t pos, unsi
 						 (unsigned int)min((size_t)from + len, PAGE_SIZE));
 		if (err == -ENOSPC && folio_test_large(folio)) {
 			ext2_split_after_enospc(folio, split);
-			ext2_write_failed(inode, pos + len);
+			if (!delalloc) /* delayed: nothing was allocated */
+				ext2_write_failed(inode, pos + len);
 		} else if (err) {
 			unlock_page(page);
 			put_page(page);
@@ -347,8 +351,9 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
 static void ext2_write_end_disksize(struct inode *inode, struct page *page, loff_t end)
 {
 	unsigned int slot = (unsigned int)(((end - 1) & (PAGE_SIZE - 1)) >> inode->i_blkbits);
+	struct page *last = folio_file_page(page_folio(page), (pgoff_t)((end - 1) >> PAGE_SHIFT));
 
-	if (!ext2_inode_delalloc(inode) || !(ext2_da_delayed(page) & (1UL << slot)))
+	if (!ext2_inode_delalloc(inode) || !(ext2_da_delayed(last) & (1UL << slot)))
 		ext2_update_disksize(inode, end);
 }
 

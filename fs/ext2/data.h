@@ -37,10 +37,11 @@ int ext2_read_run_sync(struct inode *inode, struct page *page, unsigned int i, u
 void ext2_page_map_finish(struct ext2_page_map *m);
 
 /*
- * delalloc.c: a page's delayed blocks are bits of page->private (slot i: bit i), with
- * PG_private set and a page reference while any is, or while the page was written into
- * unwritten extents not yet converted (reclaim must keep it: the disk reads zeros there):
- * the bits above the slots then hold the number of the inode's IO that converts them.
+ * delalloc.c: a page's delayed blocks are bits of its page->private (slot i: bit i; each
+ * page of a large folio has its own), with PG_private set on the folio and a reference
+ * on it while any page has one, or while a page was written into unwritten extents not
+ * yet converted (reclaim must keep it: the disk reads zeros there): the bits above the
+ * slots then hold the number of the inode's IO that converts them.
  */
 #define EXT2_DA_SLOTS ((1UL << EXT2_MAX_BLOCKS_PER_PAGE) - 1)
 #define EXT2_DA_IO_SHIFT EXT2_MAX_BLOCKS_PER_PAGE
@@ -52,15 +53,23 @@ static inline u64 ext2_da_io_seq(const struct page *page)
 {
 	return PagePrivate(page) ? page->private >> EXT2_DA_IO_SHIFT : 0;
 }
-/* Slots [i, last] of a locked page are about to be written: reserve the missing blocks. */
-int ext2_da_prepare_blocks(struct inode *inode, struct page *page, unsigned int i,
-			   unsigned int last, const struct ext2_page_map *m, bool mapped);
+/*
+ * Blocks [b, end) of a locked folio (numbered from its first) are about to be written:
+ * the missing ones reserved and marked delayed, all or none. m, for a one-page folio
+ * only, is its map already read (NULL: looked up).
+ */
+int ext2_da_prepare_blocks(struct inode *inode, struct folio *folio, unsigned int b,
+			   unsigned int end, const struct ext2_page_map *m);
 /* Slots of a locked page got their blocks (or are gone): bits and reservations dropped. */
 void ext2_da_release_slots(struct inode *inode, struct page *page, unsigned long slots);
+/* All the delayed slots of a locked folio dropped (its data is lost: a failed writeback). */
+void ext2_da_release_folio(struct inode *inode, struct folio *folio);
+/* Has any page of the folio a delayed block? */
+bool ext2_da_folio_delayed(struct folio *folio);
 /* A locked page was written into unwritten extents by IO seq: reclaim keeps it until converted. */
 void ext2_da_protect_page(struct page *page, u64 seq);
-void ext2_da_invalidatepage(struct page *page, size_t offset, size_t length);
-bool ext2_da_releasepage(struct page *page, gfp_t gfp);
+void ext2_da_invalidatepage(struct page *head, size_t offset, size_t length);
+bool ext2_da_releasepage(struct page *head, gfp_t gfp);
 
 /*
  * io_end.c: the unwritten ranges one writeback wrote, converted once every bio carrying

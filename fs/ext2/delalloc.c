@@ -2,7 +2,7 @@
  * Delayed allocation, the write side (Linux's ext4_da_write_begin, ext4_da_reserve_space,
  * ext4_da_release_space, ext4_da_invalidatepage): a buffered write into a hole of an
  * extent-mapped file on a type ext4 mount (unless mounted nodelalloc) allocates nothing.
- * It reserves one block per block it makes dirty, and the page remembers which of its
+ * It reserves one block per block it makes dirty, and the folio remembers which of its
  * blocks are delayed; the blocks are allocated when the page is written back
  * (writeback.c), for the whole run of dirty pages at once, as unwritten extents converted
  * after the IO (io_end.c).
@@ -32,11 +32,13 @@
  * allocated their run keep their reservations until their own turn (their bits change
  * under their own locks): for that while, the blocks count twice, on the safe side.
  *
- * The page's state: bits 0..3 of page->private are its delayed block slots; PG_private
- * (with a page reference, as buffer heads hold one) is set while any is, and also while
- * the page was written into unwritten extents whose conversion is pending: reclaim asks
- * releasepage, which keeps such a page, since the disk still reads zeros there and a
- * re-read would lose the data. All of it changes under the page lock.
+ * The folio's state: bits 0..3 of each page's page->private are its delayed block slots
+ * (a folio of 16 pages holds up to 64 blocks: each page keeps its own, as iomap keeps a
+ * per-folio block bitmap); PG_private (with a reference on the folio, as buffer heads
+ * hold one) is set while any is, and also while a page was written into unwritten
+ * extents whose conversion is pending: reclaim asks releasepage, which keeps such a
+ * folio, since the disk still reads zeros there and a re-read would lose the data. All
+ * of it changes under the folio lock.
  */
 #include "data.h"
 
@@ -102,64 +104,101 @@ static void ext2_da_release_space(struct inode *inode, unsigned int n)
 	percpu_counter_sub(&sbi->s_dirtyclusters_counter, n);
 }
 
-static void ext2_da_attach(struct page *page)
+/*
+ * The folio's state: PG_private and one reference on the folio, each page's slots in its
+ * own page->private (a tail page's is free: the compound links live elsewhere).
+ */
+static void ext2_da_attach(struct folio *folio)
 {
-	if (!PagePrivate(page)) {
-		get_page(page);
-		page->private = 0;
-		SetPagePrivate(page);
+	if (!folio_test_private(folio)) {
+		folio_get(folio);
+		for (unsigned long p = 0; p < folio_nr_pages(folio); p++)
+			folio_page(folio, p)->private = 0;
+		folio_set_private(folio);
 	}
 }
 
-static void ext2_da_detach(struct page *page)
+static void ext2_da_detach(struct folio *folio)
 {
-	if (PagePrivate(page)) {
-		page->private = 0;
-		ClearPagePrivate(page);
-		put_page(page);
+	if (folio_test_private(folio)) {
+		for (unsigned long p = 0; p < folio_nr_pages(folio); p++)
+			folio_page(folio, p)->private = 0;
+		folio_clear_private(folio);
+		folio_put(folio);
 	}
+}
+
+/* Detached once no page of it holds a slot or waits for a conversion. */
+static void ext2_da_detach_if_idle(struct folio *folio)
+{
+	for (unsigned long p = 0; p < folio_nr_pages(folio); p++)
+		if (folio_page(folio, p)->private)
+			return;
+	ext2_da_detach(folio);
 }
 
 /*
- * Slots [i, last] of the page are to be written. A slot already delayed or mapped to a
- * written block needs nothing; any other (a hole, or an unwritten extent: both read as
- * zeros) is reserved and marked delayed, all of them or none. m holds the page's map when
- * mapped; otherwise (an uptodate page) the slots are looked up. Slots past the end of
- * file have no blocks (truncate frees them, writeback allocates none there).
+ * Does slot (block number block of the file) of page need a reservation? Not if it is
+ * delayed already or mapped to a written block; a hole or an unwritten extent (both read
+ * as zeros) does. Returns how many blocks from it share the answer (a run of written
+ * ones, looked up at most left long), or an error. Slots past the end of file have no
+ * blocks (truncate frees them, writeback allocates none there).
  */
-int ext2_da_prepare_blocks(struct inode *inode, struct page *page, unsigned int i,
-			   unsigned int last, const struct ext2_page_map *m, bool mapped)
+static int ext2_da_slot_needs(struct inode *inode, struct page *page, unsigned int slot,
+			      sector_t block, unsigned int left, bool *need)
 {
-	unsigned int bits = inode->i_blkbits;
-	sector_t first = (sector_t)page->index << (PAGE_SHIFT - bits);
-	unsigned long want = 0, delayed = ext2_da_delayed(page);
+	bool new;
+	u32 bno;
+	int n;
+
+	*need = false;
+	if (ext2_da_delayed(page) & (1UL << slot))
+		return 1;
+	*need = true;
+	if (((loff_t)block << inode->i_blkbits) >= inode->i_size)
+		return 1;
+	n = ext2_get_blocks(inode, block, left, &bno, 0, &new);
+	if (n <= 0)
+		return n ? n : 1;
+	*need = false;
+	return n;
+}
+
+int ext2_da_prepare_blocks(struct inode *inode, struct folio *folio, unsigned int b,
+			   unsigned int end, const struct ext2_page_map *m)
+{
+	unsigned int per_page = 1u << (PAGE_SHIFT - inode->i_blkbits), count = 0;
+	sector_t first = (sector_t)folio->index * per_page;
+	unsigned long want[1UL << MAX_PAGECACHE_ORDER] = { 0 };
 	int err;
 
-	for (; i <= last; i++) {
-		bool new;
-		u32 bno = 0;
+	BUG_ON(end > folio_nr_pages(folio) * per_page || (m && folio_test_large(folio)));
+	while (b < end) {
+		struct page *page = folio_page(folio, b / per_page);
+		unsigned int slot = b % per_page;
+		bool need;
+		int n = 1;
 
-		if (delayed & (1UL << i))
-			continue;
-		if (mapped) {
-			bno = m->bno[i];
-		} else if (((loff_t)(first + i) << bits) < inode->i_size) {
-			err = ext2_get_blocks(inode, first + i, 1, &bno, 0, &new);
-			if (err < 0)
-				return err;
-			if (!err)
-				bno = 0;
+		if (m) /* a one-page folio's map: what is on disk */
+			need = !m->bno[slot] && !(ext2_da_delayed(page) & (1UL << slot));
+		else
+			n = ext2_da_slot_needs(inode, page, slot, first + b, end - b, &need);
+		if (n < 0)
+			return n;
+		if (need) {
+			want[b / per_page] |= 1UL << slot;
+			count++;
 		}
-		if (!bno)
-			want |= 1UL << i;
+		b += (unsigned int)n;
 	}
-	if (!want)
+	if (!count)
 		return 0;
-	err = ext2_da_reserve_space(inode, ext2_da_count(want));
+	err = ext2_da_reserve_space(inode, count);
 	if (err)
 		return err;
-	ext2_da_attach(page);
-	page->private |= want;
+	ext2_da_attach(folio);
+	for (unsigned long p = 0; p < folio_nr_pages(folio); p++)
+		folio_page(folio, p)->private |= want[p];
 	return 0;
 }
 
@@ -170,41 +209,64 @@ void ext2_da_release_slots(struct inode *inode, struct page *page, unsigned long
 		return;
 	ext2_da_release_space(inode, ext2_da_count(slots));
 	page->private &= ~slots;
-	if (!page->private)
-		ext2_da_detach(page);
+	ext2_da_detach_if_idle(page_folio(page));
+}
+
+void ext2_da_release_folio(struct inode *inode, struct folio *folio)
+{
+	for (unsigned long p = 0; p < folio_nr_pages(folio); p++)
+		ext2_da_release_slots(inode, folio_page(folio, p), EXT2_DA_SLOTS);
+}
+
+bool ext2_da_folio_delayed(struct folio *folio)
+{
+	for (unsigned long p = 0; folio_test_private(folio) && p < folio_nr_pages(folio); p++)
+		if (ext2_da_delayed(folio_page(folio, p)))
+			return true;
+	return false;
 }
 
 void ext2_da_protect_page(struct page *page, u64 seq)
 {
-	ext2_da_attach(page);
+	ext2_da_attach(page_folio(page));
 	page->private = (page->private & EXT2_DA_SLOTS) | (unsigned long)(seq << EXT2_DA_IO_SHIFT);
 }
 
 /* Truncate: the delayed slots wholly inside [offset, offset + length) lose their blocks. */
-void ext2_da_invalidatepage(struct page *page, size_t offset, size_t length)
+void ext2_da_invalidatepage(struct page *head, size_t offset, size_t length)
 {
-	struct inode *inode = page->mapping->host;
-	unsigned int bits = inode->i_blkbits;
-	unsigned long slots = 0;
+	struct folio *folio = page_folio(head);
+	struct inode *inode = folio->mapping->host;
+	unsigned int bits = inode->i_blkbits, per_page = 1u << (PAGE_SHIFT - bits);
 
-	for (unsigned int i = 0; i < (PAGE_SIZE >> bits); i++) {
-		size_t start = (size_t)i << bits, end = start + (1u << bits);
+	for (unsigned long p = 0; p < folio_nr_pages(folio); p++) {
+		unsigned long slots = 0;
 
-		if (start >= offset && end <= offset + length)
-			slots |= 1UL << i;
+		for (unsigned int i = 0; i < per_page; i++) {
+			size_t start = (p << PAGE_SHIFT) + ((size_t)i << bits);
+
+			if (start >= offset && start + (1u << bits) <= offset + length)
+				slots |= 1UL << i;
+		}
+		ext2_da_release_slots(inode, folio_page(folio, p), slots);
 	}
-	ext2_da_release_slots(inode, page, slots);
-	if (!offset && length == PAGE_SIZE)
-		ext2_da_detach(page);
+	if (!offset && length == folio_size(folio))
+		ext2_da_detach(folio);
 }
 
-/* Reclaim of a clean page: kept while the IO that wrote it waits for its conversion. */
-bool ext2_da_releasepage(struct page *page, gfp_t gfp)
+/* Reclaim of a clean folio: kept while an IO that wrote it waits for its conversion. */
+bool ext2_da_releasepage(struct page *head, gfp_t gfp)
 {
+	struct folio *folio = page_folio(head);
+	u64 done = ext2_unwritten_done(&EXT2_I(folio->mapping->host)->i_unwritten);
+
 	(void)gfp;
-	if (ext2_da_delayed(page) ||
-	    ext2_da_io_seq(page) > ext2_unwritten_done(&EXT2_I(page->mapping->host)->i_unwritten))
-		return false;
-	ext2_da_detach(page);
+	for (unsigned long p = 0; p < folio_nr_pages(folio); p++) {
+		struct page *page = folio_page(folio, p);
+
+		if (ext2_da_delayed(page) || ext2_da_io_seq(page) > done)
+			return false;
+	}
+	ext2_da_detach(folio);
 	return true;
 }

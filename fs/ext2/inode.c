@@ -100,10 +100,8 @@ void ext2_set_inode_ops(struct inode *inode)
 	if (S_ISREG(inode->i_mode)) {
 		inode->i_op = &ext2_file_inode_operations;
 		inode->i_fop = &ext2_file_operations;
-		/* block-mapped files write into folios of up to 64 KiB (aops.c, writeback.c);
-		 * extent-mapped ones, delayed allocation's, still a page at a time */
-		if (!(EXT2_I(inode)->i_flags & EXT4_EXTENTS_FL))
-			mapping_set_large_folios(inode->i_mapping);
+		/* written into folios of up to 64 KiB (aops.c, delalloc.c, writeback.c) */
+		mapping_set_large_folios(inode->i_mapping);
 	} else if (S_ISDIR(inode->i_mode)) {
 		inode->i_op = &ext2_dir_inode_operations;
 		inode->i_fop = &ext2_dir_operations;

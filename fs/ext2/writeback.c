@@ -2,9 +2,9 @@
  * Writeback of file pages: ->writepages walks the dirty folios (write_cache_pages, which
  * locks each one and clears its dirty bit for IO) and packs folios whose blocks follow each
  * other on disk into one bio, up to BIO_MAX_VECS pages, so a sequentially written file
- * goes out in IOs of up to a MiB. A large folio (block-mapped files only) goes whole into
- * one bio when its blocks are one run, a page per vector, else run by run in bios chained
- * to the first; either way its writeback ends once (ext2_end_write()).
+ * goes out in IOs of up to a MiB. A large folio goes whole into one bio when its blocks
+ * are one run, a page per vector, else run by run in bios chained to the first; either
+ * way its writeback ends once (ext2_end_write()).
  *
  * The cgroup writeback hooks are called the way Linux's mpage code calls them: each bio is
  * associated with the writeback's cgroup (wbc_init_bio, after its device is set and before
@@ -259,15 +259,18 @@ nomem:
 }
 
 /*
- * Delayed pages after index that this writeback may reach, dirty and delayed: the run
- * allocated with index's blocks. A hint read without their locks; a page it counts but
+ * Delayed pages after at that this writeback may reach, dirty and delayed: the run
+ * allocated with at's blocks (the rest of at's own folio, locked and cleaned for this IO
+ * already, by its slots alone). A hint read without their locks; a page it counts but
  * does not write keeps its delayed slots and finds its blocks (unwritten) next time.
  * What an earlier look saw still counts: an allocation shorter than the run (a
  * reservation window's end) looks again from inside it, and looking up every page again
  * made the page-cache lookup the largest cost after the copy at 16 writers on ext4.
  */
-static unsigned long ext2_da_lookahead(struct ext2_wb_ctx *ctx, pgoff_t index)
+static unsigned long ext2_da_lookahead(struct ext2_wb_ctx *ctx, struct page *at)
 {
+	struct folio *own = page_folio(at); /* locked, and cleaned for this IO already */
+	pgoff_t index = page_index(at);
 	struct address_space *mapping = ctx->inode->i_mapping;
 	loff_t isize = ctx->inode->i_size;
 	unsigned long limit = isize ? (unsigned long)((isize - 1) >> PAGE_SHIFT) - index : 0, n;
@@ -279,9 +282,17 @@ static unsigned long ext2_da_lookahead(struct ext2_wb_ctx *ctx, pgoff_t index)
 	if (index >= ctx->ahead_from && index < ctx->ahead_to)
 		n = min(ctx->ahead_to - index, limit);
 	for (; n < limit; n++) {
-		struct page *page = find_get_page(mapping, index + 1 + n);
-		bool delayed = page && PageDirty(page) && ext2_da_delayed(page);
+		pgoff_t next = index + 1 + n;
+		struct page *page;
+		bool delayed;
 
+		if (next < folio_next_index(own)) {
+			if (!ext2_da_delayed(folio_file_page(own, next)))
+				break;
+			continue;
+		}
+		page = find_get_page(mapping, next);
+		delayed = page && PageDirty(page) && ext2_da_delayed(page);
 		if (page)
 			put_page(page);
 		if (!delayed)
@@ -313,7 +324,7 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 {
 	struct inode *inode = ctx->inode;
 	unsigned int bits = inode->i_blkbits, per_page = m->blocks_per_page;
-	sector_t first = (sector_t)page->index << (PAGE_SHIFT - bits);
+	sector_t first = (sector_t)page_index(page) << (PAGE_SHIFT - bits);
 	sector_t eof = (sector_t)((inode->i_size + (1 << bits) - 1) >> bits);
 	unsigned long delayed = ext2_da_delayed(page), done = 0;
 	bool protect = false;
@@ -334,7 +345,7 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 		n = ext2_get_blocks(inode, first + i, want, &bno, EXT2_GET_BLOCKS_UNWRIT, &unwritten);
 		if (!n) {
 			if (i + want == per_page)
-				want += ext2_da_lookahead(ctx, page->index) * per_page;
+				want += ext2_da_lookahead(ctx, page) * per_page;
 			want = min(want, (unsigned long)(eof - (first + i)));
 			n = ext2_get_blocks(inode, first + i, want, &bno,
 					    EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT,
@@ -421,6 +432,18 @@ static bool ext2_wb_map_from_run(struct ext2_wb_ctx *ctx, struct page *page, lof
 	return true;
 }
 
+/* The first len bytes of a locked folio, one run on disk from bno, join the bio; unlocked. */
+static int ext2_wb_whole(struct ext2_wb_ctx *ctx, struct folio *folio, u32 bno, size_t len)
+{
+	int err = ext2_wb_add(ctx, folio, ext2_block_sector(ctx->inode, bno), len);
+
+	if (!err) {
+		set_page_writeback(&folio->page);
+		folio_unlock(folio);
+	}
+	return err;
+}
+
 /* A one-page folio: mapped (delayed blocks allocated), then added to a bio. Locked. */
 static int ext2_wb_page(struct ext2_wb_ctx *ctx, struct page *page, loff_t isize)
 {
@@ -440,19 +463,32 @@ static int ext2_wb_page(struct ext2_wb_ctx *ctx, struct page *page, loff_t isize
 	}
 	if (!m.simple)
 		return ext2_wb_runs(ctx, page_folio(page), &m);
-	err = ext2_wb_add(ctx, page_folio(page), ext2_block_sector(inode, m.bno[0]),
-			  m.prefix << inode->i_blkbits);
-	if (!err) {
-		set_page_writeback(page);
-		unlock_page(page);
+	return ext2_wb_whole(ctx, page_folio(page), m.bno[0], m.prefix << inode->i_blkbits);
+}
+
+/* The first len bytes of a folio one run on disk, as its pages' maps say? *bno: its first. */
+static bool ext2_maps_one_run(const struct ext2_page_map *maps, size_t len, unsigned int bits,
+			      u32 *bno)
+{
+	size_t blocks = 0;
+
+	for (unsigned long p = 0; p < DIV_ROUND_UP(len, PAGE_SIZE); p++) {
+		const struct ext2_page_map *m = &maps[p];
+
+		if (!m->nr || !m->simple || m->prefix != m->nr ||
+		    m->bno[0] != maps[0].bno[0] + (u32)blocks)
+			return false;
+		blocks += m->nr;
 	}
-	return err;
+	*bno = maps[0].bno[0];
+	return blocks << bits == len;
 }
 
 /*
- * A large folio (block-mapped files only, never delayed): one piece of a bio when its
- * blocks up to the end of file are one run on disk, which the pass's run usually says
- * without a walk; else each page mapped and written run by run. Locked.
+ * A large folio: one piece of a bio when its blocks up to the end of file are one run on
+ * disk, which for a block-mapped file the pass's run usually says without a walk; else
+ * each page mapped (its delayed blocks allocated) and, when they are not one run after
+ * all, written run by run. Locked.
  */
 static int ext2_wb_folio(struct ext2_wb_ctx *ctx, struct folio *folio, loff_t isize)
 {
@@ -468,18 +504,15 @@ static int ext2_wb_folio(struct ext2_wb_ctx *ctx, struct folio *folio, loff_t is
 	len = ALIGN(len, (size_t)1 << bits);
 	for (unsigned long p = (len - 1) >> PAGE_SHIFT; p < nr; p++)
 		ext2_zero_post_eof(folio_page(folio, p), isize);
-	if (ext2_wb_run_lookup(ctx, first, (unsigned int)(len >> bits), &bno)) {
-		int err = ext2_wb_add(ctx, folio, ext2_block_sector(inode, bno), len);
-
-		if (!err) {
-			set_page_writeback(&folio->page);
-			folio_unlock(folio);
-		}
-		return err;
-	}
+	if (!(EXT2_I(inode)->i_flags & EXT4_EXTENTS_FL) &&
+	    ext2_wb_run_lookup(ctx, first, (unsigned int)(len >> bits), &bno))
+		return ext2_wb_whole(ctx, folio, bno, len);
 	for (unsigned long p = 0; p < nr; p++) {
-		int err = ext2_map_page(inode, folio_page(folio, p), isize, &maps[p]);
+		struct page *page = folio_page(folio, p);
+		int err = ext2_map_page(inode, page, isize, &maps[p]);
 
+		if (!err && ext2_da_delayed(page))
+			err = ext2_da_map_page(ctx, page, &maps[p]);
 		if (err)
 			return err;
 		any |= maps[p].prefix || !maps[p].simple;
@@ -488,6 +521,8 @@ static int ext2_wb_folio(struct ext2_wb_ctx *ctx, struct folio *folio, loff_t is
 		folio_unlock(folio); /* nothing mapped: holes only */
 		return 0;
 	}
+	if (ext2_maps_one_run(maps, len, bits, &bno))
+		return ext2_wb_whole(ctx, folio, bno, len);
 	return ext2_wb_runs(ctx, folio, maps);
 }
 
@@ -517,7 +552,7 @@ static int ext2_writepage_cb(struct page *page, struct writeback_control *wbc, v
 			ext2_msg(inode->i_sb, KERN_ERR,
 				 "inode #%lu: writing page %lu failed: error %d", inode->i_ino,
 				 (unsigned long)page->index, err);
-		ext2_da_release_slots(inode, page, EXT2_DA_SLOTS);
+		ext2_da_release_folio(inode, page_folio(page));
 		mapping_set_error(page->mapping, err);
 		unlock_page(page);
 	}
@@ -562,7 +597,7 @@ int ext2_writepage(struct page *page, struct writeback_control *wbc)
 				   .opf = ext2_wb_opf(wbc) };
 	int err;
 
-	if (ext2_da_delayed(page)) {
+	if (ext2_da_folio_delayed(page_folio(page))) {
 		redirty_page_for_writepage(wbc, page);
 		unlock_page(page);
 		return 0;

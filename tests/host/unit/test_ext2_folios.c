@@ -2,8 +2,9 @@
  * Large folios in ext2 files (fs/ext2/aops.c, writeback.c, readpage.c): a block-mapped
  * file's buffered writes fill folios of up to 64 KiB, whose blocks are allocated in runs
  * and written as one piece of a bio when they lie in one run on disk, run by run when not
- * (a pointer block between them). Every test checks the bytes on disk with debugfs and
- * the image with e2fsck, and extent-mapped files (ext4) still take single pages.
+ * (a pointer block between them). Extent-mapped files (ext4) fill them too, their blocks
+ * delayed (reserved per block, allocated at writeback). Every test checks the bytes on
+ * disk with debugfs and the image with e2fsck.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "host.h"
 #include "test_ext2.h"
 #include "test_ext4.h"
+#include "../../../fs/ext2/ext2.h"
 
 static void setup(void)
 {
@@ -165,14 +167,64 @@ Test(ext2_folios, a_full_disk_inside_a_hole_leaves_zeros_and_fills_to_the_last_b
 	free(want);
 }
 
-/* Extent-mapped files (an ext4 mount) still go a page at a time. */
-Test(ext2_folios, extent_mapped_files_take_single_pages)
+/* Blocks reserved for path's delayed writes, not yet allocated. */
+static u32 reserved_blocks(const char *path)
+{
+	return EXT2_I(path_inode(path))->i_reserved_data_blocks;
+}
+
+/*
+ * Extent-mapped files (an ext4 mount, delayed allocation) fill large folios too: every
+ * block of them reserved once, allocated at writeback in one extent, written.
+ */
+Test(ext2_folios, extent_mapped_files_fill_large_folios_with_delayed_blocks)
 {
 	ext4t_make_image("-b 4096");
 	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
-	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 7, 0, 256 << 10), 0);
-	cr_expect_eq(folio_pages_at(EXT2T_MNT "/f", 0), 1);
-	cr_expect_eq(folio_pages_at(EXT2T_MNT "/f", 33), 1);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 7, 0, (1 << 20) + 5000), 0);
+	cr_expect_eq(folio_pages_at(EXT2T_MNT "/f", 0), 16);
+	cr_expect_eq(folio_pages_at(EXT2T_MNT "/f", 33), 16);
+	cr_expect_gt(folio_pages_at(EXT2T_MNT "/f", 256), 1, "the short end in a single page");
+	cr_expect_eq(reserved_blocks(EXT2T_MNT "/f"), 258);
+	ksys_sync();
+	cr_expect_eq(reserved_blocks(EXT2T_MNT "/f"), 0, "reservations left after writeback");
+	ext2t_umount();
+	ext2t_fsck_clean();
+	ext2t_expect_dump_pattern("/f", 7, (1 << 20) + 5000);
+	cr_expect_eq(ext4t_extents_matching("/f", "/Uninit/"), 0, "an extent left unwritten");
+	cr_expect_leq(ext4t_extents_matching("/f", "1"), 1, "1 MiB in order in %llu extents",
+		      ext4t_extents_matching("/f", "1"));
+}
+
+/*
+ * Inside one delayed 64 KiB folio of 1 KiB blocks: a rewrite reserves nothing more, a cut
+ * gives back the blocks past the new end (the folio stays whole: its blocks' state is
+ * its own), a write past a gap reserves its block alone; the gap is a hole on disk.
+ */
+Test(ext2_folios, partial_writes_and_a_cut_inside_a_delayed_folio)
+{
+	u8 *want = calloc(1, 30100);
+
+	ext4t_make_image("-b 1024");
+	cr_assert_eq(ext4t_mount(0), 0, "%s", host_log());
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 3, 0, 64 << 10), 0);
+	cr_assert_eq(folio_pages_at(EXT2T_MNT "/f", 5), 16);
+	cr_expect_eq(reserved_blocks(EXT2T_MNT "/f"), 64);
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 3, 10000, 2500), 0);
+	cr_expect_eq(reserved_blocks(EXT2T_MNT "/f"), 64, "a rewrite reserved again");
+	cr_assert_eq(do_truncate(EXT2T_MNT "/f", 20000), 0);
+	cr_expect_eq(reserved_blocks(EXT2T_MNT "/f"), 20, "a cut to 20000 bytes keeps 20 blocks");
+	cr_assert_eq(ext2t_write_pattern(EXT2T_MNT "/f", 3, 30000, 100), 0);
+	cr_expect_eq(reserved_blocks(EXT2T_MNT "/f"), 21);
+	ksys_sync();
+	cr_expect_eq(reserved_blocks(EXT2T_MNT "/f"), 0);
+	ext2t_umount();
+	ext2t_fsck_clean();
+	ext2t_fill(want, 20000, 3, 0);
+	ext2t_fill(want + 30000, 100, 3, 30000);
+	ext2t_expect_dump("/f", want, 30100);
+	cr_expect_eq(ext4t_extents_matching("/f", "/Uninit/"), 0, "an extent left unwritten");
+	free(want);
 }
 
 /* Pages cached in large folios among path's first nr indexes (a cold cache read). */
