@@ -5,7 +5,8 @@
  * writeback flushers: their work is long and should go where there is room). Each pool grows
  * on demand up to max_active: a manager task creates a worker whenever work is waiting in a
  * pool and none of its workers is idle, so a work item that sleeps for a long time (a flusher
- * stuck behind a throttled device) does not hold up the rest. A work item is never run by two
+ * stuck behind a throttled device) does not hold up the rest. A work queued wakes one idle
+ * worker, not all of them (Linux's wake_up_worker()). A work item is never run by two
  * workers at once: if it is queued again while running, on whatever CPU, it runs next on the
  * worker running it (Linux's find_worker_executing()). One lock per workqueue guards all its
  * pools: nothing here is hot enough to be worth a lock per pool and the ordering that would
@@ -474,8 +475,9 @@ static int worker_thread(void *arg)
 				break;
 			worker_set_idle(worker, true);
 			spin_unlock_irqrestore(&wq->lock, flags);
-			wait_event_idle(pool->more_work,
-					!list_empty(&pool->worklist) || wq->destroying);
+			/* one idle worker woken per work queued, not all of them */
+			wait_event_idle_exclusive(pool->more_work,
+						  !list_empty(&pool->worklist) || wq->destroying);
 			spin_lock_irqsave(&wq->lock, flags);
 			continue;
 		}

@@ -134,6 +134,17 @@ static inline bool waitqueue_active(wait_queue_head_t *wq)
 		(void)___wait_event(wq, condition, TASK_IDLE, 0, 0, schedule()); \
 	} while (0)
 
+/*
+ * The same, waiting exclusively: a wake_up() wakes one such waiter (idle workers of a
+ * pool: one work wants one of them, as Linux wakes its pool's first idle worker).
+ */
+#define wait_event_idle_exclusive(wq, condition)                                 \
+	do {                                                                     \
+		if (condition)                                                   \
+			break;                                                   \
+		(void)___wait_event(wq, condition, TASK_IDLE, 1, 0, schedule()); \
+	} while (0)
+
 #define wait_event_interruptible(wq, condition)                                                   \
 	({                                                                                        \
 		long __r = 0;                                                                     \
