@@ -415,7 +415,7 @@ struct ext2_inode_info {
 	/* the last allocation: the next sequential block goes right after it */
 	u32 i_next_alloc_block;
 	u32 i_next_alloc_goal;
-	u32 i_map_gen; /* truncations of the block map (truncate_mutex): writeback's run */
+	u32 i_map_gen; /* truncations of the block map or extent tree: writeback's run */
 	/* the reservation window (reserve.c): bits [start, end) of group; truncate_mutex */
 	u32 i_rsv_group;
 	u32 i_rsv_start, i_rsv_end;

@@ -143,8 +143,11 @@ int ext2_truncate_blocks(struct inode *inode, loff_t size)
 
 	if (!ext2_has_block_map(inode))
 		return 0;
-	if (ei->i_flags & EXT4_EXTENTS_FL)
+	if (ei->i_flags & EXT4_EXTENTS_FL) {
+		/* i_rwsem (or the last reference) serialises truncations of an inode */
+		WRITE_ONCE(ei->i_map_gen, ei->i_map_gen + 1);
 		return ext2_family(inode->i_sb)->truncate_blocks(inode, size);
+	}
 	ext2_discard_reservation(inode);
 	mutex_lock(&ei->truncate_mutex);
 	WRITE_ONCE(ei->i_map_gen, ei->i_map_gen + 1);

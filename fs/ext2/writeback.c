@@ -53,7 +53,9 @@ struct ext2_wb_ctx {
 	struct {
 		sector_t first; /* logical block of bno */
 		u32 bno, count, gen;
-	} run; /* a block-mapped file's blocks mapped by an earlier page of the pass */
+	} run; /* a block-mapped file's blocks mapped by an earlier page of the pass, or the
+		* unwritten blocks the pass allocated last for delayed pages (either stays valid
+		* until a truncation: i_map_gen) */
 };
 
 /* Submit now, or after the handle when ctx holds them. */
@@ -315,6 +317,49 @@ static void ext2_wb_io_end_room(struct ext2_wb_ctx *ctx)
 	ctx->io_end = ext2_io_end_alloc(ctx->inode);
 }
 
+static bool ext2_wb_run_covers(const struct ext2_wb_ctx *ctx, sector_t first, unsigned int n)
+{
+	return ctx->run.count && READ_ONCE(EXT2_I(ctx->inode)->i_map_gen) == ctx->run.gen &&
+	       first >= ctx->run.first && first + n <= ctx->run.first + ctx->run.count;
+}
+
+/*
+ * The blocks of want delayed slots from block (of page): the run this pass allocated last
+ * if it holds them (its later pages' blocks); else what is mapped already (unwritten
+ * extents: an earlier pass's run, or fallocate's); else allocated as unwritten extents,
+ * with the delayed pages after page when the slots reach its end (to_end), up to the end
+ * of file. Returns how many from block are mapped (*bno the first), or an error.
+ */
+static int ext2_da_find_blocks(struct ext2_wb_ctx *ctx, struct page *page, sector_t block,
+			       unsigned long want, bool to_end, u32 *bno, bool *unwritten)
+{
+	struct inode *inode = ctx->inode;
+	unsigned int bits = inode->i_blkbits;
+	sector_t eof = (sector_t)((inode->i_size + (1 << bits) - 1) >> bits);
+	int n;
+
+	if (ext2_wb_run_covers(ctx, block, (unsigned int)want)) {
+		*bno = ctx->run.bno + (u32)(block - ctx->run.first);
+		*unwritten = true;
+		return (int)want;
+	}
+	n = ext2_get_blocks(inode, block, want, bno, EXT2_GET_BLOCKS_UNWRIT, unwritten);
+	if (n)
+		return n;
+	if (to_end)
+		want += ext2_da_lookahead(ctx, page) << (PAGE_SHIFT - bits);
+	want = min(want, (unsigned long)(eof - block));
+	ctx->run.gen = READ_ONCE(EXT2_I(inode)->i_map_gen); /* read before the allocation */
+	n = ext2_get_blocks(inode, block, want, bno,
+			    EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT, unwritten);
+	if (n > 0 && *unwritten) {
+		ctx->run.first = block;
+		ctx->run.bno = *bno;
+		ctx->run.count = (u32)n;
+	}
+	return n;
+}
+
 /*
  * The delayed slots of page (before the end of file) get blocks: unwritten extents, each
  * run with the dirty delayed pages after it. m gets their blocks, their reservations go,
@@ -325,7 +370,6 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 	struct inode *inode = ctx->inode;
 	unsigned int bits = inode->i_blkbits, per_page = m->blocks_per_page;
 	sector_t first = (sector_t)page_index(page) << (PAGE_SHIFT - bits);
-	sector_t eof = (sector_t)((inode->i_size + (1 << bits) - 1) >> bits);
 	unsigned long delayed = ext2_da_delayed(page), done = 0;
 	bool protect = false;
 	int err = 0;
@@ -341,16 +385,8 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 		while (i + want < m->nr && (delayed & (1UL << (i + want))))
 			want++;
 		ext2_wb_io_end_room(ctx);
-		/* mapped already (by an earlier page's run, or an unwritten extent)? */
-		n = ext2_get_blocks(inode, first + i, want, &bno, EXT2_GET_BLOCKS_UNWRIT, &unwritten);
-		if (!n) {
-			if (i + want == per_page)
-				want += ext2_da_lookahead(ctx, page) * per_page;
-			want = min(want, (unsigned long)(eof - (first + i)));
-			n = ext2_get_blocks(inode, first + i, want, &bno,
-					    EXT2_GET_BLOCKS_CREATE | EXT2_GET_BLOCKS_UNWRIT,
-					    &unwritten);
-		}
+		n = ext2_da_find_blocks(ctx, page, first + i, want, i + want == per_page, &bno,
+					&unwritten);
 		if (n <= 0) {
 			err = n ? n : -EIO;
 			break;
@@ -371,12 +407,6 @@ static int ext2_da_map_page(struct ext2_wb_ctx *ctx, struct page *page, struct e
 		ext2_da_protect_page(page, ctx->io_end->in_inode.seq);
 	ext2_page_map_finish(m);
 	return err;
-}
-
-static bool ext2_wb_run_covers(const struct ext2_wb_ctx *ctx, sector_t first, unsigned int n)
-{
-	return ctx->run.count && READ_ONCE(EXT2_I(ctx->inode)->i_map_gen) == ctx->run.gen &&
-	       first >= ctx->run.first && first + n <= ctx->run.first + ctx->run.count;
 }
 
 /*
@@ -416,7 +446,7 @@ static bool ext2_wb_map_from_run(struct ext2_wb_ctx *ctx, struct page *page, lof
 {
 	struct inode *inode = ctx->inode;
 	unsigned int bits = inode->i_blkbits, per_page = 1u << (PAGE_SHIFT - bits);
-	sector_t first = (sector_t)page->index << (PAGE_SHIFT - bits);
+	sector_t first = (sector_t)page_index(page) << (PAGE_SHIFT - bits);
 	u32 bno;
 
 	if ((EXT2_I(inode)->i_flags & EXT4_EXTENTS_FL) || ((loff_t)(first + per_page) << bits) > isize)
@@ -430,6 +460,39 @@ static bool ext2_wb_map_from_run(struct ext2_wb_ctx *ctx, struct page *page, lof
 		m->bno[i] = bno + i;
 	ext2_page_map_finish(m);
 	return true;
+}
+
+/*
+ * The map of a page whose every block before the end of file is delayed: holes (or
+ * unwritten extents, which read as holes too), known without a lookup. False otherwise.
+ */
+static bool ext2_da_page_unmapped(struct inode *inode, struct page *page, loff_t isize,
+				  struct ext2_page_map *m)
+{
+	unsigned int bits = inode->i_blkbits, per_page = 1u << (PAGE_SHIFT - bits);
+	loff_t pos = (loff_t)page_index(page) << PAGE_SHIFT;
+	unsigned int nr;
+
+	if (pos >= isize)
+		return false;
+	nr = (unsigned int)min((loff_t)per_page, (isize - pos + (1 << bits) - 1) >> bits);
+	if (ext2_da_delayed(page) != (1UL << nr) - 1)
+		return false;
+	memset(m, 0, sizeof(*m));
+	m->blocks_per_page = per_page;
+	m->nr = nr;
+	ext2_page_map_finish(m);
+	return true;
+}
+
+/* A page's map, for writeback: from the pass's run, of its delayed blocks, or looked up. */
+static int ext2_wb_map_page(struct ext2_wb_ctx *ctx, struct page *page, loff_t isize,
+			    struct ext2_page_map *m)
+{
+	if (ext2_wb_map_from_run(ctx, page, isize, m) ||
+	    ext2_da_page_unmapped(ctx->inode, page, isize, m))
+		return 0;
+	return ext2_map_page(ctx->inode, page, isize, m);
 }
 
 /* The first len bytes of a locked folio, one run on disk from bno, join the bio; unlocked. */
@@ -452,7 +515,7 @@ static int ext2_wb_page(struct ext2_wb_ctx *ctx, struct page *page, loff_t isize
 	int err;
 
 	ext2_zero_post_eof(page, isize);
-	err = ext2_wb_map_from_run(ctx, page, isize, &m) ? 0 : ext2_map_page(inode, page, isize, &m);
+	err = ext2_wb_map_page(ctx, page, isize, &m);
 	if (!err && ext2_da_delayed(page))
 		err = ext2_da_map_page(ctx, page, &m);
 	if (err)
@@ -509,7 +572,7 @@ static int ext2_wb_folio(struct ext2_wb_ctx *ctx, struct folio *folio, loff_t is
 		return ext2_wb_whole(ctx, folio, bno, len);
 	for (unsigned long p = 0; p < nr; p++) {
 		struct page *page = folio_page(folio, p);
-		int err = ext2_map_page(inode, page, isize, &maps[p]);
+		int err = ext2_wb_map_page(ctx, page, isize, &maps[p]);
 
 		if (!err && ext2_da_delayed(page))
 			err = ext2_da_map_page(ctx, page, &maps[p]);
