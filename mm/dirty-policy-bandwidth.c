@@ -133,6 +133,23 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
 }
 
 /*
+ * What a slow wb sharing the budget dirties between two checks at its cap: the pages its
+ * limit lets it write in MAX_PAUSE (Linux's longest sleep), DIRTY_POLL_THRESH at least,
+ * and no more than half of what it holds, so that its disk stays busy through the pause.
+ * Every step costs a wake-up, a flusher pass and a bio: at 1 MiB/s, 5 a second rather
+ * than 8. From the limit, not the measured rate: a measure that lags (it starts low)
+ * would pace the dirtier below the limit, and what it then measures is that pace.
+ */
+static unsigned long bw_cap_step(const struct dirty_throttle_control *pdtc)
+{
+	unsigned long limit = wb_write_limit(pdtc->wb);
+	unsigned long step = max(min(limit, ULONG_MAX / MAX_PAUSE) * MAX_PAUSE / HZ,
+				 (unsigned long)DIRTY_POLL_THRESH);
+
+	return max(min(step, pdtc->wb_dirty / 2), 1UL);
+}
+
+/*
  * The dirtiers of slow wbs sharing the budget pause as long as Linux's rule allows at the
  * rate the wb is measured to write (dirty_max_pause(): an eighth of the time its dirty and
  * writeback pages take, up to MAX_PAUSE), and BW_CAP_MIN_PAUSE at least (dirty-policy.h).
@@ -141,9 +158,8 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
  * jiffies to look again, and with many slow wbs that multiplies (a tenant at 1 MiB/s some
  * 300 times a second beside 31 others: the CPU their checks and the flusher wake-ups cost
  * is what the others lose). At the cap, a dirtier sleeps the time its wb takes to write
- * DIRTY_POLL_THRESH pages, the step it may then dirty (wb_bw_cap_min_pause()): one wake-up
- * per step, not one per folio. The step is at most half of what the wb holds, so that
- * its disk stays busy through the pause. A slow wb alone keeps Linux's pauses: the
+ * a step (bw_cap_step()), which it may then dirty (wb_bw_cap_min_pause()): one wake-up
+ * per step, not one per folio. A slow wb alone keeps Linux's pauses: the
  * dirty ratelimit is estimated from them, and longer sleeps at the cap pull it below the
  * wb's bandwidth.
  */
@@ -159,8 +175,7 @@ static long bandwidth_max_pause(struct dirty_throttle_control *pdtc, long max_pa
 	pause = max(max(max_pause, dirty_max_pause(bw, pdtc->wb_dirty)), (long)BW_CAP_MIN_PAUSE);
 	if (task_ratelimit)
 		return pause;
-	/* a step's time, but no more than half the time what the wb holds keeps it busy */
-	step = min((unsigned long)DIRTY_POLL_THRESH, pdtc->wb_dirty / 2);
+	step = bw_cap_step(pdtc);
 	return clamp((long)(HZ * step / bw), pause, (long)MAX_PAUSE); /* pause <= MAX_PAUSE */
 }
 
@@ -186,6 +201,10 @@ long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
 	 * every folio it dirties. At the limit (no pages from Linux's rule), a step: for a
 	 * slow wb sharing the budget, the one its pause made room for (bandwidth_max_pause()).
 	 */
+	if (!task_ratelimit && wb_in_pool(pdtc->wb, &slow_pool) && wb_pool_shared(&slow_pool)) {
+		*nr_dirtied_pause = (int)bw_cap_step(pdtc);
+		return t;
+	}
 	if (!task_ratelimit)
 		*nr_dirtied_pause = DIRTY_POLL_THRESH;
 	*nr_dirtied_pause = (int)min((unsigned long)*nr_dirtied_pause,

@@ -226,15 +226,18 @@ static void check_linux_mode(unsigned int n)
  * The bandwidth policy: the tenants hold the shared budget at most (and, at their first
  * checks, the pages each may dirty before one: DIRTY_POLL_THRESH); B keeps 0.8 of its
  * speed, against the 7/8 of the disk the tenants leave it. A tenant held at its cap
- * sleeps until its wb has made room for DIRTY_POLL_THRESH pages and dirties them before it
- * looks again: at 1 MiB/s, 8 steps a second, and max_sleeps leaves room for its other
- * sleeps. With 128 the budget leaves each some 40 pages, and a step is half of what the wb
- * holds (so that its disk stays busy through the pause): twice as many. (Every wake-up
+ * sleeps until its wb has made room for what its limit writes in MAX_PAUSE and dirties
+ * that before it looks again: at 1 MiB/s, 5 steps a second (8 when a step was
+ * DIRTY_POLL_THRESH pages), and max_sleeps leaves room for its other sleeps. With 128 the
+ * budget leaves each some 40 pages, and a step is half of what the wb holds (so that its
+ * disk stays busy through the pause): about twice as many as 8. (Every wake-up
  * runs the whole of balance_dirty_pages() and may wake the flusher: the simulator charges
  * no CPU for it, a real machine does.)
  */
-/* A tenant's steps of DIRTY_POLL_THRESH pages a second at 1 MiB/s. */
-#define STEPS_PER_S ((double)(MiB >> PAGE_SHIFT) / DIRTY_POLL_THRESH)
+/* A tenant's steps a second at its cap: one per MAX_PAUSE. */
+#define STEPS_PER_S ((double)HZ / MAX_PAUSE)
+/* The same when a step is DIRTY_POLL_THRESH pages, at 1 MiB/s. */
+#define SMALL_STEPS_PER_S ((double)(MiB >> PAGE_SHIFT) / DIRTY_POLL_THRESH)
 
 static void check_policy(unsigned int n, double max_sleeps)
 {
@@ -274,5 +277,5 @@ Test(sim_tenants, bandwidth_policy_holds_thirty_two_tenants_to_their_budget)
 
 Test(sim_tenants, bandwidth_policy_holds_one_hundred_twenty_eight_tenants_to_their_budget)
 {
-	check_policy(128, STEPS_PER_S * 3);
+	check_policy(128, SMALL_STEPS_PER_S * 3);
 }
