@@ -132,6 +132,12 @@ static unsigned long bandwidth_write_bandwidth(struct bdi_writeback *wb)
 	return max(wb_measured_bandwidth(wb, jiffies), 1UL);
 }
 
+/* A slow wb that shares the budget with others: its dirtiers pause and step as below. */
+static bool bw_shares_budget(struct bdi_writeback *wb)
+{
+	return wb_in_pool(wb, &slow_pool) && wb_pool_shared(&slow_pool);
+}
+
 /*
  * What a slow wb sharing the budget dirties between two checks at its cap: the pages its
  * limit lets it write in MAX_PAUSE (Linux's longest sleep), DIRTY_POLL_THRESH at least,
@@ -169,7 +175,7 @@ static long bandwidth_max_pause(struct dirty_throttle_control *pdtc, long max_pa
 	unsigned long bw, step;
 	long pause;
 
-	if (!wb_in_pool(pdtc->wb, &slow_pool) || !wb_pool_shared(&slow_pool))
+	if (!bw_shares_budget(pdtc->wb))
 		return max_pause;
 	bw = bandwidth_write_bandwidth(pdtc->wb);
 	pause = max(max(max_pause, dirty_max_pause(bw, pdtc->wb_dirty)), (long)BW_CAP_MIN_PAUSE);
@@ -201,7 +207,7 @@ long wb_bw_cap_min_pause(struct dirty_throttle_control *pdtc, long max_pause,
 	 * every folio it dirties. At the limit (no pages from Linux's rule), a step: for a
 	 * slow wb sharing the budget, the one its pause made room for (bandwidth_max_pause()).
 	 */
-	if (!task_ratelimit && wb_in_pool(pdtc->wb, &slow_pool) && wb_pool_shared(&slow_pool)) {
+	if (!task_ratelimit && bw_shares_budget(pdtc->wb)) {
 		*nr_dirtied_pause = (int)bw_cap_step(pdtc);
 		return t;
 	}

@@ -126,24 +126,19 @@ static inline bool waitqueue_active(wait_queue_head_t *wq)
 		(void)___wait_event(wq, condition, TASK_UNINTERRUPTIBLE, 0, 0, schedule()); \
 	} while (0)
 
-/* A service thread waiting for work: uninterruptible, but not a hung task (TASK_IDLE). */
-#define wait_event_idle(wq, condition)                                           \
-	do {                                                                     \
-		if (condition)                                                   \
-			break;                                                   \
-		(void)___wait_event(wq, condition, TASK_IDLE, 0, 0, schedule()); \
+#define __wait_event_idle(wq, condition, exclusive)                                      \
+	do {                                                                             \
+		if (condition)                                                           \
+			break;                                                           \
+		(void)___wait_event(wq, condition, TASK_IDLE, exclusive, 0, schedule()); \
 	} while (0)
-
+/* A service thread waiting for work: uninterruptible, but not a hung task (TASK_IDLE). */
+#define wait_event_idle(wq, condition) __wait_event_idle(wq, condition, 0)
 /*
  * The same, waiting exclusively: a wake_up() wakes one such waiter (idle workers of a
  * pool: one work wants one of them, as Linux wakes its pool's first idle worker).
  */
-#define wait_event_idle_exclusive(wq, condition)                                 \
-	do {                                                                     \
-		if (condition)                                                   \
-			break;                                                   \
-		(void)___wait_event(wq, condition, TASK_IDLE, 1, 0, schedule()); \
-	} while (0)
+#define wait_event_idle_exclusive(wq, condition) __wait_event_idle(wq, condition, 1)
 
 #define wait_event_interruptible(wq, condition)                                                   \
 	({                                                                                        \
